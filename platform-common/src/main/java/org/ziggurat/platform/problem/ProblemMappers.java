@@ -1,0 +1,135 @@
+package org.ziggurat.platform.problem;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.ziggurat.platform.http.RequestIds;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The one place where exceptions become HTTP answers: every error leaves as
+ * {@code application/problem+json}. Client errors carry what went wrong; anything unexpected is
+ * logged with the request id and answered as a bare 500 that names no class and shows no trace.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e, HttpHeaders headers, UriInfo uri) {
+        return respond(e.status(), e.title(), e.detail(), e.errors(), headers, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response unauthorized(UnauthorizedException e, HttpHeaders headers, UriInfo uri) {
+        return unauthorizedResponse("Authentication is required.", headers, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response authenticationFailed(AuthenticationFailedException e, HttpHeaders headers, UriInfo uri) {
+        return unauthorizedResponse("The credentials are not valid.", headers, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, HttpHeaders headers, UriInfo uri) {
+        return respond(403, "Forbidden", "This request is not allowed for the caller.", null, headers, uri);
+    }
+
+    /** Jackson's own mapper for this type would answer plain JSON; this one wins by being registered by the application. */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException e, HttpHeaders headers, UriInfo uri) {
+        return malformedJson(e, headers, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response malformedJson(JsonProcessingException e, HttpHeaders headers, UriInfo uri) {
+        List<Problem.FieldError> errors = null;
+        String detail = "The request body is not valid JSON.";
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            String field = jsonPath(mapping.getPath());
+            errors = List.of(new Problem.FieldError(field, "has the wrong type or form"));
+            detail = "The request body does not have the expected form.";
+        }
+        return respond(400, "Bad Request", detail, errors, headers, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e, HttpHeaders headers, UriInfo uri) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            return unexpected(e, headers, uri);
+        }
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return malformedJson(json, headers, uri);
+        }
+        String detail = switch (status) {
+            case 404 -> "No resource exists at this address.";
+            case 405 -> "This method is not allowed on this resource.";
+            case 406 -> "None of the accepted media types can be produced.";
+            case 415 -> "This media type is not supported here.";
+            default -> "The request could not be processed.";
+        };
+        Response.ResponseBuilder builder = Response.status(status)
+                .type(Problem.MEDIA_TYPE)
+                .entity(build(status, HttpStatusTitles.of(status), detail, null, headers, uri));
+        // Keep protocol headers such as Allow (405) that the original answer carried.
+        e.getResponse().getHeaders().forEach((name, values) -> {
+            if (!HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(name)) {
+                values.forEach(v -> builder.header(name, v));
+            }
+        });
+        return builder.build();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e, HttpHeaders headers, UriInfo uri) {
+        String requestId = requestId(headers);
+        LOG.errorf(e, "Unexpected failure handling %s [request %s]", uri.getPath(), requestId);
+        Problem body = new Problem("about:blank", "Internal Server Error", 500,
+                "The server failed to handle this request. Quote the request id when reporting it.",
+                uri.getPath(), requestId, null);
+        return Response.status(500).type(Problem.MEDIA_TYPE).entity(body).build();
+    }
+
+    private static Response unauthorizedResponse(String detail, HttpHeaders headers, UriInfo uri) {
+        return Response.status(401)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                .type(Problem.MEDIA_TYPE)
+                .entity(build(401, "Unauthorized", detail, null, headers, uri))
+                .build();
+    }
+
+    private static Response respond(int status, String title, String detail, List<Problem.FieldError> errors,
+            HttpHeaders headers, UriInfo uri) {
+        return Response.status(status).type(Problem.MEDIA_TYPE)
+                .entity(build(status, title, detail, errors, headers, uri)).build();
+    }
+
+    private static Problem build(int status, String title, String detail, List<Problem.FieldError> errors,
+            HttpHeaders headers, UriInfo uri) {
+        return new Problem("about:blank", title == null ? HttpStatusTitles.of(status) : title, status, detail,
+                uri.getPath(), requestId(headers), errors);
+    }
+
+    private static String requestId(HttpHeaders headers) {
+        return RequestIds.acceptOrGenerate(headers.getHeaderString(RequestIds.HEADER));
+    }
+
+    private static String jsonPath(List<JsonMappingException.Reference> path) {
+        return path.stream()
+                .map(ref -> ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining())
+                .replaceFirst("^\\.", "");
+    }
+}

@@ -1,0 +1,90 @@
+package org.ziggurat.platform;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.platform.paging.PageLinks;
+import org.ziggurat.platform.paging.PageRequest;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** Endpoints that exist only in platform-common's tests, to exercise the shared pieces through HTTP. */
+@Path("/probe")
+@Produces(MediaType.APPLICATION_JSON)
+public class ProbeResource {
+
+    @Inject
+    Callers callers;
+
+    public record Sample(String name, int count) {
+    }
+
+    @GET
+    @Path("/whoami")
+    public Uni<Map<String, Object>> whoami() {
+        return callers.current().map(c -> Map.of(
+                "kind", c.isService() ? "service" : c.isUser() ? "user" : "anonymous",
+                "user_id", c.userId().map(String::valueOf).orElse(""),
+                "username", c.username().orElse(""),
+                "scopes", new TreeSet<>(c.scopes()),
+                "client_id", c.clientId().orElse(""),
+                "service", c.service().orElse("")));
+    }
+
+    @GET
+    @Path("/needs-write")
+    public Uni<Map<String, Object>> needsWrite() {
+        return callers.current().map(c -> Map.of("user_id", c.requireUserWithScope("write")));
+    }
+
+    @GET
+    @Path("/internal-only")
+    public Uni<Map<String, Object>> internalOnly() {
+        return callers.current().map(c -> Map.of("service", c.requireService()));
+    }
+
+    @POST
+    @Path("/echo")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Sample echo(Sample sample) {
+        return sample;
+    }
+
+    @GET
+    @Path("/conflict")
+    public String conflict() {
+        throw ProblemException.conflict("That name is taken.");
+    }
+
+    @GET
+    @Path("/crash")
+    public String crash() {
+        throw new IllegalStateException("secret internal detail");
+    }
+
+    @GET
+    @Path("/pages")
+    public Response pages(@QueryParam("page") String page, @QueryParam("per_page") String perPage, @Context UriInfo uri) {
+        PageRequest request = PageRequest.of(page, perPage);
+        return PageLinks.withTotal(Response.ok(Map.of("offset", request.offset())), uri, request, 95).build();
+    }
+
+    @GET
+    @Path("/time")
+    public Map<String, Instant> time() {
+        return Map.of("at", Instant.parse("2026-01-18T11:03:26.395123456Z"));
+    }
+}
