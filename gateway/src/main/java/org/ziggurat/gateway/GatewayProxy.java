@@ -1,0 +1,181 @@
+package org.ziggurat.gateway;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.httpproxy.Body;
+import io.vertx.httpproxy.HttpProxy;
+import io.vertx.httpproxy.ProxyContext;
+import io.vertx.httpproxy.ProxyInterceptor;
+import io.vertx.httpproxy.ProxyResponse;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+import org.ziggurat.platform.http.RequestIds;
+import org.ziggurat.platform.problem.HttpStatusTitles;
+import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.problem.ProblemRoutes;
+import org.ziggurat.platform.token.PlatformClaims;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The public edge: every request of the public path space is streamed to the owning service
+ * (bodies are never buffered here), with the version prefix removed, the forwarded headers set
+ * from the public base URL, and a request id. What the caller says about forwarding or identity
+ * is never passed on.
+ */
+@ApplicationScoped
+public class GatewayProxy {
+
+    /** Before the routes of Quarkus itself. */
+    static final int ORDER = -100;
+
+    /** Carries the computed upstream URI from the route to the interceptor; never leaves the gateway. */
+    static final String UPSTREAM_URI = "x-ziggurat-upstream-uri";
+
+    /** Request headers a caller may not set: the gateway states these itself. */
+    static final List<String> STRIPPED = List.of(PlatformClaims.HEADER, "Forwarded", "X-Forwarded-For",
+            "X-Forwarded-Proto", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Prefix", "X-Forwarded-Server");
+
+    private static final Logger LOG = Logger.getLogger(GatewayProxy.class);
+
+    @Inject
+    GatewayConfig config;
+
+    @Inject
+    ProblemRoutes problems;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private final Map<String, HttpProxy> proxies = new HashMap<>();
+    private String forwardedProto;
+    private String forwardedHost;
+    private String forwardedPrefix;
+
+    void register(@Observes Router router, Vertx vertx) {
+        URI base = config.publicBaseUrl();
+        forwardedProto = base.getScheme();
+        forwardedHost = base.getPort() > 0 ? base.getHost() + ":" + base.getPort() : base.getHost();
+        String basePath = base.getPath() == null ? "" : base.getPath();
+        forwardedPrefix = basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions()
+                .setConnectTimeout((int) config.connectTimeout().toMillis())
+                .setKeepAlive(true)
+                .setDecompressionSupported(false), new PoolOptions().setHttp1MaxSize(config.maxConnectionsPerService()));
+        for (String service : List.of(PublicRoutes.AUTH, PublicRoutes.DIRECTORY, PublicRoutes.VOCAB, PublicRoutes.EVENTS)) {
+            URI upstream = config.upstreams().get(service);
+            if (upstream == null) {
+                throw new IllegalStateException("ziggurat.gateway.upstreams." + service + " is not set");
+            }
+            SocketAddress address = SocketAddress.inetSocketAddress(
+                    upstream.getPort() > 0 ? upstream.getPort() : 80, upstream.getHost());
+            HttpProxy proxy = HttpProxy.reverseProxy(client)
+                    .originRequestProvider((request, httpClient) -> httpClient.request(new RequestOptions()
+                            .setServer(address)
+                            .setIdleTimeout(config.upstreamTimeout().toMillis())));
+            proxy.addInterceptor(new Forwarding(service));
+            proxies.put(service, proxy);
+        }
+        router.route().order(ORDER).handler(this::route);
+    }
+
+    void route(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        String requestId = RequestIds.acceptOrGenerate(request.getHeader(RequestIds.HEADER));
+        request.headers().set(RequestIds.HEADER, requestId);
+        Optional<PublicRoutes.Route> route = PublicRoutes.resolve(ctx.normalizedPath());
+        if (route.isEmpty()) {
+            problems.write(ctx, 404, "No resource exists at this address.");
+            return;
+        }
+        MultiMap headers = request.headers();
+        STRIPPED.forEach(headers::remove);
+        headers.set("X-Forwarded-Proto", forwardedProto);
+        headers.set("X-Forwarded-Host", forwardedHost);
+        if (!forwardedPrefix.isEmpty()) {
+            headers.set("X-Forwarded-Prefix", forwardedPrefix);
+        }
+        if (request.remoteAddress() != null) {
+            headers.set("X-Forwarded-For", request.remoteAddress().hostAddress());
+        }
+        String query = request.query();
+        headers.set(UPSTREAM_URI, query == null ? route.get().path() : route.get().path() + "?" + query);
+        proxies.get(route.get().service()).handle(request);
+    }
+
+    /** Rewrites the URI, echoes the request id, and turns an unreachable or silent service into a problem. */
+    private final class Forwarding implements ProxyInterceptor {
+
+        private final String service;
+
+        Forwarding(String service) {
+            this.service = service;
+        }
+
+        @Override
+        public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
+            MultiMap headers = context.request().headers();
+            String uri = headers.get(UPSTREAM_URI);
+            headers.remove(UPSTREAM_URI);
+            context.request().setURI(uri);
+            return context.sendRequest().recover(failure -> Future.succeededFuture(unavailable(context, failure)));
+        }
+
+        @Override
+        public Future<Void> handleProxyResponse(ProxyContext context) {
+            context.response().headers().set(RequestIds.HEADER, context.request().headers().get(RequestIds.HEADER));
+            return context.sendResponse();
+        }
+
+        private ProxyResponse unavailable(ProxyContext context, Throwable failure) {
+            boolean timeout = failure instanceof TimeoutException
+                    || failure.getClass().getSimpleName().contains("Timeout");
+            int status = timeout ? 504 : 503;
+            String requestId = context.request().headers().get(RequestIds.HEADER);
+            LOG.warnf("%s unavailable for %s %s [request %s]: %s", service, context.request().getMethod(),
+                    context.request().getURI(), requestId, failure.toString());
+            Problem problem = new Problem("about:blank", HttpStatusTitles.of(status), status,
+                    timeout ? "The service behind this address did not answer in time."
+                            : "The service behind this address is unavailable. Try again shortly.",
+                    context.request().proxiedRequest().path(), requestId, null);
+            ProxyResponse response = context.request().response();
+            response.setStatusCode(status);
+            response.setStatusMessage(HttpStatusTitles.of(status));
+            response.headers().clear();
+            response.putHeader(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE);
+            response.putHeader("Retry-After", "1");
+            response.setBody(Body.body(Buffer.buffer(json(problem))));
+            return response;
+        }
+    }
+
+    private String json(Problem problem) {
+        try {
+            return mapper.writeValueAsString(problem);
+        } catch (JsonProcessingException e) {
+            return "{\"status\":" + problem.status() + "}";
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package org.ziggurat.gateway;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The public path space and which service owns each part of it (ARCHITECTURE.md, "Modules").
+ * Paths may carry a version prefix ({@code /v1}, {@code /api}, {@code /api/v1}), which is
+ * removed before the request goes upstream. The path given here must already be normalised
+ * (no dot segments, no doubled slashes), so that what is routed is what the service receives.
+ */
+public final class PublicRoutes {
+
+    public static final String AUTH = "auth-service";
+    public static final String DIRECTORY = "directory-service";
+    public static final String VOCAB = "vocab-service";
+    public static final String EVENTS = "events-service";
+
+    /** Never forwarded: service-to-service endpoints and the services' own management endpoints. */
+    private static final Set<String> CLOSED = Set.of("internal", "q");
+
+    /** Where a public request goes: the owning service and the path it has there. */
+    public record Route(String service, String path) {
+    }
+
+    private PublicRoutes() {
+    }
+
+    public static Optional<Route> resolve(String normalizedPath) {
+        if (normalizedPath == null || !normalizedPath.startsWith("/")) {
+            return Optional.empty();
+        }
+        String path = stripVersion(normalizedPath);
+        String[] segments = path.substring(1).split("/", -1);
+        String first = segments[0];
+        if (first.isEmpty() || CLOSED.contains(first)) {
+            return Optional.empty();
+        }
+        String service = switch (first) {
+            case "oauth", ".well-known", "applications", "authorizations" -> AUTH;
+            case "user", "people", "organizations" -> DIRECTORY;
+            default -> namespaced(segments);
+        };
+        return Optional.ofNullable(service).map(s -> new Route(s, path));
+    }
+
+    /** {@code /:namespace/vocab/...} and {@code /:namespace/repositories/:repo/data/events...}. */
+    private static String namespaced(String[] segments) {
+        if (segments.length >= 2 && segments[1].equals("vocab")) {
+            return VOCAB;
+        }
+        if (segments.length >= 5 && segments[1].equals("repositories") && !segments[2].isEmpty()
+                && segments[3].equals("data") && segments[4].equals("events")) {
+            return EVENTS;
+        }
+        return null;
+    }
+
+    static String stripVersion(String path) {
+        for (String prefix : new String[] {"/api/v1", "/api", "/v1"}) {
+            if (path.equals(prefix)) {
+                return "/";
+            }
+            if (path.startsWith(prefix + "/")) {
+                return path.substring(prefix.length());
+            }
+        }
+        return path;
+    }
+}

@@ -1,0 +1,132 @@
+package org.ziggurat.gateway;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.testing.PlatformTestKeys;
+
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+@QuarkusTest
+@QuarkusTestResource(UpstreamStubs.class)
+@QuarkusTestResource(PlatformTestKeys.class)
+class GatewayProxyTest {
+
+    // The management root (/q) is part of the injected URL already.
+    @TestHTTPResource(value = "/health/ready", management = true)
+    URL managementReadiness;
+
+    @Test
+    void routesEachPrefixWithForwardedHeaders() {
+        given().get("/api/people/alice?x=1").then().statusCode(200)
+                .body("service", equalTo(PublicRoutes.DIRECTORY))
+                .body("uri", equalTo("/people/alice?x=1"))
+                .body("headers.x-forwarded-proto", equalTo("https"))
+                .body("headers.x-forwarded-host", equalTo("api.test.example"))
+                .body("headers.x-forwarded-prefix", equalTo("/api"))
+                .body("headers.x-forwarded-for", equalTo("127.0.0.1"));
+        given().get("/v1/alice/vocab/schemes?page=2").then().statusCode(200)
+                .body("service", equalTo(PublicRoutes.VOCAB)).body("uri", equalTo("/alice/vocab/schemes?page=2"));
+        given().get("/api/v1/.well-known/oauth-authorization-server").then().statusCode(200)
+                .body("service", equalTo(PublicRoutes.AUTH)).body("uri", equalTo("/.well-known/oauth-authorization-server"));
+        given().get("/organizations").then().statusCode(200).body("service", equalTo(PublicRoutes.DIRECTORY));
+    }
+
+    @Test
+    void postBodiesPassIntact() {
+        byte[] body = new byte[300 * 1024];
+        new Random(7).nextBytes(body);
+        given().contentType("application/octet-stream").body(body)
+                .post("/api/alice/vocab/schemes/places/import").then().statusCode(200)
+                .body("method", equalTo("POST"))
+                .body("body_length", equalTo(body.length))
+                .body("body_sha256", equalTo(UpstreamStubs.sha256(body)));
+        String form = "grant_type=password&username=alice&password=" + "p%40ss".repeat(3);
+        given().contentType("application/x-www-form-urlencoded").body(form)
+                .post("/oauth/token").then().statusCode(200)
+                .body("service", equalTo(PublicRoutes.AUTH))
+                .body("body_sha256", equalTo(UpstreamStubs.sha256(form.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    @Test
+    void largeResponsesPassIntact() {
+        byte[] received = given().get("/api/people/alice/big").then().statusCode(200).extract().asByteArray();
+        assertEquals(UpstreamStubs.BIG_BODY_BYTES, received.length);
+        assertArrayEquals(UpstreamStubs.bigBody().getBytes(), received);
+    }
+
+    @Test
+    void unknownPrefixesAreProblems() {
+        for (String path : new String[] {"/nothing/here", "/alice", "/", "/api/v1"}) {
+            given().get(path).then().statusCode(404)
+                    .contentType("application/problem+json").body("status", equalTo(404));
+        }
+    }
+
+    @Test
+    void internalAndManagementPathsAreNeverForwarded() {
+        for (String path : new String[] {"/internal/people/by-ids", "/api/internal/x", "/v1/internal",
+                "/q/health", "/api/q/metrics", "/alice/vocab/%2e%2e/%2e%2e/internal/x", "/alice/vocab/../../q/health"}) {
+            given().urlEncodingEnabled(false).get(path).then().statusCode(404)
+                    .contentType("application/problem+json");
+        }
+    }
+
+    @Test
+    void callersCannotSpeakForTheGateway() {
+        given().header("X-Platform-Token", "forged")
+                .header("X-Forwarded-Host", "evil.example")
+                .header("X-Forwarded-Prefix", "/evil")
+                .header("Forwarded", "host=evil.example")
+                .get("/people/alice").then().statusCode(200)
+                .body("headers.x-platform-token", nullValue())
+                .body("headers.forwarded", nullValue())
+                .body("headers.x-forwarded-host", equalTo("api.test.example"))
+                .body("headers.x-forwarded-prefix", equalTo("/api"))
+                .body("headers.x-ziggurat-upstream-uri", nullValue());
+    }
+
+    @Test
+    void requestIdsAreForwardedAndEchoed() {
+        given().header("X-Request-Id", "abc-123").get("/people/alice").then().statusCode(200)
+                .header("X-Request-Id", "abc-123")
+                .body("headers.x-request-id", equalTo("abc-123"));
+        Response response = given().get("/people/alice");
+        String generated = response.getHeader("X-Request-Id");
+        assertEquals(generated, response.jsonPath().getString("headers.x-request-id"));
+        given().header("X-Request-Id", "bad id with spaces").get("/people/alice").then()
+                .header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
+    }
+
+    @Test
+    void aServiceThatIsDownIsA503ProblemQuickly() {
+        long start = System.nanoTime();
+        given().get("/team/repositories/r/data/events").then().statusCode(503)
+                .contentType("application/problem+json")
+                .header("Retry-After", notNullValue())
+                .body("status", equalTo(503))
+                .body("request_id", notNullValue());
+        assertEquals(true, (System.nanoTime() - start) / 1_000_000 < 3000, "answered within the connect timeout");
+        // The other services stay reachable.
+        given().get("/people/alice").then().statusCode(200);
+    }
+
+    @Test
+    void gatewayHealthIsOnTheManagementPort() {
+        given().get(managementReadiness).then().statusCode(200).body("status", equalTo("UP"))
+                .time(lessThan(5000L));
+    }
+}

@@ -1,0 +1,54 @@
+package org.ziggurat.gateway;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class PublicRoutesTest {
+
+    private static Optional<PublicRoutes.Route> r(String path) {
+        return PublicRoutes.resolve(path);
+    }
+
+    private static void routes(String path, String service, String upstreamPath) {
+        assertEquals(Optional.of(new PublicRoutes.Route(service, upstreamPath)), r(path), path);
+    }
+
+    @Test
+    void eachPrefixGoesToItsOwner() {
+        routes("/oauth/token", PublicRoutes.AUTH, "/oauth/token");
+        routes("/.well-known/oauth-authorization-server", PublicRoutes.AUTH, "/.well-known/oauth-authorization-server");
+        routes("/applications/grants/3", PublicRoutes.AUTH, "/applications/grants/3");
+        routes("/authorizations", PublicRoutes.AUTH, "/authorizations");
+        routes("/user", PublicRoutes.DIRECTORY, "/user");
+        routes("/user/organizations", PublicRoutes.DIRECTORY, "/user/organizations");
+        routes("/people/alice", PublicRoutes.DIRECTORY, "/people/alice");
+        routes("/organizations/7/members", PublicRoutes.DIRECTORY, "/organizations/7/members");
+        routes("/alice/vocab/schemes/places/concepts", PublicRoutes.VOCAB, "/alice/vocab/schemes/places/concepts");
+        routes("/alice/vocab", PublicRoutes.VOCAB, "/alice/vocab");
+        routes("/team/repositories/data-1/data/events", PublicRoutes.EVENTS, "/team/repositories/data-1/data/events");
+        routes("/team/repositories/r/data/events/stream", PublicRoutes.EVENTS, "/team/repositories/r/data/events/stream");
+    }
+
+    @Test
+    void versionPrefixesAreRemoved() {
+        routes("/v1/people/alice", PublicRoutes.DIRECTORY, "/people/alice");
+        routes("/api/people/alice", PublicRoutes.DIRECTORY, "/people/alice");
+        routes("/api/v1/people/alice", PublicRoutes.DIRECTORY, "/people/alice");
+        routes("/v1/team/repositories/r/data/events", PublicRoutes.EVENTS, "/team/repositories/r/data/events");
+        // Only whole segments are prefixes.
+        assertEquals(Optional.empty(), r("/apiary/vocab/x").filter(route -> !route.service().equals(PublicRoutes.VOCAB)));
+        routes("/apiary/vocab/x", PublicRoutes.VOCAB, "/apiary/vocab/x");
+    }
+
+    @Test
+    void closedAndUnknownPathsHaveNoRoute() {
+        for (String path : new String[] {"/", "", "/internal/people", "/api/internal/x", "/v1/internal", "/q/health",
+                "/api/q/metrics", "/alice", "/alice/", "/alice/repositories/r/data", "/alice/repositories//data/events",
+                "/alice/other", "/api", "/api/v1", "relative/path"}) {
+            assertEquals(Optional.empty(), r(path), path);
+        }
+    }
+}
