@@ -75,6 +75,10 @@ public class GatewayProxy {
 
     void register(@Observes Router router, Vertx vertx) {
         URI base = config.publicBaseUrl();
+        if (!base.isAbsolute() || base.getHost() == null || !base.getScheme().matches("https?")) {
+            throw new IllegalStateException("ziggurat.gateway.public-base-url must be an absolute http(s) URL, not '"
+                    + base + "'");
+        }
         forwardedProto = base.getScheme();
         forwardedHost = base.getPort() > 0 ? base.getHost() + ":" + base.getPort() : base.getHost();
         String basePath = base.getPath() == null ? "" : base.getPath();
