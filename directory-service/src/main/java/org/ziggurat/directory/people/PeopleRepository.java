@@ -1,0 +1,102 @@
+package org.ziggurat.directory.people;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.ziggurat.platform.problem.ProblemException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** People in Postgres, by hand-written prepared statements: every read is one indexed look-up. */
+@ApplicationScoped
+public class PeopleRepository {
+
+    @Inject
+    Pool pool;
+
+    public record NewPerson(String username, String displayName, String email, String passwordHash) {
+    }
+
+    public record Avatar(byte[] bytes, String type) {
+    }
+
+    public Uni<PersonRow> byUsername(String username) {
+        return one("SELECT " + PersonRow.COLUMNS + " FROM person WHERE username = $1", Tuple.of(Names.key(username)));
+    }
+
+    public Uni<PersonRow> byId(long id) {
+        return one("SELECT " + PersonRow.COLUMNS + " FROM person WHERE id = $1", Tuple.of(id));
+    }
+
+    /** In sign-up order. */
+    public Uni<List<PersonRow>> page(long offset, int limit) {
+        return pool.preparedQuery("SELECT " + PersonRow.COLUMNS + " FROM person ORDER BY id LIMIT $1 OFFSET $2")
+                .execute(Tuple.of(limit, offset)).map(PeopleRepository::all);
+    }
+
+    public Uni<Long> count() {
+        return pool.query("SELECT count(*) FROM person").execute().map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    /** Claims the name as a namespace and creates the person, in one transaction; 409 when taken. */
+    public Uni<PersonRow> insert(NewPerson person) {
+        return pool.withTransaction(conn -> conn
+                .preparedQuery("INSERT INTO namespace (name_key, kind) VALUES ($1, 'person')")
+                .execute(Tuple.of(person.username()))
+                .chain(() -> conn.preparedQuery("INSERT INTO person (username, display_name, email, password_hash) "
+                        + "VALUES ($1, $2, $3, $4) RETURNING " + PersonRow.COLUMNS)
+                        .execute(Tuple.of(person.username(), person.displayName(), person.email(), person.passwordHash()))))
+                .map(rows -> PersonRow.from(rows.iterator().next()))
+                .onFailure(PgException.class).transform(PeopleRepository::conflict);
+    }
+
+    /** Sets the given profile fields; a null list entry leaves that field as it is. */
+    public Uni<PersonRow> updateProfile(long id, String displayName, boolean setPublicEmail, String publicEmail) {
+        return one("UPDATE person SET display_name = coalesce($2, display_name), "
+                + "public_email = CASE WHEN $3 THEN $4 ELSE public_email END, updated_at = now() "
+                + "WHERE id = $1 RETURNING " + PersonRow.COLUMNS,
+                Tuple.of(id, displayName, setPublicEmail, publicEmail));
+    }
+
+    public Uni<Avatar> avatar(String username) {
+        return pool.preparedQuery("SELECT avatar, avatar_type FROM person WHERE username = $1 AND avatar IS NOT NULL")
+                .execute(Tuple.of(Names.key(username)))
+                .map(rows -> rows.rowCount() == 0 ? null
+                        : new Avatar(rows.iterator().next().getBuffer("avatar").getBytes(),
+                                rows.iterator().next().getString("avatar_type")));
+    }
+
+    public Uni<PersonRow> setAvatar(long id, byte[] bytes, String type) {
+        return one("UPDATE person SET avatar = $2, avatar_type = $3, updated_at = now() WHERE id = $1 RETURNING "
+                + PersonRow.COLUMNS, Tuple.of(id, io.vertx.core.buffer.Buffer.buffer(bytes), type));
+    }
+
+    private Uni<PersonRow> one(String sql, Tuple args) {
+        return pool.preparedQuery(sql).execute(args)
+                .map(rows -> rows.rowCount() == 0 ? null : PersonRow.from(rows.iterator().next()));
+    }
+
+    private static List<PersonRow> all(RowSet<Row> rows) {
+        List<PersonRow> list = new ArrayList<>(rows.rowCount());
+        rows.forEach(row -> list.add(PersonRow.from(row)));
+        return list;
+    }
+
+    private static Throwable conflict(Throwable failure) {
+        PgException pg = (PgException) failure;
+        if (!"23505".equals(pg.getSqlState())) {
+            return failure;
+        }
+        String constraint = pg.getConstraint() == null ? "" : pg.getConstraint();
+        if (constraint.contains("email")) {
+            return ProblemException.conflict("An account with this email address exists already.");
+        }
+        return ProblemException.conflict("This name is taken.");
+    }
+}

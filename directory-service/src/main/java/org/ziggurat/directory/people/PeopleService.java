@@ -1,0 +1,115 @@
+package org.ziggurat.directory.people;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.DirectoryConfig;
+import org.ziggurat.directory.security.Hashing;
+import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.problem.ProblemException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The rules of people: sign-up, profile changes, avatars. */
+@ApplicationScoped
+public class PeopleService {
+
+    private static final Logger LOG = Logger.getLogger(PeopleService.class);
+
+    @Inject
+    PeopleRepository people;
+
+    @Inject
+    Hashing hashing;
+
+    @Inject
+    DirectoryConfig config;
+
+    @Inject
+    io.vertx.mutiny.core.Vertx vertx;
+
+    public record SignUp(String username, String password, String email, String displayName) {
+    }
+
+    public Uni<PersonRow> signUp(SignUp request) {
+        if (!config.signupOpen()) {
+            return Uni.createFrom().failure(ProblemException.forbidden("Sign-up is closed on this platform."));
+        }
+        if (request == null) {
+            return Uni.createFrom().failure(ProblemException.badRequest("A JSON body is required."));
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        ProfileRules.username(request.username(), errors);
+        ProfileRules.password(request.password(), errors);
+        ProfileRules.email("email", request.email(), errors);
+        ProfileRules.displayName(request.displayName(), errors);
+        if (!errors.isEmpty()) {
+            return Uni.createFrom().failure(ProblemException.invalid("The sign-up is not valid.", errors));
+        }
+        String displayName = request.displayName() == null ? request.username() : request.displayName().strip();
+        return hashing.hash(request.password())
+                .chain(hash -> people.insert(new PeopleRepository.NewPerson(request.username(), displayName,
+                        request.email().strip(), hash)))
+                .invoke(p -> LOG.infof("person signed up: id=%d username=%s", p.id(), p.username()));
+    }
+
+    /** PATCH /user: {@code display_name} and {@code email} (the public address; null removes it). */
+    public Uni<PersonRow> updateProfile(long id, JsonNode body) {
+        if (body == null || !body.isObject()) {
+            return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        String displayName = null;
+        if (body.has("display_name")) {
+            JsonNode node = body.get("display_name");
+            if (!node.isTextual()) {
+                errors.add(new Problem.FieldError("display_name", "must be a string"));
+            } else {
+                displayName = node.asText().strip();
+                ProfileRules.displayName(displayName, errors);
+            }
+        }
+        boolean setEmail = body.has("email");
+        String email = null;
+        if (setEmail) {
+            JsonNode node = body.get("email");
+            if (!node.isNull()) {
+                if (!node.isTextual()) {
+                    errors.add(new Problem.FieldError("email", "must be a string or null"));
+                } else {
+                    email = node.asText().strip();
+                    ProfileRules.email("email", email, errors);
+                }
+            }
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom().failure(ProblemException.invalid("The profile change is not valid.", errors));
+        }
+        return people.updateProfile(id, displayName, setEmail, email).onItem().ifNull().failWith(PeopleService::gone);
+    }
+
+    public Uni<PersonRow> setAvatar(long id, byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            return Uni.createFrom().failure(ProblemException.badRequest("The request body must be a PNG or JPEG image."));
+        }
+        if (bytes.length > config.avatarMaxBytes()) {
+            return Uni.createFrom().failure(new ProblemException(413, "Content Too Large",
+                    "An avatar may be at most " + config.avatarMaxBytes() + " bytes."));
+        }
+        // Decoding an image is CPU work: off the event loop.
+        return vertx.executeBlocking(Uni.createFrom().item(() -> ImageChecks.mediaType(bytes)), false)
+                .chain(type -> type == null
+                        ? Uni.createFrom().failure(ProblemException.invalidField("avatar",
+                                "must be a PNG or JPEG image of at most " + ImageChecks.MAX_SIDE + " pixels a side"))
+                        : people.setAvatar(id, bytes, type))
+                .onItem().ifNull().failWith(PeopleService::gone);
+    }
+
+    /** The token names a person who no longer exists. */
+    static ProblemException gone() {
+        return ProblemException.unauthorized("The authenticated person does not exist.");
+    }
+}

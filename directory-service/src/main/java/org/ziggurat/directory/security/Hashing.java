@@ -1,0 +1,64 @@
+package org.ziggurat.directory.security;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.core.WorkerExecutor;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.ziggurat.directory.DirectoryConfig;
+
+/**
+ * Password hashing off the event loop, on a small pool of its own: each Argon2id run takes
+ * 19 MiB and most of a core, so a burst of sign-ups or logins queues here instead of starving
+ * the worker pool or the heap. The result comes back on the request's event-loop context.
+ */
+@ApplicationScoped
+public class Hashing {
+
+    /** About one hash per core at a time; more would only contend. */
+    private static final int POOL_SIZE = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+    private final PasswordHasher hasher;
+    private final WorkerExecutor executor;
+    private volatile String decoy;
+
+    @Inject
+    public Hashing(DirectoryConfig config, Vertx vertx) {
+        this.hasher = new PasswordHasher(config.argon2().memoryKib(), config.argon2().iterations(),
+                config.argon2().parallelism());
+        this.executor = vertx.createSharedWorkerExecutor("password-hashing", POOL_SIZE);
+    }
+
+    public Uni<String> hash(String password) {
+        return executor.executeBlocking(Uni.createFrom().item(() -> hasher.hash(password)), false);
+    }
+
+    /**
+     * Checks a password against a stored hash, or against a decoy when there is none, so that the
+     * answer takes the same time whether or not the account exists.
+     */
+    public Uni<Boolean> verify(String password, String storedHashOrNull) {
+        return executor.executeBlocking(Uni.createFrom().item(() -> {
+            if (storedHashOrNull == null) {
+                hasher.verify(password, decoy());
+                return false;
+            }
+            return hasher.verify(password, storedHashOrNull);
+        }), false);
+    }
+
+    private String decoy() {
+        String d = decoy;
+        if (d == null) {
+            d = hasher.decoy();
+            decoy = d;
+        }
+        return d;
+    }
+
+    @PreDestroy
+    void close() {
+        executor.closeAndAwait();
+    }
+}
