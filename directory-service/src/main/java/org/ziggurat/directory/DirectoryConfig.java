@@ -16,6 +16,21 @@ public interface DirectoryConfig {
 
     Argon2 argon2();
 
+    /** Failed password checks: after {@code limit} failures within {@code window}, refuse for {@code block}. */
+    Throttle accountThrottle();
+
+    Throttle addressThrottle();
+
+    interface Throttle {
+        int limit();
+
+        @WithDefault("15m")
+        java.time.Duration window();
+
+        @WithDefault("15m")
+        java.time.Duration block();
+    }
+
     interface Argon2 {
         @WithDefault("19456")
         int memoryKib();

@@ -12,7 +12,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.PathParam;
+import org.ziggurat.directory.organizations.OrganizationRepository;
+import org.ziggurat.directory.organizations.OrganizationService;
+import org.ziggurat.directory.organizations.OrganizationViews;
+import org.ziggurat.directory.web.Ids;
 import org.ziggurat.platform.http.PublicUrls;
+
+import java.util.List;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
 
@@ -32,6 +39,12 @@ public class CurrentUserResource {
 
     @Inject
     PeopleService service;
+
+    @Inject
+    OrganizationRepository organizations;
+
+    @Inject
+    OrganizationService organizationService;
 
     @GET
     public Uni<PersonViews.CurrentUser> me(@Context UriInfo uri) {
@@ -53,6 +66,28 @@ public class CurrentUserResource {
     public Uni<PersonViews.CurrentUser> uploadAvatar(byte[] image, @Context UriInfo uri) {
         return callers.current().chain(caller -> service.setAvatar(caller.requireUserWithScope(USER_SCOPE), image)
                 .map(row -> view(row, caller, uri)));
+    }
+
+    /** Every organization in which the caller is an active member, private ones included. */
+    @GET
+    @Path("/organizations")
+    public Uni<List<OrganizationViews.Organization>> organizations(@Context UriInfo uri) {
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.current().chain(caller -> {
+            long me = caller.requireUser();
+            return organizations.ofPerson(me, me);
+        }).map(rows -> rows.stream().map(r -> OrganizationViews.organization(r, urls)).toList());
+    }
+
+    /** Accepts an invitation: {@code {"state": "active"}}. */
+    @PATCH
+    @Path("/memberships/organizations/{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<OrganizationViews.Membership> acceptMembership(@PathParam("id") String id, JsonNode body,
+            @Context UriInfo uri) {
+        long orgId = Ids.parse(id, "organization");
+        return callers.current().chain(caller -> organizationService.accept(caller, orgId, body))
+                .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
     }
 
     private static PersonViews.CurrentUser view(PersonRow row, Caller caller, UriInfo uri) {

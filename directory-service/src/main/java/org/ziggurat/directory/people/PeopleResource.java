@@ -13,7 +13,11 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.directory.organizations.OrganizationRepository;
+import org.ziggurat.directory.organizations.OrganizationService;
+import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.token.Callers;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;
@@ -21,6 +25,7 @@ import org.ziggurat.platform.problem.ProblemException;
 import java.net.URI;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.List;
 
 /** The directory of people (spec 4.4): public reads and sign-up. */
 @Path("/people")
@@ -33,15 +38,18 @@ public class PeopleResource {
     @Inject
     PeopleService service;
 
+    @Inject
+    Callers callers;
+
+    @Inject
+    OrganizationRepository organizations;
+
     @GET
     public Uni<Response> list(@QueryParam("page") String page, @QueryParam("per_page") String perPage,
             @Context UriInfo uri) {
-        PageRequest request = PageRequest.of(page, perPage);
         PublicUrls urls = PublicUrls.of(uri);
-        return people.count().chain(total -> people.page(request.offset(), request.limit())
-                .map(rows -> PageLinks.withTotal(
-                        Response.ok(rows.stream().map(r -> PersonViews.person(r, urls)).toList()), uri, request, total)
-                        .build()));
+        return PageLinks.countedPage(uri, PageRequest.of(page, perPage), people.count(),
+                r -> people.page(r.offset(), r.limit()), row -> PersonViews.person(row, urls));
     }
 
     @POST
@@ -58,6 +66,19 @@ public class PeopleResource {
         return people.byUsername(username)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No person is called '" + username + "'."))
                 .map(row -> PersonViews.person(row, PublicUrls.of(uri)));
+    }
+
+    /** The person's organizations that the caller may see. */
+    @GET
+    @Path("/{username}/organizations")
+    public Uni<List<OrganizationViews.Organization>> organizations(@PathParam("username") String username,
+            @Context UriInfo uri) {
+        PublicUrls urls = PublicUrls.of(uri);
+        return people.byUsername(username)
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No person is called '" + username + "'."))
+                .chain(person -> callers.current().chain(caller ->
+                        organizations.ofPerson(person.id(), OrganizationService.viewer(caller))))
+                .map(rows -> rows.stream().map(r -> OrganizationViews.organization(r, urls)).toList());
     }
 
     /** The uploaded avatar, or the generated default. The URL in a Person is versioned, so caches may keep it. */

@@ -8,10 +8,16 @@ import java.time.Instant;
 public record PersonRow(long id, String username, String displayName, String email, String publicEmail,
         boolean twoFactorEnabled, boolean hasAvatar, Instant createdAt, Instant updatedAt) {
 
-    static final String COLUMNS = "id, username, display_name, email, public_email, two_factor_enabled, "
-            + "avatar IS NOT NULL AS has_avatar, created_at, updated_at";
+    /** The columns {@link #from} reads, qualified by the alias the query gives the person table. */
+    public static String columns(String alias) {
+        return String.format("%1$s.id, %1$s.username, %1$s.display_name, %1$s.email, %1$s.public_email, "
+                + "%1$s.two_factor_enabled, %1$s.avatar IS NOT NULL AS has_avatar, %1$s.created_at, %1$s.updated_at",
+                alias);
+    }
 
-    static PersonRow from(Row row) {
+    static final String COLUMNS = columns("person");
+
+    public static PersonRow from(Row row) {
         return new PersonRow(row.getLong("id"), row.getString("username"), row.getString("display_name"),
                 row.getString("email"), row.getString("public_email"), row.getBoolean("two_factor_enabled"),
                 row.getBoolean("has_avatar"), row.getOffsetDateTime("created_at").toInstant(),

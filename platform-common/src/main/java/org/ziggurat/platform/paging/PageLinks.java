@@ -1,10 +1,12 @@
 package org.ziggurat.platform.paging;
 
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * GitHub-style {@code Link} headers ({@code first}, {@code prev}, {@code next}, {@code last}) that
@@ -15,6 +17,16 @@ public final class PageLinks {
     public static final String TOTAL_COUNT = "X-Total-Count";
 
     private PageLinks() {
+    }
+
+    /**
+     * A counted page: the total, then the page's rows mapped to their views, answered with the
+     * rows as a JSON array, the {@code Link} header and {@code X-Total-Count}.
+     */
+    public static <R> Uni<Response> countedPage(UriInfo uri, PageRequest request, Uni<Long> total,
+            Function<PageRequest, Uni<List<R>>> rows, Function<R, ?> view) {
+        return total.chain(count -> rows.apply(request)
+                .map(page -> withTotal(Response.ok(page.stream().map(view).toList()), uri, request, count).build()));
     }
 
     /** When the total is known: all four relations, and {@code X-Total-Count}. */

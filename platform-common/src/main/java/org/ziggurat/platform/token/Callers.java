@@ -18,4 +18,9 @@ public class Callers {
     public Uni<Caller> current() {
         return identities.getDeferredIdentity().map(Caller::of);
     }
+
+    /** The calling service's name; fails with 401/403 for anyone else (internal endpoints). */
+    public Uni<String> service() {
+        return current().map(Caller::requireService);
+    }
 }

@@ -1,0 +1,115 @@
+package org.ziggurat.directory.internal;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.ziggurat.directory.people.PersonRow;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The queries behind the internal API: each one statement on indexed columns. */
+@ApplicationScoped
+public class InternalRepository {
+
+    @Inject
+    Pool pool;
+
+    public record Credential(long id, String username, String passwordHash) {
+    }
+
+    /** A namespace as the other services need it, with the rights of one person in it. */
+    public record Namespace(String name, String kind, long id, String visibility, boolean read, boolean write,
+            boolean admin) {
+    }
+
+    public record OrganizationOfPerson(long id, String name, String role) {
+    }
+
+    public record Link(long organizationId, JsonObject permissions) {
+    }
+
+    /** By username, or by sign-in address when the login contains '@'. */
+    public Uni<Credential> credential(String login) {
+        String sql = login.contains("@")
+                ? "SELECT id, username, password_hash FROM person WHERE lower(email) = lower($1)"
+                : "SELECT id, username, password_hash FROM person WHERE username = lower($1)";
+        return pool.preparedQuery(sql).execute(Tuple.of(login)).map(rows -> rows.rowCount() == 0 ? null
+                : new Credential(rows.iterator().next().getLong("id"), rows.iterator().next().getString("username"),
+                        rows.iterator().next().getString("password_hash")));
+    }
+
+    public Uni<List<PersonRow>> people(Long[] ids) {
+        return pool.preparedQuery("SELECT " + PersonRow.columns("p") + " FROM person p WHERE p.id = ANY($1) ORDER BY p.id")
+                .execute(Tuple.of(ids)).map(rows -> {
+                    List<PersonRow> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(PersonRow.from(r)));
+                    return list;
+                });
+    }
+
+    public Uni<List<OrganizationOfPerson>> activeOrganizations(long personId) {
+        return pool.preparedQuery("SELECT o.id, o.name, m.role FROM membership m JOIN organization o ON o.id = m.organization_id "
+                + "WHERE m.person_id = $1 AND m.state = 'active' ORDER BY o.id")
+                .execute(Tuple.of(personId)).map(rows -> {
+                    List<OrganizationOfPerson> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(new OrganizationOfPerson(r.getLong("id"), r.getString("name"), r.getString("role"))));
+                    return list;
+                });
+    }
+
+    /** One round trip: the name's kind, owner and visibility, and the person's membership if any. */
+    public Uni<Namespace> namespace(String name, long personId) {
+        return pool.preparedQuery("""
+                SELECT n.name_key, n.kind, p.id AS person_id, o.id AS organization_id, o.visibility, m.role, m.state
+                FROM namespace n
+                LEFT JOIN person p ON n.kind = 'person' AND p.username = n.name_key
+                LEFT JOIN organization o ON n.kind = 'organization' AND o.name = n.name_key
+                LEFT JOIN membership m ON m.organization_id = o.id AND m.person_id = $2
+                WHERE n.name_key = lower($1)""")
+                .execute(Tuple.of(name, personId))
+                .map(rows -> rows.rowCount() == 0 ? null : namespace(rows.iterator().next(), personId));
+    }
+
+    private static Namespace namespace(Row row, long personId) {
+        String name = row.getString("name_key");
+        if ("person".equals(row.getString("kind"))) {
+            long id = row.getLong("person_id");
+            boolean own = id == personId;
+            return new Namespace(name, "person", id, "public", true, own, own);
+        }
+        boolean active = "active".equals(row.getString("state"));
+        boolean admin = active && "admin".equals(row.getString("role"));
+        String visibility = row.getString("visibility");
+        return new Namespace(name, "organization", row.getLong("organization_id"), visibility,
+                "public".equals(visibility) || active, active, admin);
+    }
+
+    public Uni<Boolean> putLink(long organizationId, String clientId, JsonObject permissions) {
+        return pool.preparedQuery("""
+                INSERT INTO organization_application (organization_id, client_id, permissions) VALUES ($1, $2, $3)
+                ON CONFLICT (organization_id, client_id) DO UPDATE SET permissions = $3, updated_at = now()
+                RETURNING (xmax = 0) AS created""")
+                .execute(Tuple.of(organizationId, clientId, permissions))
+                .map(rows -> rows.iterator().next().getBoolean("created"));
+    }
+
+    public Uni<Boolean> deleteLink(long organizationId, String clientId) {
+        return pool.preparedQuery("DELETE FROM organization_application WHERE organization_id = $1 AND client_id = $2")
+                .execute(Tuple.of(organizationId, clientId)).map(rows -> rows.rowCount() > 0);
+    }
+
+    public Uni<List<Link>> linksOf(String clientId) {
+        return pool.preparedQuery("SELECT organization_id, permissions FROM organization_application "
+                + "WHERE client_id = $1 ORDER BY organization_id")
+                .execute(Tuple.of(clientId)).map(rows -> {
+                    List<Link> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(new Link(r.getLong("organization_id"), r.getJsonObject("permissions"))));
+                    return list;
+                });
+    }
+}

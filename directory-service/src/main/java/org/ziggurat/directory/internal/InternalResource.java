@@ -1,0 +1,219 @@
+package org.ziggurat.directory.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.organizations.OrganizationRepository;
+import org.ziggurat.directory.organizations.OrganizationViews;
+import org.ziggurat.directory.people.PersonViews;
+import org.ziggurat.directory.security.Hashing;
+import org.ziggurat.directory.web.Ids;
+import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The directory's API for the other services ({@code /internal/**}): only a platform token that
+ * a service signed for itself is accepted, and the gateway never routes here.
+ */
+@Path("/internal")
+@Produces(MediaType.APPLICATION_JSON)
+public class InternalResource {
+
+    static final int MAX_IDS = 100;
+    private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+    private static final Logger LOG = Logger.getLogger(InternalResource.class);
+
+    @Inject
+    Callers callers;
+
+    @Inject
+    InternalRepository repository;
+
+    @Inject
+    OrganizationRepository organizations;
+
+    @Inject
+    LoginThrottle throttle;
+
+    @Inject
+    Hashing hashing;
+
+    public record PasswordCheck(String login, String password, String clientAddress) {
+    }
+
+    public record VerifiedPerson(long userId, String username) {
+    }
+
+    public record PersonSummary(long id, String username, String displayName,
+            @com.fasterxml.jackson.annotation.JsonProperty("image_thumb_50") String imageThumb50, String url,
+            String htmlUrl, @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS) String email) {
+    }
+
+    public record LinkedOrganization(OrganizationViews.Organization organization, JsonObject permissions) {
+    }
+
+    /**
+     * Checks a password for a username or sign-in address. 200 with the person, 401 when refused
+     * (the same answer, after the same work, whether or not the account exists), 429 with
+     * {@code Retry-After} when the account or the client address failed too often.
+     */
+    @POST
+    @Path("/passwords/verify")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> verifyPassword(PasswordCheck check) {
+        return callers.service().chain(service -> {
+            if (check == null || check.login() == null || check.login().isBlank() || check.login().length() > 254
+                    || check.password() == null) {
+                throw ProblemException.invalidField("login", "login and password are required");
+            }
+            String address = check.clientAddress() != null && ADDRESS.matcher(check.clientAddress()).matches()
+                    ? check.clientAddress() : null;
+            String login = check.login().strip();
+            return throttle.blockedFor(login, address).chain(seconds -> {
+                if (seconds > 0) {
+                    LOG.infof("password check throttled: service=%s address=%s", service, address);
+                    return Uni.createFrom().item(Response.status(429).header("Retry-After", seconds)
+                            .type("application/problem+json")
+                            .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
+                                    "detail", "Too many failed attempts. Try again later."))
+                            .build());
+                }
+                return repository.credential(login).chain(credential -> hashing
+                        .verify(check.password(), credential == null ? null : credential.passwordHash())
+                        .chain(ok -> ok
+                                ? throttle.recordSuccess(login).replaceWith(Response.ok(
+                                        new VerifiedPerson(credential.id(), credential.username())).build())
+                                : throttle.recordFailure(login, address).map(v -> {
+                                    LOG.infof("password check failed: service=%s address=%s", service, address);
+                                    throw ProblemException.unauthorized("The login or password is not valid.");
+                                })));
+            });
+        });
+    }
+
+    /** Many people in one call: {@code ?ids=1,2,3} (at most 100); unknown ids are left out. */
+    @GET
+    @Path("/people")
+    public Uni<List<PersonSummary>> people(@QueryParam("ids") String ids, @Context UriInfo uri) {
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.service().chain(service -> repository.people(parseIds(ids))).map(rows -> rows.stream().map(r -> {
+            PersonViews.Person p = PersonViews.person(r, urls);
+            return new PersonSummary(p.id(), p.username(), p.displayName(), p.imageThumb50(), p.url(), p.htmlUrl(),
+                    r.publicEmail());
+        }).toList());
+    }
+
+    /** The organizations in which the person is an active member, with their role. */
+    @GET
+    @Path("/people/{id}/organizations")
+    public Uni<List<InternalRepository.OrganizationOfPerson>> organizationsOf(@PathParam("id") String id) {
+        long personId = Ids.parse(id, "person");
+        return callers.service().chain(service -> repository.activeOrganizations(personId));
+    }
+
+    /** A namespace's kind, id and visibility, and the rights of {@code person_id} (0 or absent: anonymous) in it. */
+    @GET
+    @Path("/namespaces/{name}")
+    public Uni<InternalRepository.Namespace> namespace(@PathParam("name") String name,
+            @QueryParam("person_id") String personId) {
+        long person = personId == null || personId.isBlank() || personId.equals("0") ? 0 : Ids.parse(personId, "person");
+        return callers.service().chain(service -> {
+            if (name.length() > 39) {
+                throw ProblemException.notFound("No namespace is called '" + name + "'.");
+            }
+            return repository.namespace(name, person);
+        }).onItem().ifNull().failWith(() -> ProblemException.notFound("No namespace is called '" + name + "'."));
+    }
+
+    /** Attaches an OAuth application to an organization with the user permissions its owner gave (201 new, 200 changed). */
+    @PUT
+    @Path("/organizations/{id}/applications/{clientId}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> putLink(@PathParam("id") String id, @PathParam("clientId") String clientId, JsonNode body) {
+        long orgId = Ids.parse(id, "organization");
+        return callers.service().chain(service -> {
+            requireClientId(clientId);
+            JsonObject permissions = UserPermissions.normalize(body == null ? null : body.get("permissions"));
+            return organizations.byId(orgId)
+                    .onItem().ifNull().failWith(() -> ProblemException.notFound("No such organization."))
+                    .chain(org -> repository.putLink(orgId, clientId, permissions))
+                    .map(created -> Response.status(created ? 201 : 200)
+                            .entity(Map.of("organization_id", orgId, "client_id", clientId, "permissions", permissions.getMap()))
+                            .build());
+        });
+    }
+
+    @DELETE
+    @Path("/organizations/{id}/applications/{clientId}")
+    public Uni<Response> deleteLink(@PathParam("id") String id, @PathParam("clientId") String clientId) {
+        long orgId = Ids.parse(id, "organization");
+        return callers.service().chain(service -> {
+            requireClientId(clientId);
+            return repository.deleteLink(orgId, clientId);
+        }).map(deleted -> {
+            if (!deleted) {
+                throw ProblemException.notFound("This application is not attached to this organization.");
+            }
+            return Response.noContent().build();
+        });
+    }
+
+    /** The organizations an application is attached to, with the permissions given to each. */
+    @GET
+    @Path("/applications/{clientId}/organizations")
+    public Uni<List<LinkedOrganization>> linksOf(@PathParam("clientId") String clientId, @Context UriInfo uri) {
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.service().chain(service -> {
+            requireClientId(clientId);
+            return repository.linksOf(clientId);
+        }).chain(links -> links.isEmpty() ? Uni.createFrom().item(List.<LinkedOrganization>of())
+                : organizations.byIds(links.stream().map(InternalRepository.Link::organizationId).toArray(Long[]::new))
+                        .map(orgs -> orgs.stream().map(org -> new LinkedOrganization(
+                                OrganizationViews.organization(org, urls),
+                                links.stream().filter(l -> l.organizationId() == org.id()).findFirst().orElseThrow().permissions()))
+                                .toList()));
+    }
+
+    private static void requireClientId(String clientId) {
+        if (clientId == null || !CLIENT_ID.matcher(clientId).matches()) {
+            throw ProblemException.notFound("No application has client id '" + clientId + "'.");
+        }
+    }
+
+    static Long[] parseIds(String ids) {
+        if (ids == null || ids.isBlank()) {
+            throw ProblemException.invalidField("ids", "is required: a comma-separated list of person ids");
+        }
+        String[] parts = ids.split(",");
+        if (parts.length > MAX_IDS) {
+            throw ProblemException.invalidField("ids", "at most " + MAX_IDS + " ids a call");
+        }
+        try {
+            return Arrays.stream(parts).map(String::strip).map(Long::parseLong).distinct().toArray(Long[]::new);
+        } catch (NumberFormatException e) {
+            throw ProblemException.invalidField("ids", "must be whole numbers separated by commas");
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package org.ziggurat.directory.web;
+
+import org.ziggurat.platform.problem.ProblemException;
+
+/** Numeric ids in paths: anything that is not one names nothing, so it is a 404 like any unknown id. */
+public final class Ids {
+
+    private Ids() {
+    }
+
+    public static long parse(String raw, String what) {
+        if (raw != null && raw.matches("[1-9][0-9]{0,17}")) {
+            return Long.parseLong(raw);
+        }
+        throw ProblemException.notFound("No " + what + " has id '" + raw + "'.");
+    }
+}

@@ -1,0 +1,172 @@
+package org.ziggurat.directory.internal;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.directory.DirectoryTestSupport.Person;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.ziggurat.directory.DirectoryTestSupport.as;
+import static org.ziggurat.directory.DirectoryTestSupport.asService;
+import static org.ziggurat.directory.DirectoryTestSupport.signUp;
+import static org.ziggurat.directory.DirectoryTestSupport.uniqueName;
+
+@QuarkusTest
+class InternalApiTest {
+
+    private static final String PASSWORD = "correct horse battery";
+
+    private static io.restassured.response.ValidatableResponse verify(String login, String password, String address) {
+        return asService("auth-service").contentType("application/json")
+                .body(Map.of("login", login, "password", password, "client_address", address))
+                .post("/internal/passwords/verify").then();
+    }
+
+    private static int organization(Person admin, String visibility) {
+        return as(admin, "admin").contentType("application/json")
+                .body(Map.of("name", uniqueName("org"), "visibility", visibility))
+                .post("/organizations").then().statusCode(201).extract().path("id");
+    }
+
+    @Test
+    void onlyServicesMayCall() {
+        Person p = signUp("svc");
+        given().get("/internal/people?ids=" + p.id()).then().statusCode(401);
+        as(p, "admin", "user").get("/internal/people?ids=" + p.id()).then().statusCode(403);
+        asService("vocab-service").get("/internal/people?ids=" + p.id()).then().statusCode(200);
+    }
+
+    @Test
+    void passwordsAreVerifiedByUsernameOrEmail() {
+        Person p = signUp("pw");
+        verify(p.username(), PASSWORD, "10.0.0.1").statusCode(200)
+                .body("user_id", equalTo((int) p.id())).body("username", equalTo(p.username()));
+        verify(p.email().toUpperCase(), PASSWORD, "10.0.0.1").statusCode(200).body("user_id", equalTo((int) p.id()));
+        verify(p.username(), "wrong password!", "10.0.0.1").statusCode(401).contentType("application/problem+json");
+        verify("nobody-" + p.username(), PASSWORD, "10.0.0.1").statusCode(401);
+        asService("auth-service").contentType("application/json").body(Map.of("login", p.username()))
+                .post("/internal/passwords/verify").then().statusCode(422);
+        asService("auth-service").contentType("application/json").body("{").post("/internal/passwords/verify")
+                .then().statusCode(400);
+    }
+
+    @Test
+    void failedAttemptsAreThrottledPerAccount() {
+        Person p = signUp("thr");
+        for (int i = 0; i < 3; i++) {
+            verify(p.username(), "wrong password " + i, "10.0.1." + i).statusCode(401);
+        }
+        // Blocked now, even with the right password and from another address.
+        verify(p.username(), PASSWORD, "10.0.2.1").statusCode(429).header("Retry-After", notNullValue())
+                .contentType("application/problem+json");
+        // Other accounts are not affected.
+        Person other = signUp("thr");
+        verify(other.username(), PASSWORD, "10.0.2.1").statusCode(200);
+    }
+
+    @Test
+    void failedAttemptsAreThrottledPerAddress() {
+        String address = "10.9.8." + (int) (Math.random() * 200);
+        Person victim = signUp("spray");
+        for (int i = 0; i < 8; i++) {
+            verify(uniqueName("spray-unknown"), "guess " + i, address).statusCode(401);
+        }
+        verify(victim.username(), PASSWORD, address).statusCode(429);
+        verify(victim.username(), PASSWORD, "10.7.7.7").statusCode(200);
+    }
+
+    @Test
+    void peopleByIds() {
+        Person a = signUp("ids");
+        Person b = signUp("ids");
+        asService("auth-service").get("/internal/people?ids=" + b.id() + "," + a.id() + ",999999999").then().statusCode(200)
+                .body("id", contains((int) a.id(), (int) b.id()))
+                .body("[0].username", equalTo(a.username()))
+                .body("[0].image_thumb_50", notNullValue())
+                .body("[0].email", equalTo(null));
+        asService("auth-service").get("/internal/people?ids=1,x").then().statusCode(422);
+        asService("auth-service").get("/internal/people").then().statusCode(422);
+        String many = java.util.stream.IntStream.rangeClosed(1, 101).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(","));
+        asService("auth-service").get("/internal/people?ids=" + many).then().statusCode(422);
+    }
+
+    @Test
+    void namespacesResolveWithRights() {
+        Person owner = signUp("ns");
+        Person member = signUp("ns");
+        Person stranger = signUp("ns");
+        asService("vocab-service").get("/internal/namespaces/" + owner.username() + "?person_id=" + owner.id())
+                .then().statusCode(200).body("kind", equalTo("person")).body("id", equalTo((int) owner.id()))
+                .body("visibility", equalTo("public")).body("read", equalTo(true)).body("write", equalTo(true))
+                .body("admin", equalTo(true));
+        asService("vocab-service").get("/internal/namespaces/" + owner.username().toUpperCase() + "?person_id=" + stranger.id())
+                .then().statusCode(200).body("read", equalTo(true)).body("write", equalTo(false));
+        asService("vocab-service").get("/internal/namespaces/" + owner.username())
+                .then().statusCode(200).body("write", equalTo(false));
+
+        int org = organization(owner, "private");
+        String orgName = as(owner).get("/organizations/" + org).then().extract().path("name");
+        as(owner, "admin").contentType("application/json").body(Map.of("role", "member"))
+                .put("/organizations/" + org + "/memberships/" + member.id()).then().statusCode(201);
+        // Invited, not yet active: no rights.
+        asService("events-service").get("/internal/namespaces/" + orgName + "?person_id=" + member.id())
+                .then().body("read", equalTo(false)).body("write", equalTo(false));
+        as(member, "admin").contentType("application/json").body(Map.of("state", "active"))
+                .patch("/user/memberships/organizations/" + org).then().statusCode(200);
+        asService("events-service").get("/internal/namespaces/" + orgName + "?person_id=" + member.id())
+                .then().statusCode(200).body("kind", equalTo("organization")).body("id", equalTo(org))
+                .body("visibility", equalTo("private")).body("read", equalTo(true)).body("write", equalTo(true))
+                .body("admin", equalTo(false));
+        asService("events-service").get("/internal/namespaces/" + orgName + "?person_id=" + owner.id())
+                .then().body("admin", equalTo(true));
+        asService("events-service").get("/internal/namespaces/" + orgName + "?person_id=" + stranger.id())
+                .then().body("read", equalTo(false)).body("write", equalTo(false));
+        asService("events-service").get("/internal/namespaces/no-such-" + owner.username()).then().statusCode(404);
+        asService("events-service").get("/internal/namespaces/" + "x".repeat(60)).then().statusCode(404);
+        asService("events-service").get("/internal/namespaces/" + orgName + "?person_id=abc").then().statusCode(404);
+
+        asService("auth-service").get("/internal/people/" + member.id() + "/organizations").then().statusCode(200)
+                .body("id", contains(org)).body("[0].role", equalTo("member"));
+        asService("auth-service").get("/internal/people/" + stranger.id() + "/organizations").then().body("$", empty());
+    }
+
+    @Test
+    void applicationsAreLinkedToOrganizations() {
+        Person owner = signUp("app");
+        int org = organization(owner, "public");
+        String clientId = "Abcdefghij0123456789";
+        Map<String, Object> permissions = Map.of("read", true, "create", true, "extra", Map.of("comment", true));
+        asService("auth-service").contentType("application/json").body(Map.of("permissions", permissions))
+                .put("/internal/organizations/" + org + "/applications/" + clientId).then().statusCode(201)
+                .body("permissions.read", equalTo(true)).body("permissions.update", equalTo(false))
+                .body("permissions.extra.comment", equalTo(true)).body("permissions.extra.manage", equalTo(false));
+        asService("auth-service").contentType("application/json")
+                .body(Map.of("permissions", Map.of("read", true, "extra", Map.of("manage", true))))
+                .put("/internal/organizations/" + org + "/applications/" + clientId).then().statusCode(200)
+                .body("permissions.create", equalTo(false));
+        given().get("/organizations/" + org).then().body("oauth_application_uids", contains(clientId));
+        asService("auth-service").get("/internal/applications/" + clientId + "/organizations").then().statusCode(200)
+                .body("organization.id", hasItem(org))
+                .body("find { it.organization.id == " + org + " }.permissions.extra.manage", equalTo(true));
+
+        asService("auth-service").contentType("application/json").body(Map.of("permissions", Map.of("read", "yes")))
+                .put("/internal/organizations/" + org + "/applications/" + clientId).then().statusCode(422)
+                .body("errors[0].field", equalTo("permissions.read"));
+        asService("auth-service").contentType("application/json").body(Map.of("permissions", Map.of("fly", true)))
+                .put("/internal/organizations/" + org + "/applications/" + clientId).then().statusCode(422);
+        asService("auth-service").contentType("application/json").body(Map.of("permissions", Map.of("read", true)))
+                .put("/internal/organizations/999999999/applications/" + clientId).then().statusCode(404);
+
+        asService("auth-service").delete("/internal/organizations/" + org + "/applications/" + clientId).then().statusCode(204);
+        asService("auth-service").delete("/internal/organizations/" + org + "/applications/" + clientId).then().statusCode(404);
+        given().get("/organizations/" + org).then().body("oauth_application_uids", not(hasItem(clientId)));
+    }
+}
