@@ -26,6 +26,10 @@ public class PlatformTokenSigner {
     PlatformTokenConfig config;
 
     private volatile SigningKey key;
+    private volatile CachedToken serviceToken;
+
+    private record CachedToken(String value, long renewAtEpochSecond) {
+    }
 
     private record SigningKey(String signer, String keyId, RSAPrivateCrtKey privateKey) {
     }
@@ -52,6 +56,20 @@ public class PlatformTokenSigner {
                 .upn(signer)
                 .groups(Set.of(PlatformClaims.SERVICE_GROUP))
                 .claim(PlatformClaims.SERVICE, signer));
+    }
+
+    /**
+     * This service's own token, signed again once half its lifetime has passed: an RSA signature
+     * per outgoing call would cost more than the call.
+     */
+    public String cachedServiceToken() {
+        long now = Instant.now().getEpochSecond();
+        CachedToken cached = serviceToken;
+        if (cached == null || now >= cached.renewAtEpochSecond()) {
+            cached = new CachedToken(signService(), now + Math.max(1, lifetimeSeconds() / 2));
+            serviceToken = cached;
+        }
+        return cached.value();
     }
 
     public long lifetimeSeconds() {

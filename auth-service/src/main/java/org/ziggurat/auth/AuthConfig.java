@@ -1,0 +1,43 @@
+package org.ziggurat.auth;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+import java.util.Optional;
+
+@ConfigMapping(prefix = "ziggurat.auth")
+public interface AuthConfig {
+
+    /** The issuer URL (RFC 8414): the public API base, where /oauth/** is served. */
+    @WithDefault("http://localhost:8080/api")
+    String issuer();
+
+    @WithDefault("7200s")
+    Duration accessTokenLifetime();
+
+    @WithDefault("30d")
+    Duration refreshTokenLifetime();
+
+    @WithDefault("10m")
+    Duration codeLifetime();
+
+    @WithDefault("12h")
+    Duration loginSessionLifetime();
+
+    /** Base64 of at least 32 random bytes: the HMAC key under which tokens, codes and secrets are looked up. */
+    String tokenHashKey();
+
+    /** Base64 of 32 random bytes: the AES-GCM key of stored access-token values. */
+    String tokenEncryptionKey();
+
+    /** The gateway's confidential client, created or updated at start; it may introspect. */
+    GatewayClient gatewayClient();
+
+    interface GatewayClient {
+        @WithDefault("ziggurat-gateway")
+        String id();
+
+        Optional<String> secret();
+    }
+}

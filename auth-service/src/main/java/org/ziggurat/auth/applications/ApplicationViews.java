@@ -1,0 +1,26 @@
+package org.ziggurat.auth.applications;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.platform.http.PublicUrls;
+
+import java.time.Instant;
+import java.util.List;
+
+public final class ApplicationViews {
+
+    private ApplicationViews() {
+    }
+
+    /** {@code client_secret} appears only in the answers that create or reset it. */
+    public record Application(long id, String name, String clientId,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String clientSecret, List<String> redirectUris, String scopes,
+            boolean confidential, boolean passwordGrant, String url, Instant createdAt, Instant updatedAt) {
+    }
+
+    public static Application of(ApplicationRow row, String secretOrNull, PublicUrls urls) {
+        return new Application(row.id(), row.name(), row.clientId(), secretOrNull, row.redirectUris(),
+                Scopes.display(row.scopes()), row.confidential(), row.passwordGrant(),
+                urls.api("/applications/" + row.id()), row.createdAt(), row.updatedAt());
+    }
+}

@@ -1,0 +1,219 @@
+package org.ziggurat.auth.oauth;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.applications.ApplicationRow;
+import org.ziggurat.auth.tokens.TokenCrypto;
+import org.ziggurat.auth.tokens.TokenRepository;
+import org.ziggurat.auth.tokens.TokenRow;
+import org.ziggurat.auth.tokens.TokenService;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** The token endpoint, revocation (RFC 7009), introspection (RFC 7662) and token info. */
+@Path("/oauth")
+public class OAuthResource {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    @Inject
+    ClientAuthenticator clients;
+
+    @Inject
+    TokenService tokenService;
+
+    @Inject
+    TokenRepository tokens;
+
+    @Inject
+    TokenCrypto crypto;
+
+    @Inject
+    AuthConfig config;
+
+    @POST
+    @Path("/token")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> token(String body, @HeaderParam("Content-Type") String contentType,
+            @HeaderParam("Authorization") String authorization, @HeaderParam("Accept") String accept,
+            @Context HttpServerRequest request) {
+        OAuthForm form = OAuthForm.parse(contentType, body);
+        String grantType = form.require("grant_type");
+        ClientAuthenticator.Claimed claimed = ClientAuthenticator.claimed(authorization, form);
+        return switch (grantType) {
+            case "authorization_code" -> {
+                String code = form.require("code");
+                String redirectUri = form.require("redirect_uri");
+                String verifier = form.get("code_verifier");
+                yield clients.authenticate(claimed)
+                        .chain(app -> tokenService.exchangeCode(app, code, redirectUri, verifier))
+                        .map(issued -> TokenResponses.of(issued, accept, true));
+            }
+            case "password" -> {
+                String username = form.require("username");
+                String password = form.require("password");
+                Set<String> scopes = Scopes.parse(form.get("scope"));
+                String address = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+                String forwarded = request.getHeader("X-Forwarded-For");
+                String clientAddress = forwarded != null ? forwarded.split(",")[0].trim() : address;
+                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : clients.authenticate(claimed);
+                yield client.chain(app -> tokenService.password(app, username, password, scopes, clientAddress))
+                        .map(issued -> TokenResponses.of(issued, accept, false));
+            }
+            case "refresh_token" -> {
+                String refreshToken = form.require("refresh_token");
+                Set<String> scopes = Scopes.parse(form.get("scope"));
+                yield clients.authenticate(claimed)
+                        .chain(app -> tokenService.refresh(app, refreshToken, scopes))
+                        .map(issued -> TokenResponses.of(issued, accept, false));
+            }
+            case "client_credentials" -> {
+                Set<String> scopes = Scopes.parse(form.get("scope"));
+                yield clients.authenticate(claimed)
+                        .chain(app -> tokenService.clientCredentials(app, scopes))
+                        .map(issued -> TokenResponses.of(issued, accept, false));
+            }
+            default -> throw new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE,
+                    "Supported grant types: authorization_code, password, refresh_token, client_credentials.");
+        };
+    }
+
+    /**
+     * RFC 7009. The caller is a client (its credentials) or holds a bearer token. Unknown, foreign
+     * or already revoked tokens answer 200 {} too, so the endpoint tells nothing about them.
+     */
+    @POST
+    @Path("/revoke")
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> revoke(String body, @HeaderParam("Content-Type") String contentType,
+            @HeaderParam("Authorization") String authorization) {
+        OAuthForm form = OAuthForm.parse(contentType, body);
+        String token = form.require("token");
+        ClientAuthenticator.Claimed claimed = ClientAuthenticator.claimed(authorization, form);
+        Uni<Caller> caller;
+        if (claimed != null) {
+            caller = clients.authenticate(claimed).map(app -> new Caller(app.id(), null));
+        } else {
+            String bearer = BearerTokens.from(authorization);
+            if (bearer == null) {
+                throw OAuthException.invalidClient("Client credentials or a bearer token are required.");
+            }
+            caller = tokens.byHash(crypto.hash(bearer)).map(row -> {
+                if (row == null || !row.isAccess() || !row.isLive(Instant.now())) {
+                    throw OAuthException.invalidClient("The bearer token is not valid.");
+                }
+                return new Caller(row.applicationId(), row.personId());
+            });
+        }
+        return caller.chain(c -> tokens.byHash(crypto.hash(token)).chain(row -> {
+            if (row == null || row.revokedAt() != null || !c.mayRevoke(row)) {
+                return Uni.createFrom().item(0);
+            }
+            // A refresh token takes its whole authorization with it; an access token goes alone.
+            return (row.isAccess() ? tokens.revokeOne(row.id()) : tokens.revokeFamily(row.family()))
+                    .invoke(count -> EVENTS.infof("event=token_revoked client_id=%s person_id=%s kind=%s revoked=%d",
+                            row.clientId(), row.personId(), row.isAccess() ? "access" : "refresh", count));
+        })).map(count -> noStore(Response.ok(Map.of())));
+    }
+
+    private record Caller(Long applicationId, Long personId) {
+        /** A client revokes its own tokens; a bearer revokes tokens of its own person and client. */
+        boolean mayRevoke(TokenRow row) {
+            boolean sameApp = applicationId == null ? row.applicationId() == null : applicationId.equals(row.applicationId());
+            return sameApp && (personId == null || personId.equals(row.personId()));
+        }
+    }
+
+    /**
+     * RFC 7662, for confidential clients. The gateway (introspection right) may ask about any
+     * token; any other client only about its own, else the token is reported inactive.
+     */
+    @POST
+    @Path("/introspect")
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> introspect(String body, @HeaderParam("Content-Type") String contentType,
+            @HeaderParam("Authorization") String authorization) {
+        OAuthForm form = OAuthForm.parse(contentType, body);
+        String token = form.require("token");
+        String hint = form.get("token_type_hint");
+        if (hint != null && !hint.equals("access_token") && !hint.equals("refresh_token")) {
+            throw new OAuthException(OAuthError.INVALID_REQUEST, "token_type_hint must be access_token or refresh_token.");
+        }
+        return clients.authenticateConfidential(ClientAuthenticator.claimed(authorization, form))
+                .chain(app -> tokens.byHash(crypto.hash(token)).map(row -> {
+                    if (row == null || !row.isLive(Instant.now()) || (!row.isAccess() && row.usedAt() != null)
+                            || (!app.introspection() && (row.applicationId() == null || row.applicationId() != app.id()))) {
+                        return noStore(Response.ok(Map.of("active", false)));
+                    }
+                    Map<String, Object> answer = new LinkedHashMap<>();
+                    answer.put("active", true);
+                    answer.put("scope", Scopes.display(row.scopes()));
+                    answer.put("client_id", row.clientId());
+                    if (row.personId() != null) {
+                        answer.put("username", row.username());
+                        answer.put("sub", Long.toString(row.personId()));
+                    } else {
+                        answer.put("sub", row.clientId());
+                    }
+                    answer.put("token_type", row.isAccess() ? "bearer" : "refresh_token");
+                    answer.put("exp", row.expiresAt().getEpochSecond());
+                    answer.put("iat", row.createdAt().getEpochSecond());
+                    answer.put("iss", config.issuer());
+                    return noStore(Response.ok(answer));
+                }));
+    }
+
+    /** The spec's token info: the bearer token's owner, scopes, lifetime left and application. */
+    @GET
+    @Path("/token/info")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> tokenInfo(@HeaderParam("Authorization") String authorization) {
+        String bearer = BearerTokens.from(authorization);
+        if (bearer == null) {
+            return Uni.createFrom().item(invalidTokenInfo("The access token is missing."));
+        }
+        return tokens.byHash(crypto.hash(bearer)).map(row -> {
+            Instant now = Instant.now();
+            if (row == null || !row.isAccess() || !row.isLive(now)) {
+                return invalidTokenInfo("The access token is invalid, expired or revoked.");
+            }
+            Map<String, Object> info = new LinkedHashMap<>();
+            info.put("resource_owner_id", row.personId());
+            info.put("scopes", Scopes.list(row.scopes()));
+            info.put("expires_in_seconds", Math.max(0, row.expiresAt().getEpochSecond() - now.getEpochSecond()));
+            Map<String, Object> application = new LinkedHashMap<>();
+            application.put("uid", row.clientId());
+            info.put("application", application);
+            info.put("created_at", row.createdAt().getEpochSecond());
+            return noStore(Response.ok(info));
+        });
+    }
+
+    private static Response invalidTokenInfo(String description) {
+        return Response.status(401).type(MediaType.APPLICATION_JSON)
+                .header("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                .header("Cache-Control", "no-store")
+                .entity(Map.of("error", "invalid_request", "error_description", description)).build();
+    }
+
+    private static Response noStore(Response.ResponseBuilder builder) {
+        return builder.type(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").header("Pragma", "no-cache").build();
+    }
+}

@@ -1,0 +1,60 @@
+package org.ziggurat.auth.oauth;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The platform's scopes. A request without scopes gets none, shown as {@code public}; an unknown
+ * scope is refused.
+ */
+public final class Scopes {
+
+    public static final String PUBLIC = "public";
+    public static final List<String> KNOWN = List.of(PUBLIC, "user", "write", "update", "admin");
+
+    private Scopes() {
+    }
+
+    /** Space-delimited scopes, in a stable order; {@code invalid_scope} for an unknown one. */
+    public static Set<String> parse(String requested) {
+        Set<String> scopes = new LinkedHashSet<>();
+        if (requested == null || requested.isBlank()) {
+            return scopes;
+        }
+        Set<String> asked = new java.util.HashSet<>(List.of(requested.trim().split("[ ]+")));
+        for (String scope : asked) {
+            if (!KNOWN.contains(scope)) {
+                throw OAuthException.invalidScope("Unknown scope '" + printable(scope) + "'. Known scopes: "
+                        + String.join(" ", KNOWN) + ".");
+            }
+        }
+        // The platform's order, whatever the request's.
+        KNOWN.stream().filter(asked::contains).forEach(scopes::add);
+        return scopes;
+    }
+
+    /** What a token shows: its scopes, or {@code public} when it has none. */
+    public static String display(Collection<String> scopes) {
+        return scopes.isEmpty() ? PUBLIC : String.join(" ", scopes);
+    }
+
+    public static List<String> list(Collection<String> scopes) {
+        return scopes.isEmpty() ? List.of(PUBLIC) : List.copyOf(scopes);
+    }
+
+    /** {@code invalid_scope} unless every requested scope is one the application may ask for. */
+    public static void requireAllowed(Set<String> requested, Collection<String> allowed) {
+        for (String scope : requested) {
+            if (!scope.equals(PUBLIC) && !allowed.contains(scope)) {
+                throw OAuthException.invalidScope("This application may not ask for the scope '" + scope + "'.");
+            }
+        }
+    }
+
+    private static String printable(String s) {
+        String clipped = s.length() > 40 ? s.substring(0, 40) + "…" : s;
+        return clipped.replaceAll("\\p{Cntrl}", "?");
+    }
+}

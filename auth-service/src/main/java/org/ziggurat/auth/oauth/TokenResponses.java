@@ -1,0 +1,65 @@
+package org.ziggurat.auth.oauth;
+
+import jakarta.ws.rs.core.Response;
+import org.ziggurat.auth.tokens.IssuedTokens;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The token response in the spec's three forms: JSON; the {@code OAuth} XML document; and, for the
+ * authorization-code exchange when the client asked for neither, form encoding. Never cached.
+ */
+public final class TokenResponses {
+
+    private TokenResponses() {
+    }
+
+    public static Response of(IssuedTokens issued, String accept, boolean formByDefault) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("access_token", issued.accessToken());
+        fields.put("token_type", "bearer");
+        fields.put("expires_in", issued.expiresIn());
+        if (issued.refreshToken() != null) {
+            fields.put("refresh_token", issued.refreshToken());
+        }
+        fields.put("scope", Scopes.display(issued.scopes()));
+        fields.put("created_at", issued.createdAt());
+        String a = accept == null ? "" : accept.toLowerCase();
+        Response.ResponseBuilder builder;
+        if (a.contains("application/json")) {
+            builder = Response.ok(fields, "application/json");
+        } else if (a.contains("application/xml") || a.contains("text/xml")) {
+            builder = Response.ok(xml(fields), "application/xml");
+        } else if (formByDefault) {
+            builder = Response.ok(form(fields), "application/x-www-form-urlencoded");
+        } else {
+            builder = Response.ok(fields, "application/json");
+        }
+        return builder.header("Cache-Control", "no-store").header("Pragma", "no-cache").build();
+    }
+
+    static String xml(Map<String, Object> fields) {
+        StringBuilder out = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OAuth>");
+        fields.forEach((name, value) -> out.append('<').append(name).append('>').append(escape(String.valueOf(value)))
+                .append("</").append(name).append('>'));
+        return out.append("</OAuth>\n").toString();
+    }
+
+    static String form(Map<String, Object> fields) {
+        StringBuilder out = new StringBuilder();
+        fields.forEach((name, value) -> {
+            if (out.length() > 0) {
+                out.append('&');
+            }
+            out.append(name).append('=').append(URLEncoder.encode(String.valueOf(value), StandardCharsets.UTF_8));
+        });
+        return out.toString();
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,145 @@
+package org.ziggurat.auth.tokens;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.ziggurat.auth.AuthConfig;
+
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * The secrets of the OAuth server: random token values (256 bits) with a recognisable prefix,
+ * their keyed hashes (HMAC-SHA256, the only form the database can look them up by), and AES-GCM
+ * encryption for the one value the spec shows again (an authorization's access token).
+ */
+@ApplicationScoped
+public class TokenCrypto {
+
+    public static final String ACCESS_PREFIX = "zat_";
+    public static final String REFRESH_PREFIX = "zrt_";
+    public static final String CODE_PREFIX = "zac_";
+    public static final String SECRET_PREFIX = "zcs_";
+    public static final String SESSION_PREFIX = "zls_";
+
+    private static final String CLIENT_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    private static final int GCM_NONCE = 12;
+    private static final int GCM_TAG_BITS = 128;
+
+    private final SecureRandom random = new SecureRandom();
+    private final SecretKeySpec hashKey;
+    private final SecretKeySpec encryptionKey;
+    private final ThreadLocal<Mac> macs;
+
+    @Inject
+    public TokenCrypto(AuthConfig config) {
+        byte[] hk = decodeKey(config.tokenHashKey(), "ziggurat.auth.token-hash-key");
+        byte[] ek = decodeKey(config.tokenEncryptionKey(), "ziggurat.auth.token-encryption-key");
+        if (ek.length != 32) {
+            throw new IllegalStateException("ziggurat.auth.token-encryption-key must be 32 bytes (base64)");
+        }
+        hashKey = new SecretKeySpec(hk, "HmacSHA256");
+        encryptionKey = new SecretKeySpec(ek, "AES");
+        macs = ThreadLocal.withInitial(() -> {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(hashKey);
+                return mac;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    public String newAccessToken() {
+        return ACCESS_PREFIX + randomToken(32);
+    }
+
+    public String newRefreshToken() {
+        return REFRESH_PREFIX + randomToken(32);
+    }
+
+    public String newCode() {
+        return CODE_PREFIX + randomToken(32);
+    }
+
+    public String newClientSecret() {
+        return SECRET_PREFIX + randomToken(32);
+    }
+
+    public String newSession() {
+        return SESSION_PREFIX + randomToken(32);
+    }
+
+    public String newCsrfToken() {
+        return randomToken(24);
+    }
+
+    /** 20 characters of [A-Za-z0-9]: about 119 bits, though a client id is not a secret. */
+    public String newClientId() {
+        StringBuilder id = new StringBuilder(20);
+        for (int i = 0; i < 20; i++) {
+            id.append(CLIENT_ID_ALPHABET.charAt(random.nextInt(CLIENT_ID_ALPHABET.length())));
+        }
+        return id.toString();
+    }
+
+    /** The look-up form of a secret value. */
+    public byte[] hash(String value) {
+        return macs.get().doFinal(value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Constant-time comparison of a presented secret with a stored hash. */
+    public boolean matches(String presented, byte[] storedHash) {
+        return presented != null && storedHash != null && MessageDigest.isEqual(hash(presented), storedHash);
+    }
+
+    public byte[] encrypt(String value) {
+        try {
+            byte[] nonce = new byte[GCM_NONCE];
+            random.nextBytes(nonce);
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, encryptionKey, new GCMParameterSpec(GCM_TAG_BITS, nonce));
+            byte[] sealed = cipher.doFinal(value.getBytes(StandardCharsets.UTF_8));
+            return ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed).array();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM failed", e);
+        }
+    }
+
+    public String decrypt(byte[] stored) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, encryptionKey, new GCMParameterSpec(GCM_TAG_BITS, stored, 0, GCM_NONCE));
+            return new String(cipher.doFinal(stored, GCM_NONCE, stored.length - GCM_NONCE), StandardCharsets.UTF_8);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM failed: the key changed, or the value was altered", e);
+        }
+    }
+
+    private String randomToken(int bytes) {
+        byte[] b = new byte[bytes];
+        random.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    }
+
+    private static byte[] decodeKey(String base64, String name) {
+        byte[] key;
+        try {
+            key = Base64.getDecoder().decode(base64.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(name + " is not base64");
+        }
+        if (key.length < 32) {
+            throw new IllegalStateException(name + " must hold at least 32 bytes");
+        }
+        return key;
+    }
+}

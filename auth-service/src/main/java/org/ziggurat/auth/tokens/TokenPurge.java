@@ -1,0 +1,27 @@
+package org.ziggurat.auth.tokens;
+
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+/** Expired tokens, codes and login sessions leave the database. */
+@ApplicationScoped
+public class TokenPurge {
+
+    private static final Logger LOG = Logger.getLogger(TokenPurge.class);
+
+    @Inject
+    TokenRepository tokens;
+
+    @Scheduled(every = "{ziggurat.auth.purge-every:15m}", delayed = "1m",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> purge() {
+        return tokens.purgeExpired().invoke(count -> {
+            if (count > 0) {
+                LOG.infof("purged %d expired tokens, codes and sessions", count);
+            }
+        }).replaceWithVoid();
+    }
+}

@@ -1,0 +1,38 @@
+package org.ziggurat.auth.tokens;
+
+import io.vertx.mutiny.sqlclient.Row;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/** A live or past token, with its application's client id (null when it has none). */
+public record TokenRow(long id, char kind, Long applicationId, String clientId, Long personId, String username,
+        List<String> scopes, UUID family, Instant expiresAt, Instant usedAt, Instant revokedAt, Instant createdAt) {
+
+    static final String SELECT = "SELECT t.id, t.kind, t.application_id, a.client_id, t.person_id, t.username, t.scopes, "
+            + "t.family, t.expires_at, t.used_at, t.revoked_at, t.created_at FROM token t "
+            + "LEFT JOIN application a ON a.id = t.application_id ";
+
+    public boolean isAccess() {
+        return kind == 'a';
+    }
+
+    public boolean isLive(Instant now) {
+        return revokedAt == null && expiresAt.isAfter(now);
+    }
+
+    static TokenRow from(Row row) {
+        return new TokenRow(row.getLong("id"), row.getString("kind").charAt(0), row.getLong("application_id"),
+                row.getString("client_id"), row.getLong("person_id"), row.getString("username"),
+                Arrays.asList(row.getArrayOfStrings("scopes")), row.getUUID("family"),
+                row.getOffsetDateTime("expires_at").toInstant(), instant(row, "used_at"), instant(row, "revoked_at"),
+                row.getOffsetDateTime("created_at").toInstant());
+    }
+
+    private static Instant instant(Row row, String column) {
+        var value = row.getOffsetDateTime(column);
+        return value == null ? null : value.toInstant();
+    }
+}

@@ -1,0 +1,183 @@
+package org.ziggurat.auth.tokens;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.applications.ApplicationRow;
+import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.Pkce;
+import org.ziggurat.auth.oauth.Scopes;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The grants of the token endpoint. Every token and code is stored as a keyed hash; security
+ * events (issue, refresh reuse, code replay) are logged with client and person ids, never a value.
+ */
+@ApplicationScoped
+public class TokenService {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    TokenRepository tokens;
+
+    @Inject
+    TokenCrypto crypto;
+
+    @Inject
+    AuthConfig config;
+
+    @Inject
+    @RestClient
+    DirectoryClient directory;
+
+    /** authorization_code: single use, same client and redirect URI, PKCE when the code has a challenge. */
+    public Uni<IssuedTokens> exchangeCode(ApplicationRow client, String code, String redirectUri, String verifier) {
+        byte[] hash = crypto.hash(code);
+        return pool.withTransaction(conn -> tokens.consumeCode(conn, hash).chain(stored -> {
+            if (stored == null) {
+                return Uni.createFrom().<IssuedTokens>nullItem();
+            }
+            if (stored.expired()) {
+                throw OAuthException.invalidGrant("The authorization code expired.");
+            }
+            if (stored.applicationId() == null || stored.applicationId() != client.id()) {
+                throw OAuthException.invalidGrant("The authorization code was issued to another client.");
+            }
+            if (!stored.redirectUri().equals(redirectUri)) {
+                throw OAuthException.invalidGrant("The redirect_uri does not match the authorization request.");
+            }
+            if (stored.codeChallenge() != null ? !Pkce.matches(verifier, stored.codeChallenge()) : verifier != null) {
+                throw OAuthException.invalidGrant(stored.codeChallenge() == null
+                        ? "This code was issued without a code_challenge; no code_verifier is expected."
+                        : "The code_verifier does not match the code_challenge.");
+            }
+            return issue(conn, client.id(), stored.personId(), stored.username(), stored.scopes(), stored.family(), true);
+        })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : replayedOrUnknown(hash, client))
+                .invoke(issued -> EVENTS.infof("event=token_issued grant=authorization_code client_id=%s token_id=%d",
+                        client.clientId(), issued.accessTokenId()));
+    }
+
+    /** A used code presented again: whatever it issued is revoked (RFC 6749 §4.1.2). */
+    private Uni<IssuedTokens> replayedOrUnknown(byte[] hash, ApplicationRow client) {
+        return tokens.familyOfUsedCode(hash).chain(family -> {
+            if (family == null) {
+                return Uni.createFrom().failure(OAuthException.invalidGrant("The authorization code is not valid."));
+            }
+            return tokens.revokeFamily(family).invoke(count -> EVENTS.warnf(
+                            "event=code_replay client_id=%s revoked_tokens=%d", client.clientId(), count))
+                    .chain(count -> Uni.createFrom().failure(
+                            OAuthException.invalidGrant("The authorization code was used already; its tokens are revoked.")));
+        });
+    }
+
+    /** password: the directory checks the person; the client, if any, must allow this grant. */
+    public Uni<IssuedTokens> password(ApplicationRow clientOrNull, String username, String password, Set<String> scopes,
+            String clientAddress) {
+        if (clientOrNull != null) {
+            if (!clientOrNull.passwordGrant()) {
+                return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
+                        "The password grant is switched off for this application."));
+            }
+            Scopes.requireAllowed(scopes, clientOrNull.scopes());
+        }
+        return directory.verifyPassword(new DirectoryClient.PasswordCheck(username, password, clientAddress))
+                .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
+                    EVENTS.infof("event=login_failed grant=password client_id=%s", clientIdOf(clientOrNull));
+                    return OAuthException.invalidGrant("The username or password is not valid.");
+                })
+                .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new OAuthException(OAuthError.INVALID_GRANT,
+                        "Too many failed attempts. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
+                .chain(person -> pool.withTransaction(conn -> issue(conn, clientOrNull == null ? null : clientOrNull.id(),
+                        person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true))
+                        .invoke(issued -> EVENTS.infof("event=token_issued grant=password client_id=%s person_id=%d",
+                                clientIdOf(clientOrNull), person.userId())));
+    }
+
+    /**
+     * refresh_token: rotation on every use. A refresh token presented after it was rotated is
+     * taken as stolen: its whole family is revoked (RFC 9700 §4.14.2).
+     */
+    public Uni<IssuedTokens> refresh(ApplicationRow client, String refreshToken, Set<String> requested) {
+        byte[] hash = crypto.hash(refreshToken);
+        return pool.withTransaction(conn -> tokens.rotate(conn, hash).chain(row -> {
+            if (row == null) {
+                return Uni.createFrom().<IssuedTokens>nullItem();
+            }
+            if (row.applicationId() == null || row.applicationId() != client.id()) {
+                throw OAuthException.invalidGrant("The refresh token was issued to another client.");
+            }
+            List<String> scopes = row.scopes();
+            if (!requested.isEmpty()) {
+                if (!row.scopes().containsAll(requested.stream().filter(s -> !s.equals(Scopes.PUBLIC)).toList())) {
+                    throw OAuthException.invalidScope("A refresh may not widen the scopes of the grant.");
+                }
+                scopes = List.copyOf(requested);
+            }
+            return issue(conn, client.id(), row.personId(), row.username(), scopes, row.family(), true);
+        })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : refreshRefused(hash, client))
+                .invoke(issued -> EVENTS.infof("event=token_refreshed client_id=%s", client.clientId()));
+    }
+
+    private Uni<IssuedTokens> refreshRefused(byte[] hash, ApplicationRow client) {
+        return tokens.byHash(hash).chain(row -> {
+            if (row != null && row.kind() == 'r' && row.usedAt() != null && row.revokedAt() == null
+                    && row.applicationId() != null && row.applicationId() == client.id()) {
+                return tokens.revokeFamily(row.family()).invoke(count -> EVENTS.warnf(
+                                "event=refresh_token_reuse client_id=%s person_id=%s revoked_tokens=%d",
+                                client.clientId(), row.personId(), count))
+                        .chain(count -> Uni.createFrom().failure(OAuthException.invalidGrant(
+                                "The refresh token was used already; the authorization is revoked.")));
+            }
+            return Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token is not valid."));
+        });
+    }
+
+    /** client_credentials: the client acts for itself; no refresh token (RFC 6749 §4.4.3). */
+    public Uni<IssuedTokens> clientCredentials(ApplicationRow client, Set<String> scopes) {
+        if (!client.confidential()) {
+            return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
+                    "Only confidential clients may use client_credentials."));
+        }
+        Scopes.requireAllowed(scopes, client.scopes());
+        return issue(pool, client.id(), null, null, List.copyOf(scopes), UUID.randomUUID(), false)
+                .invoke(issued -> EVENTS.infof("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
+    }
+
+    /** One INSERT: the access token and, when asked, its refresh token. */
+    Uni<IssuedTokens> issue(SqlClient client, Long applicationId, Long personId, String username, List<String> scopes,
+            UUID family, boolean withRefresh) {
+        String access = crypto.newAccessToken();
+        String refresh = withRefresh ? crypto.newRefreshToken() : null;
+        Instant now = Instant.now();
+        OffsetDateTime accessExpires = OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC);
+        OffsetDateTime refreshExpires = OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC);
+        List<String> stored = new ArrayList<>(scopes);
+        return tokens.issue(client, new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
+                        refresh == null ? null : crypto.hash(refresh), applicationId, personId, username, stored, family,
+                        accessExpires, refreshExpires))
+                .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
+                        now.getEpochSecond()));
+    }
+
+    private static String clientIdOf(ApplicationRow app) {
+        return app == null ? "-" : app.clientId();
+    }
+}

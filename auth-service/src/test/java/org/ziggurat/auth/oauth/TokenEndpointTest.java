@@ -1,0 +1,164 @@
+package org.ziggurat.auth.oauth;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.DirectoryDouble;
+import org.ziggurat.auth.OAuthTestSupport.App;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
+import static org.ziggurat.auth.OAuthTestSupport.createApp;
+import static org.ziggurat.auth.OAuthTestSupport.introspect;
+import static org.ziggurat.auth.OAuthTestSupport.post;
+
+@QuarkusTest
+class TokenEndpointTest {
+
+    @Test
+    void passwordGrantWithClientCredentials() {
+        App app = createApp(true, "public user write");
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1",
+                "scope", "user write").statusCode(200)
+                .header("Cache-Control", "no-store")
+                .body("access_token", startsWith("zat_"))
+                .body("refresh_token", startsWith("zrt_"))
+                .body("token_type", equalTo("bearer"))
+                .body("expires_in", equalTo(7200))
+                .body("scope", equalTo("user write"))
+                .body("created_at", notNullValue());
+    }
+
+    @Test
+    void passwordGrantWithoutClientHasNoApplication() {
+        String token = post("/oauth/token", null, "grant_type", "password", "username", "alice@example.org",
+                "password", "alice password 1").statusCode(200).body("scope", equalTo("public"))
+                .extract().path("access_token");
+        given().header("Authorization", "token " + token).get("/oauth/token/info").then().statusCode(200)
+                .body("resource_owner_id", equalTo(101))
+                .body("scopes", equalTo(java.util.List.of("public")))
+                .body("application.uid", nullValue())
+                .body("application", hasKey("uid"))
+                .body("expires_in_seconds", org.hamcrest.Matchers.greaterThan(7000))
+                .body("created_at", notNullValue());
+    }
+
+    @Test
+    void passwordGrantRefusals() {
+        App app = createApp(true, "public user");
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "wrong password")
+                .statusCode(400).header("Cache-Control", "no-store")
+                .body("error", equalTo("invalid_grant")).body("error_description", notNullValue());
+        post("/oauth/token", app, "grant_type", "password", "username", "nobody", "password", "whatever it is")
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        post("/oauth/token", app, "grant_type", "password", "username", DirectoryDouble.THROTTLED, "password", "x")
+                .statusCode(400).body("error", equalTo("invalid_grant")).header("Retry-After", "30");
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1",
+                "scope", "admin").statusCode(400).body("error", equalTo("invalid_scope"));
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1",
+                "scope", "everything").statusCode(400).body("error", equalTo("invalid_scope"));
+        post("/oauth/token", app, "grant_type", "password", "username", "alice").statusCode(400)
+                .body("error", equalTo("invalid_request"));
+    }
+
+    @Test
+    void thePasswordGrantCanBeSwitchedOff() {
+        App app = createApp(true, "public");
+        org.ziggurat.auth.OAuthTestSupport.asPerson(org.ziggurat.auth.OAuthTestSupport.OWNER_ID, "owner", "admin")
+                .contentType("application/json").body(Map.of("password_grant", false))
+                .patch("/applications/" + app.id()).then().statusCode(200);
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1")
+                .statusCode(400).body("error", equalTo("unauthorized_client"));
+    }
+
+    @Test
+    void clientCredentials() {
+        App app = createApp(true, "public write");
+        String token = post("/oauth/token", app, "grant_type", "client_credentials", "scope", "write").statusCode(200)
+                .body("refresh_token", nullValue()).body("scope", equalTo("write")).extract().path("access_token");
+        introspect(token).body("active", equalTo(true)).body("client_id", equalTo(app.clientId()))
+                .body("sub", equalTo(app.clientId())).body("$", not(hasKey("username")));
+        App publicApp = createApp(false, "public");
+        post("/oauth/token", publicApp, "grant_type", "client_credentials").statusCode(400)
+                .body("error", equalTo("unauthorized_client"));
+    }
+
+    @Test
+    void clientAuthenticationFailures() {
+        App app = createApp(true, "public");
+        post("/oauth/token", new App(app.id(), app.clientId(), "zcs_wrong"), "grant_type", "client_credentials")
+                .statusCode(401).header("WWW-Authenticate", startsWith("Basic"))
+                .header("Cache-Control", "no-store").body("error", equalTo("invalid_client"));
+        post("/oauth/token", new App(0, "NoSuchClient00000000", "x"), "grant_type", "client_credentials")
+                .statusCode(401).body("error", equalTo("invalid_client"));
+        post("/oauth/token", null, "grant_type", "client_credentials").statusCode(401).body("error", equalTo("invalid_client"));
+        // Credentials in the form work too; both ways at once do not.
+        post("/oauth/token", null, "grant_type", "client_credentials", "client_id", app.clientId(),
+                "client_secret", app.secret()).statusCode(200);
+        post("/oauth/token", app, "grant_type", "client_credentials", "client_secret", app.secret())
+                .statusCode(400).body("error", equalTo("invalid_request"));
+    }
+
+    @Test
+    void malformedRequestsAreOAuthErrors() {
+        App app = createApp(true, "public");
+        post("/oauth/token", app, "grant_type", "implicit").statusCode(400).body("error", equalTo("unsupported_grant_type"));
+        post("/oauth/token", app).statusCode(400).body("error", equalTo("invalid_request"));
+        given().contentType("application/json").body("{\"grant_type\":\"password\"}").post("/oauth/token")
+                .then().statusCode(400).body("error", equalTo("invalid_request"));
+        given().contentType("application/x-www-form-urlencoded").body("grant_type=password&grant_type=client_credentials")
+                .post("/oauth/token").then().statusCode(400).body("error", equalTo("invalid_request"))
+                .body("error_description", containsString("repeated"));
+        given().contentType("application/x-www-form-urlencoded").body("grant_type=%zz").post("/oauth/token")
+                .then().statusCode(400).body("error", equalTo("invalid_request"));
+    }
+
+    @Test
+    void refreshRotatesAndReuseRevokesTheFamily() {
+        App app = createApp(true, "public user write");
+        Map<String, Object> first = aliceTokens(app, "user write");
+        String firstRefresh = (String) first.get("refresh_token");
+        Map<String, Object> second = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", firstRefresh)
+                .statusCode(200).body("scope", equalTo("user write")).extract().jsonPath().getMap("$");
+        assertNotEquals(firstRefresh, second.get("refresh_token"));
+        introspect((String) second.get("access_token")).body("active", equalTo(true));
+        // Narrowing is allowed; widening is not.
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) second.get("refresh_token"),
+                "scope", "admin").statusCode(400).body("error", equalTo("invalid_scope"));
+        // Another client cannot use alice's refresh token.
+        App other = createApp(true, "public user write");
+        post("/oauth/token", other, "grant_type", "refresh_token", "refresh_token", (String) second.get("refresh_token"))
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        // The rotated token presented again: the whole authorization goes.
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", firstRefresh)
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        introspect((String) second.get("access_token")).body("active", equalTo(false));
+        introspect((String) first.get("access_token")).body("active", equalTo(false));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) second.get("refresh_token"))
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+    }
+
+    @Test
+    void responseFormats() {
+        App app = createApp(true, "public");
+        String xml = given().auth().preemptive().basic(app.clientId(), app.secret())
+                .contentType("application/x-www-form-urlencoded").accept("application/xml")
+                .body("grant_type=client_credentials").post("/oauth/token")
+                .then().statusCode(200).contentType("application/xml").extract().asString();
+        org.junit.jupiter.api.Assertions.assertTrue(xml.contains("<OAuth>") && xml.contains("<token_type>bearer</token_type>")
+                && xml.contains("<scope>public</scope>") && xml.contains("<access_token>zat_"), xml);
+        // Without an Accept of either kind, grants other than the code exchange answer JSON.
+        given().auth().preemptive().basic(app.clientId(), app.secret())
+                .contentType("application/x-www-form-urlencoded").body("grant_type=client_credentials")
+                .post("/oauth/token").then().statusCode(200).contentType("application/json");
+    }
+}
