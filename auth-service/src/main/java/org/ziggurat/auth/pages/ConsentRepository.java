@@ -1,0 +1,34 @@
+package org.ziggurat.auth.pages;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.Arrays;
+import java.util.Set;
+
+/** What each person granted each application: the union of the scopes they approved. */
+@ApplicationScoped
+public class ConsentRepository {
+
+    @Inject
+    Pool pool;
+
+    public Uni<Void> grant(long applicationId, long personId, Set<String> scopes) {
+        return pool.preparedQuery("INSERT INTO consent (application_id, person_id, scopes) VALUES ($1, $2, $3) "
+                        + "ON CONFLICT (person_id, application_id) DO UPDATE SET scopes = ARRAY(SELECT DISTINCT unnest("
+                        + "consent.scopes || EXCLUDED.scopes) ORDER BY 1), updated_at = now()")
+                .execute(Tuple.of(applicationId, personId, scopes.toArray(String[]::new))).replaceWithVoid();
+    }
+
+    /** True when the person already granted every one of these scopes ({@code public} always is) to the application. */
+    public Uni<Boolean> covers(long applicationId, long personId, Set<String> scopes) {
+        return pool.preparedQuery("SELECT scopes FROM consent WHERE person_id = $1 AND application_id = $2")
+                .execute(Tuple.of(personId, applicationId))
+                .map(rows -> rows.rowCount() > 0
+                        && Arrays.asList(rows.iterator().next().getArrayOfStrings("scopes")).containsAll(
+                                scopes.stream().filter(s -> !s.equals(org.ziggurat.auth.oauth.Scopes.PUBLIC)).toList()));
+    }
+}

@@ -1,0 +1,30 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.qute.TemplateData;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/** The scopes in plain words, for the consent page. */
+public final class ScopeDescriptions {
+
+    @TemplateData
+    public record Described(String name, String description) {
+    }
+
+    private static final Map<String, String> WORDS = Map.of(
+            "public", "see your public profile and public data",
+            "user", "see and change your private profile, including your email addresses",
+            "write", "create content in the namespaces you may write to",
+            "update", "change and delete content in those namespaces",
+            "admin", "manage your applications and organizations");
+
+    private ScopeDescriptions() {
+    }
+
+    public static List<Described> describe(Collection<String> scopes) {
+        Collection<String> shown = scopes.isEmpty() ? List.of("public") : scopes;
+        return shown.stream().map(s -> new Described(s, WORDS.getOrDefault(s, s))).toList();
+    }
+}

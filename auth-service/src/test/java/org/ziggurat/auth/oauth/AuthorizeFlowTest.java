@@ -1,0 +1,378 @@
+package org.ziggurat.auth.oauth;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.OAuthTestSupport.App;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
+import static org.ziggurat.auth.OAuthTestSupport.createApp;
+import static org.ziggurat.auth.OAuthTestSupport.introspect;
+import static org.ziggurat.auth.OAuthTestSupport.post;
+
+@QuarkusTest
+class AuthorizeFlowTest {
+
+    static final String CALLBACK = "https://app.example.org/callback";
+    static final String VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-and-some-more";
+
+    /** A browser: its cookies, carried from answer to answer. */
+    static final class Browser {
+        final Map<String, String> cookies = new HashMap<>();
+
+        Response get(String url) {
+            Response r = given().redirects().follow(false).cookies(cookies).urlEncodingEnabled(false).get(url);
+            remember(r);
+            return r;
+        }
+
+        Response post(Map<String, String> form) {
+            Response r = given().redirects().follow(false).cookies(cookies).contentType("application/x-www-form-urlencoded")
+                    .formParams(form).post("/oauth/authorize");
+            remember(r);
+            return r;
+        }
+
+        private void remember(Response r) {
+            r.getDetailedCookies().asList().forEach(c -> {
+                if (c.getMaxAge() == 0 || c.getValue().isEmpty()) {
+                    cookies.remove(c.getName());
+                } else {
+                    cookies.put(c.getName(), c.getValue());
+                }
+            });
+        }
+    }
+
+    static String authorizeUrl(App app, String redirectUri, String scope, String state, String challenge) {
+        StringBuilder url = new StringBuilder("/oauth/authorize?response_type=code&client_id=").append(app.clientId());
+        if (redirectUri != null) {
+            url.append("&redirect_uri=").append(enc(redirectUri));
+        }
+        if (scope != null) {
+            url.append("&scope=").append(enc(scope));
+        }
+        if (state != null) {
+            url.append("&state=").append(enc(state));
+        }
+        if (challenge != null) {
+            url.append("&code_challenge=").append(challenge).append("&code_challenge_method=S256");
+        }
+        return url.toString();
+    }
+
+    static String enc(String s) {
+        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static Map<String, String> hiddenFields(String html) {
+        Map<String, String> fields = new HashMap<>();
+        Matcher m = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">").matcher(html);
+        while (m.find()) {
+            fields.put(m.group(1), m.group(2).replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'")
+                    .replace("&lt;", "<").replace("&gt;", ">"));
+        }
+        return fields;
+    }
+
+    static Map<String, String> query(String location) {
+        return formDecode(URI.create(location).getRawQuery());
+    }
+
+    static Map<String, String> formDecode(String q) {
+        Map<String, String> params = new HashMap<>();
+        for (String pair : q == null ? new String[0] : q.split("&")) {
+            String[] kv = pair.split("=", 2);
+            params.put(kv[0], URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+        }
+        return params;
+    }
+
+    /** Signs alice in through the login page and returns the answer to the authorization request. */
+    static Response signIn(Browser browser, String url, String password) {
+        Response page = browser.get(url);
+        assertEquals(200, page.statusCode(), page.asString());
+        Map<String, String> form = hiddenFields(page.asString());
+        form.put("login", "alice");
+        form.put("password", password);
+        return browser.post(form);
+    }
+
+    /** Login, consent (approve), and the redirect with the code. */
+    static Map<String, String> approve(Browser browser, App app, String scope, String state, String challenge) {
+        String url = authorizeUrl(app, CALLBACK, scope, state, challenge);
+        Response afterLogin = signIn(browser, url, "alice password 1");
+        assertEquals(303, afterLogin.statusCode());
+        Response consent = browser.get(relative(afterLogin.getHeader("Location")));
+        assertEquals(200, consent.statusCode(), consent.asString());
+        Map<String, String> form = hiddenFields(consent.asString());
+        form.put("action", "approve");
+        Response back = browser.post(form);
+        assertEquals(303, back.statusCode(), back.asString());
+        assertTrue(back.getHeader("Location").startsWith(CALLBACK + "?"), back.getHeader("Location"));
+        return query(back.getHeader("Location"));
+    }
+
+    static String relative(String absolute) {
+        URI uri = URI.create(absolute);
+        String path = uri.getRawPath().replaceFirst("^/api", "");
+        return path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    }
+
+    @Test
+    void unknownClientsAndRedirectsAreErrorPagesNeverRedirects() {
+        App app = createApp(true, "public user");
+        for (String url : new String[] {
+                "/oauth/authorize?response_type=code&client_id=NoSuchClient00000000&redirect_uri=" + enc(CALLBACK),
+                authorizeUrl(app, "https://evil.example.org/callback", null, null, null),
+                authorizeUrl(app, CALLBACK + "/more", null, null, null),
+                authorizeUrl(app, CALLBACK + "?next=https://evil.example.org", null, null, null),
+                authorizeUrl(app, "https://APP.example.org/callback", null, null, null),
+                "/oauth/authorize?response_type=code"}) {
+            new Browser().get(url).then().statusCode(400).header("Location", nullValue())
+                    .contentType(startsWith("text/html"))
+                    .header("X-Frame-Options", "DENY")
+                    .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
+                    .body(containsString("id=\"error_description\""));
+        }
+    }
+
+    @Test
+    void theLoginPageIsProtected() {
+        App app = createApp(true, "public user");
+        Browser browser = new Browser();
+        Response page = browser.get(authorizeUrl(app, CALLBACK, "user", "s1", null));
+        page.then().statusCode(200).contentType(startsWith("text/html"))
+                .header("Content-Security-Policy", containsString("default-src 'none'"))
+                .header("X-Frame-Options", "DENY").header("Cache-Control", "no-store")
+                .body(containsString("name=\"password\"")).body(containsString("Test app"));
+        assertTrue(page.getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE).isHttpOnly());
+        // Without the CSRF cookie's twin in the form: refused, no session.
+        Map<String, String> form = hiddenFields(page.asString());
+        form.put("csrf", "forged");
+        form.put("login", "alice");
+        form.put("password", "alice password 1");
+        browser.post(form).then().statusCode(403);
+        assertNull(browser.cookies.get(org.ziggurat.auth.pages.LoginSessions.COOKIE));
+        // A wrong password shows an error and makes no session.
+        Response wrong = signIn(browser, authorizeUrl(app, CALLBACK, "user", "s1", null), "wrong password");
+        wrong.then().statusCode(401).body(containsString("id=\"login_error\""));
+        assertNull(browser.cookies.get(org.ziggurat.auth.pages.LoginSessions.COOKIE));
+    }
+
+    @Test
+    void approvalRedirectsWithACodeThatExchangesOnce() {
+        App app = createApp(true, "public user");
+        Browser browser = new Browser();
+        Response afterLogin = signIn(browser, authorizeUrl(app, CALLBACK, "user", "xyz", null), "alice password 1");
+        afterLogin.then().statusCode(303);
+        io.restassured.http.Cookie session = afterLogin.getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.COOKIE);
+        assertTrue(session.isHttpOnly());
+        assertEquals("Lax", session.getSameSite());
+        Response consent = browser.get(relative(afterLogin.getHeader("Location")));
+        consent.then().statusCode(200).body(containsString("Authorize Test app")).body(containsString("private profile"))
+                .header("Content-Security-Policy", containsString("form-action 'self' https://app.example.org"));
+        // A consent POST without the session's CSRF token is refused.
+        Map<String, String> forged = hiddenFields(consent.asString());
+        forged.put("csrf", "forged");
+        forged.put("action", "approve");
+        browser.post(forged).then().statusCode(403).header("Location", nullValue());
+        Map<String, String> form = hiddenFields(consent.asString());
+        form.put("action", "approve");
+        Response back = browser.post(form);
+        back.then().statusCode(303);
+        Map<String, String> answer = query(back.getHeader("Location"));
+        assertEquals("xyz", answer.get("state"));
+        String codeValue = answer.get("code");
+        assertNotNull(codeValue);
+
+        // The default format of the code exchange is form encoding.
+        String formEncoded = given().auth().preemptive().basic(app.clientId(), app.secret())
+                .contentType("application/x-www-form-urlencoded")
+                .body("grant_type=authorization_code&code=" + codeValue + "&redirect_uri=" + enc(CALLBACK))
+                .post("/oauth/token").then().statusCode(200).contentType(startsWith("application/x-www-form-urlencoded"))
+                .extract().asString();
+        Map<String, String> tokens = formDecode(formEncoded);
+        assertEquals("bearer", tokens.get("token_type"));
+        introspect(tokens.get("access_token")).body("active", equalTo(true)).body("username", equalTo("alice"))
+                .body("scope", equalTo("user"));
+        // A replay is refused and revokes what the code issued.
+        post("/oauth/token", app, "grant_type", "authorization_code", "code", codeValue, "redirect_uri", CALLBACK)
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        introspect(tokens.get("access_token")).body("active", equalTo(false));
+
+        // The consent is remembered: the next request goes straight back with a code.
+        Response again = browser.get(authorizeUrl(app, CALLBACK, "user", "again", null));
+        again.then().statusCode(303).header("Location", startsWith(CALLBACK + "?code="));
+        // public is every token's baseline: asking for it too needs no new consent.
+        browser.get(authorizeUrl(app, CALLBACK, "user public", null, null)).then().statusCode(303);
+    }
+
+    @Test
+    void widerScopesAskAgain() {
+        App app = createApp(true, "public user write");
+        Browser browser = new Browser();
+        approve(browser, app, "user", null, null);
+        browser.get(authorizeUrl(app, CALLBACK, "user write", null, null)).then().statusCode(200)
+                .body(containsString("id=\"approve\"")).body(containsString("create content"));
+        // A scope the application may not ask for goes back as invalid_scope.
+        Map<String, String> refused = query(browser.get(authorizeUrl(app, CALLBACK, "admin", "s", null))
+                .then().statusCode(303).extract().header("Location"));
+        assertEquals("invalid_scope", refused.get("error"));
+        assertEquals("s", refused.get("state"));
+    }
+
+    @Test
+    void denialRedirectsWithAccessDenied() {
+        App app = createApp(true, "public user");
+        Browser browser = new Browser();
+        Response afterLogin = signIn(browser, authorizeUrl(app, CALLBACK, "user", "st", null), "alice password 1");
+        Response consent = browser.get(relative(afterLogin.getHeader("Location")));
+        Map<String, String> form = hiddenFields(consent.asString());
+        form.put("action", "deny");
+        Map<String, String> answer = query(browser.post(form).then().statusCode(303).extract().header("Location"));
+        assertEquals("access_denied", answer.get("error"));
+        assertEquals("st", answer.get("state"));
+        assertNull(answer.get("code"));
+    }
+
+    @Test
+    void pkceIsRequiredForPublicClientsAndChecked() {
+        App publicApp = createApp(false, "public user");
+        Browser browser = new Browser();
+        // No challenge from a public client: an error back to the client (its redirect URI is registered).
+        Map<String, String> refused = query(browser.get(authorizeUrl(publicApp, CALLBACK, "user", "p", null))
+                .then().statusCode(303).extract().header("Location"));
+        assertEquals("invalid_request", refused.get("error"));
+        // The plain method is refused.
+        Map<String, String> plain = query(browser.get(authorizeUrl(publicApp, CALLBACK, null, null, null)
+                + "&code_challenge=" + VERIFIER + "&code_challenge_method=plain").then().statusCode(303).extract().header("Location"));
+        assertEquals("invalid_request", plain.get("error"));
+
+        String challenge = Pkce.s256(VERIFIER);
+        String codeValue = approve(browser, publicApp, "user", null, challenge).get("code");
+        post("/oauth/token", null, "grant_type", "authorization_code", "client_id", publicApp.clientId(), "code", codeValue,
+                "redirect_uri", CALLBACK).statusCode(400).body("error", equalTo("invalid_grant"));
+        // The failed attempt used the code up; a new one for the wrong verifier.
+        String second = approveAgain(browser, publicApp, challenge);
+        post("/oauth/token", null, "grant_type", "authorization_code", "client_id", publicApp.clientId(), "code", second,
+                "redirect_uri", CALLBACK, "code_verifier", VERIFIER.replace('d', 'e')).statusCode(400)
+                .body("error", equalTo("invalid_grant"));
+        String third = approveAgain(browser, publicApp, challenge);
+        post("/oauth/token", null, "grant_type", "authorization_code", "client_id", publicApp.clientId(), "code", third,
+                "redirect_uri", CALLBACK, "code_verifier", VERIFIER).statusCode(200).body("scope", equalTo("user"));
+    }
+
+    private static String approveAgain(Browser browser, App app, String challenge) {
+        Response r = browser.get(authorizeUrl(app, CALLBACK, "user", null, challenge));
+        assertEquals(303, r.statusCode(), r.asString());
+        return query(r.getHeader("Location")).get("code");
+    }
+
+    @Test
+    void codesAreBoundToClientRedirectAndVerifier() {
+        App app = createApp(true, "public user", CALLBACK, "https://app.example.org/other");
+        Browser browser = new Browser();
+        String first = approve(browser, app, "user", null, null).get("code");
+        post("/oauth/token", app, "grant_type", "authorization_code", "code", first,
+                "redirect_uri", "https://app.example.org/other").statusCode(400).body("error", equalTo("invalid_grant"));
+        String second = approveAgain(browser, app, null);
+        App other = createApp(true, "public user");
+        post("/oauth/token", other, "grant_type", "authorization_code", "code", second, "redirect_uri", CALLBACK)
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        String third = approveAgain(browser, app, null);
+        // A verifier for a code that had no challenge: refused (no PKCE downgrade games).
+        post("/oauth/token", app, "grant_type", "authorization_code", "code", third, "redirect_uri", CALLBACK,
+                "code_verifier", VERIFIER).statusCode(400).body("error", equalTo("invalid_grant"));
+    }
+
+    @Test
+    void expiredCodesAreRefused() throws Exception {
+        App app = createApp(true, "public user");
+        String codeValue = approve(new Browser(), app, "user", null, null).get("code");
+        var config = ConfigProvider.getConfig();
+        try (Connection c = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
+                config.getValue("quarkus.datasource.username", String.class),
+                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""))) {
+            c.createStatement().execute("UPDATE auth.authorization_code SET expires_at = now() - interval '1 second' "
+                    + "WHERE application_id = " + app.id());
+        }
+        post("/oauth/token", app, "grant_type", "authorization_code", "code", codeValue, "redirect_uri", CALLBACK)
+                .statusCode(400).body("error", equalTo("invalid_grant")).body("error_description", containsString("expired"));
+    }
+
+    @Test
+    void outOfBandShowsTheCodeOnAPage() {
+        App app = createApp(true, "public user", "urn:ietf:wg:oauth:2.0:oob");
+        Browser browser = new Browser();
+        Response afterLogin = signIn(browser, authorizeUrl(app, "urn:ietf:wg:oauth:2.0:oob", "user", null, null),
+                "alice password 1");
+        Response consent = browser.get(relative(afterLogin.getHeader("Location")));
+        Map<String, String> form = hiddenFields(consent.asString());
+        form.put("action", "approve");
+        String location = browser.post(form).then().statusCode(303).extract().header("Location");
+        assertTrue(location.contains("/oauth/authorize/zac_"), location);
+        String page = browser.get(relative(location)).then().statusCode(200).extract().asString();
+        Matcher m = Pattern.compile("<code id=\"authorization_code\" class=\"code\">([^<]+)</code>").matcher(page);
+        assertTrue(m.find(), page);
+        post("/oauth/token", app, "grant_type", "authorization_code", "code", m.group(1),
+                "redirect_uri", "urn:ietf:wg:oauth:2.0:oob").statusCode(200);
+        given().get("/oauth/authorize/not-a-code").then().statusCode(404);
+        given().get("/oauth/authorize/zac_<script>").then().statusCode(404).body(not(containsString("<script>")));
+    }
+
+    @Test
+    void theApiFormNeedsTheResourceOwnersToken() {
+        App app = createApp(true, "public user", "urn:ietf:wg:oauth:2.0:oob");
+        String aliceToken = (String) aliceTokens(app, "user").get("access_token");
+        String form = "response_type=code&client_id=" + app.clientId() + "&client_secret=" + app.secret()
+                + "&redirect_uri=" + enc("urn:ietf:wg:oauth:2.0:oob") + "&username=alice";
+        given().redirects().follow(false).contentType("application/x-www-form-urlencoded").body(form)
+                .post("/oauth/authorize").then().statusCode(401);
+        given().redirects().follow(false).header("Authorization", "Bearer " + aliceToken)
+                .contentType("application/x-www-form-urlencoded").body(form.replace("username=alice", "username=bob"))
+                .post("/oauth/authorize").then().statusCode(403);
+        Response created = given().redirects().follow(false).header("Authorization", "Bearer " + aliceToken)
+                .contentType("application/x-www-form-urlencoded").body(form).post("/oauth/authorize");
+        created.then().statusCode(302).header("Location", containsString("/oauth/authorize/zac_"))
+                .body(containsString("id=\"redirect_link\""));
+        String codeValue = created.getHeader("Location").replaceFirst(".*/oauth/authorize/", "");
+        post("/oauth/token", app, "grant_type", "authorization_code", "code", codeValue,
+                "redirect_uri", "urn:ietf:wg:oauth:2.0:oob").statusCode(200);
+    }
+
+    @Test
+    void deleteRevokesTheAuthorizationAndRedirects() {
+        App app = createApp(true, "public user");
+        Map<String, Object> tokens = aliceTokens(app, "user");
+        String access = (String) tokens.get("access_token");
+        given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .body("response_type=token&access_token=" + access + "&client_id=" + app.clientId() + "&client_secret="
+                        + app.secret() + "&redirect_uri=" + enc(CALLBACK) + "&username=alice")
+                .delete("/oauth/authorize").then().statusCode(303).header("Location", CALLBACK);
+        introspect(access).body("active", equalTo(false));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) tokens.get("refresh_token"))
+                .statusCode(400);
+    }
+}
