@@ -28,6 +28,53 @@ public interface GatewayConfig {
     @WithDefault("30s")
     Duration upstreamTimeout();
 
+    /** The secret of the gateway's confidential client at auth-service (introspection). */
+    java.util.Optional<String> clientSecret();
+
+    /** How long an introspection answer is reused (quarkus-oidc token cache): a revoked token works at most this long. */
+    @WithDefault("30s")
+    Duration tokenCacheTtl();
+
+    /** How often expired introspection answers are swept out; staleness is at most ttl + sweep. */
+    @WithDefault("5s")
+    Duration tokenCacheSweep();
+
+    /** How long a signed platform token is reused for the same access token (at most half its lifetime). */
+    @WithDefault("30s")
+    Duration platformTokenReuse();
+
+    RateLimit rateLimit();
+
+    Cors cors();
+
+    interface RateLimit {
+        @WithDefault("true")
+        boolean enabled();
+
+        @WithDefault("1h")
+        Duration window();
+
+        /** Requests per window for one access token. */
+        @WithDefault("5000")
+        int authenticated();
+
+        /** Requests per window for one client address without a token. */
+        @WithDefault("60")
+        int anonymous();
+
+        @WithDefault("200000")
+        int maxTrackedCallers();
+    }
+
+    interface Cors {
+        /** Origins allowed to call the API from a browser; {@code *} for any (bearer tokens, no cookies). */
+        @WithDefault("*")
+        java.util.List<String> allowedOrigins();
+
+        @WithDefault("86400")
+        int maxAgeSeconds();
+    }
+
     /** Connections kept per service. */
     @WithDefault("64")
     int maxConnectionsPerService();

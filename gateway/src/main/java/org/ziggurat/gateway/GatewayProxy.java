@@ -9,6 +9,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.quarkus.security.AuthenticationFailedException;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -68,6 +71,18 @@ public class GatewayProxy {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    Identities identities;
+
+    @Inject
+    RateLimits limits;
+
+    @Inject
+    Cors cors;
+
+    @Inject
+    AccessLog accessLog;
+
     private final Map<String, HttpProxy> proxies = new HashMap<>();
     private String forwardedProto;
     private String forwardedHost;
@@ -106,16 +121,71 @@ public class GatewayProxy {
     }
 
     void route(RoutingContext ctx) {
+        long started = System.nanoTime();
         HttpServerRequest request = ctx.request();
         String requestId = RequestIds.acceptOrGenerate(request.getHeader(RequestIds.HEADER));
         request.headers().set(RequestIds.HEADER, requestId);
-        Optional<PublicRoutes.Route> route = PublicRoutes.resolve(ctx.normalizedPath());
-        if (route.isEmpty()) {
+        ctx.addEndHandler(done -> accessLog.log(ctx, requestId, started));
+        Optional<PublicRoutes.Route> found = PublicRoutes.resolve(ctx.normalizedPath());
+        if (found.isEmpty()) {
             problems.write(ctx, 404, "No resource exists at this address.");
             return;
         }
+        PublicRoutes.Route route = found.get();
+        ctx.put(AccessLog.SERVICE, route.service());
+        if (cors.apply(ctx, route) && request.method() == HttpMethod.OPTIONS) {
+            return; // a preflight, answered
+        }
         MultiMap headers = request.headers();
         STRIPPED.forEach(headers::remove);
+        setForwarded(headers, request);
+        if (PublicRoutes.isOAuth(route.path())) {
+            // auth-service reads the caller's credentials itself here: pass through untouched.
+            forward(ctx, route, request.query());
+            return;
+        }
+        AccessTokens.Found token = AccessTokens.find(request.getHeader(HttpHeaders.AUTHORIZATION), request.query());
+        if (token.problem() != null) {
+            unauthorized(ctx, "invalid_request", token.problem());
+            return;
+        }
+        headers.remove(HttpHeaders.AUTHORIZATION);
+        String query = AccessTokens.withoutToken(request.query());
+        if (token.token() == null) {
+            if (limited(ctx, limits.enabled() ? limits.takeForAddress(clientAddress(request)) : null)) {
+                return;
+            }
+            forward(ctx, route, query);
+            return;
+        }
+        // The body waits while the token is checked.
+        request.pause();
+        identities.resolve(token.token(), ctx).subscribe().with(resolved -> {
+            if (limited(ctx, limits.enabled() ? limits.takeForToken(token.token()) : null)) {
+                request.resume();
+                return;
+            }
+            if (resolved.platformToken() != null) {
+                headers.set(PlatformClaims.HEADER, resolved.platformToken());
+            }
+            forward(ctx, route, query);
+        }, failure -> {
+            request.resume();
+            if (failure instanceof AuthenticationFailedException) {
+                unauthorized(ctx, "invalid_token", "The access token is invalid, expired or revoked.");
+            } else {
+                LOG.warnf("token introspection failed [request %s]: %s", requestId, failure.toString());
+                problems.write(ctx, 503, "Access tokens cannot be checked right now. Try again shortly.");
+            }
+        });
+    }
+
+    private void forward(RoutingContext ctx, PublicRoutes.Route route, String query) {
+        ctx.request().headers().set(UPSTREAM_URI, query == null || query.isEmpty() ? route.path() : route.path() + "?" + query);
+        proxies.get(route.service()).handle(ctx.request());
+    }
+
+    private void setForwarded(MultiMap headers, HttpServerRequest request) {
         headers.set("X-Forwarded-Proto", forwardedProto);
         headers.set("X-Forwarded-Host", forwardedHost);
         if (!forwardedPrefix.isEmpty()) {
@@ -124,9 +194,33 @@ public class GatewayProxy {
         if (request.remoteAddress() != null) {
             headers.set("X-Forwarded-For", request.remoteAddress().hostAddress());
         }
-        String query = request.query();
-        headers.set(UPSTREAM_URI, query == null ? route.get().path() : route.get().path() + "?" + query);
-        proxies.get(route.get().service()).handle(request);
+    }
+
+    /** Sets the rate-limit headers; answers 429 and returns true when the caller's window is spent. */
+    private boolean limited(RoutingContext ctx, RateLimits.Decision decision) {
+        if (decision == null) {
+            return false;
+        }
+        MultiMap out = ctx.response().headers();
+        out.set("X-RateLimit-Limit", Integer.toString(decision.limit()));
+        out.set("X-RateLimit-Remaining", Integer.toString(decision.remaining()));
+        out.set("X-RateLimit-Reset", Long.toString(decision.resetEpochSecond()));
+        if (decision.allowed()) {
+            return false;
+        }
+        out.set("Retry-After", Long.toString(Math.max(1, decision.resetEpochSecond() - java.time.Instant.now().getEpochSecond())));
+        problems.write(ctx, 429, "The rate limit for this caller is spent until X-RateLimit-Reset.");
+        return true;
+    }
+
+    private void unauthorized(RoutingContext ctx, String error, String detail) {
+        ctx.response().headers().set("WWW-Authenticate",
+                "Bearer realm=\"ziggurat\", error=\"" + error + "\"");
+        problems.write(ctx, 401, detail);
+    }
+
+    private static String clientAddress(HttpServerRequest request) {
+        return request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
     }
 
     /** Rewrites the URI, echoes the request id, and turns an unreachable or silent service into a problem. */

@@ -56,6 +56,16 @@ public final class PublicRoutes {
         return null;
     }
 
+    /** The OAuth endpoints and metadata: auth-service reads credentials there itself. */
+    public static boolean isOAuth(String upstreamPath) {
+        return upstreamPath.equals("/oauth") || upstreamPath.startsWith("/oauth/") || upstreamPath.startsWith("/.well-known/");
+    }
+
+    /** The pages of the authorization endpoint: no CORS there. */
+    public static boolean isAuthorizationPage(String upstreamPath) {
+        return upstreamPath.equals("/oauth/authorize") || upstreamPath.startsWith("/oauth/authorize/");
+    }
+
     static String stripVersion(String path) {
         for (String prefix : new String[] {"/api/v1", "/api", "/v1"}) {
             if (path.equals(prefix)) {

@@ -1,11 +1,9 @@
 package org.ziggurat.gateway;
 
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
-import org.ziggurat.platform.testing.PlatformTestKeys;
 
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -21,8 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @QuarkusTest
-@QuarkusTestResource(UpstreamStubs.class)
-@QuarkusTestResource(PlatformTestKeys.class)
 class GatewayProxyTest {
 
     // The management root (/q) is part of the injected URL already.

@@ -23,7 +23,14 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
 
     public static final int BIG_BODY_BYTES = 3 * 1024 * 1024 + 17;
 
+    /** The gateway's client at the auth-service stand-in. */
+    public static final String GATEWAY_BASIC = "Basic " + java.util.Base64.getEncoder()
+            .encodeToString("ziggurat-gateway:test-gateway-secret-0123456789abcdef".getBytes());
+
     private Vertx vertx;
+    /** Introspection answers by token, set by the tests through {@code PUT /__stub/tokens/:token}. */
+    private final Map<String, JsonObject> tokens = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger introspections = new java.util.concurrent.atomic.AtomicInteger();
 
     @Override
     public Map<String, String> start() {
@@ -39,6 +46,9 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
 
     private int serve(String service) {
         HttpServer server = vertx.createHttpServer().requestHandler(request -> {
+            if (service.equals(PublicRoutes.AUTH) && authControl(request)) {
+                return;
+            }
             if (request.path().endsWith("/big")) {
                 request.response().putHeader("Content-Type", "application/octet-stream").end(bigBody());
                 return;
@@ -62,6 +72,42 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
         } catch (Exception e) {
             throw new IllegalStateException("Cannot start the stub for " + service, e);
         }
+    }
+
+    /**
+     * The auth-service stand-in: RFC 7662 at {@code /oauth/introspect} for the gateway's client
+     * (Basic credentials), and control endpoints for the tests. True when it answered.
+     */
+    private boolean authControl(io.vertx.core.http.HttpServerRequest request) {
+        String path = request.path();
+        if (path.startsWith("/__stub/tokens/") && request.method().name().equals("PUT")) {
+            String token = path.substring("/__stub/tokens/".length());
+            request.body().onSuccess(body -> {
+                tokens.put(token, body.toJsonObject());
+                request.response().setStatusCode(204).end();
+            });
+            return true;
+        }
+        if (path.equals("/__stub/introspections")) {
+            request.response().end(Integer.toString(introspections.get()));
+            return true;
+        }
+        if (path.equals("/oauth/introspect") && request.method().name().equals("POST")) {
+            request.body().onSuccess(body -> {
+                if (!GATEWAY_BASIC.equals(request.getHeader("Authorization"))) {
+                    request.response().setStatusCode(401).putHeader("Content-Type", "application/json")
+                            .end("{\"error\":\"invalid_client\"}");
+                    return;
+                }
+                introspections.incrementAndGet();
+                String token = new io.netty.handler.codec.http.QueryStringDecoder(body.toString(), false)
+                        .parameters().getOrDefault("token", java.util.List.of("")).get(0);
+                JsonObject answer = tokens.getOrDefault(token, new JsonObject().put("active", false));
+                request.response().putHeader("Content-Type", "application/json").end(answer.encode());
+            });
+            return true;
+        }
+        return false;
     }
 
     public static Buffer bigBody() {

@@ -1,0 +1,54 @@
+package org.ziggurat.gateway;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * GitHub-style rate limits: a fixed window per access token, or per client address when
+ * anonymous. Counts live in this replica's memory (bounded), so with N replicas behind a
+ * round-robin balancer a caller gets up to N times the limit; see the README.
+ */
+@ApplicationScoped
+public class RateLimits {
+
+    public record Decision(int limit, int remaining, long resetEpochSecond, boolean allowed) {
+    }
+
+    private record Window(long resetEpochSecond, AtomicInteger used) {
+    }
+
+    private final GatewayConfig.RateLimit config;
+    private final Cache<String, Window> windows;
+
+    @Inject
+    public RateLimits(GatewayConfig gateway) {
+        this.config = gateway.rateLimit();
+        this.windows = Caffeine.newBuilder().maximumSize(config.maxTrackedCallers())
+                .expireAfterWrite(config.window()).build();
+    }
+
+    public boolean enabled() {
+        return config.enabled();
+    }
+
+    public Decision takeForToken(String token) {
+        return take("t:" + token, config.authenticated());
+    }
+
+    public Decision takeForAddress(String address) {
+        return take("a:" + address, config.anonymous());
+    }
+
+    private Decision take(String key, int limit) {
+        long now = Instant.now().getEpochSecond();
+        Window window = windows.asMap().compute(key, (k, old) -> old == null || old.resetEpochSecond() <= now
+                ? new Window(now + config.window().toSeconds(), new AtomicInteger()) : old);
+        int used = window.used().incrementAndGet();
+        return new Decision(limit, Math.max(0, limit - used), window.resetEpochSecond(), used <= limit);
+    }
+}

@@ -1,0 +1,186 @@
+package org.ziggurat.gateway;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Access tokens at the edge: introspection, the platform token, the cache, rate limits, CORS. */
+@QuarkusTest
+class GatewayIdentityTest {
+
+    static String authStub() {
+        return ConfigProvider.getConfig().getValue("ziggurat.gateway.upstreams.auth-service", String.class);
+    }
+
+    /** A fresh token that the auth-service stand-in reports active for person 42 (alice). */
+    static String activeToken(String scope) {
+        String token = "zat_" + UUID.randomUUID();
+        long now = Instant.now().getEpochSecond();
+        given().contentType("application/json").body(Map.of("active", true, "scope", scope, "client_id", "NotebookClient000001",
+                        "username", "alice", "sub", "42", "token_type", "bearer", "exp", now + 3600, "iat", now))
+                .put(authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+        return token;
+    }
+
+    static void deactivate(String token) {
+        given().contentType("application/json").body(Map.of("active", false)).put(authStub() + "/__stub/tokens/" + token)
+                .then().statusCode(204);
+    }
+
+    static int introspections() {
+        return Integer.parseInt(given().get(authStub() + "/__stub/introspections").asString());
+    }
+
+    static JsonPath platformClaims(String jwt) {
+        String payload = new String(Base64.getUrlDecoder().decode(jwt.split("\\.")[1]), StandardCharsets.UTF_8);
+        return new JsonPath(payload);
+    }
+
+    @Test
+    void aValidTokenBecomesAPlatformToken() {
+        String token = activeToken("public write");
+        var echo = given().header("Authorization", "Bearer " + token).get("/api/people/alice").then().statusCode(200)
+                .body("headers.authorization", nullValue())
+                .body("headers.x-platform-token", notNullValue()).extract().jsonPath();
+        JsonPath claims = platformClaims(echo.getString("headers.x-platform-token"));
+        assertEquals("42", claims.getString("sub"));
+        assertEquals("alice", claims.getString("upn"));
+        assertEquals("public write", claims.getString("scope"));
+        assertEquals("NotebookClient000001", claims.getString("client_id"));
+        assertEquals("urn:ziggurat:services", claims.getString("aud"));
+        assertTrue(claims.getLong("exp") - claims.getLong("iat") <= 60);
+    }
+
+    @Test
+    void allThreeTokenStylesWork() {
+        String token = activeToken("public");
+        given().header("Authorization", "token " + token).get("/people/alice").then().statusCode(200)
+                .body("headers.x-platform-token", notNullValue());
+        given().get("/v1/people/alice?access_token=" + token + "&page=2").then().statusCode(200)
+                .body("headers.x-platform-token", notNullValue())
+                .body("uri", equalTo("/people/alice?page=2"));
+    }
+
+    @Test
+    void invalidTokensAre401ProblemsAndGoNoFurther() {
+        given().header("Authorization", "Bearer zat_not_active").get("/people/alice").then().statusCode(401)
+                .contentType("application/problem+json")
+                .header("WWW-Authenticate", containsString("invalid_token"))
+                .body("status", equalTo(401)).body("service", nullValue());
+        given().header("Authorization", "Basic YWxhZGRpbjpvcGVuc2VzYW1l").get("/people/alice").then().statusCode(401)
+                .header("WWW-Authenticate", containsString("invalid_request"));
+        String token = activeToken("public");
+        given().header("Authorization", "Bearer " + token).get("/people/alice?access_token=" + token)
+                .then().statusCode(401);
+    }
+
+    @Test
+    void noTokenIsAnonymousAndForgedIdentityIsDropped() {
+        given().header("X-Platform-Token", "forged").get("/organizations").then().statusCode(200)
+                .body("headers.x-platform-token", nullValue());
+    }
+
+    @Test
+    void introspectionIsCachedAndRevocationTakesEffectAfterTheCacheLifetime() {
+        String token = activeToken("public");
+        int before = introspections();
+        for (int i = 0; i < 3; i++) {
+            given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(200);
+        }
+        assertEquals(1, introspections() - before, "three requests, one introspection");
+        deactivate(token);
+        // The cache (2 s in tests) may still answer for a moment; then the revocation holds. Polled
+        // gently, so that the token's own rate limit (8 in tests) is not what ends it.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15))
+                .pollInterval(java.time.Duration.ofMillis(900))
+                .until(() -> given().header("Authorization", "Bearer " + token).get("/people/alice").statusCode() == 401);
+        given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(401);
+    }
+
+    @Test
+    void oauthEndpointsPassThroughUntouched() {
+        String token = activeToken("public");
+        int before = introspections();
+        given().header("Authorization", "Bearer " + token).contentType("application/x-www-form-urlencoded")
+                .body("token=" + token).post("/api/oauth/revoke").then().statusCode(200)
+                .body("service", equalTo(PublicRoutes.AUTH))
+                .body("headers.authorization", equalTo("Bearer " + token))
+                .body("headers.x-platform-token", nullValue());
+        given().get("/api/oauth/authorize?client_id=x&access_token=abc").then().statusCode(200)
+                .body("uri", equalTo("/oauth/authorize?client_id=x&access_token=abc"));
+        assertEquals(before, introspections(), "no introspection on /oauth");
+    }
+
+    @Test
+    void aPostBodyWaitsIntactWhileTheTokenIsChecked() {
+        String token = activeToken("public write");
+        byte[] body = new byte[300 * 1024];
+        new Random(11).nextBytes(body);
+        given().header("Authorization", "Bearer " + token).contentType("application/octet-stream").body(body)
+                .post("/alice/vocab/schemes/places/import").then().statusCode(200)
+                .body("body_length", equalTo(body.length))
+                .body("body_sha256", equalTo(UpstreamStubs.sha256(body)))
+                .body("headers.x-platform-token", notNullValue());
+    }
+
+    @Test
+    void clientCredentialTokensCarryNoPerson() {
+        String token = "zat_" + UUID.randomUUID();
+        given().contentType("application/json").body(Map.of("active", true, "scope", "public", "client_id", "Robot",
+                "sub", "Robot", "exp", Instant.now().getEpochSecond() + 600))
+                .put(authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+        given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(200)
+                .body("headers.x-platform-token", nullValue());
+    }
+
+    @Test
+    void rateLimitsPerToken() {
+        String token = activeToken("public");
+        int remaining = Integer.MAX_VALUE;
+        for (int i = 0; i < 8; i++) {
+            var response = given().header("Authorization", "Bearer " + token).get("/people/alice");
+            response.then().statusCode(200).header("X-RateLimit-Limit", "8").header("X-RateLimit-Reset", notNullValue());
+            int now = Integer.parseInt(response.getHeader("X-RateLimit-Remaining"));
+            assertTrue(now < remaining);
+            remaining = now;
+        }
+        given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(429)
+                .contentType("application/problem+json").header("Retry-After", notNullValue())
+                .header("X-RateLimit-Remaining", "0");
+        // Another token has its own window; the OAuth endpoints are not limited here.
+        given().header("Authorization", "Bearer " + activeToken("public")).get("/people/alice").then().statusCode(200);
+        given().header("Authorization", "Bearer " + token).post("/oauth/token").then().statusCode(200)
+                .header("X-RateLimit-Limit", nullValue());
+    }
+
+    @Test
+    void corsForBrowserApplications() {
+        given().header("Origin", "https://app.example.org").header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "Authorization, Content-Type")
+                .options("/api/alice/vocab/schemes").then().statusCode(204)
+                .header("Access-Control-Allow-Origin", "*")
+                .header("Access-Control-Allow-Methods", containsString("PATCH"))
+                .header("Access-Control-Allow-Headers", containsString("Authorization"));
+        given().header("Origin", "https://app.example.org").get("/api/people/alice").then().statusCode(200)
+                .header("Access-Control-Allow-Origin", "*")
+                .header("Access-Control-Expose-Headers", containsString("Link"));
+        given().header("Origin", "https://app.example.org").get("/api/oauth/authorize?client_id=x").then()
+                .header("Access-Control-Allow-Origin", nullValue());
+    }
+}
