@@ -83,6 +83,9 @@ public class GatewayProxy {
     @Inject
     AccessLog accessLog;
 
+    @Inject
+    ApiReference reference;
+
     private final Map<String, HttpProxy> proxies = new HashMap<>();
     private String forwardedProto;
     private String forwardedHost;
@@ -117,6 +120,7 @@ public class GatewayProxy {
             proxy.addInterceptor(new Forwarding(service));
             proxies.put(service, proxy);
         }
+        reference.init(vertx);
         router.route().order(ORDER).handler(this::route);
     }
 
@@ -126,6 +130,11 @@ public class GatewayProxy {
         String requestId = RequestIds.acceptOrGenerate(request.getHeader(RequestIds.HEADER));
         request.headers().set(RequestIds.HEADER, requestId);
         ctx.addEndHandler(done -> accessLog.log(ctx, requestId, started));
+        String publicPath = PublicRoutes.stripVersion(ctx.normalizedPath());
+        if (reference.handles(publicPath) && request.method() == HttpMethod.GET) {
+            reference.serve(ctx, publicPath);
+            return;
+        }
         Optional<PublicRoutes.Route> found = PublicRoutes.resolve(ctx.normalizedPath());
         if (found.isEmpty()) {
             problems.write(ctx, 404, "No resource exists at this address.");

@@ -49,6 +49,10 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
             if (service.equals(PublicRoutes.AUTH) && authControl(request)) {
                 return;
             }
+            if (request.path().equals("/q/openapi")) {
+                request.response().putHeader("Content-Type", "application/json").end(openApi(service));
+                return;
+            }
             if (request.path().endsWith("/big")) {
                 request.response().putHeader("Content-Type", "application/octet-stream").end(bigBody());
                 return;
@@ -108,6 +112,23 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
             return true;
         }
         return false;
+    }
+
+    /** Each stand-in's own OpenAPI document: a shared Problem, and two different Person schemas. */
+    static String openApi(String service) {
+        String problem = "\"Problem\":{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"integer\"}}}";
+        return switch (service) {
+            case PublicRoutes.AUTH -> "{\"openapi\":\"3.0.3\",\"paths\":{\"/oauth/token\":{\"post\":{\"summary\":\"Token\","
+                    + "\"responses\":{\"200\":{}}}}},\"components\":{\"schemas\":{" + problem + "}}}";
+            case PublicRoutes.DIRECTORY -> "{\"openapi\":\"3.0.3\",\"paths\":{\"/people/{username}\":{\"get\":{\"parameters\":"
+                    + "[{\"name\":\"username\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],"
+                    + "\"responses\":{\"200\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Person\"}}}}}}},"
+                    + "\"/internal/people\":{\"get\":{\"responses\":{\"200\":{}}}}},"
+                    + "\"components\":{\"schemas\":{" + problem + ",\"Person\":{\"type\":\"object\",\"properties\":{\"username\":{\"type\":\"string\"}}}}}}";
+            default -> "{\"openapi\":\"3.0.3\",\"paths\":{\"/{namespace}/vocab/schemes\":{\"get\":{\"responses\":{\"200\":"
+                    + "{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Person\"}}}}}}}},"
+                    + "\"components\":{\"schemas\":{\"Person\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}}}}";
+        };
     }
 
     public static Buffer bigBody() {

@@ -1,0 +1,119 @@
+package org.ziggurat.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code /openapi}: the merged OpenAPI document of the public API, built from the services' own
+ * documents (cached for a minute); {@code /docs}: the same as a page to read, rendered here,
+ * with no external assets.
+ */
+@ApplicationScoped
+public class ApiReference {
+
+    private static final Logger LOG = Logger.getLogger(ApiReference.class);
+    private static final long CACHE_MILLIS = 60_000;
+    private static final List<String> ORDER = List.of(PublicRoutes.AUTH, PublicRoutes.DIRECTORY, PublicRoutes.VOCAB,
+            PublicRoutes.EVENTS);
+
+    @Inject
+    GatewayConfig config;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private HttpClient client;
+    private volatile ObjectNode cached;
+    private volatile long cachedAt;
+
+    void init(Vertx vertx) {
+        client = vertx.createHttpClient();
+    }
+
+    public boolean handles(String path) {
+        return path.equals("/openapi") || path.equals("/docs");
+    }
+
+    public void serve(RoutingContext ctx, String path) {
+        document().onComplete(result -> {
+            if (result.failed()) {
+                ctx.fail(result.cause());
+                return;
+            }
+            if (path.equals("/openapi")) {
+                ctx.response().putHeader("Content-Type", "application/json").putHeader("Cache-Control", "public, max-age=60")
+                        .end(result.result().toPrettyString());
+            } else {
+                ctx.response().putHeader("Content-Type", "text/html; charset=UTF-8")
+                        .putHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+                        .putHeader("X-Content-Type-Options", "nosniff")
+                        .end(ApiReferencePage.render(result.result()));
+            }
+        });
+    }
+
+    private Future<ObjectNode> document() {
+        ObjectNode doc = cached;
+        if (doc != null && System.currentTimeMillis() - cachedAt < CACHE_MILLIS) {
+            return Future.succeededFuture(doc);
+        }
+        List<Future<JsonNode>> fetches = new ArrayList<>();
+        for (String service : ORDER) {
+            fetches.add(fetch(service).recover(failure -> {
+                LOG.warnf("OpenAPI document of %s unavailable: %s", service, failure.toString());
+                return Future.succeededFuture(null);
+            }));
+        }
+        return Future.join(new ArrayList<>(fetches)).map(all -> {
+            Map<String, JsonNode> documents = new LinkedHashMap<>();
+            List<String> unavailable = new ArrayList<>();
+            for (int i = 0; i < ORDER.size(); i++) {
+                JsonNode d = fetches.get(i).result();
+                if (d == null) {
+                    unavailable.add(ORDER.get(i));
+                } else {
+                    documents.put(ORDER.get(i), d);
+                }
+            }
+            ObjectNode merged = OpenApiMerge.merge(documents, config.publicBaseUrl().toString(), unavailable);
+            if (unavailable.isEmpty()) {
+                cached = merged;
+                cachedAt = System.currentTimeMillis();
+            }
+            return merged;
+        });
+    }
+
+    private Future<JsonNode> fetch(String service) {
+        URI upstream = config.upstreams().get(service);
+        return client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost(upstream.getHost())
+                        .setPort(upstream.getPort() > 0 ? upstream.getPort() : 80).setURI("/q/openapi?format=json")
+                        .setTimeout(3000).putHeader("Accept", "application/json"))
+                .compose(request -> request.send())
+                .compose(response -> response.statusCode() == 200 ? response.body()
+                        : Future.failedFuture("status " + response.statusCode()))
+                .map(body -> {
+                    try {
+                        return mapper.readTree(body.getBytes());
+                    } catch (java.io.IOException e) {
+                        throw new IllegalStateException("not JSON", e);
+                    }
+                });
+    }
+}
