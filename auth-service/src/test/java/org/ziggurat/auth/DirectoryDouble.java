@@ -8,16 +8,29 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A test double of directory-service's password check, true to its HTTP contract
- * ({@code POST /internal/passwords/verify}): a platform token is required; known people answer
- * 200 {user_id, username}; a wrong password 401; the login {@value #THROTTLED} 429 with Retry-After.
+ * A test double of directory-service's internal API, true to its HTTP contract: a platform token
+ * is required. {@code POST /internal/passwords/verify}: known people answer 200 {user_id,
+ * username}, a wrong password 401, the login {@value #THROTTLED} 429 with Retry-After.
+ * People by ids, a person's organizations, and organization-application links, over the
+ * people and organizations below (alice is a member of the public "lab"; bob is the admin of
+ * the private "vault"; carol belongs nowhere).
  */
 public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
     public static final String THROTTLED = "throttled-person";
     public static final Map<String, Person> PEOPLE = Map.of(
             "alice", new Person(101, "alice", "alice password 1"),
-            "bob", new Person(102, "bob", "bob password 12"));
+            "bob", new Person(102, "bob", "bob password 12"),
+            "carol", new Person(103, "carol", "carol password 3"));
+    public static final long LAB = 201;
+    public static final long VAULT = 202;
+    private static final Map<Long, JsonObject> ORGANIZATIONS = Map.of(
+            LAB, new JsonObject().put("id", LAB).put("name", "lab").put("visibility", "public")
+                    .put("member_ids", new io.vertx.core.json.JsonArray().add(101)),
+            VAULT, new JsonObject().put("id", VAULT).put("name", "vault").put("visibility", "private")
+                    .put("member_ids", new io.vertx.core.json.JsonArray().add(102)));
+    /** Links: "organizationId client_id" to permissions. */
+    private final Map<String, JsonObject> links = new java.util.concurrent.ConcurrentHashMap<>();
 
     public record Person(long id, String username, String password) {
     }
@@ -29,31 +42,93 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
         vertx = Vertx.vertx();
         try {
             int port = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
-                if (!request.path().equals("/internal/passwords/verify") || request.getHeader("X-Platform-Token") == null) {
-                    request.response().setStatusCode(request.getHeader("X-Platform-Token") == null ? 401 : 404).end();
+                if (request.getHeader("X-Platform-Token") == null) {
+                    request.response().setStatusCode(401).end();
                     return;
                 }
-                JsonObject check = body.toJsonObject();
-                String login = check.getString("login");
-                if (THROTTLED.equals(login)) {
-                    request.response().setStatusCode(429).putHeader("Retry-After", "30").end();
-                    return;
+                String path = request.path();
+                if (path.equals("/internal/passwords/verify") && request.method().name().equals("POST")) {
+                    verify(request, body.toJsonObject());
+                } else if (path.equals("/internal/people") && request.method().name().equals("GET")) {
+                    io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
+                    for (String id : request.getParam("ids", "").split(",")) {
+                        PEOPLE.values().stream().filter(p -> Long.toString(p.id()).equals(id.trim())).findFirst()
+                                .ifPresent(p -> out.add(new JsonObject().put("id", p.id()).put("username", p.username())
+                                        .put("display_name", p.username().toUpperCase()).putNull("email")
+                                        .put("image_thumb_50", "https://x.example/people/" + p.username() + "/avatar")));
+                    }
+                    json(request, 200, out.encode());
+                } else if (path.matches("/internal/people/\\d+/organizations")) {
+                    long person = Long.parseLong(path.split("/")[3]);
+                    io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
+                    if (person == 101) {
+                        out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "member"));
+                    } else if (person == 102) {
+                        out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
+                    }
+                    json(request, 200, out.encode());
+                } else if (path.matches("/internal/organizations/\\d+/applications/[^/]+")) {
+                    String[] parts = path.split("/");
+                    long org = Long.parseLong(parts[3]);
+                    String key = org + " " + parts[5];
+                    if (!ORGANIZATIONS.containsKey(org)) {
+                        json(request, 404, "{\"status\":404}");
+                    } else if (request.method().name().equals("PUT")) {
+                        boolean created = links.put(key, body.toJsonObject().getJsonObject("permissions")) == null;
+                        json(request, created ? 201 : 200, "{}");
+                    } else if (request.method().name().equals("DELETE")) {
+                        request.response().setStatusCode(links.remove(key) == null ? 404 : 204).end();
+                    } else {
+                        request.response().setStatusCode(405).end();
+                    }
+                } else if (path.matches("/internal/applications/[^/]+/organizations")) {
+                    String client = path.split("/")[3];
+                    io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
+                    links.forEach((key, permissions) -> {
+                        if (key.endsWith(" " + client)) {
+                            JsonObject org = ORGANIZATIONS.get(Long.parseLong(key.split(" ")[0])).copy();
+                            org.put("url", publicBase(request) + "/organizations/" + org.getLong("id"));
+                            out.add(new JsonObject().put("organization", org).put("permissions", permissions));
+                        }
+                    });
+                    json(request, 200, out.encode());
+                } else {
+                    request.response().setStatusCode(404).end();
                 }
-                Person person = PEOPLE.values().stream()
-                        .filter(p -> p.username().equalsIgnoreCase(login) || (p.username() + "@example.org").equalsIgnoreCase(login))
-                        .findFirst().orElse(null);
-                if (person == null || !person.password().equals(check.getString("password"))) {
-                    request.response().setStatusCode(401).putHeader("Content-Type", "application/problem+json")
-                            .end("{\"status\":401}");
-                    return;
-                }
-                request.response().putHeader("Content-Type", "application/json")
-                        .end(new JsonObject().put("user_id", person.id()).put("username", person.username()).encode());
             })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
             return Map.of("quarkus.rest-client.directory.url", "http://127.0.0.1:" + port);
         } catch (Exception e) {
             throw new IllegalStateException("Cannot start the directory double", e);
         }
+    }
+
+    private static void verify(io.vertx.core.http.HttpServerRequest request, JsonObject check) {
+        String login = check.getString("login");
+        if (THROTTLED.equals(login)) {
+            request.response().setStatusCode(429).putHeader("Retry-After", "30").end();
+            return;
+        }
+        Person person = PEOPLE.values().stream()
+                .filter(p -> p.username().equalsIgnoreCase(login) || (p.username() + "@example.org").equalsIgnoreCase(login))
+                .findFirst().orElse(null);
+        if (person == null || !person.password().equals(check.getString("password"))) {
+            json(request, 401, "{\"status\":401}");
+            return;
+        }
+        json(request, 200, new JsonObject().put("user_id", person.id()).put("username", person.username()).encode());
+    }
+
+    /** As the real directory does: URLs from the forwarded headers of the call. */
+    private static String publicBase(io.vertx.core.http.HttpServerRequest request) {
+        String proto = request.getHeader("X-Forwarded-Proto");
+        String host = request.getHeader("X-Forwarded-Host");
+        String prefix = request.getHeader("X-Forwarded-Prefix");
+        return proto == null || host == null ? "http://" + request.authority()
+                : proto + "://" + host + (prefix == null ? "" : prefix);
+    }
+
+    private static void json(io.vertx.core.http.HttpServerRequest request, int status, String body) {
+        request.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
     }
 
     @Override

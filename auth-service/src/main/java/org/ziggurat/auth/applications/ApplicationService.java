@@ -29,6 +29,13 @@ public class ApplicationService {
     @Inject
     TokenCrypto crypto;
 
+    @Inject
+    org.ziggurat.auth.grants.AccessorRepository accessors;
+
+    @Inject
+    @org.eclipse.microprofile.rest.client.inject.RestClient
+    org.ziggurat.auth.directory.DirectoryClient directory;
+
     public record Created(ApplicationRow application, String secret) {
     }
 
@@ -72,9 +79,23 @@ public class ApplicationService {
     }
 
     public Uni<Void> delete(long owner, long id) {
-        return owned(id, owner).chain(app -> applications.delete(id)
+        return owned(id, owner).call(app -> unlinkOrganizations(app)).chain(app -> applications.delete(id)
                 .invoke(() -> EVENTS.infof("event=application_deleted client_id=%s person_id=%d", app.clientId(), owner)))
                 .replaceWithVoid();
+    }
+
+    /** The directory forgets the application's organization links, so no Organization lists it any more. */
+    private Uni<Void> unlinkOrganizations(ApplicationRow app) {
+        return accessors.ofApplication(app.id()).chain(all -> {
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (var accessor : all) {
+                if (accessor.kind().equals(org.ziggurat.auth.grants.AccessorRepository.ORGANIZATION)) {
+                    chain = chain.call(() -> directory.unlink(accessor.subjectId(), app.clientId())
+                            .onFailure(org.ziggurat.auth.directory.DirectoryClient.NotFound.class).recoverWithNull());
+                }
+            }
+            return chain;
+        });
     }
 
     public Uni<ApplicationRow> owned(long id, long owner) {

@@ -45,6 +45,52 @@ public interface DirectoryClient {
         }
     }
 
+    /** A person as the directory's internal API returns them. */
+    record PersonSummary(long id, String username, String displayName,
+            @com.fasterxml.jackson.annotation.JsonProperty("image_thumb_50") String imageThumb50, String url,
+            String htmlUrl, String email) {
+    }
+
+    record OrganizationOfPerson(long id, String name, String role) {
+    }
+
+    /** The directory's Organization object, passed on as it is, and the permissions recorded with the link. */
+    record LinkedOrganization(com.fasterxml.jackson.databind.JsonNode organization,
+            com.fasterxml.jackson.databind.JsonNode permissions) {
+    }
+
+    record LinkPermissions(io.vertx.core.json.JsonObject permissions) {
+    }
+
+    @jakarta.ws.rs.GET
+    @Path("/people")
+    Uni<java.util.List<PersonSummary>> people(@jakarta.ws.rs.QueryParam("ids") String ids);
+
+    @jakarta.ws.rs.GET
+    @Path("/people/{id}/organizations")
+    Uni<java.util.List<OrganizationOfPerson>> organizationsOf(@jakarta.ws.rs.PathParam("id") long personId);
+
+    @jakarta.ws.rs.GET
+    @Path("/applications/{clientId}/organizations")
+    Uni<java.util.List<LinkedOrganization>> linkedOrganizations(@jakarta.ws.rs.PathParam("clientId") String clientId);
+
+    @jakarta.ws.rs.PUT
+    @Path("/organizations/{id}/applications/{clientId}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> link(@jakarta.ws.rs.PathParam("id") long organizationId, @jakarta.ws.rs.PathParam("clientId") String clientId,
+            LinkPermissions permissions);
+
+    @jakarta.ws.rs.DELETE
+    @Path("/organizations/{id}/applications/{clientId}")
+    Uni<Response> unlink(@jakarta.ws.rs.PathParam("id") long organizationId, @jakarta.ws.rs.PathParam("clientId") String clientId);
+
+    /** The directory answered 404: the person, organization or link does not exist. */
+    class NotFound extends RuntimeException {
+        public NotFound() {
+            super("not found", null, false, false);
+        }
+    }
+
     @POST
     @Path("/passwords/verify")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -64,6 +110,9 @@ public interface DirectoryClient {
                 // keep the default
             }
             return new PasswordThrottled(seconds);
+        }
+        if (response.getStatus() == 404) {
+            return new NotFound();
         }
         return new IllegalStateException("directory-service answered " + response.getStatus());
     }

@@ -12,6 +12,9 @@ import org.ziggurat.platform.token.PlatformTokenSigner;
 @ApplicationScoped
 public class ServiceTokenHeaders implements ClientHeadersFactory {
 
+    private static final String[] FORWARDED = {"X-Forwarded-Proto", "X-Forwarded-Host", "X-Forwarded-Prefix",
+            "X-Request-Id"};
+
     @Inject
     PlatformTokenSigner signer;
 
@@ -20,6 +23,13 @@ public class ServiceTokenHeaders implements ClientHeadersFactory {
             MultivaluedMap<String, String> outgoing) {
         MultivaluedMap<String, String> headers = new MultivaluedHashMap<>();
         headers.putSingle(PlatformClaims.HEADER, signer.cachedServiceToken());
+        // The public origin of the request being served, so that URLs the directory builds are public too.
+        for (String name : FORWARDED) {
+            String value = incoming == null ? null : incoming.getFirst(name);
+            if (value != null) {
+                headers.putSingle(name, value);
+            }
+        }
         return headers;
     }
 }

@@ -48,6 +48,9 @@ public class TokenService {
     @RestClient
     DirectoryClient directory;
 
+    @Inject
+    org.ziggurat.auth.pages.ConsentRepository consents;
+
     /** authorization_code: single use, same client and redirect URI, PKCE when the code has a challenge. */
     public Uni<IssuedTokens> exchangeCode(ApplicationRow client, String code, String redirectUri, String verifier) {
         byte[] hash = crypto.hash(code);
@@ -107,6 +110,9 @@ public class TokenService {
                         "Too many failed attempts. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
                 .chain(person -> pool.withTransaction(conn -> issue(conn, clientOrNull == null ? null : clientOrNull.id(),
                         person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true))
+                        // The application now has access: it is one of the person's grants.
+                        .call(issued -> clientOrNull == null ? Uni.createFrom().voidItem()
+                                : consents.grant(clientOrNull.id(), person.userId(), scopes))
                         .invoke(issued -> EVENTS.infof("event=token_issued grant=password client_id=%s person_id=%d",
                                 clientIdOf(clientOrNull), person.userId())));
     }

@@ -24,6 +24,7 @@ import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.directory.web.Ids;
 import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
@@ -155,7 +156,7 @@ public class InternalResource {
         long orgId = Ids.parse(id, "organization");
         return callers.service().chain(service -> {
             requireClientId(clientId);
-            JsonObject permissions = UserPermissions.normalize(body == null ? null : body.get("permissions"));
+            JsonObject permissions = UserPermissions.parse(body == null ? null : body.get("permissions"), "permissions").toJson();
             return organizations.byId(orgId)
                     .onItem().ifNull().failWith(() -> ProblemException.notFound("No such organization."))
                     .chain(org -> repository.putLink(orgId, clientId, permissions))

@@ -1,0 +1,126 @@
+package org.ziggurat.auth.grants;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.applications.ApplicationRow;
+import org.ziggurat.auth.applications.ApplicationService;
+import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.platform.permissions.UserPermissions;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * User permissions that an application's owner gives people and organizations. An
+ * organization's grant is recorded in the directory too, so that the Organization's
+ * {@code oauth_application_uids} shows the application.
+ */
+@Path("/applications/{id}/accessors")
+@Produces(MediaType.APPLICATION_JSON)
+public class AccessorsResource {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    @Inject
+    Callers callers;
+
+    @Inject
+    ApplicationService applications;
+
+    @Inject
+    AccessorRepository accessors;
+
+    @Inject
+    @RestClient
+    DirectoryClient directory;
+
+    public record Entry(long id, GrantViews.Permissions permissions) {
+    }
+
+    @GET
+    public Uni<Map<String, List<Entry>>> list(@PathParam("id") String id) {
+        return owned(id).chain(app -> accessors.ofApplication(app.id())).map(all -> Map.of(
+                "people", entries(all, AccessorRepository.PERSON),
+                "organizations", entries(all, AccessorRepository.ORGANIZATION)));
+    }
+
+    @PUT
+    @Path("/people/{userId}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> putPerson(@PathParam("id") String id, @PathParam("userId") String userId, JsonNode body) {
+        long person = Ids.parse(userId, "person");
+        UserPermissions permissions = UserPermissions.parse(body, "");
+        return owned(id).chain(app -> directory.people(Long.toString(person)).chain(found -> {
+            if (found.isEmpty()) {
+                throw ProblemException.notFound("No person has id " + person + ".");
+            }
+            return accessors.put(app.id(), AccessorRepository.PERSON, person, permissions)
+                    .invoke(created -> EVENTS.infof("event=permissions_given client_id=%s person_id=%d", app.clientId(), person));
+        })).map(created -> Response.status(created ? 201 : 200).entity(new Entry(person, GrantViews.permissions(permissions))).build());
+    }
+
+    @DELETE
+    @Path("/people/{userId}")
+    public Uni<Response> deletePerson(@PathParam("id") String id, @PathParam("userId") String userId) {
+        long person = Ids.parse(userId, "person");
+        return owned(id).chain(app -> accessors.delete(app.id(), AccessorRepository.PERSON, person)).map(AccessorsResource::gone);
+    }
+
+    @PUT
+    @Path("/organizations/{orgId}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> putOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId, JsonNode body) {
+        long organization = Ids.parse(orgId, "organization");
+        UserPermissions permissions = UserPermissions.parse(body, "");
+        return owned(id).chain(app -> directory.link(organization, app.clientId(),
+                                new DirectoryClient.LinkPermissions(permissions.toJson()))
+                        .onFailure(DirectoryClient.NotFound.class).transform(e -> ProblemException.notFound(
+                                "No organization has id " + organization + "."))
+                        .chain(() -> accessors.put(app.id(), AccessorRepository.ORGANIZATION, organization, permissions))
+                        .invoke(created -> EVENTS.infof("event=permissions_given client_id=%s organization_id=%d",
+                                app.clientId(), organization)))
+                .map(created -> Response.status(created ? 201 : 200)
+                        .entity(new Entry(organization, GrantViews.permissions(permissions))).build());
+    }
+
+    @DELETE
+    @Path("/organizations/{orgId}")
+    public Uni<Response> deleteOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId) {
+        long organization = Ids.parse(orgId, "organization");
+        return owned(id).chain(app -> accessors.delete(app.id(), AccessorRepository.ORGANIZATION, organization)
+                .call(deleted -> directory.unlink(organization, app.clientId())
+                        .onFailure(DirectoryClient.NotFound.class).recoverWithNull()))
+                .map(AccessorsResource::gone);
+    }
+
+    private Uni<ApplicationRow> owned(String id) {
+        long appId = Ids.parse(id, "application");
+        return callers.current().chain(c -> applications.owned(appId, c.requireUserWithScope("admin")));
+    }
+
+    private static List<Entry> entries(List<AccessorRepository.Accessor> all, String kind) {
+        return all.stream().filter(a -> a.kind().equals(kind))
+                .map(a -> new Entry(a.subjectId(), GrantViews.permissions(a.permissions()))).toList();
+    }
+
+    private static Response gone(boolean deleted) {
+        if (!deleted) {
+            throw ProblemException.notFound("No such permission entry.");
+        }
+        return Response.noContent().build();
+    }
+}

@@ -1,0 +1,92 @@
+package org.ziggurat.auth.grants;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Grants (what a person consented to, per application) and authorizations (their live access tokens). */
+@ApplicationScoped
+public class GrantRepository {
+
+    @Inject
+    Pool pool;
+
+    public record GrantRow(long id, long applicationId, String appName, String clientId, List<String> scopes,
+            Instant createdAt, Instant updatedAt) {
+    }
+
+    public record AuthorizationRow(long id, Long applicationId, String appName, String clientId, List<String> scopes,
+            Instant createdAt, Instant updatedAt, byte[] sealed) {
+    }
+
+    private static final String GRANTS = "SELECT c.id, c.application_id, a.name, a.client_id, c.scopes, c.created_at, "
+            + "c.updated_at FROM consent c JOIN application a ON a.id = c.application_id WHERE c.person_id = $1 ";
+
+    private static final String AUTHORIZATIONS = "SELECT t.id, t.application_id, a.name, a.client_id, t.scopes, "
+            + "t.created_at, t.updated_at, t.encrypted FROM token t LEFT JOIN application a ON a.id = t.application_id "
+            + "WHERE t.person_id = $1 AND t.kind = 'a' AND t.revoked_at IS NULL AND t.expires_at > now() ";
+
+    public Uni<List<GrantRow>> grants(long personId) {
+        return pool.preparedQuery(GRANTS + "ORDER BY c.id").execute(Tuple.of(personId))
+                .map(rows -> map(rows, GrantRepository::grant));
+    }
+
+    public Uni<GrantRow> grant(long personId, long id) {
+        return pool.preparedQuery(GRANTS + "AND c.id = $2").execute(Tuple.of(personId, id))
+                .map(rows -> rows.rowCount() == 0 ? null : grant(rows.iterator().next()));
+    }
+
+    /** Revokes every token the person's grant gave the application, and forgets the consent. */
+    public Uni<Integer> revokeGrant(long personId, GrantRow grant) {
+        return pool.withTransaction(conn -> conn.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
+                        + "WHERE person_id = $1 AND application_id = $2 AND revoked_at IS NULL")
+                .execute(Tuple.of(personId, grant.applicationId()))
+                .call(() -> conn.preparedQuery("DELETE FROM consent WHERE id = $1").execute(Tuple.of(grant.id())))
+                .map(rows -> rows.rowCount()));
+    }
+
+    public Uni<List<AuthorizationRow>> authorizations(long personId) {
+        return pool.preparedQuery(AUTHORIZATIONS + "ORDER BY t.id").execute(Tuple.of(personId))
+                .map(rows -> map(rows, GrantRepository::authorization));
+    }
+
+    public Uni<AuthorizationRow> authorization(long personId, long id) {
+        return pool.preparedQuery(AUTHORIZATIONS + "AND t.id = $2").execute(Tuple.of(personId, id))
+                .map(rows -> rows.rowCount() == 0 ? null : authorization(rows.iterator().next()));
+    }
+
+    /** The newest live access token of the person for this client. */
+    public Uni<AuthorizationRow> newestForClient(long personId, String clientId) {
+        return pool.preparedQuery(AUTHORIZATIONS + "AND a.client_id = $2 ORDER BY t.id DESC LIMIT 1")
+                .execute(Tuple.of(personId, clientId))
+                .map(rows -> rows.rowCount() == 0 ? null : authorization(rows.iterator().next()));
+    }
+
+    private static GrantRow grant(Row r) {
+        return new GrantRow(r.getLong("id"), r.getLong("application_id"), r.getString("name"), r.getString("client_id"),
+                Arrays.asList(r.getArrayOfStrings("scopes")), r.getOffsetDateTime("created_at").toInstant(),
+                r.getOffsetDateTime("updated_at").toInstant());
+    }
+
+    private static AuthorizationRow authorization(Row r) {
+        var sealed = r.getBuffer("encrypted");
+        return new AuthorizationRow(r.getLong("id"), r.getLong("application_id"), r.getString("name"),
+                r.getString("client_id"), Arrays.asList(r.getArrayOfStrings("scopes")),
+                r.getOffsetDateTime("created_at").toInstant(), r.getOffsetDateTime("updated_at").toInstant(),
+                sealed == null ? null : sealed.getBytes());
+    }
+
+    private static <T> List<T> map(io.vertx.mutiny.sqlclient.RowSet<Row> rows, java.util.function.Function<Row, T> f) {
+        List<T> list = new ArrayList<>(rows.rowCount());
+        rows.forEach(r -> list.add(f.apply(r)));
+        return list;
+    }
+}

@@ -1,0 +1,177 @@
+package org.ziggurat.auth.grants;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.DirectoryDouble;
+import org.ziggurat.auth.OAuthTestSupport;
+import org.ziggurat.auth.OAuthTestSupport.App;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+import static org.ziggurat.auth.OAuthTestSupport.OWNER_ID;
+import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
+import static org.ziggurat.auth.OAuthTestSupport.asPerson;
+import static org.ziggurat.auth.OAuthTestSupport.createApp;
+import static org.ziggurat.auth.OAuthTestSupport.introspect;
+
+@QuarkusTest
+class GrantsAndAuthorizationsTest {
+
+    static final long ALICE = 101;
+    static final long BOB = 102;
+
+    static io.restassured.specification.RequestSpecification asAlice() {
+        return asPerson(ALICE, "alice", "public");
+    }
+
+    static io.restassured.specification.RequestSpecification asOwner() {
+        return asPerson(OWNER_ID, "owner", "admin");
+    }
+
+    @Test
+    void oneGrantPerApplicationWhateverTheTokens() {
+        App app = createApp(true, "public user write");
+        aliceTokens(app, "user");
+        aliceTokens(app, "write");
+        List<Map<String, Object>> grants = asAlice().get("/applications/grants").then().statusCode(200)
+                .extract().jsonPath().getList("findAll { it.app.client_id == '" + app.clientId() + "' }");
+        org.junit.jupiter.api.Assertions.assertEquals(1, grants.size());
+        Map<String, Object> grant = grants.get(0);
+        org.junit.jupiter.api.Assertions.assertEquals(List.of("user", "write"), grant.get("scopes"));
+        int id = (Integer) grant.get("id");
+        asAlice().get("/applications/grants/" + id).then().statusCode(200)
+                .body("url", endsWith("/applications/grants/" + id))
+                .body("app.name", equalTo("Test app"))
+                .body("app.url", endsWith("/authorizations/clients/" + app.clientId()))
+                .body("created_at", org.hamcrest.Matchers.matchesPattern(".*\\.\\d{3}Z"));
+        asPerson(BOB, "bob", "public").get("/applications/grants/" + id).then().statusCode(404);
+        given().get("/applications/grants").then().statusCode(401);
+        asAlice().get("/applications/grants/abc").then().statusCode(404);
+    }
+
+    @Test
+    void revokingAGrantEndsEveryTokenOfTheApplication() {
+        App app = createApp(true, "public user");
+        String first = (String) aliceTokens(app, "user").get("access_token");
+        String second = (String) aliceTokens(app, "user").get("access_token");
+        int id = asAlice().get("/applications/grants").then().extract().jsonPath()
+                .getInt("find { it.app.client_id == '" + app.clientId() + "' }.id");
+        asPerson(BOB, "bob", "public").delete("/applications/grants/" + id).then().statusCode(404);
+        introspect(first).body("active", equalTo(true));
+        asAlice().delete("/applications/grants/" + id).then().statusCode(204);
+        introspect(first).body("active", equalTo(false));
+        introspect(second).body("active", equalTo(false));
+        asAlice().get("/applications/grants/" + id).then().statusCode(404);
+        asAlice().get("/authorizations").then().body("app.client_id", not(hasItem(app.clientId())));
+    }
+
+    @Test
+    void authorizationsAreTheLiveTokens() {
+        App app = createApp(true, "public user");
+        aliceTokens(app, "user");
+        aliceTokens(app, "public");
+        var mine = asAlice().get("/authorizations").then().statusCode(200).extract().jsonPath();
+        List<Integer> ids = mine.getList("findAll { it.app.client_id == '" + app.clientId() + "' }.id");
+        org.junit.jupiter.api.Assertions.assertEquals(2, ids.size());
+        asAlice().get("/authorizations/" + ids.get(0)).then().statusCode(200)
+                .body("token", equalTo(""))
+                .body("url", endsWith("/authorizations/" + ids.get(0)))
+                .body("user_permissions.read", equalTo(false))
+                .body("user_permissions.extra.manage", equalTo(false))
+                .body("app.client_id", equalTo(app.clientId()))
+                .body("$", not(org.hamcrest.Matchers.hasKey("project_accessors")));
+        asPerson(BOB, "bob", "public").get("/authorizations/" + ids.get(0)).then().statusCode(404);
+        given().get("/authorizations").then().statusCode(401);
+    }
+
+    @Test
+    void theByClientAnswerShowsTheTokenAndWhoHasAccess() {
+        App app = createApp(true, "public user");
+        aliceTokens(app, "user");
+        String newest = (String) aliceTokens(app, "user").get("access_token");
+        // The owner gives alice read, the lab (alice is a member) create and comment, the private vault manage.
+        asOwner().contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(201);
+        asOwner().contentType("application/json").body(Map.of("create", true, "extra", Map.of("comment", true)))
+                .put("/applications/" + app.id() + "/accessors/organizations/" + DirectoryDouble.LAB).then().statusCode(201);
+        asOwner().contentType("application/json").body(Map.of("extra", Map.of("manage", true)))
+                .put("/applications/" + app.id() + "/accessors/organizations/" + DirectoryDouble.VAULT).then().statusCode(201);
+
+        asAlice().header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "data.example.org")
+                .header("X-Forwarded-Prefix", "/api")
+                .get("/authorizations/clients/" + app.clientId()).then().statusCode(200)
+                .body("token", equalTo(newest))
+                .body("url", org.hamcrest.Matchers.startsWith("https://data.example.org/api/authorizations/"))
+                .body("user_permissions.read", equalTo(true))
+                .body("user_permissions.create", equalTo(true))
+                .body("user_permissions.update", equalTo(false))
+                .body("user_permissions.destroy", equalTo(false))
+                .body("user_permissions.extra.comment", equalTo(true))
+                .body("user_permissions.extra.manage", equalTo(false))
+                // The private vault is not shown to alice, who is not a member.
+                .body("project_accessors.name", contains("lab"))
+                .body("project_accessors[0].url", equalTo("https://data.example.org/api/organizations/" + DirectoryDouble.LAB))
+                .body("user_accessors", hasSize(1))
+                .body("user_accessors[0].username", equalTo("alice"))
+                .body("user_accessors[0].email", equalTo(""))
+                .body("user_accessors[0].image_thumb_50", org.hamcrest.Matchers.notNullValue());
+
+        // bob is in the vault, whose manage implies every permission.
+        String bobToken = OAuthTestSupport.post("/oauth/token", app, "grant_type", "password", "username", "bob",
+                "password", "bob password 12").statusCode(200).extract().path("access_token");
+        asPerson(BOB, "bob", "public").get("/authorizations/clients/" + app.clientId()).then().statusCode(200)
+                .body("token", equalTo(bobToken))
+                .body("user_permissions.update", equalTo(true)).body("user_permissions.destroy", equalTo(true))
+                .body("user_permissions.extra.publish", equalTo(true))
+                .body("project_accessors.name", hasItem("vault"));
+        // carol has no authorization for it.
+        asPerson(103, "carol", "public").get("/authorizations/clients/" + app.clientId()).then().statusCode(404);
+        asAlice().get("/authorizations/clients/NoSuchClient00000000").then().statusCode(404);
+    }
+
+    @Test
+    void onlyTheOwnerManagesPermissions() {
+        App app = createApp(true, "public");
+        asPerson(7, "mallory", "admin").contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(404);
+        asPerson(OWNER_ID, "owner", "user").contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(403);
+        asOwner().contentType("application/json").body(Map.of("read", "yes"))
+                .put("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(422)
+                .body("errors[0].field", equalTo("read"));
+        asOwner().contentType("application/json").body(Map.of("fly", true))
+                .put("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(422);
+        asOwner().contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/people/999").then().statusCode(404);
+        asOwner().contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/organizations/999").then().statusCode(404);
+        asOwner().contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(201);
+        asOwner().contentType("application/json").body(Map.of("read", true, "update", true))
+                .put("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(200)
+                .body("permissions.update", equalTo(true));
+        asOwner().get("/applications/" + app.id() + "/accessors").then().statusCode(200)
+                .body("people.id", contains((int) ALICE)).body("organizations", empty());
+        asOwner().delete("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(204);
+        asOwner().delete("/applications/" + app.id() + "/accessors/people/" + ALICE).then().statusCode(404);
+        asOwner().contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/organizations/" + DirectoryDouble.LAB).then().statusCode(201);
+        asOwner().delete("/applications/" + app.id() + "/accessors/organizations/" + DirectoryDouble.LAB).then().statusCode(204);
+        // Deleting the application removes its links in the directory as well.
+        asOwner().contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app.id() + "/accessors/organizations/" + DirectoryDouble.LAB).then().statusCode(201);
+        asOwner().delete("/applications/" + app.id()).then().statusCode(204);
+        asOwner().get("/applications/" + app.id() + "/accessors").then().statusCode(404);
+        asAlice().get("/authorizations/clients/" + app.clientId()).then().statusCode(404).body("token", nullValue());
+    }
+}
