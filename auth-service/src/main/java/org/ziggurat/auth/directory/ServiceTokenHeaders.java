@@ -2,18 +2,14 @@ package org.ziggurat.auth.directory;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
 import org.eclipse.microprofile.rest.client.ext.ClientHeadersFactory;
-import org.ziggurat.platform.token.PlatformClaims;
 import org.ziggurat.platform.token.PlatformTokenSigner;
+import org.ziggurat.platform.token.ServiceCallHeaders;
 
-/** Every call to another service carries auth-service's own platform token (cached by the signer). */
+/** Every call to another service carries auth-service's own platform token and the public origin. */
 @ApplicationScoped
 public class ServiceTokenHeaders implements ClientHeadersFactory {
-
-    private static final String[] FORWARDED = {"X-Forwarded-Proto", "X-Forwarded-Host", "X-Forwarded-Prefix",
-            "X-Request-Id"};
 
     @Inject
     PlatformTokenSigner signer;
@@ -21,15 +17,6 @@ public class ServiceTokenHeaders implements ClientHeadersFactory {
     @Override
     public MultivaluedMap<String, String> update(MultivaluedMap<String, String> incoming,
             MultivaluedMap<String, String> outgoing) {
-        MultivaluedMap<String, String> headers = new MultivaluedHashMap<>();
-        headers.putSingle(PlatformClaims.HEADER, signer.cachedServiceToken());
-        // The public origin of the request being served, so that URLs the directory builds are public too.
-        for (String name : FORWARDED) {
-            String value = incoming == null ? null : incoming.getFirst(name);
-            if (value != null) {
-                headers.putSingle(name, value);
-            }
-        }
-        return headers;
+        return ServiceCallHeaders.of(signer, incoming);
     }
 }

@@ -1,0 +1,127 @@
+package org.ziggurat.events.data;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.ziggurat.events.EventsConfig;
+import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.problem.ProblemException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** A new data event as posted (spec 4.7), validated: every fault named, never a 500. */
+public record EventInput(String kind, String note, List<CommitInput> commits) {
+
+    public static final Set<String> KINDS = Set.of("FileUpload", "API-Request", "Fork");
+    public static final String DEFAULT_KIND = "API-Request";
+    static final int MAX_TEXT = 255;
+
+    public record Identifier(String id, String type, String agent) implements Comparable<Identifier> {
+        @Override
+        public int compareTo(Identifier o) {
+            int c = id.compareTo(o.id);
+            if (c != 0) {
+                return c;
+            }
+            c = type.compareTo(o.type);
+            return c != 0 ? c : agent.compareTo(o.agent);
+        }
+    }
+
+    public record CommitInput(String type, Identifier identifier, JsonNode payload) {
+    }
+
+    public static EventInput parse(JsonNode body, EventsConfig limits) {
+        if (body == null || !body.isObject()) {
+            throw ProblemException.badRequest("The body must be a JSON object.");
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        String kind = DEFAULT_KIND;
+        JsonNode k = body.get("kind");
+        if (k != null && !k.isNull()) {
+            if (!k.isTextual() || !KINDS.contains(k.asText())) {
+                errors.add(new Problem.FieldError("kind", "must be one of FileUpload, API-Request, Fork"));
+            } else {
+                kind = k.asText();
+            }
+        }
+        String note = null;
+        JsonNode n = body.get("note");
+        if (n == null || n.isNull() || !n.isTextual() || n.asText().isBlank()) {
+            errors.add(new Problem.FieldError("note", "is required: a non-empty string"));
+        } else if (n.asText().length() > limits.maxNoteLength()) {
+            errors.add(new Problem.FieldError("note", "must be at most " + limits.maxNoteLength() + " characters"));
+        } else {
+            note = n.asText();
+        }
+        List<CommitInput> commits = new ArrayList<>();
+        JsonNode list = body.get("commits_attributes");
+        if (list != null && !list.isNull()) {
+            if (!list.isArray()) {
+                errors.add(new Problem.FieldError("commits_attributes", "must be an array"));
+            } else if (list.size() > limits.maxCommits()) {
+                errors.add(new Problem.FieldError("commits_attributes", "at most " + limits.maxCommits() + " commits an event"));
+            } else {
+                for (int i = 0; i < list.size(); i++) {
+                    CommitInput commit = commit(list.get(i), "commits_attributes[" + i + "]", limits, errors);
+                    if (commit != null) {
+                        commits.add(commit);
+                    }
+                }
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid("The data event is not valid.", errors);
+        }
+        return new EventInput(kind, note, commits);
+    }
+
+    private static CommitInput commit(JsonNode c, String at, EventsConfig limits, List<Problem.FieldError> errors) {
+        if (!c.isObject()) {
+            errors.add(new Problem.FieldError(at, "must be an object"));
+            return null;
+        }
+        int before = errors.size();
+        String type = text(c.get("type"), at + ".type", errors);
+        JsonNode ident = c.get("identifier");
+        Identifier identifier = null;
+        if (ident == null || !ident.isObject()) {
+            errors.add(new Problem.FieldError(at + ".identifier", "is required: an object with id, type and agent"));
+        } else {
+            String id = text(ident.get("id"), at + ".identifier.id", errors);
+            String itype = text(ident.get("type"), at + ".identifier.type", errors);
+            String agent = text(ident.get("agent"), at + ".identifier.agent", errors);
+            identifier = new Identifier(id, itype, agent);
+        }
+        JsonNode payload = c.get("payload");
+        if (payload == null || !payload.isObject()) {
+            errors.add(new Problem.FieldError(at + ".payload", "is required: an object"));
+        } else if (depth(payload, limits.maxPayloadDepth() + 1) > limits.maxPayloadDepth()) {
+            errors.add(new Problem.FieldError(at + ".payload", "nests deeper than " + limits.maxPayloadDepth() + " levels"));
+        }
+        return errors.size() == before ? new CommitInput(type, identifier, payload) : null;
+    }
+
+    private static String text(JsonNode node, String field, List<Problem.FieldError> errors) {
+        if (node == null || !node.isTextual() || node.asText().isEmpty() || node.asText().length() > MAX_TEXT) {
+            errors.add(new Problem.FieldError(field, "is required: a string of 1 to " + MAX_TEXT + " characters"));
+            return null;
+        }
+        return node.asText();
+    }
+
+    /** Depth of nesting, counting stops once past the limit. */
+    static int depth(JsonNode node, int stopAt) {
+        if (!node.isContainerNode()) {
+            return 0;
+        }
+        int deepest = 0;
+        for (JsonNode child : node) {
+            deepest = Math.max(deepest, depth(child, stopAt - 1));
+            if (deepest + 1 >= stopAt) {
+                break;
+            }
+        }
+        return deepest + 1;
+    }
+}

@@ -1,0 +1,231 @@
+package org.ziggurat.events.data;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.flipkart.zjsonpatch.JsonDiff;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Data events in Postgres. Writing one event is one transaction of a fixed number of statements
+ * whatever its number of commits (arrays through unnest); its items are locked in id order, so
+ * concurrent events on one item queue up and each revision follows the one before.
+ */
+@ApplicationScoped
+public class EventRepository {
+
+    public static final String CHANNEL = "data_events";
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    ObjectMapper mapper;
+
+    public record EventRow(long id, String kind, String note, long creatorId, String creatorUsername, String clientId,
+            int commitsCount, OffsetDateTime createdAt) {
+        static final String COLUMNS = "e.id, e.kind, e.note, e.creator_id, e.creator_username, e.client_id, "
+                + "e.commits_count, e.created_at";
+
+        static EventRow from(Row r) {
+            return new EventRow(r.getLong("id"), r.getString("kind"), r.getString("note"), r.getLong("creator_id"),
+                    r.getString("creator_username"), r.getString("client_id"), r.getInteger("commits_count"),
+                    r.getOffsetDateTime("created_at"));
+        }
+    }
+
+    public record CommitRow(long id, String type, EventInput.Identifier identifier, int revision, JsonNode payload,
+            JsonNode changeset, OffsetDateTime createdAt) {
+    }
+
+    public record NewEvent(String namespace, String repository, EventInput input, long creatorId, String creatorUsername,
+            String clientId, String idempotencyKey, byte[] requestHash) {
+    }
+
+    /** The new event's id. */
+    public Uni<Long> write(NewEvent event) {
+        return pool.withTransaction(conn -> conn
+                .preparedQuery("INSERT INTO repository (namespace, name) VALUES ($1, $2) "
+                        + "ON CONFLICT (namespace, name) DO UPDATE SET name = EXCLUDED.name RETURNING id")
+                .execute(Tuple.of(event.namespace(), event.repository()))
+                .map(rows -> rows.iterator().next().getLong("id"))
+                .chain(repositoryId -> conn.preparedQuery("INSERT INTO data_event (repository_id, kind, note, creator_id, "
+                                + "creator_username, client_id, commits_count, idempotency_key, request_hash) "
+                                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id")
+                        .execute(Tuple.tuple().addValue(repositoryId).addValue(event.input().kind())
+                                .addValue(event.input().note()).addValue(event.creatorId()).addValue(event.creatorUsername())
+                                .addValue(event.clientId()).addValue(event.input().commits().size())
+                                .addValue(event.idempotencyKey())
+                                .addValue(event.requestHash() == null ? null : Buffer.buffer(event.requestHash())))
+                        .map(rows -> rows.iterator().next().getLong("id"))
+                        .call(eventId -> event.input().commits().isEmpty() ? Uni.createFrom().voidItem()
+                                : writeCommits(conn, repositoryId, eventId, event.input().commits()))
+                        .call(eventId -> conn.preparedQuery("SELECT pg_notify($1, $2)")
+                                .execute(Tuple.of(CHANNEL, event.namespace() + "/" + event.repository())))));
+    }
+
+    private Uni<Void> writeCommits(SqlConnection conn, long repositoryId, long eventId, List<EventInput.CommitInput> commits) {
+        TreeSet<EventInput.Identifier> keys = new TreeSet<>();
+        commits.forEach(c -> keys.add(c.identifier()));
+        String[] ids = keys.stream().map(EventInput.Identifier::id).toArray(String[]::new);
+        String[] types = keys.stream().map(EventInput.Identifier::type).toArray(String[]::new);
+        String[] agents = keys.stream().map(EventInput.Identifier::agent).toArray(String[]::new);
+        return conn.preparedQuery("INSERT INTO item (repository_id, identifier_id, identifier_type, identifier_agent, "
+                        + "revision, payload) SELECT $1, k.i, k.t, k.a, 0, '{}'::jsonb "
+                        + "FROM unnest($2::text[], $3::text[], $4::text[]) AS k(i, t, a) ORDER BY k.i, k.t, k.a "
+                        + "ON CONFLICT (repository_id, identifier_id, identifier_type, identifier_agent) DO NOTHING")
+                .execute(Tuple.of(repositoryId, ids, types, agents))
+                .chain(() -> conn.preparedQuery("SELECT id, identifier_id, identifier_type, identifier_agent, revision, "
+                                + "payload::text AS payload FROM item WHERE repository_id = $1 AND (identifier_id, "
+                                + "identifier_type, identifier_agent) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[])) "
+                                + "ORDER BY id FOR UPDATE")
+                        .execute(Tuple.of(repositoryId, ids, types, agents)))
+                .chain(rows -> {
+                    Map<EventInput.Identifier, ItemState> items = new HashMap<>();
+                    rows.forEach(r -> items.put(new EventInput.Identifier(r.getString("identifier_id"),
+                            r.getString("identifier_type"), r.getString("identifier_agent")),
+                            new ItemState(r.getLong("id"), r.getInteger("revision"), read(r.getString("payload")))));
+                    int n = commits.size();
+                    Integer[] positions = new Integer[n];
+                    String[] commitTypes = new String[n];
+                    Long[] itemIds = new Long[n];
+                    Integer[] revisions = new Integer[n];
+                    String[] payloads = new String[n];
+                    String[] changesets = new String[n];
+                    for (int i = 0; i < n; i++) {
+                        EventInput.CommitInput c = commits.get(i);
+                        ItemState state = items.get(c.identifier());
+                        JsonNode changeset = JsonDiff.asJson(state.payload, c.payload());
+                        state.revision++;
+                        state.payload = c.payload();
+                        positions[i] = i;
+                        commitTypes[i] = c.type();
+                        itemIds[i] = state.id;
+                        revisions[i] = state.revision;
+                        payloads[i] = c.payload().toString();
+                        changesets[i] = changeset.toString();
+                    }
+                    List<Long> finalIds = new ArrayList<>();
+                    List<Integer> finalRevisions = new ArrayList<>();
+                    List<String> finalPayloads = new ArrayList<>();
+                    items.values().stream().filter(s -> s.revision != s.startRevision).forEach(s -> {
+                        finalIds.add(s.id);
+                        finalRevisions.add(s.revision);
+                        finalPayloads.add(s.payload.toString());
+                    });
+                    return conn.preparedQuery("INSERT INTO data_commit (event_id, position, type, item_id, revision, payload, "
+                                    + "changeset) SELECT $1, u.p, u.t, u.i, u.r, u.pl::jsonb, u.cs::jsonb FROM unnest($2::int[], "
+                                    + "$3::text[], $4::bigint[], $5::int[], $6::text[], $7::text[]) AS u(p, t, i, r, pl, cs)")
+                            .execute(Tuple.tuple().addValue(eventId).addValue(positions).addValue(commitTypes)
+                                    .addValue(itemIds).addValue(revisions).addValue(payloads).addValue(changesets))
+                            .chain(() -> conn.preparedQuery("UPDATE item SET revision = v.r, payload = v.pl::jsonb "
+                                            + "FROM unnest($1::bigint[], $2::int[], $3::text[]) AS v(id, r, pl) WHERE item.id = v.id")
+                                    .execute(Tuple.of(finalIds.toArray(Long[]::new), finalRevisions.toArray(Integer[]::new),
+                                            finalPayloads.toArray(String[]::new))))
+                            .replaceWithVoid();
+                });
+    }
+
+    private static final class ItemState {
+        final long id;
+        final int startRevision;
+        int revision;
+        JsonNode payload;
+
+        ItemState(long id, int revision, JsonNode payload) {
+            this.id = id;
+            this.startRevision = revision;
+            this.revision = revision;
+            this.payload = payload;
+        }
+    }
+
+    public Uni<Long> repositoryId(String namespace, String repository) {
+        return pool.preparedQuery("SELECT id FROM repository WHERE namespace = $1 AND name = $2")
+                .execute(Tuple.of(namespace, repository))
+                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getLong("id"));
+    }
+
+    /** Newest first; one row more than asked, to tell whether a next page exists. */
+    public Uni<List<EventRow>> page(long repositoryId, String kind, OffsetDateTime since, int limit, long offset) {
+        return pool.preparedQuery("SELECT " + EventRow.COLUMNS + " FROM data_event e WHERE e.repository_id = $1 "
+                        + "AND ($2::text IS NULL OR e.kind = $2) AND ($3::timestamptz IS NULL OR e.created_at > $3) "
+                        + "ORDER BY e.id DESC LIMIT $4 OFFSET $5")
+                .execute(Tuple.of(repositoryId, kind, since, limit, offset)).map(rows -> events(rows));
+    }
+
+    public Uni<EventRow> event(long repositoryId, long id) {
+        return pool.preparedQuery("SELECT " + EventRow.COLUMNS + " FROM data_event e WHERE e.repository_id = $1 AND e.id = $2")
+                .execute(Tuple.of(repositoryId, id)).map(rows -> rows.rowCount() == 0 ? null : EventRow.from(rows.iterator().next()));
+    }
+
+    /** For streams: events after an id, oldest first, by repository name. */
+    public Uni<List<EventRow>> after(String namespace, String repository, long afterId, int limit) {
+        return pool.preparedQuery("SELECT " + EventRow.COLUMNS + " FROM data_event e JOIN repository r ON r.id = e.repository_id "
+                        + "WHERE r.namespace = $1 AND r.name = $2 AND e.id > $3 ORDER BY e.id LIMIT $4")
+                .execute(Tuple.of(namespace, repository, afterId, limit)).map(rows -> events(rows));
+    }
+
+    public Uni<Long> newestId(String namespace, String repository) {
+        return pool.preparedQuery("SELECT coalesce(max(e.id), 0) AS newest FROM data_event e JOIN repository r "
+                        + "ON r.id = e.repository_id WHERE r.namespace = $1 AND r.name = $2")
+                .execute(Tuple.of(namespace, repository)).map(rows -> rows.iterator().next().getLong("newest"));
+    }
+
+    public Uni<List<CommitRow>> commits(long eventId) {
+        return pool.preparedQuery("SELECT c.id, c.type, i.identifier_id, i.identifier_type, i.identifier_agent, c.revision, "
+                        + "c.payload::text AS payload, c.changeset::text AS changeset, c.created_at FROM data_commit c "
+                        + "JOIN item i ON i.id = c.item_id WHERE c.event_id = $1 ORDER BY c.position")
+                .execute(Tuple.of(eventId)).map(rows -> {
+                    List<CommitRow> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(new CommitRow(r.getLong("id"), r.getString("type"),
+                            new EventInput.Identifier(r.getString("identifier_id"), r.getString("identifier_type"),
+                                    r.getString("identifier_agent")), r.getInteger("revision"), read(r.getString("payload")),
+                            read(r.getString("changeset")), r.getOffsetDateTime("created_at"))));
+                    return list;
+                });
+    }
+
+    /** A replay of an Idempotency-Key: the first event's id and its request's hash. */
+    public record Previous(long id, byte[] requestHash) {
+    }
+
+    public Uni<Previous> byIdempotencyKey(String namespace, String repository, long creatorId, String key) {
+        return pool.preparedQuery("SELECT e.id, e.request_hash FROM data_event e JOIN repository r ON r.id = e.repository_id "
+                        + "WHERE r.namespace = $1 AND r.name = $2 AND e.creator_id = $3 AND e.idempotency_key = $4")
+                .execute(Tuple.of(namespace, repository, creatorId, key))
+                .map(rows -> rows.rowCount() == 0 ? null
+                        : new Previous(rows.iterator().next().getLong("id"), rows.iterator().next().getBuffer("request_hash").getBytes()));
+    }
+
+    private static List<EventRow> events(RowSet<Row> rows) {
+        List<EventRow> list = new ArrayList<>(rows.rowCount());
+        rows.forEach(r -> list.add(EventRow.from(r)));
+        return list;
+    }
+
+    private JsonNode read(String json) {
+        try {
+            return json == null ? JsonNodeFactory.instance.nullNode() : mapper.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package org.ziggurat.events.data;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.pgclient.PgException;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+import org.ziggurat.events.EventsConfig;
+import org.ziggurat.events.directory.DirectoryClient;
+import org.ziggurat.events.rights.NamespaceRights;
+import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.paging.PageLinks;
+import org.ziggurat.platform.paging.PageRequest;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.time.Timestamps;
+import org.ziggurat.platform.token.Callers;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Data events of a repository (spec 4.7). */
+@Path("/{namespace}/repositories/{repository}/data/events")
+@Produces(MediaType.APPLICATION_JSON)
+public class EventsResource {
+
+    private static final int STREAM_BATCH = 100;
+
+    @Inject
+    Callers callers;
+
+    @Inject
+    NamespaceRights rights;
+
+    @Inject
+    EventRepository events;
+
+    @Inject
+    EventStreamHub hub;
+
+    @Inject
+    EventsConfig config;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> create(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
+            @HeaderParam("Idempotency-Key") String idempotencyKey, String body, @Context UriInfo uri) {
+        String repo = repositoryName(repository);
+        if (body == null || body.isEmpty()) {
+            throw ProblemException.badRequest("A JSON body is required.");
+        }
+        if (body.length() > config.maxBodyBytes() || body.getBytes(StandardCharsets.UTF_8).length > config.maxBodyBytes()) {
+            throw new ProblemException(413, "Content Too Large", "A data event may be at most " + config.maxBodyBytes() + " bytes.");
+        }
+        if (idempotencyKey != null && !idempotencyKey.matches("[\\x21-\\x7e]{1,255}")) {
+            throw ProblemException.invalidField("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
+        }
+        JsonNode json;
+        try {
+            json = mapper.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw ProblemException.badRequest("The request body is not valid JSON.");
+        }
+        EventInput input = EventInput.parse(json, config);
+        byte[] hash = idempotencyKey == null ? null : sha256(body);
+        return callers.current().chain(caller -> rights.forWriting(namespace, caller).chain(ns -> {
+            EventViews.Place place = new EventViews.Place(ns.name(), repo, PublicUrls.of(uri));
+            long creator = caller.requireUser();
+            EventRepository.NewEvent event = new EventRepository.NewEvent(ns.name(), repo, input, creator,
+                    caller.username().orElse(""), caller.clientId().orElse(null), idempotencyKey, hash);
+            Uni<Long> written = idempotencyKey == null ? events.write(event) : writeOnce(event, hash);
+            return written.chain(id -> single(place, id)).map(view -> Response.created(URI.create(view.url())).entity(view).build());
+        }));
+    }
+
+    /** The same key and body return the first answer; the same key with another body is 422. */
+    private Uni<Long> writeOnce(EventRepository.NewEvent event, byte[] hash) {
+        Uni<Long> replay = events.byIdempotencyKey(event.namespace(), event.repository(), event.creatorId(),
+                event.idempotencyKey()).map(previous -> {
+                    if (previous == null) {
+                        return null;
+                    }
+                    if (!MessageDigest.isEqual(previous.requestHash(), hash)) {
+                        throw ProblemException.invalidField("Idempotency-Key", "was used before with another body");
+                    }
+                    return previous.id();
+                });
+        return replay.chain(id -> id != null ? Uni.createFrom().item(id)
+                : events.write(event).onFailure(e -> e instanceof PgException pg && "23505".equals(pg.getSqlState()))
+                        .recoverWithUni(() -> writeOnceAfterRace(event, hash)));
+    }
+
+    /** Two requests with one key at the same time: the other one won; answer with its event. */
+    private Uni<Long> writeOnceAfterRace(EventRepository.NewEvent event, byte[] hash) {
+        return events.byIdempotencyKey(event.namespace(), event.repository(), event.creatorId(), event.idempotencyKey())
+                .map(previous -> {
+                    if (previous == null || !MessageDigest.isEqual(previous.requestHash(), hash)) {
+                        throw ProblemException.invalidField("Idempotency-Key", "was used before with another body");
+                    }
+                    return previous.id();
+                });
+    }
+
+    /** Newest first, {@code kind} and {@code since} filters, {@code page}/{@code per_page} with Link headers. */
+    @GET
+    public Uni<Response> list(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
+            @QueryParam("kind") String kind, @QueryParam("since") String since, @QueryParam("page") String page,
+            @QueryParam("per_page") String perPage, @Context UriInfo uri) {
+        String repo = repositoryName(repository);
+        PageRequest request = PageRequest.of(page, perPage);
+        if (kind != null && !EventInput.KINDS.contains(kind)) {
+            throw new ProblemException(400, "Bad Request", "kind must be one of FileUpload, API-Request, Fork.",
+                    List.of(new org.ziggurat.platform.problem.Problem.FieldError("kind", "unknown kind")));
+        }
+        OffsetDateTime after = since == null ? null : Timestamps.parse(since).map(i -> i.atOffset(ZoneOffset.UTC))
+                .orElseThrow(() -> new ProblemException(400, "Bad Request", "since must be an ISO 8601 timestamp.",
+                        List.of(new org.ziggurat.platform.problem.Problem.FieldError("since", "not an ISO 8601 timestamp"))));
+        return callers.current().chain(caller -> rights.forReading(namespace, caller)).chain(ns -> {
+            EventViews.Place place = new EventViews.Place(ns.name(), repo, PublicUrls.of(uri));
+            return events.repositoryId(ns.name(), repo).chain(id -> id == null
+                    ? Uni.createFrom().item(List.<EventRepository.EventRow>of())
+                    : events.page(id, kind, after, request.limitPlusOne(), request.offset()))
+                    .map(rows -> {
+                        boolean more = rows.size() > request.limit();
+                        List<EventViews.Event> views = rows.stream().limit(request.limit())
+                                .map(r -> EventViews.event(r, place, null)).toList();
+                        return PageLinks.withoutTotal(Response.ok(views), uri, request, more).build();
+                    });
+        });
+    }
+
+    @GET
+    @Path("/{id:[0-9]+}")
+    public Uni<EventViews.Event> get(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
+            @PathParam("id") String id, @Context UriInfo uri) {
+        String repo = repositoryName(repository);
+        long eventId = eventId(id);
+        return callers.current().chain(caller -> rights.forReading(namespace, caller))
+                .chain(ns -> single(new EventViews.Place(ns.name(), repo, PublicUrls.of(uri)), eventId));
+    }
+
+    @GET
+    @Path("/{id:[0-9]+}/commits")
+    public Uni<List<EventViews.Commit>> commits(@PathParam("namespace") String namespace,
+            @PathParam("repository") String repository, @PathParam("id") String id) {
+        String repo = repositoryName(repository);
+        long eventId = eventId(id);
+        return callers.current().chain(caller -> rights.forReading(namespace, caller))
+                .chain(ns -> events.repositoryId(ns.name(), repo))
+                .chain(repoId -> repoId == null ? Uni.createFrom().nullItem() : events.event(repoId, eventId))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No such data event."))
+                .chain(row -> events.commits(row.id()))
+                .map(rows -> rows.stream().map(EventViews::commit).toList());
+    }
+
+    /**
+     * Server-sent events of new data events as they are written, from any replica. With
+     * {@code Last-Event-ID} (or {@code ?after=}) the stream first sends what came after that id.
+     */
+    @GET
+    @Path("/stream")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    public Multi<OutboundSseEvent> stream(@PathParam("namespace") String namespace,
+            @PathParam("repository") String repository, @HeaderParam("Last-Event-ID") String lastEventId,
+            @QueryParam("after") String afterParam, @Context UriInfo uri, @Context Sse sse) {
+        String repo = repositoryName(repository);
+        String resumeFrom = lastEventId != null ? lastEventId : afterParam;
+        if (resumeFrom != null && !resumeFrom.matches("[0-9]{1,18}")) {
+            throw ProblemException.badRequest("Last-Event-ID must be an event id.");
+        }
+        PublicUrls urls = PublicUrls.of(uri);
+        return Multi.createFrom().uni(callers.current().chain(caller -> rights.forReading(namespace, caller))
+                        .chain(ns -> (resumeFrom != null ? Uni.createFrom().item(Long.parseLong(resumeFrom))
+                                : events.newestId(ns.name(), repo)).map(start -> new Object[] {ns, start})))
+                .onItem().transformToMultiAndConcatenate(state -> {
+                    DirectoryClient.Namespace ns = (DirectoryClient.Namespace) state[0];
+                    AtomicLong last = new AtomicLong((Long) state[1]);
+                    EventViews.Place place = new EventViews.Place(ns.name(), repo, urls);
+                    String key = ns.name() + "/" + repo;
+                    Multi<Long> ticks = Multi.createBy().merging().streams(
+                            Multi.createFrom().item(0L),
+                            hub.notifications().filter(key::equals).map(k -> 0L),
+                            Multi.createFrom().ticks().every(config.streamHeartbeat()).map(t -> 0L));
+                    return ticks.onOverflow().drop()
+                            .onItem().transformToMultiAndConcatenate(tick -> Multi.createBy().repeating()
+                                    .uni(() -> events.after(ns.name(), repo, last.get(), STREAM_BATCH)
+                                            .invoke(rows -> rows.forEach(r -> last.set(Math.max(last.get(), r.id())))))
+                                    .whilst(rows -> rows.size() == STREAM_BATCH)
+                                    .onItem().transformToIterable(rows -> rows))
+                            .map(row -> sse.newEventBuilder().id(Long.toString(row.id())).name("data_event")
+                                    .mediaType(MediaType.APPLICATION_JSON_TYPE)
+                                    .data(EventViews.Event.class, EventViews.event(row, place, null)).build());
+                });
+    }
+
+    private Uni<EventViews.Event> single(EventViews.Place place, long id) {
+        return events.repositoryId(place.namespace(), place.repository())
+                .chain(repoId -> repoId == null ? Uni.createFrom().nullItem() : events.event(repoId, id))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No such data event."))
+                .chain(row -> events.commits(row.id()).map(commits -> EventViews.event(row, place, commits)));
+    }
+
+    static String repositoryName(String name) {
+        if (name == null || !name.matches("[A-Za-z0-9._-]{1,100}") || name.equals(".") || name.equals("..")) {
+            throw ProblemException.notFound("No repository is called '" + name + "'.");
+        }
+        return name;
+    }
+
+    private static long eventId(String id) {
+        if (id.length() > 18) {
+            throw ProblemException.notFound("No such data event.");
+        }
+        return Long.parseLong(id);
+    }
+
+    private static byte[] sha256(String body) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

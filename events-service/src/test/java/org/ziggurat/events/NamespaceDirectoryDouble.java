@@ -1,0 +1,75 @@
+package org.ziggurat.events;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A test double of directory-service's {@code GET /internal/namespaces/:name?person_id=}, true to
+ * its contract (platform token required; 404 for unknown names). Namespaces: the person alice
+ * (101); the public organization "lab" whose active member is alice; the private organization
+ * "vault" whose active member is bob (102).
+ */
+public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleManager {
+
+    public static final long ALICE = 101;
+    public static final long BOB = 102;
+
+    private record Ns(String kind, long id, String visibility, Set<Long> members) {
+    }
+
+    private static final Map<String, Ns> NAMESPACES = Map.of(
+            "alice", new Ns("person", ALICE, "public", Set.of(ALICE)),
+            "bob", new Ns("person", BOB, "public", Set.of(BOB)),
+            "lab", new Ns("organization", 201, "public", Set.of(ALICE)),
+            "vault", new Ns("organization", 202, "private", Set.of(BOB)));
+
+    private Vertx vertx;
+
+    @Override
+    public Map<String, String> start() {
+        vertx = Vertx.vertx();
+        try {
+            int port = vertx.createHttpServer().requestHandler(request -> {
+                if (request.getHeader("X-Platform-Token") == null) {
+                    request.response().setStatusCode(401).end();
+                    return;
+                }
+                String path = request.path();
+                if (!path.startsWith("/internal/namespaces/")) {
+                    request.response().setStatusCode(404).end();
+                    return;
+                }
+                String name = path.substring("/internal/namespaces/".length()).toLowerCase();
+                Ns ns = NAMESPACES.get(name);
+                if (ns == null) {
+                    request.response().setStatusCode(404).putHeader("Content-Type", "application/problem+json").end("{}");
+                    return;
+                }
+                long person = Long.parseLong(request.getParam("person_id", "0"));
+                boolean member = ns.members().contains(person);
+                boolean own = ns.kind().equals("person") && ns.id() == person;
+                JsonObject answer = new JsonObject().put("name", name).put("kind", ns.kind()).put("id", ns.id())
+                        .put("visibility", ns.visibility())
+                        .put("read", ns.visibility().equals("public") || member)
+                        .put("write", own || (ns.kind().equals("organization") && member))
+                        .put("admin", own);
+                request.response().putHeader("Content-Type", "application/json").end(answer.encode());
+            }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+            return Map.of("quarkus.rest-client.directory.url", "http://127.0.0.1:" + port);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot start the directory double", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (vertx != null) {
+            vertx.close();
+        }
+    }
+}
