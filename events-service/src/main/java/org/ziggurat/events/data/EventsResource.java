@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
+import org.jboss.resteasy.reactive.RestMulti;
 import org.ziggurat.events.EventsConfig;
 import org.ziggurat.events.directory.DirectoryClient;
 import org.ziggurat.events.rights.NamespaceRights;
@@ -185,35 +186,39 @@ public class EventsResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     public Multi<OutboundSseEvent> stream(@PathParam("namespace") String namespace,
             @PathParam("repository") String repository, @HeaderParam("Last-Event-ID") String lastEventId,
-            @QueryParam("after") String afterParam, @Context UriInfo uri, @Context Sse sse) {
+            @QueryParam("after") String afterParam, @Context UriInfo uri, @Context Sse sse,
+            @Context jakarta.ws.rs.container.ContainerRequestContext request) {
         String repo = repositoryName(repository);
         String resumeFrom = lastEventId != null ? lastEventId : afterParam;
         if (resumeFrom != null && !resumeFrom.matches("[0-9]{1,18}")) {
             throw ProblemException.badRequest("Last-Event-ID must be an event id.");
         }
         PublicUrls urls = PublicUrls.of(uri);
-        return Multi.createFrom().uni(callers.current().chain(caller -> rights.forReading(namespace, caller))
-                        .chain(ns -> (resumeFrom != null ? Uni.createFrom().item(Long.parseLong(resumeFrom))
-                                : events.newestId(ns.name(), repo)).map(start -> new Object[] {ns, start})))
-                .onItem().transformToMultiAndConcatenate(state -> {
-                    DirectoryClient.Namespace ns = (DirectoryClient.Namespace) state[0];
-                    AtomicLong last = new AtomicLong((Long) state[1]);
-                    EventViews.Place place = new EventViews.Place(ns.name(), repo, urls);
-                    String key = ns.name() + "/" + repo;
-                    Multi<Long> ticks = Multi.createBy().merging().streams(
-                            Multi.createFrom().item(0L),
-                            hub.notifications().filter(key::equals).map(k -> 0L),
-                            Multi.createFrom().ticks().every(config.streamHeartbeat()).map(t -> 0L));
-                    return ticks.onOverflow().drop()
-                            .onItem().transformToMultiAndConcatenate(tick -> Multi.createBy().repeating()
-                                    .uni(() -> events.after(ns.name(), repo, last.get(), STREAM_BATCH)
-                                            .invoke(rows -> rows.forEach(r -> last.set(Math.max(last.get(), r.id())))))
-                                    .whilst(rows -> rows.size() == STREAM_BATCH)
-                                    .onItem().transformToIterable(rows -> rows))
-                            .map(row -> sse.newEventBuilder().id(Long.toString(row.id())).name("data_event")
-                                    .mediaType(MediaType.APPLICATION_JSON_TYPE)
-                                    .data(EventViews.Event.class, EventViews.event(row, place, null)).build());
-                });
+        // Rights were settled by StreamRights before this method, while a refusal could still be a 404.
+        DirectoryClient.Namespace ns = (DirectoryClient.Namespace) request.getProperty(StreamRights.NAMESPACE);
+        Uni<StreamStart> start = (resumeFrom != null ? Uni.createFrom().item(Long.parseLong(resumeFrom))
+                : events.newestId(ns.name(), repo)).map(after -> new StreamStart(ns, after));
+        return RestMulti.fromUniResponse(start, begin -> {
+            AtomicLong last = new AtomicLong(begin.after());
+            EventViews.Place place = new EventViews.Place(begin.namespace().name(), repo, urls);
+            String key = begin.namespace().name() + "/" + repo;
+            Multi<Long> ticks = Multi.createBy().merging().streams(
+                    Multi.createFrom().item(0L),
+                    hub.notifications().filter(key::equals).map(k -> 0L),
+                    Multi.createFrom().ticks().every(config.streamHeartbeat()).map(t -> 0L));
+            return ticks.onOverflow().drop()
+                    .onItem().transformToMultiAndConcatenate(tick -> Multi.createBy().repeating()
+                            .uni(() -> events.after(place.namespace(), repo, last.get(), STREAM_BATCH)
+                                    .invoke(rows -> rows.forEach(r -> last.set(Math.max(last.get(), r.id())))))
+                            .whilst(rows -> rows.size() == STREAM_BATCH)
+                            .onItem().transformToIterable(rows -> rows))
+                    .map(row -> sse.newEventBuilder().id(Long.toString(row.id())).name("data_event")
+                            .mediaType(MediaType.APPLICATION_JSON_TYPE)
+                            .data(EventViews.Event.class, EventViews.event(row, place, null)).build());
+        });
+    }
+
+    private record StreamStart(DirectoryClient.Namespace namespace, long after) {
     }
 
     private Uni<EventViews.Event> single(EventViews.Place place, long id) {
