@@ -213,9 +213,17 @@ public class EventsResource {
                             .whilst(rows -> rows.size() == STREAM_BATCH)
                             .onItem().transformToIterable(rows -> rows))
                     .map(row -> sse.newEventBuilder().id(Long.toString(row.id())).name("data_event")
-                            .mediaType(MediaType.APPLICATION_JSON_TYPE)
-                            .data(EventViews.Event.class, EventViews.event(row, place, null)).build());
+                            .data(json(EventViews.event(row, place, null))).build());
         });
+    }
+
+    /** One line of JSON: plain SSE, no per-event content type. */
+    private String json(EventViews.Event event) {
+        try {
+            return mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private record StreamStart(DirectoryClient.Namespace namespace, long after) {
