@@ -69,6 +69,7 @@ public final class OpenApiMerge {
         if (!tags.isEmpty()) {
             merged.set("tags", tags);
         }
+        pruneUnreferenced(paths, components);
         if (!components.isEmpty()) {
             merged.set("components", components);
         }
@@ -77,6 +78,57 @@ public final class OpenApiMerge {
             unavailable.forEach(missing::add);
         }
         return merged;
+    }
+
+    /**
+     * Keeps only the components that the public paths use, directly or through other components:
+     * the internal API's shapes stay out of the public document.
+     */
+    static void pruneUnreferenced(ObjectNode paths, ObjectNode components) {
+        java.util.Set<String> used = new java.util.HashSet<>();
+        java.util.Deque<JsonNode> pending = new java.util.ArrayDeque<>();
+        pending.add(paths);
+        while (!pending.isEmpty()) {
+            for (String ref : refs(pending.poll())) {
+                if (ref.startsWith("#/components/") && used.add(ref)) {
+                    String[] parts = ref.substring("#/components/".length()).split("/", 2);
+                    JsonNode target = parts.length == 2 ? components.path(parts[0]).get(parts[1]) : null;
+                    if (target != null) {
+                        pending.add(target);
+                    }
+                }
+            }
+        }
+        List<String> emptyKinds = new ArrayList<>();
+        components.fields().forEachRemaining(kind -> {
+            List<String> unused = new ArrayList<>();
+            kind.getValue().fieldNames().forEachRemaining(name -> {
+                if (!used.contains("#/components/" + kind.getKey() + "/" + name)) {
+                    unused.add(name);
+                }
+            });
+            ((ObjectNode) kind.getValue()).remove(unused);
+            if (kind.getValue().isEmpty()) {
+                emptyKinds.add(kind.getKey());
+            }
+        });
+        components.remove(emptyKinds);
+    }
+
+    private static List<String> refs(JsonNode node) {
+        List<String> found = new ArrayList<>();
+        if (node.isObject()) {
+            node.fields().forEachRemaining(f -> {
+                if (f.getKey().equals("$ref") && f.getValue().isTextual()) {
+                    found.add(f.getValue().asText());
+                } else {
+                    found.addAll(refs(f.getValue()));
+                }
+            });
+        } else if (node.isArray()) {
+            node.forEach(child -> found.addAll(refs(child)));
+        }
+        return found;
     }
 
     /** Names in {@code incoming} that clash with a different definition already merged. */

@@ -124,7 +124,9 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                     + "[{\"name\":\"username\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],"
                     + "\"responses\":{\"200\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Person\"}}}}}}},"
                     + "\"/internal/people\":{\"get\":{\"responses\":{\"200\":{}}}}},"
-                    + "\"components\":{\"schemas\":{" + problem + ",\"Person\":{\"type\":\"object\",\"properties\":{\"username\":{\"type\":\"string\"}}}}}}";
+                    + "\"components\":{\"schemas\":{" + problem + ",\"PasswordCheck\":{\"type\":\"object\"},"
+                    + "\"Person\":{\"type\":\"object\",\"properties\":{\"username\":{\"type\":\"string\"},"
+                    + "\"home\":{\"$ref\":\"#/components/schemas/Place\"}}},\"Place\":{\"type\":\"object\"}}}}";
             default -> "{\"openapi\":\"3.0.3\",\"paths\":{\"/{namespace}/vocab/schemes\":{\"get\":{\"responses\":{\"200\":"
                     + "{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Person\"}}}}}}}},"
                     + "\"components\":{\"schemas\":{\"Person\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}}}}";
