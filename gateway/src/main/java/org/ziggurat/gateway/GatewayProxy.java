@@ -92,6 +92,12 @@ public class GatewayProxy {
     private String forwardedPrefix;
 
     void register(@Observes Router router, Vertx vertx) {
+        if (io.quarkus.runtime.LaunchMode.current() == io.quarkus.runtime.LaunchMode.NORMAL
+                && config.clientSecret().map(String::length).orElse(0) < 32) {
+            // Without it every token would fail introspection: refuse to start instead.
+            throw new IllegalStateException("ziggurat.gateway.client-secret (the gateway's secret at auth-service, "
+                    + "at least 32 characters) is not set");
+        }
         URI base = config.publicBaseUrl();
         if (!base.isAbsolute() || base.getHost() == null || !base.getScheme().matches("https?")) {
             throw new IllegalStateException("ziggurat.gateway.public-base-url must be an absolute http(s) URL, not '"
