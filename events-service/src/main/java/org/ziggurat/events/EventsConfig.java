@@ -22,10 +22,6 @@ public interface EventsConfig {
     @WithDefault("10000")
     int maxNoteLength();
 
-    /** How long a namespace's rights for one person are reused. */
-    @WithDefault("5s")
-    Duration rightsCacheTtl();
-
     /** How often an open stream checks for events even without a notification (and keeps the connection alive). */
     @WithDefault("15s")
     Duration streamHeartbeat();

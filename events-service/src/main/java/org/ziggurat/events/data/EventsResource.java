@@ -23,8 +23,8 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.ziggurat.events.EventsConfig;
-import org.ziggurat.events.directory.DirectoryClient;
-import org.ziggurat.events.rights.NamespaceRights;
+import org.ziggurat.platform.namespaces.Namespace;
+import org.ziggurat.platform.namespaces.NamespaceRights;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public class EventsResource {
 
     private static final int STREAM_BATCH = 100;
+    /** Recording an event creates content: the write scope. */
+    static final String WRITE_SCOPE = "write";
 
     @Inject
     Callers callers;
@@ -87,7 +89,7 @@ public class EventsResource {
         }
         EventInput input = EventInput.parse(json, config);
         byte[] hash = idempotencyKey == null ? null : sha256(body);
-        return callers.current().chain(caller -> rights.forWriting(namespace, caller).chain(ns -> {
+        return callers.current().chain(caller -> rights.forWriting(namespace, caller, WRITE_SCOPE).chain(ns -> {
             EventViews.Place place = new EventViews.Place(ns.name(), repo, PublicUrls.of(uri));
             long creator = caller.requireUser();
             EventRepository.NewEvent event = new EventRepository.NewEvent(ns.name(), repo, input, creator,
@@ -195,7 +197,7 @@ public class EventsResource {
         }
         PublicUrls urls = PublicUrls.of(uri);
         // Rights were settled by StreamRights before this method, while a refusal could still be a 404.
-        DirectoryClient.Namespace ns = (DirectoryClient.Namespace) request.getProperty(StreamRights.NAMESPACE);
+        Namespace ns = (Namespace) request.getProperty(StreamRights.NAMESPACE);
         Uni<StreamStart> start = (resumeFrom != null ? Uni.createFrom().item(Long.parseLong(resumeFrom))
                 : events.newestId(ns.name(), repo)).map(after -> new StreamStart(ns, after));
         return RestMulti.fromUniResponse(start, begin -> {
@@ -226,7 +228,7 @@ public class EventsResource {
         }
     }
 
-    private record StreamStart(DirectoryClient.Namespace namespace, long after) {
+    private record StreamStart(Namespace namespace, long after) {
     }
 
     private Uni<EventViews.Event> single(EventViews.Place place, long id) {
