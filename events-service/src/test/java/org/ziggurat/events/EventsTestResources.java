@@ -10,7 +10,7 @@ import org.ziggurat.platform.testing.PostgresTestDatabase;
         @ResourceArg(name = "database", value = "ziggurat_test_events"),
         @ResourceArg(name = "schema", value = "events")})
 @QuarkusTestResource(value = PlatformTestKeys.class, initArgs = @ResourceArg(name = "signer", value = "events-service"))
-@QuarkusTestResource(NamespaceDirectoryDouble.class)
+@QuarkusTestResource(org.ziggurat.platform.testing.NamespaceDirectoryDouble.class)
 public final class EventsTestResources {
 
     private EventsTestResources() {

@@ -1,17 +1,9 @@
 package org.ziggurat.vocab;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import org.ziggurat.platform.testing.PlatformTestKeys;
-import org.ziggurat.platform.testing.PostgresTestDatabase;
 import org.ziggurat.platform.testing.ServiceFoundationChecks;
 
 @QuarkusTest
-@QuarkusTestResource(value = PostgresTestDatabase.class, initArgs = {
-        @ResourceArg(name = "database", value = "ziggurat_test_vocab"),
-        @ResourceArg(name = "schema", value = "vocab")})
-@QuarkusTestResource(value = PlatformTestKeys.class, initArgs = @ResourceArg(name = "signer", value = "vocab-service"))
 class VocabFoundationTest extends ServiceFoundationChecks {
 
     @Override

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.ziggurat.events.NamespaceDirectoryDouble.ALICE;
+import static org.ziggurat.platform.testing.NamespaceDirectoryDouble.ALICE;
 
 /** Server-sent events of new data events, and a client that reconnects with Last-Event-ID and misses nothing. */
 @QuarkusTest

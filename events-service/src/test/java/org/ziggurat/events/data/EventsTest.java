@@ -27,8 +27,8 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.ziggurat.events.NamespaceDirectoryDouble.ALICE;
-import static org.ziggurat.events.NamespaceDirectoryDouble.BOB;
+import static org.ziggurat.platform.testing.NamespaceDirectoryDouble.ALICE;
+import static org.ziggurat.platform.testing.NamespaceDirectoryDouble.BOB;
 
 @QuarkusTest
 class EventsTest {

@@ -1,4 +1,4 @@
-package org.ziggurat.events;
+package org.ziggurat.platform.testing;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.Vertx;

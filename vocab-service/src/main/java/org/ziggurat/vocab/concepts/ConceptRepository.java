@@ -1,0 +1,203 @@
+package org.ziggurat.vocab.concepts;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.ziggurat.platform.problem.ProblemException;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Concepts with their labels, notes, relations and matches. A page of concepts is read with a
+ * fixed number of queries whatever its size (ids in arrays), never one query per concept.
+ */
+@ApplicationScoped
+public class ConceptRepository {
+
+    @Inject
+    Pool pool;
+
+    public record ConceptRow(String id, long schemeId, String schemeNamespace, String schemeSlug, String status,
+            String creatorUsername, List<String> contributors, Instant createdAt, Instant updatedAt) {
+        static final String COLUMNS = "c.id, c.scheme_id, s.namespace, s.slug, c.status, c.creator_username, c.contributors, "
+                + "c.created_at, c.updated_at";
+
+        static ConceptRow from(Row r) {
+            return new ConceptRow(r.getString("id"), r.getLong("scheme_id"), r.getString("namespace"), r.getString("slug"),
+                    r.getString("status"), r.getString("creator_username"), Arrays.asList(r.getArrayOfStrings("contributors")),
+                    r.getOffsetDateTime("created_at").toInstant(), r.getOffsetDateTime("updated_at").toInstant());
+        }
+    }
+
+    /** Everything a Concept shows, for a set of concepts. */
+    public record Details(Map<String, List<ConceptInput.Label>> labels, Map<String, List<ConceptInput.Note>> notes,
+            Map<String, List<String>> broader, Map<String, List<String>> narrower, Map<String, List<ConceptInput.Match>> matches,
+            Map<String, Map<String, String>> preferredByLanguage) {
+    }
+
+    public Uni<String> insert(long schemeId, ConceptInput input, long creatorId, String creatorUsername) {
+        return pool.withTransaction(conn -> conn
+                .preparedQuery("UPDATE scheme SET concept_counter = concept_counter + 1 WHERE id = $1 RETURNING concept_counter")
+                .execute(Tuple.of(schemeId))
+                .map(rows -> ConceptIds.next(rows.iterator().next().getInteger("concept_counter")))
+                .call(id -> requireBroaderInScheme(conn, schemeId, input.broader()))
+                .call(id -> conn.preparedQuery("INSERT INTO concept (id, scheme_id, status, creator_id, creator_username, "
+                                + "contributors) VALUES ($1, $2, $3, $4, $5, $6)")
+                        .execute(Tuple.of(id, schemeId, input.status(), creatorId, creatorUsername, new String[] {creatorUsername})))
+                .call(id -> writeParts(conn, id, input)));
+    }
+
+    private Uni<Void> requireBroaderInScheme(SqlConnection conn, long schemeId, List<String> broader) {
+        if (broader.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return conn.preparedQuery("SELECT id FROM concept WHERE scheme_id = $1 AND id = ANY($2)")
+                .execute(Tuple.of(schemeId, broader.toArray(String[]::new)))
+                .map(rows -> {
+                    List<String> found = new ArrayList<>();
+                    rows.forEach(r -> found.add(r.getString("id")));
+                    for (int i = 0; i < broader.size(); i++) {
+                        if (!found.contains(broader.get(i))) {
+                            throw ProblemException.invalidField("broader[" + i + "]", "is not a concept of this scheme");
+                        }
+                    }
+                    return null;
+                });
+    }
+
+    private Uni<Void> writeParts(SqlConnection conn, String id, ConceptInput input) {
+        int nl = input.labels().size();
+        Integer[] lpos = new Integer[nl];
+        String[] ltype = new String[nl];
+        String[] lbody = new String[nl];
+        String[] llang = new String[nl];
+        Boolean[] labbr = new Boolean[nl];
+        String[] lvern = new String[nl];
+        String[] lhist = new String[nl];
+        for (int i = 0; i < nl; i++) {
+            ConceptInput.Label l = input.labels().get(i);
+            lpos[i] = i;
+            ltype[i] = l.type();
+            lbody[i] = l.body();
+            llang[i] = l.language();
+            labbr[i] = l.abbreviation();
+            lvern[i] = l.vernacular();
+            lhist[i] = l.historical();
+        }
+        int nn = input.notes().size();
+        Integer[] npos = new Integer[nn];
+        String[] ntype = new String[nn];
+        String[] nbody = new String[nn];
+        String[] nlang = new String[nn];
+        for (int i = 0; i < nn; i++) {
+            npos[i] = i;
+            ntype[i] = input.notes().get(i).type();
+            nbody[i] = input.notes().get(i).body();
+            nlang[i] = input.notes().get(i).language();
+        }
+        int nm = input.matches().size();
+        Integer[] mpos = new Integer[nm];
+        String[] mprop = new String[nm];
+        String[] murl = new String[nm];
+        for (int i = 0; i < nm; i++) {
+            mpos[i] = i;
+            mprop[i] = input.matches().get(i).property();
+            murl[i] = input.matches().get(i).url();
+        }
+        return conn.preparedQuery("INSERT INTO label (concept_id, position, type, body, language, abbreviation, vernacular, "
+                        + "historical) SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::bool[], "
+                        + "$7::text[], $8::text[])")
+                .execute(Tuple.tuple().addValue(id).addValue(lpos).addValue(ltype).addValue(lbody).addValue(llang)
+                        .addValue(labbr).addValue(lvern).addValue(lhist))
+                .chain(() -> conn.preparedQuery("INSERT INTO note (concept_id, position, type, body, language) "
+                        + "SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[])")
+                        .execute(Tuple.of(id, npos, ntype, nbody, nlang)))
+                .chain(() -> conn.preparedQuery("INSERT INTO broader (concept_id, broader_id) SELECT $1, unnest($2::text[])")
+                        .execute(Tuple.of(id, input.broader().toArray(String[]::new))))
+                .chain(() -> conn.preparedQuery("INSERT INTO match (concept_id, position, property, url) "
+                        + "SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[])")
+                        .execute(Tuple.of(id, mpos, mprop, murl)))
+                .replaceWithVoid();
+    }
+
+    public Uni<ConceptRow> one(long schemeId, String id) {
+        return pool.preparedQuery("SELECT " + ConceptRow.COLUMNS + " FROM concept c JOIN scheme s ON s.id = c.scheme_id "
+                        + "WHERE c.scheme_id = $1 AND c.id = $2")
+                .execute(Tuple.of(schemeId, id)).map(rows -> rows.rowCount() == 0 ? null : ConceptRow.from(rows.iterator().next()));
+    }
+
+    /**
+     * A page of a namespace's concepts (of one scheme when {@code schemeId} is given) ordered by
+     * update time; one row more than asked, to tell whether there is a next page.
+     */
+    public Uni<List<ConceptRow>> page(String namespace, Long schemeId, OffsetDateTime since, boolean descending, int limit,
+            long offset) {
+        String order = descending ? "c.updated_at DESC, c.id DESC" : "c.updated_at, c.id";
+        return pool.preparedQuery("SELECT " + ConceptRow.COLUMNS + " FROM concept c JOIN scheme s ON s.id = c.scheme_id "
+                        + "WHERE s.namespace = $1 AND ($2::bigint IS NULL OR c.scheme_id = $2) "
+                        + "AND ($3::timestamptz IS NULL OR c.updated_at > $3) ORDER BY " + order + " LIMIT $4 OFFSET $5")
+                .execute(Tuple.of(namespace, schemeId, since, limit, offset)).map(rows -> {
+                    List<ConceptRow> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(ConceptRow.from(r)));
+                    return list;
+                });
+    }
+
+    public Uni<Details> details(List<String> ids) {
+        String[] idArray = ids.toArray(String[]::new);
+        Map<String, List<ConceptInput.Label>> labels = new HashMap<>();
+        Map<String, List<ConceptInput.Note>> notes = new HashMap<>();
+        Map<String, List<String>> broader = new HashMap<>();
+        Map<String, List<String>> narrower = new HashMap<>();
+        Map<String, List<ConceptInput.Match>> matches = new HashMap<>();
+        Map<String, Map<String, String>> preferred = new HashMap<>();
+        return pool.preparedQuery("SELECT concept_id, type, body, language, abbreviation, vernacular, historical FROM label "
+                        + "WHERE concept_id = ANY($1) ORDER BY concept_id, position").execute(Tuple.of((Object) idArray))
+                .invoke(rows -> rows.forEach(r -> labels.computeIfAbsent(r.getString("concept_id"), k -> new ArrayList<>())
+                        .add(new ConceptInput.Label(r.getString("type"), r.getString("body"), r.getString("language"),
+                                r.getBoolean("abbreviation"), r.getString("vernacular"), r.getString("historical")))))
+                .chain(() -> pool.preparedQuery("SELECT concept_id, type, body, language FROM note WHERE concept_id = ANY($1) "
+                        + "ORDER BY concept_id, position").execute(Tuple.of((Object) idArray)))
+                .invoke(rows -> rows.forEach(r -> notes.computeIfAbsent(r.getString("concept_id"), k -> new ArrayList<>())
+                        .add(new ConceptInput.Note(r.getString("type"), r.getString("body"), r.getString("language")))))
+                .chain(() -> pool.preparedQuery("SELECT concept_id, broader_id FROM broader WHERE concept_id = ANY($1) "
+                        + "UNION ALL SELECT broader_id, concept_id || '/narrower' FROM broader WHERE broader_id = ANY($1)")
+                        .execute(Tuple.of((Object) idArray)))
+                .invoke(rows -> rows.forEach(r -> {
+                    String other = r.getString(1);
+                    if (other.endsWith("/narrower")) {
+                        narrower.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(other.substring(0, other.length() - 9));
+                    } else {
+                        broader.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(other);
+                    }
+                }))
+                .chain(() -> pool.preparedQuery("SELECT concept_id, property, url FROM match WHERE concept_id = ANY($1) "
+                        + "ORDER BY concept_id, position").execute(Tuple.of((Object) idArray)))
+                .invoke(rows -> rows.forEach(r -> matches.computeIfAbsent(r.getString("concept_id"), k -> new ArrayList<>())
+                        .add(new ConceptInput.Match(r.getString("property"), r.getString("url")))))
+                .chain(() -> {
+                    List<String> related = new ArrayList<>(ids);
+                    broader.values().forEach(related::addAll);
+                    narrower.values().forEach(related::addAll);
+                    return pool.preparedQuery("SELECT concept_id, language, body FROM label WHERE type = 'Preferred' "
+                            + "AND concept_id = ANY($1) ORDER BY concept_id, position")
+                            .execute(Tuple.of((Object) related.stream().distinct().toArray(String[]::new)));
+                })
+                .map(rows -> {
+                    rows.forEach(r -> preferred.computeIfAbsent(r.getString("concept_id"), k -> new LinkedHashMap<>())
+                            .put(r.getString("language"), r.getString("body")));
+                    return new Details(labels, notes, broader, narrower, matches, preferred);
+                });
+    }
+}

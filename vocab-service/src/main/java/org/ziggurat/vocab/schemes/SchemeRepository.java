@@ -1,0 +1,59 @@
+package org.ziggurat.vocab.schemes;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.ziggurat.platform.problem.ProblemException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+@ApplicationScoped
+public class SchemeRepository {
+
+    @Inject
+    Pool pool;
+
+    public Uni<SchemeRow> bySlug(String namespace, String slug) {
+        return pool.preparedQuery("SELECT " + SchemeRow.COLUMNS + " FROM scheme s WHERE s.namespace = $1 AND s.slug = $2")
+                .execute(Tuple.of(namespace, slug))
+                .map(rows -> rows.rowCount() == 0 ? null : SchemeRow.from(rows.iterator().next()));
+    }
+
+    public Uni<List<SchemeRow>> page(String namespace, int limit, long offset) {
+        return pool.preparedQuery("SELECT " + SchemeRow.COLUMNS + " FROM scheme s WHERE s.namespace = $1 "
+                        + "ORDER BY s.slug LIMIT $2 OFFSET $3")
+                .execute(Tuple.of(namespace, limit, offset)).map(rows -> {
+                    List<SchemeRow> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(SchemeRow.from(r)));
+                    return list;
+                });
+    }
+
+    public Uni<SchemeRow> insert(String namespace, String slug, String abbr, String title, String definition,
+            String language, long creatorId, String creatorUsername) {
+        return pool.preparedQuery("INSERT INTO scheme AS s (namespace, slug, abbr, title, definition, default_language, "
+                        + "creator_id, creator_username) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING " + SchemeRow.COLUMNS)
+                .execute(Tuple.tuple().addValue(namespace).addValue(slug).addValue(abbr).addValue(title).addValue(definition)
+                        .addValue(language).addValue(creatorId).addValue(creatorUsername))
+                .map(rows -> SchemeRow.from(rows.iterator().next()))
+                .onFailure(e -> e instanceof PgException pg && "23505".equals(pg.getSqlState()))
+                .transform(e -> ProblemException.conflict("A scheme with the slug '" + slug + "' exists in this namespace."));
+    }
+
+    public Uni<SchemeRow> update(long id, String abbr, String title, String definition, String language) {
+        return pool.preparedQuery("UPDATE scheme AS s SET abbr = coalesce($2, abbr), title = coalesce($3, title), "
+                        + "definition = coalesce($4, definition), default_language = coalesce($5, default_language), "
+                        + "updated_at = date_trunc('milliseconds', now()) WHERE s.id = $1 RETURNING " + SchemeRow.COLUMNS)
+                .execute(Tuple.of(id, abbr, title, definition, language))
+                .map(rows -> SchemeRow.from(rows.iterator().next()));
+    }
+
+    /** The scheme and all its concepts (ON DELETE CASCADE). */
+    public Uni<Void> delete(long id) {
+        return pool.preparedQuery("DELETE FROM scheme WHERE id = $1").execute(Tuple.of(id)).replaceWithVoid();
+    }
+}

@@ -1,0 +1,164 @@
+package org.ziggurat.vocab.schemes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.namespaces.NamespaceRights;
+import org.ziggurat.platform.paging.PageLinks;
+import org.ziggurat.platform.paging.PageRequest;
+import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
+import org.ziggurat.vocab.Languages;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Concept schemes of a namespace (spec 4.6). */
+@Path("/{namespace}/vocab/schemes")
+@Produces(MediaType.APPLICATION_JSON)
+public class SchemesResource {
+
+    @Inject
+    Callers callers;
+
+    @Inject
+    NamespaceRights rights;
+
+    @Inject
+    SchemeRepository schemes;
+
+    @Inject
+    SchemeAccess access;
+
+    @GET
+    public Uni<Response> list(@PathParam("namespace") String namespace, @QueryParam("page") String page,
+            @QueryParam("per_page") String perPage, @Context UriInfo uri) {
+        PageRequest request = PageRequest.of(page, perPage);
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.current().chain(c -> rights.forReading(namespace, c))
+                .chain(ns -> schemes.page(ns.name(), request.limitPlusOne(), request.offset()))
+                .map(rows -> PageLinks.withoutTotal(Response.ok(rows.stream().limit(request.limit())
+                        .map(r -> SchemeViews.scheme(r, urls)).toList()), uri, request, rows.size() > request.limit()).build());
+    }
+
+    @GET
+    @Path("/{slug}")
+    public Uni<SchemeViews.Scheme> get(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
+            @Context UriInfo uri) {
+        return access.visible(namespace, slug).map(row -> SchemeViews.scheme(row, PublicUrls.of(uri)));
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> create(@PathParam("namespace") String namespace, JsonNode body, @Context UriInfo uri) {
+        Fields f = fields(body, true);
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.current().chain(c -> rights.forWriting(namespace, c, "write").chain(ns -> schemes.insert(ns.name(),
+                        f.slug(), f.abbr() == null ? f.slug() : f.abbr(), f.title(), f.definition() == null ? "" : f.definition(),
+                        f.language() == null ? "eng" : f.language(), c.requireUser(), c.username().orElse(""))))
+                .map(row -> {
+                    SchemeViews.Scheme view = SchemeViews.scheme(row, urls);
+                    return Response.created(URI.create(view.url())).entity(view).build();
+                });
+    }
+
+    @PATCH
+    @Path("/{slug}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<SchemeViews.Scheme> update(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
+            JsonNode body, @Context UriInfo uri) {
+        Fields f = fields(body, false);
+        return callers.current().chain(c -> rights.forWriting(namespace, c, "update"))
+                .chain(ns -> schemes.bySlug(ns.name(), slug))
+                .onItem().ifNull().failWith(() -> notFound(slug))
+                .chain(row -> schemes.update(row.id(), f.abbr(), f.title(), f.definition(), f.language()))
+                .map(row -> SchemeViews.scheme(row, PublicUrls.of(uri)));
+    }
+
+    @DELETE
+    @Path("/{slug}")
+    public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug) {
+        return callers.current().chain(c -> rights.forWriting(namespace, c, "update"))
+                .chain(ns -> schemes.bySlug(ns.name(), slug))
+                .onItem().ifNull().failWith(() -> notFound(slug))
+                .chain(row -> schemes.delete(row.id()))
+                .map(v -> Response.noContent().build());
+    }
+
+    record Fields(String slug, String abbr, String title, String definition, String language) {
+    }
+
+    static Fields fields(JsonNode body, boolean creating) {
+        if (body == null || !body.isObject()) {
+            throw ProblemException.badRequest("A JSON object is required.");
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        String slug = null;
+        if (creating) {
+            slug = text(body, "slug", 64, true, errors);
+            if (slug != null && !slug.matches("[a-z0-9][a-z0-9-]{0,63}")) {
+                errors.add(new Problem.FieldError("slug", "lower-case letters, digits and dashes, starting with a letter or digit"));
+            }
+        } else if (body.has("slug")) {
+            errors.add(new Problem.FieldError("slug", "cannot be changed"));
+        }
+        String abbr = text(body, "abbr", 32, false, errors);
+        String title = text(body, "title", 500, creating, errors);
+        JsonNode d = body.get("definition");
+        String definition = null;
+        if (d != null && !d.isNull()) {
+            if (!d.isTextual() || d.asText().length() > 20_000) {
+                errors.add(new Problem.FieldError("definition", "must be a string of at most 20000 characters"));
+            } else {
+                definition = d.asText();
+            }
+        }
+        String language = null;
+        JsonNode l = body.get("default_language");
+        if (l != null && !l.isNull()) {
+            language = l.isTextual() ? Languages.parse(l.asText()).orElse(null) : null;
+            if (language == null) {
+                errors.add(new Problem.FieldError("default_language", "must be a language: en, eng or 'eng (en) - English'"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid("The scheme is not valid.", errors);
+        }
+        return new Fields(slug, abbr, title, definition, language);
+    }
+
+    private static String text(JsonNode body, String field, int max, boolean required, List<Problem.FieldError> errors) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            if (required) {
+                errors.add(new Problem.FieldError(field, "is required"));
+            }
+            return null;
+        }
+        if (!node.isTextual() || node.asText().isBlank() || node.asText().length() > max) {
+            errors.add(new Problem.FieldError(field, "must be 1 to " + max + " characters"));
+            return null;
+        }
+        return node.asText().strip();
+    }
+
+    private static ProblemException notFound(String slug) {
+        return SchemeAccess.notFound(slug);
+    }
+}
