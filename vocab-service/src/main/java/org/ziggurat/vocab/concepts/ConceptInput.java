@@ -34,6 +34,18 @@ public record ConceptInput(String status, List<Label> labels, List<Note> notes, 
     public record Match(String property, String url) {
     }
 
+    /** The current concept in the form a body would have, so that a PATCH can be laid over it and checked whole. */
+    public static com.fasterxml.jackson.databind.node.ObjectNode asBody(String status, List<Label> labels, List<Note> notes,
+            List<String> broader, List<Match> matches, com.fasterxml.jackson.databind.ObjectMapper mapper) {
+        var body = mapper.createObjectNode();
+        body.put("status", status);
+        body.set("labels", mapper.valueToTree(labels));
+        body.set("notes", mapper.valueToTree(notes));
+        body.set("broader", mapper.valueToTree(broader));
+        body.set("matches", mapper.valueToTree(matches));
+        return body;
+    }
+
     public static ConceptInput parse(JsonNode body) {
         if (body == null || !body.isObject()) {
             throw ProblemException.badRequest("The body must be a JSON object.");

@@ -131,6 +131,56 @@ public class ConceptRepository {
                 .replaceWithVoid();
     }
 
+    /**
+     * Replaces what a concept says (status, labels, notes, broader, matches) and records the
+     * editor among its contributors. A broader concept must be in the scheme and may not lead back
+     * to this concept: a cycle is refused.
+     */
+    public Uni<Void> replace(long schemeId, String id, ConceptInput input, String editor) {
+        return pool.withTransaction(conn -> conn
+                .preparedQuery("SELECT id FROM concept WHERE scheme_id = $1 AND id = $2 FOR UPDATE").execute(Tuple.of(schemeId, id))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw ProblemException.notFound("No concept has the id '" + id + "'.");
+                    }
+                    return null;
+                })
+                .call(() -> requireBroaderInScheme(conn, schemeId, input.broader()))
+                .call(() -> refuseCycle(conn, id, input.broader()))
+                .call(() -> conn.preparedQuery("DELETE FROM label WHERE concept_id = $1").execute(Tuple.of(id)))
+                .call(() -> conn.preparedQuery("DELETE FROM note WHERE concept_id = $1").execute(Tuple.of(id)))
+                .call(() -> conn.preparedQuery("DELETE FROM broader WHERE concept_id = $1").execute(Tuple.of(id)))
+                .call(() -> conn.preparedQuery("DELETE FROM match WHERE concept_id = $1").execute(Tuple.of(id)))
+                .call(() -> writeParts(conn, id, input))
+                .call(() -> conn.preparedQuery("UPDATE concept SET status = $2, updated_at = date_trunc('milliseconds', now()), "
+                                + "contributors = CASE WHEN $3 = ANY(contributors) THEN contributors ELSE contributors || $3 END "
+                                + "WHERE id = $1")
+                        .execute(Tuple.of(id, input.status(), editor)))
+                .replaceWithVoid());
+    }
+
+    private Uni<Void> refuseCycle(SqlConnection conn, String id, List<String> broader) {
+        if (broader.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return conn.preparedQuery("WITH RECURSIVE up(id) AS (SELECT unnest($1::text[]) "
+                        + "UNION SELECT b.broader_id FROM broader b JOIN up ON b.concept_id = up.id) "
+                        + "SELECT 1 FROM up WHERE id = $2 LIMIT 1")
+                .execute(Tuple.of(broader.toArray(String[]::new), id))
+                .map(rows -> {
+                    if (rows.rowCount() > 0) {
+                        throw ProblemException.invalidField("broader", "would make the concept broader than itself (a cycle)");
+                    }
+                    return null;
+                });
+    }
+
+    /** Its relations go with it: concepts narrower than it lose that broader link. */
+    public Uni<Boolean> delete(long schemeId, String id) {
+        return pool.preparedQuery("DELETE FROM concept WHERE scheme_id = $1 AND id = $2").execute(Tuple.of(schemeId, id))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
     public Uni<ConceptRow> one(long schemeId, String id) {
         return pool.preparedQuery("SELECT " + ConceptRow.COLUMNS + " FROM concept c JOIN scheme s ON s.id = c.scheme_id "
                         + "WHERE c.scheme_id = $1 AND c.id = $2")

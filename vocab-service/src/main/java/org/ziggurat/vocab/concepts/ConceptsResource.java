@@ -24,6 +24,7 @@ import org.ziggurat.platform.time.Timestamps;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.vocab.schemes.SchemeRepository;
 import org.ziggurat.vocab.schemes.SchemeRow;
+import org.ziggurat.vocab.Etags;
 import org.ziggurat.vocab.schemes.SchemeAccess;
 
 import java.net.URI;
@@ -53,7 +54,10 @@ public class ConceptsResource {
     @Inject
     ConceptRepository concepts;
 
-    record ListQuery(OffsetDateTime since, boolean descending, PageRequest page, boolean synsets) {
+    @Inject
+    com.fasterxml.jackson.databind.ObjectMapper mapper;
+
+    record ListQuery(OffsetDateTime since, boolean descending, PageRequest page, boolean synsets, String ifNoneMatch) {
     }
 
     @POST
@@ -72,27 +76,84 @@ public class ConceptsResource {
                         .build());
     }
 
-    @GET
+    /** Changes the fields the body names (collections are replaced whole), checked as a whole concept. */
+    @jakarta.ws.rs.PATCH
     @Path("/schemes/{slug}/concepts/{id}")
-    public Uni<Object> one(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
-            @PathParam("id") String id, @QueryParam("synsets") String synsets, @Context UriInfo uri) {
-        boolean asSynset = flag(synsets);
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<ConceptViews.Concepts> update(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
+            @PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
+        requireId(id);
+        if (body == null || !body.isObject()) {
+            throw ProblemException.badRequest("A JSON object is required.");
+        }
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.current().chain(c -> rights.forWriting(namespace, c, "update")
+                .chain(ns -> schemes.bySlug(ns.name(), slug))
+                .onItem().ifNull().failWith(() -> SchemeAccess.notFound(slug))
+                .chain(scheme -> concepts.one(scheme.id(), id)
+                        .onItem().ifNull().failWith(() -> ProblemException.notFound("No concept has the id '" + id + "'."))
+                        .chain(row -> concepts.details(List.of(id)).map(d -> {
+                            var merged = ConceptInput.asBody(row.status(), d.labels().getOrDefault(id, List.of()),
+                                    d.notes().getOrDefault(id, List.of()), d.broader().getOrDefault(id, List.of()),
+                                    d.matches().getOrDefault(id, List.of()), mapper);
+                            body.fields().forEachRemaining(f -> {
+                                if (List.of("status", "labels", "notes", "broader", "matches").contains(f.getKey())) {
+                                    merged.set(f.getKey(), f.getValue());
+                                }
+                            });
+                            return ConceptInput.parse(merged);
+                        }))
+                        .chain(input -> concepts.replace(scheme.id(), id, input, c.username().orElse("")))
+                        .chain(() -> render(scheme, id, urls))))
+                .map(concept -> new ConceptViews.Concepts(List.of(concept)));
+    }
+
+    @jakarta.ws.rs.DELETE
+    @Path("/schemes/{slug}/concepts/{id}")
+    public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
+            @PathParam("id") String id) {
+        requireId(id);
+        return callers.current().chain(c -> rights.forWriting(namespace, c, "update"))
+                .chain(ns -> schemes.bySlug(ns.name(), slug))
+                .onItem().ifNull().failWith(() -> SchemeAccess.notFound(slug))
+                .chain(scheme -> concepts.delete(scheme.id(), id))
+                .map(deleted -> {
+                    if (!deleted) {
+                        throw ProblemException.notFound("No concept has the id '" + id + "'.");
+                    }
+                    return Response.noContent().build();
+                });
+    }
+
+    private static void requireId(String id) {
         if (!ConceptIds.FORM.matcher(id).matches()) {
             throw ProblemException.notFound("No concept has the id '" + id + "'.");
         }
+    }
+
+    @GET
+    @Path("/schemes/{slug}/concepts/{id}")
+    public Uni<Response> one(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
+            @PathParam("id") String id, @QueryParam("synsets") String synsets,
+            @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch, @Context UriInfo uri) {
+        boolean asSynset = flag(synsets);
+        requireId(id);
         PublicUrls urls = PublicUrls.of(uri);
         return schemeAccess.visible(namespace, slug).chain(scheme -> concepts.one(scheme.id(), id)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No concept has the id '" + id + "'."))
-                .chain(row -> concepts.details(List.of(row.id())).map(d -> asSynset ? ConceptViews.synset(row.id(), d)
-                        : new ConceptViews.Concepts(List.of(ConceptViews.concept(row, scheme, d, urls))))));
+                .chain(row -> concepts.details(List.of(row.id())).map(d -> Etags.json(mapper,
+                        asSynset ? ConceptViews.synset(row.id(), d)
+                                : new ConceptViews.Concepts(List.of(ConceptViews.concept(row, scheme, d, urls))),
+                        ifNoneMatch, Response.ok()).build())));
     }
 
     @GET
     @Path("/schemes/{slug}/concepts")
     public Uni<Response> ofScheme(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             @QueryParam("since") String since, @QueryParam("sort") String sort, @QueryParam("page") String page,
-            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @Context UriInfo uri) {
-        ListQuery query = query(since, sort, page, perPage, synsets);
+            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets,
+            @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch, @Context UriInfo uri) {
+        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch);
         return schemeAccess.visible(namespace, slug).chain(scheme -> list(scheme.namespace(), scheme, query, uri));
     }
 
@@ -100,8 +161,9 @@ public class ConceptsResource {
     @Path("/concepts")
     public Uni<Response> ofNamespace(@PathParam("namespace") String namespace, @QueryParam("in_scheme") String inScheme,
             @QueryParam("since") String since, @QueryParam("sort") String sort, @QueryParam("page") String page,
-            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @Context UriInfo uri) {
-        ListQuery query = query(since, sort, page, perPage, synsets);
+            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets,
+            @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch, @Context UriInfo uri) {
+        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch);
         if (inScheme != null) {
             return schemeAccess.visible(namespace, inScheme).chain(scheme -> list(scheme.namespace(), scheme, query, uri));
         }
@@ -140,8 +202,8 @@ public class ConceptsResource {
         return chain.map(v -> found);
     }
 
-    private static Response page(Object body, UriInfo uri, ListQuery q, boolean more) {
-        return PageLinks.withoutTotal(Response.ok(body), uri, q.page(), more).build();
+    private Response page(Object body, UriInfo uri, ListQuery q, boolean more) {
+        return Etags.json(mapper, body, q.ifNoneMatch(), PageLinks.withoutTotal(Response.ok(), uri, q.page(), more)).build();
     }
 
     private Uni<ConceptViews.Concept> render(SchemeRow scheme, String id, PublicUrls urls) {
@@ -149,7 +211,7 @@ public class ConceptsResource {
                 .map(d -> ConceptViews.concept(row, scheme, d, urls)));
     }
 
-    static ListQuery query(String since, String sort, String page, String perPage, String synsets) {
+    static ListQuery query(String since, String sort, String page, String perPage, String synsets, String ifNoneMatch) {
         PageRequest request = PageRequest.of(page, perPage);
         OffsetDateTime after = null;
         if (since != null) {
@@ -161,7 +223,7 @@ public class ConceptsResource {
             throw new ProblemException(400, "Bad Request", "sort must be updated_at_asc or updated_at_desc.",
                     List.of(new Problem.FieldError("sort", "unknown order")));
         }
-        return new ListQuery(after, "updated_at_desc".equals(sort), request, flag(synsets));
+        return new ListQuery(after, "updated_at_desc".equals(sort), request, flag(synsets), ifNoneMatch);
     }
 
     private static boolean flag(String value) {

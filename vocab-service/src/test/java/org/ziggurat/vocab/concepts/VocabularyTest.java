@@ -166,4 +166,53 @@ class VocabularyTest {
         given().get(path + "?synsets=maybe").then().statusCode(400);
         given().get("/alice/vocab/concepts?in_scheme=none").then().statusCode(404);
     }
+
+    @Test
+    void conceptsChangeWithoutCyclesAndCanBeDeleted() {
+        String slug = scheme("alice", asAlice("write"));
+        String path = "/alice/vocab/schemes/" + slug + "/concepts/";
+        String top = concept(slug, Map.of("labels", List.of(label("Preferred", "Region", "en"))));
+        String middle = concept(slug, Map.of("labels", List.of(label("Preferred", "City", "en")), "broader", List.of(top)));
+        String leaf = concept(slug, Map.of("labels", List.of(label("Preferred", "Quarter", "en")), "broader", List.of(middle)));
+        String before = given().get(path + middle).then().extract().path("concepts[0].updated_at");
+
+        asAlice("write").body(Map.of("status", "Stable")).patch(path + middle).then().statusCode(403);
+        asAlice("update").body(Map.of("status", "Stable", "labels", List.of(label("Preferred", "Town", "en"),
+                        label("Alternative", "Polis", "en")))).patch(path + middle).then().statusCode(200)
+                .body("concepts[0].status", equalTo("Stable"))
+                .body("concepts[0].default_label", equalTo("Town"))
+                .body("concepts[0].broader.default_label", contains("Region"))
+                .body("concepts[0].contributors.name", contains("alice"));
+        String after = given().get(path + middle).then().extract().path("concepts[0].updated_at");
+        org.junit.jupiter.api.Assertions.assertTrue(after.compareTo(before) >= 0);
+
+        // A broader link back down the hierarchy, or to itself, is a cycle.
+        asAlice("update").body(Map.of("broader", List.of(leaf))).patch(path + top).then().statusCode(422)
+                .body("errors[0].field", equalTo("broader"));
+        asAlice("update").body(Map.of("broader", List.of(top))).patch(path + top).then().statusCode(422);
+        asAlice("update").body(Map.of("labels", List.of(label("Alternative", "Only", "en")))).patch(path + top)
+                .then().statusCode(422).body("errors[0].field", equalTo("labels"));
+        asAlice("update").body("[1]").patch(path + top).then().statusCode(400);
+
+        asAlice("update").delete(path + middle).then().statusCode(204);
+        given().get(path + middle).then().statusCode(404);
+        given().get(path + leaf).then().statusCode(200).body("concepts[0].broader", hasSize(0));
+        asAlice("update").delete(path + middle).then().statusCode(404);
+        asAlice("update").body(Map.of("status", "Stable")).patch(path + middle).then().statusCode(404);
+    }
+
+    @Test
+    void readsCarryETagsAndAnswer304WhileNothingChanged() {
+        String slug = scheme("alice", asAlice("write"));
+        String id = concept(slug, Map.of("labels", List.of(label("Preferred", "Delphi", "en"))));
+        String one = "/alice/vocab/schemes/" + slug + "/concepts/" + id;
+        String list = "/alice/vocab/schemes/" + slug + "/concepts";
+        String etag = given().get(one).then().statusCode(200).header("ETag", matchesPattern("\"[0-9a-f]+\"")).extract().header("ETag");
+        given().header("If-None-Match", etag).get(one).then().statusCode(304);
+        String listEtag = given().get(list).then().statusCode(200).extract().header("ETag");
+        given().header("If-None-Match", listEtag).get(list).then().statusCode(304);
+        asAlice("update").body(Map.of("status", "Testing")).patch(one).then().statusCode(200);
+        given().header("If-None-Match", etag).get(one).then().statusCode(200).body("concepts[0].status", equalTo("Testing"));
+        given().header("If-None-Match", listEtag).get(list).then().statusCode(200);
+    }
 }
