@@ -33,13 +33,12 @@ public class Identities {
     @Inject
     IdentityProviderManager identities;
 
-    @Inject
-    PlatformTokenSigner signer;
-
+    private final PlatformTokenSigner signer;
     private final Cache<String, String> signed;
 
     @Inject
     public Identities(GatewayConfig config, PlatformTokenSigner signer) {
+        this.signer = signer;
         Duration reuse = config.platformTokenReuse();
         Duration cap = Duration.ofSeconds(Math.max(1, signer.lifetimeSeconds() / 2));
         this.signed = Caffeine.newBuilder().maximumSize(100_000)

@@ -16,8 +16,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.http.PublicUrls;
-import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
@@ -59,7 +59,7 @@ public class ApplicationsResource {
     @GET
     @Path("/{id}")
     public Uni<ApplicationViews.Application> get(@PathParam("id") String id, @Context UriInfo uri) {
-        long appId = parse(id);
+        long appId = PathIds.parse(id, "application");
         return owner().chain(owner -> service.owned(appId, owner)).map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
 
@@ -67,7 +67,7 @@ public class ApplicationsResource {
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ApplicationViews.Application> patch(@PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
-        long appId = parse(id);
+        long appId = PathIds.parse(id, "application");
         return owner().chain(owner -> service.update(owner, appId, body, false))
                 .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
@@ -76,7 +76,7 @@ public class ApplicationsResource {
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ApplicationViews.Application> put(@PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
-        long appId = parse(id);
+        long appId = PathIds.parse(id, "application");
         return owner().chain(owner -> service.update(owner, appId, body, true))
                 .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
@@ -85,7 +85,7 @@ public class ApplicationsResource {
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
-        long appId = parse(id);
+        long appId = PathIds.parse(id, "application");
         return owner().chain(owner -> service.delete(owner, appId)).map(v -> Response.noContent().build());
     }
 
@@ -93,7 +93,7 @@ public class ApplicationsResource {
     @POST
     @Path("/{id}/secret")
     public Uni<Response> resetSecret(@PathParam("id") String id, @Context UriInfo uri) {
-        long appId = parse(id);
+        long appId = PathIds.parse(id, "application");
         return owner().chain(owner -> service.resetSecret(owner, appId))
                 .map(c -> Response.ok(ApplicationViews.of(c.application(), c.secret(), PublicUrls.of(uri)))
                         .header("Cache-Control", "no-store").build());
@@ -103,10 +103,4 @@ public class ApplicationsResource {
         return callers.current().map(c -> c.requireUserWithScope(ADMIN_SCOPE));
     }
 
-    private static long parse(String id) {
-        if (id != null && id.matches("[1-9][0-9]{0,17}")) {
-            return Long.parseLong(id);
-        }
-        throw ProblemException.notFound("No such application.");
-    }
 }

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import org.ziggurat.platform.http.PathIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -62,7 +63,7 @@ public class AccessorsResource {
     @Path("/people/{userId}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> putPerson(@PathParam("id") String id, @PathParam("userId") String userId, JsonNode body) {
-        long person = Ids.parse(userId, "person");
+        long person = PathIds.parse(userId, "person");
         UserPermissions permissions = UserPermissions.parse(body, "");
         return owned(id).chain(app -> directory.people(Long.toString(person)).chain(found -> {
             if (found.isEmpty()) {
@@ -76,7 +77,7 @@ public class AccessorsResource {
     @DELETE
     @Path("/people/{userId}")
     public Uni<Response> deletePerson(@PathParam("id") String id, @PathParam("userId") String userId) {
-        long person = Ids.parse(userId, "person");
+        long person = PathIds.parse(userId, "person");
         return owned(id).chain(app -> accessors.delete(app.id(), AccessorRepository.PERSON, person)).map(AccessorsResource::gone);
     }
 
@@ -84,7 +85,7 @@ public class AccessorsResource {
     @Path("/organizations/{orgId}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> putOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId, JsonNode body) {
-        long organization = Ids.parse(orgId, "organization");
+        long organization = PathIds.parse(orgId, "organization");
         UserPermissions permissions = UserPermissions.parse(body, "");
         return owned(id).chain(app -> directory.link(organization, app.clientId(),
                                 new DirectoryClient.LinkPermissions(permissions.toJson()))
@@ -100,7 +101,7 @@ public class AccessorsResource {
     @DELETE
     @Path("/organizations/{orgId}")
     public Uni<Response> deleteOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId) {
-        long organization = Ids.parse(orgId, "organization");
+        long organization = PathIds.parse(orgId, "organization");
         return owned(id).chain(app -> accessors.delete(app.id(), AccessorRepository.ORGANIZATION, organization)
                 .call(deleted -> directory.unlink(organization, app.clientId())
                         .onFailure(DirectoryClient.NotFound.class).recoverWithNull()))
@@ -108,7 +109,7 @@ public class AccessorsResource {
     }
 
     private Uni<ApplicationRow> owned(String id) {
-        long appId = Ids.parse(id, "application");
+        long appId = PathIds.parse(id, "application");
         return callers.current().chain(c -> applications.owned(appId, c.requireUserWithScope("admin")));
     }
 

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import org.ziggurat.platform.http.PathIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -65,7 +66,7 @@ public class AuthorizationsResource {
     @GET
     @Path("/{id}")
     public Uni<GrantViews.Authorization> get(@PathParam("id") String id, @Context UriInfo uri) {
-        long tokenId = Ids.parse(id, "authorization");
+        long tokenId = PathIds.parse(id, "authorization");
         return callers.current().chain(c -> {
             long person = c.requireUser();
             return grants.authorization(person, tokenId)

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import org.ziggurat.platform.http.PathIds;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -41,7 +42,7 @@ public class GrantsResource {
     @GET
     @Path("/{id}")
     public Uni<GrantViews.Grant> get(@PathParam("id") String id, @Context UriInfo uri) {
-        long grantId = Ids.parse(id, "grant");
+        long grantId = PathIds.parse(id, "grant");
         return callers.current().chain(c -> grants.grant(c.requireUser(), grantId))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such grant."))
                 .map(r -> GrantViews.grant(r, PublicUrls.of(uri)));
@@ -51,7 +52,7 @@ public class GrantsResource {
     @DELETE
     @Path("/{id}")
     public Uni<Response> revoke(@PathParam("id") String id) {
-        long grantId = Ids.parse(id, "grant");
+        long grantId = PathIds.parse(id, "grant");
         return callers.current().chain(c -> {
             long person = c.requireUser();
             return grants.grant(person, grantId)

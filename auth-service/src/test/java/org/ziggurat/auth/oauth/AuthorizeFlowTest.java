@@ -274,7 +274,7 @@ class AuthorizeFlowTest {
         String codeValue = approve(browser, publicApp, "user", null, challenge).get("code");
         post("/oauth/token", null, "grant_type", "authorization_code", "client_id", publicApp.clientId(), "code", codeValue,
                 "redirect_uri", CALLBACK).statusCode(400).body("error", equalTo("invalid_grant"));
-        // The failed attempt used the code up; a new one for the wrong verifier.
+        // A refused exchange rolls back: the code stays for its rightful client. Each case takes a fresh code anyway.
         String second = approveAgain(browser, publicApp, challenge);
         post("/oauth/token", null, "grant_type", "authorization_code", "client_id", publicApp.clientId(), "code", second,
                 "redirect_uri", CALLBACK, "code_verifier", VERIFIER.replace('d', 'e')).statusCode(400)

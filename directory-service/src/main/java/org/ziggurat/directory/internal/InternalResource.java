@@ -22,7 +22,7 @@ import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.directory.security.Hashing;
-import org.ziggurat.directory.web.Ids;
+import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
@@ -130,7 +130,7 @@ public class InternalResource {
     @GET
     @Path("/people/{id}/organizations")
     public Uni<List<InternalRepository.OrganizationOfPerson>> organizationsOf(@PathParam("id") String id) {
-        long personId = Ids.parse(id, "person");
+        long personId = PathIds.parse(id, "person");
         return callers.service().chain(service -> repository.activeOrganizations(personId));
     }
 
@@ -139,7 +139,7 @@ public class InternalResource {
     @Path("/namespaces/{name}")
     public Uni<InternalRepository.Namespace> namespace(@PathParam("name") String name,
             @QueryParam("person_id") String personId) {
-        long person = personId == null || personId.isBlank() || personId.equals("0") ? 0 : Ids.parse(personId, "person");
+        long person = personId == null || personId.isBlank() || personId.equals("0") ? 0 : PathIds.parse(personId, "person");
         return callers.service().chain(service -> {
             if (name.length() > 39) {
                 throw ProblemException.notFound("No namespace is called '" + name + "'.");
@@ -153,7 +153,7 @@ public class InternalResource {
     @Path("/organizations/{id}/applications/{clientId}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> putLink(@PathParam("id") String id, @PathParam("clientId") String clientId, JsonNode body) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.service().chain(service -> {
             requireClientId(clientId);
             JsonObject permissions = UserPermissions.parse(body == null ? null : body.get("permissions"), "permissions").toJson();
@@ -169,7 +169,7 @@ public class InternalResource {
     @DELETE
     @Path("/organizations/{id}/applications/{clientId}")
     public Uni<Response> deleteLink(@PathParam("id") String id, @PathParam("clientId") String clientId) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.service().chain(service -> {
             requireClientId(clientId);
             return repository.deleteLink(orgId, clientId);

@@ -19,7 +19,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.directory.people.DefaultAvatars;
 import org.ziggurat.directory.people.PersonViews;
-import org.ziggurat.directory.web.Ids;
+import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
@@ -66,7 +66,7 @@ public class OrganizationsResource {
     @GET
     @Path("/{id}")
     public Uni<OrganizationViews.Organization> get(@PathParam("id") String id, @Context UriInfo uri) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.current().chain(caller -> service.visible(orgId, OrganizationService.viewer(caller)))
                 .map(org -> OrganizationViews.organization(org, PublicUrls.of(uri)));
     }
@@ -75,7 +75,7 @@ public class OrganizationsResource {
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<OrganizationViews.Organization> update(@PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.current().chain(caller -> service.update(caller, orgId, body))
                 .map(org -> OrganizationViews.organization(org, PublicUrls.of(uri)));
     }
@@ -83,7 +83,7 @@ public class OrganizationsResource {
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.current().chain(caller -> service.delete(caller, orgId)).map(v -> Response.noContent().build());
     }
 
@@ -91,7 +91,7 @@ public class OrganizationsResource {
     @Path("/{id}/avatar")
     @Produces("image/png")
     public Uni<Response> avatar(@PathParam("id") String id) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.current().chain(caller -> service.visible(orgId, OrganizationService.viewer(caller)))
                 .map(org -> Response.ok(DefaultAvatars.png(org.name()), "image/png")
                         .header("Cache-Control", "public, max-age=86400").build());
@@ -101,7 +101,7 @@ public class OrganizationsResource {
     @GET
     @Path("/{id}/members")
     public Uni<List<PersonViews.Person>> members(@PathParam("id") String id, @Context UriInfo uri) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.current().chain(caller -> service.visible(orgId, OrganizationService.viewer(caller)))
                 .chain(org -> organizations.activeMembers(org.id()))
                 .map(rows -> OrganizationViews.members(rows, PublicUrls.of(uri)));
@@ -111,8 +111,8 @@ public class OrganizationsResource {
     @GET
     @Path("/{id}/members/{userId}")
     public Uni<Response> isMember(@PathParam("id") String id, @PathParam("userId") String userId) {
-        long orgId = Ids.parse(id, "organization");
-        long personId = Ids.parse(userId, "person");
+        long orgId = PathIds.parse(id, "organization");
+        long personId = PathIds.parse(userId, "person");
         return callers.current().chain(caller -> service.visible(orgId, OrganizationService.viewer(caller)))
                 .chain(org -> organizations.membership(orgId, personId))
                 .map(m -> {
@@ -127,8 +127,8 @@ public class OrganizationsResource {
     @Path("/{id}/memberships/{userId}")
     public Uni<OrganizationViews.Membership> membership(@PathParam("id") String id, @PathParam("userId") String userId,
             @Context UriInfo uri) {
-        long orgId = Ids.parse(id, "organization");
-        long personId = Ids.parse(userId, "person");
+        long orgId = PathIds.parse(id, "organization");
+        long personId = PathIds.parse(userId, "person");
         return callers.current().chain(caller -> service.membership(caller, orgId, personId))
                 .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
     }
@@ -139,8 +139,8 @@ public class OrganizationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> putMembership(@PathParam("id") String id, @PathParam("userId") String userId, JsonNode body,
             @Context UriInfo uri) {
-        long orgId = Ids.parse(id, "organization");
-        long personId = Ids.parse(userId, "person");
+        long orgId = PathIds.parse(id, "organization");
+        long personId = PathIds.parse(userId, "person");
         PublicUrls urls = PublicUrls.of(uri);
         return callers.current().chain(caller -> service.putMembership(caller, orgId, personId, body))
                 .map(change -> {
@@ -152,8 +152,8 @@ public class OrganizationsResource {
     @DELETE
     @Path("/{id}/memberships/{userId}")
     public Uni<Response> removeMembership(@PathParam("id") String id, @PathParam("userId") String userId) {
-        long orgId = Ids.parse(id, "organization");
-        long personId = Ids.parse(userId, "person");
+        long orgId = PathIds.parse(id, "organization");
+        long personId = PathIds.parse(userId, "person");
         return callers.current().chain(caller -> service.removeMembership(caller, orgId, personId))
                 .map(v -> Response.noContent().build());
     }

@@ -16,7 +16,7 @@ import jakarta.ws.rs.PathParam;
 import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
-import org.ziggurat.directory.web.Ids;
+import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.http.PublicUrls;
 
 import java.util.List;
@@ -85,7 +85,7 @@ public class CurrentUserResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<OrganizationViews.Membership> acceptMembership(@PathParam("id") String id, JsonNode body,
             @Context UriInfo uri) {
-        long orgId = Ids.parse(id, "organization");
+        long orgId = PathIds.parse(id, "organization");
         return callers.current().chain(caller -> organizationService.accept(caller, orgId, body))
                 .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
     }

@@ -1,14 +1,14 @@
-package org.ziggurat.auth.grants;
+package org.ziggurat.platform.http;
 
 import org.ziggurat.platform.problem.ProblemException;
 
-/** Numeric ids in paths; anything else names nothing (404). */
-final class Ids {
+/** Numeric ids in paths: anything that is not one names nothing, so it is a 404 like any unknown id. */
+public final class PathIds {
 
-    private Ids() {
+    private PathIds() {
     }
 
-    static long parse(String raw, String what) {
+    public static long parse(String raw, String what) {
         if (raw != null && raw.matches("[1-9][0-9]{0,17}")) {
             return Long.parseLong(raw);
         }
