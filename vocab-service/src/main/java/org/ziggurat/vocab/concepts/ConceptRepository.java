@@ -28,6 +28,38 @@ public class ConceptRepository {
     @Inject
     Pool pool;
 
+    /** $1 query, $2 language or null, $3 namespace, $4 scheme id or null, $5 updated after or null, $6 limit, $7 offset. */
+    static final String SEARCH_SQL = "SELECT " + ConceptRow.COLUMNS + " FROM ("
+                        + "SELECT DISTINCT ON (l.concept_id) l.concept_id, "
+                        + "CASE l.type WHEN 'Preferred' THEN 0 WHEN 'Alternative' THEN 1 ELSE 2 END AS rank, l.folded "
+                        + "FROM label l JOIN concept c ON c.id = l.concept_id "
+                        + "WHERE l.folded LIKE " + ConceptSearch.LIKE_PATTERN_OF_$1
+                        + " AND ($2::text IS NULL OR l.language = $2) AND c.namespace = $3 "
+                        + "AND ($4::bigint IS NULL OR c.scheme_id = $4) AND ($5::timestamptz IS NULL OR c.updated_at > $5) "
+                        + "ORDER BY l.concept_id, rank, l.folded) best "
+                        + "JOIN concept c ON c.id = best.concept_id JOIN scheme s ON s.id = c.scheme_id "
+                        + "ORDER BY best.rank, best.folded, c.id LIMIT $6 OFFSET $7";
+
+    /**
+     * A page of a namespace's or a scheme's concepts by update time. Each combination has its own
+     * statement, so every one plans as a plain index range (an "x IS NULL OR" condition would not).
+     * Parameters in order: namespace, then the scheme id if {@code ofScheme}, then the instant if
+     * {@code since}, then limit and offset.
+     */
+    static String pageSql(boolean ofScheme, boolean since, boolean descending) {
+        int n = 1;
+        StringBuilder sql = new StringBuilder("SELECT " + ConceptRow.COLUMNS
+                + " FROM concept c JOIN scheme s ON s.id = c.scheme_id WHERE c.namespace = $" + n++);
+        if (ofScheme) {
+            sql.append(" AND c.scheme_id = $").append(n++);
+        }
+        if (since) {
+            sql.append(" AND c.updated_at > $").append(n++);
+        }
+        sql.append(descending ? " ORDER BY c.updated_at DESC, c.id DESC" : " ORDER BY c.updated_at, c.id");
+        return sql.append(" LIMIT $").append(n++).append(" OFFSET $").append(n).toString();
+    }
+
     public record ConceptRow(String id, long schemeId, String schemeNamespace, String schemeSlug, String status,
             String creatorUsername, List<String> contributors, Instant createdAt, Instant updatedAt) {
         static final String COLUMNS = "c.id, c.scheme_id, s.namespace, s.slug, c.status, c.creator_username, c.contributors, "
@@ -52,8 +84,9 @@ public class ConceptRepository {
                 .execute(Tuple.of(schemeId))
                 .map(rows -> ConceptIds.next(rows.iterator().next().getInteger("concept_counter")))
                 .call(id -> requireBroaderInScheme(conn, schemeId, input.broader()))
-                .call(id -> conn.preparedQuery("INSERT INTO concept (id, scheme_id, status, creator_id, creator_username, "
-                                + "contributors) VALUES ($1, $2, $3, $4, $5, $6)")
+                .call(id -> conn.preparedQuery("INSERT INTO concept (id, scheme_id, namespace, status, creator_id, "
+                                + "creator_username, contributors) SELECT $1, $2, s.namespace, $3, $4, $5, $6 FROM scheme s "
+                                + "WHERE s.id = $2")
                         .execute(Tuple.of(id, schemeId, input.status(), creatorId, creatorUsername, new String[] {creatorUsername})))
                 .call(id -> writeParts(conn, id, input)));
     }
@@ -193,11 +226,32 @@ public class ConceptRepository {
      */
     public Uni<List<ConceptRow>> page(String namespace, Long schemeId, OffsetDateTime since, boolean descending, int limit,
             long offset) {
-        String order = descending ? "c.updated_at DESC, c.id DESC" : "c.updated_at, c.id";
-        return pool.preparedQuery("SELECT " + ConceptRow.COLUMNS + " FROM concept c JOIN scheme s ON s.id = c.scheme_id "
-                        + "WHERE s.namespace = $1 AND ($2::bigint IS NULL OR c.scheme_id = $2) "
-                        + "AND ($3::timestamptz IS NULL OR c.updated_at > $3) ORDER BY " + order + " LIMIT $4 OFFSET $5")
-                .execute(Tuple.of(namespace, schemeId, since, limit, offset)).map(rows -> {
+        Tuple args = Tuple.of(namespace);
+        if (schemeId != null) {
+            args.addValue(schemeId);
+        }
+        if (since != null) {
+            args.addValue(since);
+        }
+        return pool.preparedQuery(pageSql(schemeId != null, since != null, descending))
+                .execute(args.addValue(limit).addValue(offset)).map(rows -> {
+                    List<ConceptRow> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(ConceptRow.from(r)));
+                    return list;
+                });
+    }
+
+    /**
+     * Concepts with a label matching a search (see {@link ConceptSearch}), best first: a concept
+     * ranks by its best matching label, Preferred before Alternative before Hidden, then by that
+     * label's folded text and the concept id, so pages are stable.
+     */
+    public Uni<List<ConceptRow>> search(String namespace, Long schemeId, ConceptSearch search, OffsetDateTime since,
+            int limit, long offset) {
+        return pool.preparedQuery(SEARCH_SQL)
+                .execute(Tuple.tuple().addValue(search.query()).addValue(search.language()).addValue(namespace)
+                        .addValue(schemeId).addValue(since).addValue(limit).addValue(offset))
+                .map(rows -> {
                     List<ConceptRow> list = new ArrayList<>();
                     rows.forEach(r -> list.add(ConceptRow.from(r)));
                     return list;

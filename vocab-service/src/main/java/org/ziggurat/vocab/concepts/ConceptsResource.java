@@ -57,7 +57,8 @@ public class ConceptsResource {
     @Inject
     com.fasterxml.jackson.databind.ObjectMapper mapper;
 
-    record ListQuery(OffsetDateTime since, boolean descending, PageRequest page, boolean synsets, String ifNoneMatch) {
+    record ListQuery(OffsetDateTime since, boolean descending, PageRequest page, boolean synsets, String ifNoneMatch,
+            ConceptSearch search) {
     }
 
     @POST
@@ -151,9 +152,10 @@ public class ConceptsResource {
     @Path("/schemes/{slug}/concepts")
     public Uni<Response> ofScheme(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             @QueryParam("since") String since, @QueryParam("sort") String sort, @QueryParam("page") String page,
-            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets,
-            @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch, @Context UriInfo uri) {
-        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch);
+            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @QueryParam("q") String q,
+            @QueryParam("lang") String lang, @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch,
+            @Context UriInfo uri) {
+        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch, searchText(q, uri), lang);
         return schemeAccess.visible(namespace, slug).chain(scheme -> list(scheme.namespace(), scheme, query, uri));
     }
 
@@ -161,9 +163,10 @@ public class ConceptsResource {
     @Path("/concepts")
     public Uni<Response> ofNamespace(@PathParam("namespace") String namespace, @QueryParam("in_scheme") String inScheme,
             @QueryParam("since") String since, @QueryParam("sort") String sort, @QueryParam("page") String page,
-            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets,
-            @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch, @Context UriInfo uri) {
-        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch);
+            @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @QueryParam("q") String q,
+            @QueryParam("lang") String lang, @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch,
+            @Context UriInfo uri) {
+        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch, searchText(q, uri), lang);
         if (inScheme != null) {
             return schemeAccess.visible(namespace, inScheme).chain(scheme -> list(scheme.namespace(), scheme, query, uri));
         }
@@ -172,8 +175,11 @@ public class ConceptsResource {
 
     private Uni<Response> list(String namespace, SchemeRow only, ListQuery q, UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return concepts.page(namespace, only == null ? null : only.id(), q.since(), q.descending(), q.page().limitPlusOne(),
-                q.page().offset()).chain(rows -> {
+        Long schemeId = only == null ? null : only.id();
+        Uni<List<ConceptRepository.ConceptRow>> found = q.search() != null
+                ? concepts.search(namespace, schemeId, q.search(), q.since(), q.page().limitPlusOne(), q.page().offset())
+                : concepts.page(namespace, schemeId, q.since(), q.descending(), q.page().limitPlusOne(), q.page().offset());
+        return found.chain(rows -> {
             boolean more = rows.size() > q.page().limit();
             List<ConceptRepository.ConceptRow> shown = rows.stream().limit(q.page().limit()).toList();
             if (shown.isEmpty()) {
@@ -211,7 +217,8 @@ public class ConceptsResource {
                 .map(d -> ConceptViews.concept(row, scheme, d, urls)));
     }
 
-    static ListQuery query(String since, String sort, String page, String perPage, String synsets, String ifNoneMatch) {
+    static ListQuery query(String since, String sort, String page, String perPage, String synsets, String ifNoneMatch,
+            String q, String lang) {
         PageRequest request = PageRequest.of(page, perPage);
         OffsetDateTime after = null;
         if (since != null) {
@@ -223,7 +230,21 @@ public class ConceptsResource {
             throw new ProblemException(400, "Bad Request", "sort must be updated_at_asc or updated_at_desc.",
                     List.of(new Problem.FieldError("sort", "unknown order")));
         }
-        return new ListQuery(after, "updated_at_desc".equals(sort), request, flag(synsets), ifNoneMatch);
+        if (q != null && sort != null) {
+            throw new ProblemException(400, "Bad Request", "A search (q) is ordered by relevance; it takes no sort.",
+                    List.of(new Problem.FieldError("sort", "not with q")));
+        }
+        if (q == null && lang != null) {
+            throw new ProblemException(400, "Bad Request", "lang narrows a search: give q as well.",
+                    List.of(new Problem.FieldError("lang", "only with q")));
+        }
+        return new ListQuery(after, "updated_at_desc".equals(sort), request, flag(synsets), ifNoneMatch,
+                ConceptSearch.parse(q, lang));
+    }
+
+    /** An empty {@code q=} arrives as null; it is a search for nothing, refused, not a plain list. */
+    private static String searchText(String q, UriInfo uri) {
+        return q == null && uri.getQueryParameters().containsKey("q") ? "" : q;
     }
 
     private static boolean flag(String value) {
