@@ -68,4 +68,19 @@ public final class Languages {
         return locale == null ? iso3 + " - " + name(iso3)
                 : iso3 + " (" + locale.getLanguage() + ") - " + locale.getDisplayLanguage(Locale.ENGLISH);
     }
+
+    /** The BCP 47 tag of a stored language: its two-letter code where one exists ({@code en}), else the three-letter one ({@code grc}). */
+    public static String tag(String iso3) {
+        Locale locale = BY_ISO3.get(iso3);
+        return locale == null ? iso3 : locale.getLanguage();
+    }
+
+    /** The stored code of a BCP 47 tag ({@code en-GB} is {@code eng}): its primary language subtag. */
+    public static Optional<String> fromTag(String tag) {
+        if (tag == null) {
+            return Optional.empty();
+        }
+        int dash = tag.indexOf('-');
+        return parse(dash < 0 ? tag : tag.substring(0, dash));
+    }
 }

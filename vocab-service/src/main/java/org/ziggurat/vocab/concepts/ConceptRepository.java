@@ -110,57 +110,63 @@ public class ConceptRepository {
     }
 
     private Uni<Void> writeParts(SqlConnection conn, String id, ConceptInput input) {
-        int nl = input.labels().size();
-        Integer[] lpos = new Integer[nl];
-        String[] ltype = new String[nl];
-        String[] lbody = new String[nl];
-        String[] llang = new String[nl];
-        Boolean[] labbr = new Boolean[nl];
-        String[] lvern = new String[nl];
-        String[] lhist = new String[nl];
-        for (int i = 0; i < nl; i++) {
-            ConceptInput.Label l = input.labels().get(i);
-            lpos[i] = i;
-            ltype[i] = l.type();
-            lbody[i] = l.body();
-            llang[i] = l.language();
-            labbr[i] = l.abbreviation();
-            lvern[i] = l.vernacular();
-            lhist[i] = l.historical();
+        return writeParts(conn, List.of(id), List.of(input));
+    }
+
+    /** Labels, notes, broader links and matches of many concepts: four statements, whatever their number. */
+    public Uni<Void> writeParts(SqlConnection conn, List<String> ids, List<ConceptInput> inputs) {
+        List<Object[]> labels = new ArrayList<>();
+        List<Object[]> notes = new ArrayList<>();
+        List<Object[]> broader = new ArrayList<>();
+        List<Object[]> matches = new ArrayList<>();
+        for (int c = 0; c < ids.size(); c++) {
+            String id = ids.get(c);
+            ConceptInput input = inputs.get(c);
+            for (int i = 0; i < input.labels().size(); i++) {
+                ConceptInput.Label l = input.labels().get(i);
+                labels.add(new Object[] {id, i, l.type(), l.body(), l.language(), l.abbreviation(), l.vernacular(), l.historical()});
+            }
+            for (int i = 0; i < input.notes().size(); i++) {
+                ConceptInput.Note n = input.notes().get(i);
+                notes.add(new Object[] {id, i, n.type(), n.body(), n.language()});
+            }
+            for (String b : input.broader()) {
+                broader.add(new Object[] {id, b});
+            }
+            for (int i = 0; i < input.matches().size(); i++) {
+                ConceptInput.Match m = input.matches().get(i);
+                matches.add(new Object[] {id, i, m.property(), m.url()});
+            }
         }
-        int nn = input.notes().size();
-        Integer[] npos = new Integer[nn];
-        String[] ntype = new String[nn];
-        String[] nbody = new String[nn];
-        String[] nlang = new String[nn];
-        for (int i = 0; i < nn; i++) {
-            npos[i] = i;
-            ntype[i] = input.notes().get(i).type();
-            nbody[i] = input.notes().get(i).body();
-            nlang[i] = input.notes().get(i).language();
+        return insertColumns(conn, "label (concept_id, position, type, body, language, abbreviation, vernacular, historical)",
+                new String[] {"text", "int", "text", "text", "text", "bool", "text", "text"}, labels)
+                .chain(() -> insertColumns(conn, "note (concept_id, position, type, body, language)",
+                        new String[] {"text", "int", "text", "text", "text"}, notes))
+                .chain(() -> insertColumns(conn, "broader (concept_id, broader_id)", new String[] {"text", "text"}, broader))
+                .chain(() -> insertColumns(conn, "match (concept_id, position, property, url)",
+                        new String[] {"text", "int", "text", "text"}, matches));
+    }
+
+    /** One INSERT ... SELECT FROM unnest(arrays) for rows given as tuples of the named column types. */
+    private static Uni<Void> insertColumns(SqlConnection conn, String target, String[] types, List<Object[]> rows) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().voidItem();
         }
-        int nm = input.matches().size();
-        Integer[] mpos = new Integer[nm];
-        String[] mprop = new String[nm];
-        String[] murl = new String[nm];
-        for (int i = 0; i < nm; i++) {
-            mpos[i] = i;
-            mprop[i] = input.matches().get(i).property();
-            murl[i] = input.matches().get(i).url();
+        Tuple args = Tuple.tuple();
+        StringBuilder unnest = new StringBuilder();
+        for (int col = 0; col < types.length; col++) {
+            Object[] column = switch (types[col]) {
+                case "int" -> new Integer[rows.size()];
+                case "bool" -> new Boolean[rows.size()];
+                default -> new String[rows.size()];
+            };
+            for (int r = 0; r < rows.size(); r++) {
+                column[r] = rows.get(r)[col];
+            }
+            args.addValue(column);
+            unnest.append(col == 0 ? "" : ", ").append('$').append(col + 1).append("::").append(types[col]).append("[]");
         }
-        return conn.preparedQuery("INSERT INTO label (concept_id, position, type, body, language, abbreviation, vernacular, "
-                        + "historical) SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::bool[], "
-                        + "$7::text[], $8::text[])")
-                .execute(Tuple.tuple().addValue(id).addValue(lpos).addValue(ltype).addValue(lbody).addValue(llang)
-                        .addValue(labbr).addValue(lvern).addValue(lhist))
-                .chain(() -> conn.preparedQuery("INSERT INTO note (concept_id, position, type, body, language) "
-                        + "SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[])")
-                        .execute(Tuple.of(id, npos, ntype, nbody, nlang)))
-                .chain(() -> conn.preparedQuery("INSERT INTO broader (concept_id, broader_id) SELECT $1, unnest($2::text[])")
-                        .execute(Tuple.of(id, input.broader().toArray(String[]::new))))
-                .chain(() -> conn.preparedQuery("INSERT INTO match (concept_id, position, property, url) "
-                        + "SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[])")
-                        .execute(Tuple.of(id, mpos, mprop, murl)))
+        return conn.preparedQuery("INSERT INTO " + target + " SELECT * FROM unnest(" + unnest + ")").execute(args)
                 .replaceWithVoid();
     }
 
@@ -252,6 +258,17 @@ public class ConceptRepository {
                 .execute(Tuple.tuple().addValue(search.query()).addValue(search.language()).addValue(namespace)
                         .addValue(schemeId).addValue(since).addValue(limit).addValue(offset))
                 .map(rows -> {
+                    List<ConceptRow> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(ConceptRow.from(r)));
+                    return list;
+                });
+    }
+
+    /** A scheme's concepts in id order, from after {@code afterId} (null: from the first). */
+    public Uni<List<ConceptRow>> byId(long schemeId, String afterId, int limit) {
+        return pool.preparedQuery("SELECT " + ConceptRow.COLUMNS + " FROM concept c JOIN scheme s ON s.id = c.scheme_id "
+                        + "WHERE c.scheme_id = $1 AND c.id > $2 ORDER BY c.id LIMIT $3")
+                .execute(Tuple.of(schemeId, afterId == null ? "" : afterId, limit)).map(rows -> {
                     List<ConceptRow> list = new ArrayList<>();
                     rows.forEach(r -> list.add(ConceptRow.from(r)));
                     return list;

@@ -23,6 +23,11 @@ public class SchemeRepository {
                 .map(rows -> rows.rowCount() == 0 ? null : SchemeRow.from(rows.iterator().next()));
     }
 
+    public Uni<SchemeRow> byId(long id) {
+        return pool.preparedQuery("SELECT " + SchemeRow.COLUMNS + " FROM scheme s WHERE s.id = $1").execute(Tuple.of(id))
+                .map(rows -> rows.rowCount() == 0 ? null : SchemeRow.from(rows.iterator().next()));
+    }
+
     public Uni<List<SchemeRow>> page(String namespace, int limit, long offset) {
         return pool.preparedQuery("SELECT " + SchemeRow.COLUMNS + " FROM scheme s WHERE s.namespace = $1 "
                         + "ORDER BY s.slug LIMIT $2 OFFSET $3")

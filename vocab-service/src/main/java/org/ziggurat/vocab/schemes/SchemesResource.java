@@ -25,7 +25,14 @@ import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.vocab.Languages;
 
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.ws.rs.core.Variant;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.ziggurat.vocab.rdf.Skos;
+
 import java.net.URI;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,6 +53,9 @@ public class SchemesResource {
     @Inject
     SchemeAccess access;
 
+    @Inject
+    org.ziggurat.vocab.rdf.SchemeExporter exporter;
+
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @QueryParam("page") String page,
             @QueryParam("per_page") String perPage, @Context UriInfo uri) {
@@ -57,12 +67,38 @@ public class SchemesResource {
                         .map(r -> SchemeViews.scheme(r, urls)).toList()), uri, request, rows.size() > request.limit()).build());
     }
 
+    /**
+     * The scheme as JSON, or with all its concepts as SKOS (Turtle, RDF/XML, JSON-LD) when the
+     * Accept header asks. Blocking: an export is written as its concepts are read, on a worker thread.
+     */
     @GET
+    @io.smallrye.common.annotation.Blocking
     @Path("/{slug}")
-    public Uni<SchemeViews.Scheme> get(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
-            @Context UriInfo uri) {
-        return access.visible(namespace, slug).map(row -> SchemeViews.scheme(row, PublicUrls.of(uri)));
+    @Produces({MediaType.APPLICATION_JSON, "text/turtle", "application/rdf+xml", "application/ld+json"})
+    public Uni<Response> get(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
+            @Context UriInfo uri, @Context Request request) {
+        Variant chosen = request.selectVariant(VARIANTS);
+        if (chosen == null) {
+            throw new ProblemException(406, "Not Acceptable", "A scheme is served as application/json, text/turtle, "
+                    + "application/rdf+xml or application/ld+json.");
+        }
+        PublicUrls urls = PublicUrls.of(uri);
+        return access.visible(namespace, slug).map(row -> {
+            Optional<RDFFormat> rdf = Skos.format(chosen.getMediaType().toString());
+            if (rdf.isEmpty()) {
+                return Response.ok(SchemeViews.scheme(row, urls), MediaType.APPLICATION_JSON_TYPE).build();
+            }
+            StreamingOutput body = out -> exporter.write(row, rdf.get(), out, urls);
+            return Response.ok(body, rdf.get().getDefaultMIMEType() + ";charset=UTF-8")
+                    .header("Content-Disposition", "inline; filename=\"" + row.slug() + "."
+                            + rdf.get().getDefaultFileExtension() + "\"")
+                    .header("Vary", "Accept").build();
+        });
     }
+
+    private static final List<Variant> VARIANTS = Variant.mediaTypes(MediaType.APPLICATION_JSON_TYPE,
+            MediaType.valueOf("text/turtle"), MediaType.valueOf("application/rdf+xml"),
+            MediaType.valueOf("application/ld+json")).build();
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)

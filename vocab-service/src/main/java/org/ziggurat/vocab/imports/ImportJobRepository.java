@@ -1,0 +1,83 @@
+package org.ziggurat.vocab.imports;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.List;
+
+@ApplicationScoped
+public class ImportJobRepository {
+
+    /** A job a replica has claimed, with what it needs to run it. */
+    public record Claimed(long id, long schemeId, String format, byte[] document, long requesterId, String requesterUsername,
+            int attempts) {
+    }
+
+    /** A replica that stopped beating for this long is taken to be gone; its job is claimed again. */
+    static final String STALE = "interval '2 minutes'";
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    ObjectMapper mapper;
+
+    public Uni<ImportJob> create(long schemeId, String format, byte[] document, long requesterId, String requesterUsername) {
+        return pool.preparedQuery("INSERT INTO import_job AS j (scheme_id, format, document, requester_id, requester_username) "
+                        + "VALUES ($1, $2, $3, $4, $5) RETURNING " + ImportJob.COLUMNS)
+                .execute(Tuple.of(schemeId, format, io.vertx.core.buffer.Buffer.buffer(document), requesterId,
+                        requesterUsername))
+                .map(rows -> ImportJob.from(rows.iterator().next(), mapper));
+    }
+
+    /** The job with the scheme it belongs to, when that scheme is in the namespace. */
+    public Uni<ImportJob> inNamespace(String namespace, long id) {
+        return pool.preparedQuery("SELECT " + ImportJob.COLUMNS + " FROM import_job j JOIN scheme s ON s.id = j.scheme_id "
+                        + "WHERE j.id = $1 AND s.namespace = $2")
+                .execute(Tuple.of(id, namespace))
+                .map(rows -> rows.rowCount() == 0 ? null : ImportJob.from(rows.iterator().next(), mapper));
+    }
+
+    /** The oldest queued job, or a running one whose replica went away; null when there is none. */
+    public Uni<Claimed> claim() {
+        return pool.preparedQuery("UPDATE import_job SET state = 'running', "
+                        + "started_at = coalesce(started_at, date_trunc('milliseconds', now())), heartbeat_at = now(), "
+                        + "concepts_done = 0, attempts = attempts + 1 WHERE id = (SELECT id FROM import_job WHERE state = 'queued' "
+                        + "OR (state = 'running' AND heartbeat_at < now() - " + STALE + ") "
+                        + "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                        + "RETURNING id, scheme_id, format, document, requester_id, requester_username, attempts")
+                .execute().map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    var r = rows.iterator().next();
+                    return new Claimed(r.getLong("id"), r.getLong("scheme_id"), r.getString("format"),
+                            r.getBuffer("document").getBytes(), r.getLong("requester_id"), r.getString("requester_username"),
+                            r.getInteger("attempts"));
+                });
+    }
+
+    public Uni<Void> progress(long id, int total, int done) {
+        return pool.preparedQuery("UPDATE import_job SET concepts_total = $2, concepts_done = $3, heartbeat_at = now() "
+                + "WHERE id = $1").execute(Tuple.of(id, total, done)).replaceWithVoid();
+    }
+
+    public Uni<Void> succeeded(long id, int total, int created, int replaced, List<String> warnings) {
+        return pool.preparedQuery("UPDATE import_job SET state = 'succeeded', concepts_total = $2, concepts_done = $2, "
+                        + "concepts_created = $3, concepts_replaced = $4, warnings = $5::jsonb, document = NULL, "
+                        + "finished_at = date_trunc('milliseconds', now()) WHERE id = $1")
+                .execute(Tuple.of(id, total, created, replaced, new JsonArray(warnings).encode())).replaceWithVoid();
+    }
+
+    public Uni<Void> failed(long id, List<?> errors, List<String> warnings) {
+        return pool.preparedQuery("UPDATE import_job SET state = 'failed', concepts_done = 0, errors = $2::jsonb, "
+                        + "warnings = $3::jsonb, document = NULL, finished_at = date_trunc('milliseconds', now()) WHERE id = $1")
+                .execute(Tuple.of(id, mapper.valueToTree(errors).toString(), new JsonArray(warnings).encode()))
+                .replaceWithVoid();
+    }
+}

@@ -1,0 +1,116 @@
+package org.ziggurat.vocab.imports;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.vocab.rdf.Skos;
+import org.ziggurat.vocab.rdf.SkosDocument;
+import org.ziggurat.vocab.schemes.SchemeRow;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Carries out import jobs, one at a time per replica, oldest first. A job is claimed in the
+ * database (so replicas never run the same one) and beats while it runs; a job whose replica
+ * stopped beating is claimed again, and since an import is one transaction, running it again is
+ * safe. New jobs are started at once; the schedule picks up the rest.
+ */
+@ApplicationScoped
+public class ImportWorker {
+
+    private static final Logger LOG = Logger.getLogger(ImportWorker.class);
+
+    @Inject
+    ImportJobRepository jobs;
+
+    @Inject
+    SkosImporter importer;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    ObjectMapper mapper;
+
+    static final int MAX_WARNINGS = 100;
+    static final int MAX_ATTEMPTS = 3;
+
+    private final AtomicBoolean busy = new AtomicBoolean();
+
+    /** Starts draining the queue on a worker thread, unless this replica is at it already. */
+    public void wake() {
+        Infrastructure.getDefaultWorkerPool().execute(this::drain);
+    }
+
+    @Scheduled(every = "${ziggurat.vocab.imports.poll:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void drain() {
+        if (!busy.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            ImportJobRepository.Claimed job;
+            while ((job = jobs.claim().await().atMost(Duration.ofSeconds(30))) != null) {
+                run(job);
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("Import jobs could not be claimed now (%s); the schedule will try again.", e.getMessage());
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    private void run(ImportJobRepository.Claimed job) {
+        SkosDocument.Result parsed = null;
+        try {
+            if (job.attempts() > MAX_ATTEMPTS) {
+                jobs.failed(job.id(), List.of(new Problem.FieldError("document", "the import stopped " + MAX_ATTEMPTS
+                        + " times without finishing; nothing of it was kept")), List.of()).await().atMost(Duration.ofSeconds(30));
+                return;
+            }
+            SchemeRow scheme = scheme(job.schemeId());
+            if (scheme == null) {
+                return; // the scheme was deleted, and its jobs with it
+            }
+            parsed = SkosDocument.read(job.document(), Skos.format(job.format()).orElseThrow(), scheme.defaultLanguage(),
+                    mapper);
+            if (!parsed.errors().isEmpty()) {
+                jobs.failed(job.id(), parsed.errors(), parsed.warnings()).await().atMost(Duration.ofSeconds(30));
+                return;
+            }
+            int total = parsed.concepts().size();
+            jobs.progress(job.id(), total, 0).await().atMost(Duration.ofSeconds(30));
+            SkosImporter.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
+                    done -> jobs.progress(job.id(), total, done)).await().atMost(Duration.ofMinutes(30));
+            List<String> warnings = new java.util.ArrayList<>(parsed.warnings());
+            warnings.addAll(outcome.warnings());
+            jobs.succeeded(job.id(), total, outcome.created(), outcome.replaced(),
+                    warnings.subList(0, Math.min(warnings.size(), MAX_WARNINGS)))
+                    .await().atMost(Duration.ofSeconds(30));
+            LOG.infof("Import %d into scheme %d: %d concepts created, %d replaced", job.id(), job.schemeId(),
+                    outcome.created(), outcome.replaced());
+        } catch (ProblemException e) {
+            List<Problem.FieldError> errors = e.errors().isEmpty()
+                    ? List.of(new Problem.FieldError("document", e.detail())) : e.errors();
+            jobs.failed(job.id(), errors, parsed == null ? List.of() : parsed.warnings()).await().atMost(Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            // Not the document's fault (the database went away, say): the job stays claimed and,
+            // once its heartbeat is stale, is claimed and run again.
+            LOG.errorf(e, "Import %d stopped; it will be tried again", job.id());
+        }
+    }
+
+    private SchemeRow scheme(long id) {
+        return pool.preparedQuery("SELECT " + SchemeRow.COLUMNS + " FROM scheme s WHERE s.id = $1").execute(Tuple.of(id))
+                .map(rows -> rows.rowCount() == 0 ? null : SchemeRow.from(rows.iterator().next()))
+                .await().atMost(Duration.ofSeconds(30));
+    }
+}

@@ -1,0 +1,102 @@
+package org.ziggurat.vocab.imports;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.platform.http.PathIds;
+import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.namespaces.NamespaceRights;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
+import org.ziggurat.vocab.rdf.Skos;
+import org.ziggurat.vocab.schemes.SchemeAccess;
+import org.ziggurat.vocab.schemes.SchemeRepository;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.stream.Collectors;
+
+/**
+ * SKOS imports: the document is accepted as a job (202 and its progress resource), then written
+ * into the scheme by {@link ImportWorker}. An import creates concepts and may replace them, so it
+ * needs both the {@code write} and the {@code update} scope, and write rights in the namespace.
+ */
+@Path("/{namespace}/vocab")
+@Produces(MediaType.APPLICATION_JSON)
+public class ImportsResource {
+
+    @Inject
+    Callers callers;
+
+    @Inject
+    NamespaceRights rights;
+
+    @Inject
+    SchemeRepository schemes;
+
+    @Inject
+    ImportJobRepository jobs;
+
+    @Inject
+    ImportWorker worker;
+
+    public record SchemeRef(String id, String url) {
+    }
+
+    public record Job(long id, String url, String state, String format, SchemeRef scheme, Integer conceptsTotal,
+            int conceptsDone, int conceptsCreated, int conceptsReplaced, Object errors, Object warnings, Instant createdAt,
+            Instant startedAt, Instant finishedAt) {
+    }
+
+    @POST
+    @Path("/schemes/{slug}/import")
+    @jakarta.ws.rs.Consumes(MediaType.WILDCARD)
+    public Uni<Response> create(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
+            @HeaderParam("Content-Type") String contentType, byte[] document, @Context UriInfo uri) {
+        String format = Skos.format(contentType).map(f -> f.getDefaultMIMEType()).orElseThrow(() -> new ProblemException(415,
+                "Unsupported Media Type", "A SKOS document is imported as " + Skos.FORMATS.stream()
+                        .map(f -> f.getDefaultMIMEType()).collect(Collectors.joining(", ")) + "."));
+        if (document == null || document.length == 0) {
+            throw ProblemException.invalidField("document", "is empty");
+        }
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.current().chain(c -> {
+            c.requireUserWithScope("update");
+            return rights.forWriting(namespace, c, "write")
+                    .chain(ns -> schemes.bySlug(ns.name(), slug))
+                    .onItem().ifNull().failWith(() -> SchemeAccess.notFound(slug))
+                    .chain(scheme -> jobs.create(scheme.id(), format, document, c.requireUser(), c.username().orElse(""))
+                            .map(job -> view(job, scheme.namespace(), scheme.slug(), urls)));
+        }).map(job -> {
+            worker.wake();
+            return Response.accepted(job).location(URI.create(job.url())).build();
+        });
+    }
+
+    @GET
+    @Path("/imports/{id}")
+    public Uni<Job> get(@PathParam("namespace") String namespace, @PathParam("id") String rawId, @Context UriInfo uri) {
+        long id = PathIds.parse(rawId, "import");
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.current().chain(c -> rights.forWriting(namespace, c, "write"))
+                .chain(ns -> jobs.inNamespace(ns.name(), id)
+                        .onItem().ifNull().failWith(() -> ProblemException.notFound("No import has the id " + id + "."))
+                        .chain(job -> schemes.byId(job.schemeId()).map(s -> view(job, s.namespace(), s.slug(), urls))));
+    }
+
+    static Job view(ImportJob job, String namespace, String slug, PublicUrls urls) {
+        return new Job(job.id(), urls.api("/" + namespace + "/vocab/imports/" + job.id()), job.state(), job.format(),
+                new SchemeRef(slug, urls.api("/" + namespace + "/vocab/schemes/" + slug)), job.conceptsTotal(),
+                job.conceptsDone(), job.conceptsCreated(), job.conceptsReplaced(), job.errors(), job.warnings(),
+                job.createdAt(), job.startedAt(), job.finishedAt());
+    }
+}

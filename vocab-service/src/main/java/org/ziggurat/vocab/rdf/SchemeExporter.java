@@ -1,0 +1,43 @@
+package org.ziggurat.vocab.rdf;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.rdf4j.rio.RDFFormat;
+import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.vocab.concepts.ConceptRepository;
+import org.ziggurat.vocab.schemes.SchemeRow;
+
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.List;
+
+/** Streams a scheme as SKOS, reading its concepts a page at a time in id order. */
+@ApplicationScoped
+public class SchemeExporter {
+
+    static final int PAGE = 500;
+
+    @Inject
+    ConceptRepository concepts;
+
+    /** Blocks: the response body is written on a worker thread. */
+    public void write(SchemeRow scheme, RDFFormat format, OutputStream out, PublicUrls urls) {
+        SkosExport export = new SkosExport(format, out, scheme, urls);
+        export.start();
+        String after = null;
+        while (true) {
+            List<ConceptRepository.ConceptRow> rows = concepts.byId(scheme.id(), after, PAGE).await().atMost(Duration.ofMinutes(1));
+            if (rows.isEmpty()) {
+                break;
+            }
+            ConceptRepository.Details details = concepts.details(rows.stream().map(ConceptRepository.ConceptRow::id).toList())
+                    .await().atMost(Duration.ofMinutes(1));
+            export.concepts(rows, details);
+            after = rows.get(rows.size() - 1).id();
+            if (rows.size() < PAGE) {
+                break;
+            }
+        }
+        export.end();
+    }
+}
