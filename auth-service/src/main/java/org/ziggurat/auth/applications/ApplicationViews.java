@@ -1,5 +1,6 @@
 package org.ziggurat.auth.applications;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.platform.http.PublicUrls;
@@ -13,6 +14,7 @@ public final class ApplicationViews {
     }
 
     /** {@code client_secret} appears only in the answers that create or reset it. */
+    @RegisterForReflection
     public record Application(long id, String name, String clientId,
             @JsonInclude(JsonInclude.Include.NON_NULL) String clientSecret, List<String> redirectUris, String scopes,
             boolean confidential, boolean passwordGrant, String url, Instant createdAt, Instant updatedAt) {

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.directory;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -18,9 +19,11 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 @Produces(MediaType.APPLICATION_JSON)
 public interface DirectoryClient {
 
+    @RegisterForReflection
     record PasswordCheck(String login, String password, String clientAddress) {
     }
 
+    @RegisterForReflection
     record VerifiedPerson(long userId, String username) {
     }
 
@@ -46,19 +49,23 @@ public interface DirectoryClient {
     }
 
     /** A person as the directory's internal API returns them. */
+    @RegisterForReflection
     record PersonSummary(long id, String username, String displayName,
             @com.fasterxml.jackson.annotation.JsonProperty("image_thumb_50") String imageThumb50, String url,
             String htmlUrl, String email) {
     }
 
+    @RegisterForReflection
     record OrganizationOfPerson(long id, String name, String role) {
     }
 
     /** The directory's Organization object, passed on as it is, and the permissions recorded with the link. */
+    @RegisterForReflection
     record LinkedOrganization(com.fasterxml.jackson.databind.JsonNode organization,
             com.fasterxml.jackson.databind.JsonNode permissions) {
     }
 
+    @RegisterForReflection
     record LinkPermissions(io.vertx.core.json.JsonObject permissions) {
     }
 

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,23 +17,29 @@ public final class GrantViews {
     private GrantViews() {
     }
 
+    @RegisterForReflection
     public record AppSummary(String url, String name, String clientId) {
     }
 
+    @RegisterForReflection
     public record Grant(long id, String url, AppSummary app, Instant createdAt, List<String> scopes) {
     }
 
+    @RegisterForReflection
     public record Extra(boolean manage, boolean comment, boolean publish) {
     }
 
+    @RegisterForReflection
     public record Permissions(boolean create, boolean read, boolean update, boolean destroy, Extra extra) {
     }
 
+    @RegisterForReflection
     public record UserAccessor(String username, long id, String email, String displayName,
             @JsonProperty("image_thumb_50") String imageThumb50) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @RegisterForReflection
     public record Authorization(long id, String url, List<String> scopes, String token, Permissions userPermissions,
             @JsonInclude(JsonInclude.Include.ALWAYS) AppSummary app, Instant updatedAt, Instant createdAt,
             List<JsonNode> projectAccessors, List<UserAccessor> userAccessors) {

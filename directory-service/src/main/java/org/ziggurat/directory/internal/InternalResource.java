@@ -1,5 +1,6 @@
 package org.ziggurat.directory.internal;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
@@ -61,17 +62,21 @@ public class InternalResource {
     @Inject
     Hashing hashing;
 
+    @RegisterForReflection
     public record PasswordCheck(String login, String password, String clientAddress) {
     }
 
+    @RegisterForReflection
     public record VerifiedPerson(long userId, String username) {
     }
 
+    @RegisterForReflection
     public record PersonSummary(long id, String username, String displayName,
             @com.fasterxml.jackson.annotation.JsonProperty("image_thumb_50") String imageThumb50, String url,
             String htmlUrl, @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS) String email) {
     }
 
+    @RegisterForReflection
     public record LinkedOrganization(OrganizationViews.Organization organization, JsonObject permissions) {
     }
 

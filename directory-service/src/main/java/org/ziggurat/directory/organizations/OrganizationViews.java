@@ -1,5 +1,6 @@
 package org.ziggurat.directory.organizations;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.platform.http.PublicUrls;
 
@@ -13,18 +14,22 @@ public final class OrganizationViews {
     }
 
     /** The spec's fields ({@code id}, {@code name}, {@code member_ids}, {@code oauth_application_uids}) and ours. */
+    @RegisterForReflection
     public record Organization(long id, String name, String displayName, String visibility, List<Long> memberIds,
             List<String> oauthApplicationUids, String url, String htmlUrl, String membersUrl, String avatarUrl,
             Instant createdAt, Instant updatedAt) {
     }
 
+    @RegisterForReflection
     public record Membership(String url, String state, String role, String projectUrl, Project project,
             MemberUser user) {
     }
 
+    @RegisterForReflection
     public record Project(String name, String url, long id, String membersUrl, String avatarUrl, String type) {
     }
 
+    @RegisterForReflection
     public record MemberUser(String username, String url, String htmlUrl, long id, String avatarUrl, String type) {
     }
 

@@ -1,5 +1,6 @@
 package org.ziggurat.directory.people;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.ziggurat.platform.http.PublicUrls;
@@ -13,6 +14,7 @@ public final class PersonViews {
     }
 
     /** Anyone's view: no email. */
+    @RegisterForReflection
     public record Person(String username, long id, String displayName,
             @JsonProperty("image_thumb_50") String imageThumb50, String url, String htmlUrl, String type,
             Instant createdAt) {
@@ -22,6 +24,7 @@ public final class PersonViews {
      * The authenticated user's own view: {@code email} is the public address (null when none);
      * with the {@code user} scope also the private fields.
      */
+    @RegisterForReflection
     public record CurrentUser(String username, long id, String displayName,
             @JsonProperty("image_thumb_50") String imageThumb50, String url, String htmlUrl, String type,
             Instant createdAt, @JsonInclude(JsonInclude.Include.ALWAYS) String email,

@@ -1,5 +1,6 @@
 package org.ziggurat.events.data;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.platform.http.PublicUrls;
@@ -13,20 +14,24 @@ public final class EventViews {
     private EventViews() {
     }
 
+    @RegisterForReflection
     public record Creator(String username, long id, String url, String htmlUrl, String avatarUrl) {
     }
 
+    @RegisterForReflection
     public record Commit(long id, String type, EventInput.Identifier identifier, int revision, JsonNode payload,
             JsonNode changeset, Instant createdAt) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @RegisterForReflection
     public record Event(long id, String kind, String note, String url, String htmlUrl, String repositoryUrl,
             Creator creator, @JsonInclude(JsonInclude.Include.ALWAYS) String clientId, int commitsCount,
             List<Commit> commits, Instant createdAt) {
     }
 
     /** Where a repository's events live, publicly. */
+    @RegisterForReflection
     public record Place(String namespace, String repository, PublicUrls urls) {
         String repositoryUrl() {
             return urls.api("/" + namespace + "/repositories/" + repository);

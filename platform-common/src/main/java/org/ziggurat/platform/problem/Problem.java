@@ -1,5 +1,6 @@
 package org.ziggurat.platform.problem;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -10,6 +11,7 @@ import java.util.List;
  * {@code errors} lists the fields at fault when the problem is a validation failure.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@RegisterForReflection
 public record Problem(
         String type,
         String title,
@@ -22,6 +24,7 @@ public record Problem(
     public static final String MEDIA_TYPE = "application/problem+json";
 
     /** One field at fault: a JSON pointer-like path ({@code labels[2].body}) and what is wrong with it. */
+    @RegisterForReflection
     public record FieldError(String field, String message) {
     }
 }

@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.concepts;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
@@ -15,6 +16,7 @@ import java.util.Set;
  * A concept as posted, with the SKOS integrity rules (S13, S14): at most one Preferred label per
  * language, and a label body once per concept and language (so the label types are disjoint).
  */
+@RegisterForReflection
 public record ConceptInput(String status, List<Label> labels, List<Note> notes, List<String> broader, List<Match> matches) {
 
     public static final Set<String> STATUSES = Set.of("Unstable", "Testing", "Stable");
@@ -25,12 +27,15 @@ public record ConceptInput(String status, List<Label> labels, List<Note> notes, 
     public static final Set<String> MATCHES = Set.of("exactMatch", "closeMatch", "broadMatch", "narrowMatch", "relatedMatch");
     static final int MAX_ITEMS = 500;
 
+    @RegisterForReflection
     public record Label(String type, String body, String language, boolean abbreviation, String vernacular, String historical) {
     }
 
+    @RegisterForReflection
     public record Note(String type, String body, String language) {
     }
 
+    @RegisterForReflection
     public record Match(String property, String url) {
     }
 

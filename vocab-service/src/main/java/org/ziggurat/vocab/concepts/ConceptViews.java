@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.concepts;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.vocab.Languages;
 import org.ziggurat.vocab.schemes.SchemeRow;
@@ -16,23 +17,29 @@ public final class ConceptViews {
     private ConceptViews() {
     }
 
+    @RegisterForReflection
     public record Person(String name, String url, String htmlUrl) {
     }
 
+    @RegisterForReflection
     public record Related(String defaultLabel, String url, String htmlUrl) {
     }
 
+    @RegisterForReflection
     public record Label(String type, String body, String language, boolean abbreviation, String vernacular, String historical) {
     }
 
+    @RegisterForReflection
     public record Note(String type, String body, String language) {
     }
 
+    @RegisterForReflection
     public record Concept(String id, String status, String defaultLabel, String url, String htmlUrl, Instant createdAt,
             Instant updatedAt, Person creator, List<Person> contributors, List<Related> broader, List<Related> narrower,
             List<ConceptInput.Match> matches, List<Note> notes, List<Label> labels, SchemeViews.Scheme inScheme) {
     }
 
+    @RegisterForReflection
     public record Concepts(List<Concept> concepts) {
     }
 

@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.imports;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -49,9 +50,11 @@ public class ImportsResource {
     @Inject
     ImportWorker worker;
 
+    @RegisterForReflection
     public record SchemeRef(String id, String url) {
     }
 
+    @RegisterForReflection
     public record Job(long id, String url, String state, String format, SchemeRef scheme, Integer conceptsTotal,
             int conceptsDone, int conceptsCreated, int conceptsReplaced, Object errors, Object warnings, Instant createdAt,
             Instant startedAt, Instant finishedAt) {

@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.schemes;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.platform.http.PublicUrls;
 
 /** The spec's Vocabulary scheme. */
@@ -8,9 +9,11 @@ public final class SchemeViews {
     private SchemeViews() {
     }
 
+    @RegisterForReflection
     public record Creator(String name, String htmlUrl) {
     }
 
+    @RegisterForReflection
     public record Scheme(String id, String abbr, String title, String definition, String url, String htmlUrl, Creator creator) {
     }
 
