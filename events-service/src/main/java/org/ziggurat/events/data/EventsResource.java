@@ -208,7 +208,7 @@ public class EventsResource {
                     Multi.createFrom().item(0L),
                     hub.notifications().filter(key::equals).map(k -> 0L),
                     Multi.createFrom().ticks().every(config.streamHeartbeat()).map(t -> 0L));
-            return ticks.onOverflow().drop()
+            Multi<OutboundSseEvent> appended = ticks.onOverflow().drop()
                     .onItem().transformToMultiAndConcatenate(tick -> Multi.createBy().repeating()
                             .uni(() -> events.after(place.namespace(), repo, last.get(), STREAM_BATCH)
                                     .invoke(rows -> rows.forEach(r -> last.set(Math.max(last.get(), r.id())))))
@@ -216,6 +216,14 @@ public class EventsResource {
                             .onItem().transformToIterable(rows -> rows))
                     .map(row -> sse.newEventBuilder().id(Long.toString(row.id())).name("data_event")
                             .data(json(EventViews.event(row, place, null))).build());
+            // A comment at once, so that the response starts (through proxies that wait for the
+            // first bytes, the gateway among them), and on every heartbeat, so that idle streams
+            // are not cut by proxies' read timeouts. Clients ignore comments.
+            Multi<OutboundSseEvent> comments = Multi.createBy().merging().streams(
+                    Multi.createFrom().item(0L), Multi.createFrom().ticks().every(config.streamHeartbeat()))
+                    .onOverflow().drop()
+                    .map(t -> sse.newEventBuilder().comment(t == 0L ? "stream open" : "keep-alive").build());
+            return Multi.createBy().merging().streams(comments, appended);
         });
     }
 

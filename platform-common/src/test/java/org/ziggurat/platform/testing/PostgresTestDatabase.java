@@ -31,12 +31,13 @@ public class PostgresTestDatabase implements QuarkusTestResourceLifecycleManager
     private String database;
     private String schema;
 
-    record Server(String host, int port, String user, String password) {
-        String jdbcUrl(String db) {
+    /** A PostgreSQL server and the administrator to connect as. */
+    public record Server(String host, int port, String user, String password) {
+        public String jdbcUrl(String db) {
             return "jdbc:postgresql://" + host + ":" + port + "/" + db;
         }
 
-        String reactiveUrl(String db) {
+        public String reactiveUrl(String db) {
             return "postgresql://" + host + ":" + port + "/" + db;
         }
     }
@@ -79,6 +80,15 @@ public class PostgresTestDatabase implements QuarkusTestResourceLifecycleManager
     @Override
     public void stop() {
         // The database stays for inspection after a failed run; the next run replaces it.
+    }
+
+    /**
+     * The server to test against, for harnesses that start the services themselves (no Dev
+     * Services): as {@link #resolveServer()}, with the local server where that would be Docker.
+     */
+    public static Server adminServer() {
+        Server server = resolveServer();
+        return server != null ? server : new Server("127.0.0.1", 5432, "postgres", null);
     }
 
     static Server resolveServer() {

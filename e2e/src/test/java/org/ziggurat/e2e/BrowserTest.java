@@ -1,0 +1,223 @@
+package org.ziggurat.e2e;
+
+import com.nimbusds.oauth2.sdk.AuthorizationCode;
+import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
+import com.nimbusds.oauth2.sdk.AuthorizationRequest;
+import com.nimbusds.oauth2.sdk.AuthorizationResponse;
+import com.nimbusds.oauth2.sdk.ResponseType;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.TokenResponse;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
+import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.e2e.Platform.as;
+
+/**
+ * The login and consent pages in a real browser: the OS's headless Chromium, driven through its
+ * chromedriver. A small local server plays the client application: it receives the redirect
+ * back, and serves a forged page from another origin.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BrowserTest {
+
+    static final String CHROMIUM = Optional.ofNullable(System.getenv("ZIGGURAT_CHROMIUM")).orElse("/usr/bin/chromium");
+    static final String CHROMEDRIVER = Optional.ofNullable(System.getenv("ZIGGURAT_CHROMEDRIVER")).orElse("/usr/bin/chromedriver");
+
+    HttpServer client;
+    final BlockingQueue<URI> callbacks = new LinkedBlockingQueue<>();
+    String clientBase;
+    OAuthJourneyTest.App app;
+    Platform.Person ada;
+
+    @BeforeAll
+    void clientApplication() throws Exception {
+        client = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        clientBase = "http://127.0.0.1:" + client.getAddress().getPort();
+        client.createContext("/callback", exchange -> {
+            callbacks.add(URI.create(clientBase + exchange.getRequestURI()));
+            byte[] body = "<html><body><p id=\"done\">Back at the application.</p></body></html>".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        client.start();
+        ada = Platform.signUp("ada");
+        app = OAuthJourneyTest.application(Platform.accessToken(ada, "user", "admin"), clientBase + "/callback");
+    }
+
+    @AfterAll
+    void stopClient() {
+        client.stop(0);
+    }
+
+    WebDriver browser() {
+        assertTrue(new File(CHROMIUM).canExecute(), "Chromium is missing at " + CHROMIUM + " (apt-get install chromium)");
+        assertTrue(new File(CHROMEDRIVER).canExecute(), "chromedriver is missing at " + CHROMEDRIVER
+                + " (apt-get install chromium-driver)");
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
+                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
+                .usingAnyFreePort().build();
+        WebDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
+        return driver;
+    }
+
+    record Started(URI uri, CodeVerifier verifier, State state) {
+    }
+
+    Started request() {
+        CodeVerifier verifier = new CodeVerifier();
+        State state = new State();
+        URI uri = new AuthorizationRequest.Builder(new ResponseType(ResponseType.Value.CODE), app.id())
+                .endpointURI(Platform.metadata().getAuthorizationEndpointURI()).redirectionURI(app.redirect())
+                .scope(new Scope("user")).state(state).codeChallenge(verifier, CodeChallengeMethod.S256).build().toURI();
+        return new Started(uri, verifier, state);
+    }
+
+    /** Each test signs in as someone new, who has not yet consented to the application. */
+    Platform.Person signIn(WebDriver driver, String password) {
+        Platform.Person visitor = Platform.signUp("visitor");
+        driver.findElement(By.id("login")).sendKeys(visitor.username());
+        driver.findElement(By.id("password")).sendKeys(password == null ? visitor.password() : password);
+        driver.findElement(By.id("sign_in")).click();
+        return visitor;
+    }
+
+    URI awaitCallback() throws InterruptedException {
+        URI uri = callbacks.poll(15, TimeUnit.SECONDS);
+        assertNotNull(uri, "the browser never came back to the application");
+        return uri;
+    }
+
+    @Test
+    void approveGivesACodeThatExchangesForAToken() throws Exception {
+        WebDriver driver = browser();
+        try {
+            Started started = request();
+            driver.get(started.uri().toString());
+            assertEquals("Sign in", driver.findElement(By.id("sign_in")).getText());
+            signIn(driver, null);
+            new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.elementToBeClickable(By.id("approve")));
+            assertTrue(driver.getPageSource().contains("Field notebook"), "the consent page does not name the application");
+            driver.findElement(By.id("approve")).click();
+            AuthorizationResponse answer = AuthorizationResponse.parse(awaitCallback());
+            assertTrue(answer.indicatesSuccess());
+            assertEquals(started.state(), answer.getState());
+            new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(By.id("done")));
+            AuthorizationCode code = answer.toSuccessResponse().getAuthorizationCode();
+            TokenResponse tokens = OAuthJourneyTest.exchange(app, new AuthorizationCodeGrant(code, app.redirect(),
+                    started.verifier()));
+            assertTrue(tokens.indicatesSuccess());
+            as(tokens.toSuccessResponse().getTokens().getAccessToken().getValue()).get("/user").then().statusCode(200);
+        } finally {
+            driver.quit();
+        }
+    }
+
+    @Test
+    void denyTellsTheApplicationAccessDenied() throws Exception {
+        WebDriver driver = browser();
+        try {
+            Started started = request();
+            driver.get(started.uri().toString());
+            signIn(driver, null);
+            new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.elementToBeClickable(By.id("deny")));
+            driver.findElement(By.id("deny")).click();
+            AuthorizationResponse answer = AuthorizationResponse.parse(awaitCallback());
+            assertEquals("access_denied", answer.toErrorResponse().getErrorObject().getCode());
+            assertEquals(started.state(), answer.getState());
+        } finally {
+            driver.quit();
+        }
+    }
+
+    @Test
+    void aWrongPasswordShowsAnErrorAndStartsNoSession() throws Exception {
+        WebDriver driver = browser();
+        try {
+            driver.get(request().uri().toString());
+            signIn(driver, "not the password");
+            new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(By.id("sign_in")));
+            assertTrue(driver.getPageSource().contains("The username or password is not right."), driver.getPageSource());
+            Cookie session = driver.manage().getCookieNamed("ziggurat_session");
+            assertNull(session, "a failed sign-in left a session cookie");
+            assertTrue(callbacks.isEmpty());
+        } finally {
+            driver.quit();
+        }
+    }
+
+    @Test
+    void aForgedConsentFromAnotherSiteIsRefused() throws Exception {
+        WebDriver driver = browser();
+        try {
+            // A real session first, so that only the missing CSRF token can stop the forgery.
+            Started started = request();
+            driver.get(started.uri().toString());
+            signIn(driver, null);
+            new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.elementToBeClickable(By.id("approve")));
+            Cookie session = driver.manage().getCookieNamed("ziggurat_session");
+            assertNotNull(session);
+            assertTrue(session.isHttpOnly(), "the session cookie is readable from scripts");
+            assertEquals("Lax", session.getSameSite());
+
+            // Another origin serves a page that posts an approval with the right parameters but no CSRF token.
+            StringBuilder fields = new StringBuilder();
+            for (var p : com.nimbusds.oauth2.sdk.util.URLUtils.parseParameters(started.uri().getRawQuery()).entrySet()) {
+                fields.append("<input type=\"hidden\" name=\"").append(p.getKey()).append("\" value=\"")
+                        .append(p.getValue().get(0)).append("\">");
+            }
+            String forged = "<html><body><form id=\"f\" method=\"post\" action=\"" + Platform.api() + "/oauth/authorize\">"
+                    + fields + "<input type=\"hidden\" name=\"action\" value=\"approve\"></form>"
+                    + "<script>document.getElementById('f').submit()</script></body></html>";
+            client.createContext("/forged", exchange -> {
+                byte[] body = forged.getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            driver.get(clientBase + "/forged");
+            new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("/oauth/authorize"));
+            Thread.sleep(500);
+            assertNull(callbacks.poll(2, TimeUnit.SECONDS), "the forged approval reached the application");
+            String page = driver.getPageSource();
+            assertTrue(page.contains("Sign in") || page.contains("not sent by this site"), page);
+        } finally {
+            driver.quit();
+        }
+    }
+}

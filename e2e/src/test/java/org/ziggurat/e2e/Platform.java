@@ -1,0 +1,81 @@
+package org.ziggurat.e2e;
+
+import com.nimbusds.oauth2.sdk.AccessTokenResponse;
+import com.nimbusds.oauth2.sdk.ResourceOwnerPasswordCredentialsGrant;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.TokenRequest;
+import com.nimbusds.oauth2.sdk.TokenResponse;
+import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
+import com.nimbusds.oauth2.sdk.auth.Secret;
+import com.nimbusds.oauth2.sdk.id.Issuer;
+import io.restassured.RestAssured;
+import io.restassured.specification.RequestSpecification;
+
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What every journey needs: the API through the gateway, people, and tokens from a standard OAuth client. */
+public final class Platform {
+
+    public record Person(long id, String username, String password) {
+    }
+
+    private static AuthorizationServerMetadata metadata;
+
+    private Platform() {
+    }
+
+    public static String api() {
+        return Stack.get().api;
+    }
+
+    public static RequestSpecification anonymous() {
+        return RestAssured.given().baseUri(api()).urlEncodingEnabled(true);
+    }
+
+    public static RequestSpecification as(String accessToken) {
+        return anonymous().header("Authorization", "Bearer " + accessToken);
+    }
+
+    /** The server's RFC 8414 metadata, found and read by the OAuth library from the issuer alone. */
+    public static synchronized AuthorizationServerMetadata metadata() {
+        if (metadata == null) {
+            try {
+                metadata = AuthorizationServerMetadata.resolve(new Issuer(api()));
+            } catch (Exception e) {
+                throw new IllegalStateException("The OAuth client cannot configure itself from the metadata: " + e, e);
+            }
+        }
+        return metadata;
+    }
+
+    public static Person signUp(String prefix) {
+        String username = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        String password = "correct horse " + UUID.randomUUID();
+        int id = anonymous().contentType("application/json")
+                .body(Map.of("username", username, "password", password, "email", username + "@example.org",
+                        "display_name", prefix))
+                .post("/people").then().statusCode(201).extract().path("id");
+        return new Person(id, username, password);
+    }
+
+    /** The password grant, as a public client (no client authentication), through the OAuth library. */
+    public static AccessTokenResponse passwordToken(Person who, String... scopes) {
+        try {
+            TokenRequest request = new TokenRequest(metadata().getTokenEndpointURI(),
+                    new ResourceOwnerPasswordCredentialsGrant(who.username(), new Secret(who.password())), new Scope(scopes));
+            TokenResponse response = TokenResponse.parse(request.toHTTPRequest().send());
+            assertTrue(response.indicatesSuccess(), () -> "password grant refused: "
+                    + response.toErrorResponse().getErrorObject().toJSONObject());
+            return response.toSuccessResponse();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String accessToken(Person who, String... scopes) {
+        return passwordToken(who, scopes).getTokens().getAccessToken().getValue();
+    }
+}

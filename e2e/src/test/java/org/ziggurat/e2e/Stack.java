@@ -1,0 +1,250 @@
+package org.ziggurat.e2e;
+
+import org.ziggurat.platform.testing.PostgresTestDatabase;
+import org.ziggurat.platform.token.PlatformKeys;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The whole platform as it ships: each module's packaged application ({@code target/quarkus-app})
+ * started as its own process in the production profile, on free ports, against one fresh
+ * database on the test PostgreSQL, each service logging in as its own role into its own schema.
+ * Started once per test run and shared by every journey; stopped when the JVM ends. The
+ * services' logs are kept in {@code e2e/target/e2e-logs}.
+ */
+public final class Stack {
+
+    static final String DATABASE = "ziggurat_e2e";
+    static final List<String> SERVICES = List.of("directory-service", "auth-service", "vocab-service", "events-service");
+    static final Map<String, String> SCHEMA = Map.of("auth-service", "auth", "directory-service", "directory",
+            "vocab-service", "vocab", "events-service", "events");
+
+    private static Stack running;
+
+    final Path root = Path.of(System.getProperty("user.dir")).getParent();
+    final Path work = Path.of(System.getProperty("user.dir"), "target", "e2e");
+    final Path logs = Path.of(System.getProperty("user.dir"), "target", "e2e-logs");
+    final Map<String, Integer> ports = new LinkedHashMap<>();
+    final Map<String, Process> processes = new LinkedHashMap<>();
+    final PostgresTestDatabase.Server server = PostgresTestDatabase.adminServer();
+    final String gatewayClientSecret = random(32);
+    int managementPort;
+
+    /** The public base of the API, as clients see it. */
+    public final String api;
+
+    private Stack() throws Exception {
+        for (String m : List.of("gateway", "auth-service", "directory-service", "vocab-service", "events-service")) {
+            ports.put(m, freePort());
+        }
+        managementPort = freePort();
+        api = "http://127.0.0.1:" + ports.get("gateway") + "/api";
+    }
+
+    public static synchronized Stack get() {
+        if (running == null) {
+            try {
+                Stack stack = new Stack();
+                Runtime.getRuntime().addShutdownHook(new Thread(stack::stop));
+                stack.start();
+                running = stack;
+            } catch (Exception e) {
+                throw new IllegalStateException("The stack did not start: " + e.getMessage(), e);
+            }
+        }
+        return running;
+    }
+
+    public Path logsDirectory() {
+        return logs;
+    }
+
+    private void start() throws Exception {
+        Files.createDirectories(work);
+        Files.createDirectories(logs);
+        Path keys = work.resolve("keys");
+        List<String> signers = new ArrayList<>(SCHEMA.keySet());
+        signers.add("gateway");
+        for (String signer : signers) {
+            PlatformKeys.ensureKey(keys, signer);
+        }
+        PlatformKeys.writeJwks(keys);
+        Map<String, String> passwords = provisionDatabase();
+        for (String m : SERVICES) {
+            launch(m, keys, passwords);
+        }
+        for (String m : SERVICES) {
+            awaitHealthy(m, "http://127.0.0.1:" + ports.get(m) + "/q/health/ready");
+        }
+        launch("gateway", keys, passwords);
+        awaitHealthy("gateway", "http://127.0.0.1:" + managementPort + "/q/health/ready");
+    }
+
+    /** A fresh database; a role per service (as in production), owning its schema and nothing else. */
+    private Map<String, String> provisionDatabase() throws SQLException {
+        Map<String, String> passwords = new HashMap<>();
+        try (Connection admin = DriverManager.getConnection(server.jdbcUrl("postgres"), server.user(), server.password());
+                Statement sql = admin.createStatement()) {
+            sql.execute("DROP DATABASE IF EXISTS " + DATABASE + " WITH (FORCE)");
+            sql.execute("CREATE DATABASE " + DATABASE);
+            for (String schema : SCHEMA.values()) {
+                String role = "ziggurat_e2e_" + schema;
+                String password = random(18);
+                passwords.put(schema, password);
+                sql.execute("DO $$ BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + role + "') THEN "
+                        + "ALTER ROLE " + role + " LOGIN PASSWORD '" + password + "'; ELSE CREATE ROLE " + role
+                        + " LOGIN PASSWORD '" + password + "'; END IF; END $$");
+                sql.execute("GRANT CONNECT, TEMPORARY ON DATABASE " + DATABASE + " TO " + role);
+            }
+        }
+        try (Connection admin = DriverManager.getConnection(server.jdbcUrl(DATABASE), server.user(), server.password());
+                Statement sql = admin.createStatement()) {
+            sql.execute("CREATE SCHEMA extensions");
+            sql.execute("GRANT USAGE ON SCHEMA extensions TO PUBLIC");
+            sql.execute("CREATE EXTENSION pg_trgm SCHEMA extensions");
+            for (String schema : SCHEMA.values()) {
+                String role = "ziggurat_e2e_" + schema;
+                sql.execute("CREATE SCHEMA " + schema + " AUTHORIZATION " + role);
+                sql.execute("ALTER ROLE " + role + " IN DATABASE " + DATABASE + " SET search_path = " + schema);
+            }
+        }
+        return passwords;
+    }
+
+    private void launch(String module, Path keys, Map<String, String> passwords) throws IOException {
+        Path jar = root.resolve(module + "/target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: package the modules first (./mvnw verify builds them before e2e)");
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(ports.get(module)));
+        env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", "file:" + keys.resolve("jwks.json"));
+        env.put("ZIGGURAT_PLATFORM_TOKEN_SIGNER", module);
+        env.put("ZIGGURAT_PLATFORM_TOKEN_SIGNING_KEY", keys.resolve(module + ".private.pem").toString());
+        String directory = "http://127.0.0.1:" + ports.get("directory-service");
+        if (module.equals("gateway")) {
+            env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
+            env.put("ZIGGURAT_GATEWAY_PUBLIC_BASE_URL", api);
+            env.put("ZIGGURAT_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
+            for (String m : SERVICES) {
+                env.put("ZIGGURAT_GATEWAY_UPSTREAMS_" + m.toUpperCase().replace('-', '_'), "http://127.0.0.1:" + ports.get(m));
+            }
+            // Revocation reaches the gateway within the token cache's lifetime (30 s in production);
+            // short here so that the journeys prove it in seconds.
+            env.put("ZIGGURAT_GATEWAY_TOKEN_CACHE_TTL", "2s");
+            env.put("ZIGGURAT_GATEWAY_TOKEN_CACHE_SWEEP", "1s");
+            // The journeys are quick but many; the limits themselves are tested in the gateway module.
+            env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_AUTHENTICATED", "1000000");
+            env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_ANONYMOUS", "1000000");
+        } else {
+            String schema = SCHEMA.get(module);
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", server.reactiveUrl(DATABASE));
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", server.jdbcUrl(DATABASE));
+            env.put("QUARKUS_DATASOURCE_USERNAME", "ziggurat_e2e_" + schema);
+            env.put("QUARKUS_DATASOURCE_PASSWORD", passwords.get(schema));
+        }
+        switch (module) {
+            case "auth-service" -> {
+                env.put("ZIGGURAT_AUTH_ISSUER", api);
+                env.put("ZIGGURAT_AUTH_TOKEN_HASH_KEY", Base64.getEncoder().encodeToString(randomBytes(32)));
+                env.put("ZIGGURAT_AUTH_TOKEN_ENCRYPTION_KEY", Base64.getEncoder().encodeToString(randomBytes(32)));
+                env.put("ZIGGURAT_AUTH_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
+                env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
+            }
+            case "directory-service" -> env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
+            case "vocab-service", "events-service" -> env.put("ZIGGURAT_DIRECTORY_URL", directory);
+            default -> {
+            }
+        }
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString())
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(logs.resolve(module + ".log").toFile());
+        builder.environment().putAll(env);
+        processes.put(module, builder.start());
+    }
+
+    private void awaitHealthy(String module, String url) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+        while (Instant.now().isBefore(deadline)) {
+            Process process = processes.get(module);
+            if (!process.isAlive()) {
+                throw new IllegalStateException(module + " exited (" + process.exitValue() + "):\n" + tail(module));
+            }
+            try {
+                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException(module + " was not healthy within two minutes:\n" + tail(module));
+    }
+
+    String tail(String module) {
+        try {
+            List<String> lines = Files.readAllLines(logs.resolve(module + ".log"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    private void stop() {
+        processes.values().forEach(Process::destroy);
+        for (Process p : processes.values()) {
+            try {
+                if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static byte[] randomBytes(int n) {
+        byte[] bytes = new byte[n];
+        new SecureRandom().nextBytes(bytes);
+        return bytes;
+    }
+
+    static String random(int n) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(randomBytes(n)).replace('-', 'a').replace('_', 'b');
+    }
+}
