@@ -140,6 +140,12 @@ public final class Stack {
         env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
         env.put("QUARKUS_HTTP_PORT", Integer.toString(ports.get(module)));
         env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
+        // Our own code and the token machinery at their most talkative level, so that the log test
+        // sees everything that could ever be logged (DEBUG is the finest level the builds keep).
+        env.put("QUARKUS_LOG_CATEGORY__ORG_ZIGGURAT__LEVEL", "DEBUG");
+        env.put("QUARKUS_LOG_CATEGORY__IO_QUARKUS_OIDC__LEVEL", "DEBUG");
+        env.put("QUARKUS_LOG_CATEGORY__IO_QUARKUS_SMALLRYE_JWT__LEVEL", "DEBUG");
+        env.put("QUARKUS_LOG_CATEGORY__IO_SMALLRYE_JWT__LEVEL", "DEBUG");
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", "file:" + keys.resolve("jwks.json"));
         env.put("ZIGGURAT_PLATFORM_TOKEN_SIGNER", module);
         env.put("ZIGGURAT_PLATFORM_TOKEN_SIGNING_KEY", keys.resolve(module + ".private.pem").toString());
