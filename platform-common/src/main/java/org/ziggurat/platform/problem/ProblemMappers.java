@@ -94,6 +94,16 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e, HttpHeaders headers, UriInfo uri) {
+        // PostgreSQL's class 22 (data exception): a value the database cannot take, such as a NUL
+        // character in text or a number out of range. The request's fault, whichever check missed it.
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof io.vertx.sqlclient.DatabaseException db && db.getSqlState() != null
+                    && db.getSqlState().startsWith("22")) {
+                LOG.debugf("Refused input the database cannot store (SQL state %s) at %s", db.getSqlState(), uri.getPath());
+                return respond(400, "Bad Request", "The request holds a value that cannot be stored or searched for, "
+                        + "such as a NUL character or a number out of range.", null, headers, uri);
+            }
+        }
         String requestId = requestId(headers);
         LOG.errorf(e, "Unexpected failure handling %s [request %s]", uri.getPath(), requestId);
         Problem body = new Problem("about:blank", "Internal Server Error", 500,

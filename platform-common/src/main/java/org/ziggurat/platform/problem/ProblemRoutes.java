@@ -46,6 +46,11 @@ public class ProblemRoutes {
             LOG.error("Cannot serialise a problem document", e);
             body = "{\"status\":" + status + "}";
         }
+        if (!ctx.request().isEnded() && ctx.request().version() != io.vertx.core.http.HttpVersion.HTTP_2) {
+            // Refused before its body was read: the rest of that body must not be taken for the next
+            // request on this connection, so the connection ends with this answer, and says so.
+            response.putHeader("Connection", "close");
+        }
         response.setStatusCode(status)
                 .putHeader("Content-Type", Problem.MEDIA_TYPE)
                 .putHeader(RequestIds.HEADER, requestId)
