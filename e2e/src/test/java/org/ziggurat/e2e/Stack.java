@@ -49,6 +49,8 @@ public final class Stack {
     final PostgresTestDatabase.Server server = PostgresTestDatabase.adminServer();
     final String gatewayClientSecret = random(32);
     int managementPort;
+    private Path keys;
+    private Map<String, String> passwords;
 
     /** The public base of the API, as clients see it. */
     public final String api;
@@ -82,14 +84,19 @@ public final class Stack {
     private void start() throws Exception {
         Files.createDirectories(work);
         Files.createDirectories(logs);
-        Path keys = work.resolve("keys");
+        try (var old = Files.list(logs)) {
+            for (Path log : old.toList()) {
+                Files.delete(log); // this run's logs only: restarts within the run append
+            }
+        }
+        keys = work.resolve("keys");
         List<String> signers = new ArrayList<>(SCHEMA.keySet());
         signers.add("gateway");
         for (String signer : signers) {
             PlatformKeys.ensureKey(keys, signer);
         }
         PlatformKeys.writeJwks(keys);
-        Map<String, String> passwords = provisionDatabase();
+        passwords = provisionDatabase();
         for (String m : SERVICES) {
             launch(m, keys, passwords);
         }
@@ -188,7 +195,7 @@ public final class Stack {
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString())
                 .directory(work.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(logs.resolve(module + ".log").toFile());
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(module + ".log").toFile()));
         builder.environment().putAll(env);
         processes.put(module, builder.start());
     }
@@ -213,6 +220,20 @@ public final class Stack {
             Thread.sleep(200);
         }
         throw new IllegalStateException(module + " was not healthy within two minutes:\n" + tail(module));
+    }
+
+    /** Stops a service as a crash would (no graceful shutdown), for the fault tests. */
+    public void kill(String module) throws InterruptedException {
+        Process process = processes.get(module);
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** Starts a stopped service again on its port, and waits until it is ready. */
+    public void restart(String module) throws Exception {
+        launch(module, keys, passwords);
+        awaitHealthy(module, module.equals("gateway") ? "http://127.0.0.1:" + managementPort + "/q/health/ready"
+                : "http://127.0.0.1:" + ports.get(module) + "/q/health/ready");
     }
 
     String tail(String module) {

@@ -186,13 +186,33 @@ public class GatewayProxy {
             forward(ctx, route, query);
         }, failure -> {
             request.resume();
-            if (failure instanceof AuthenticationFailedException) {
+            if (failure instanceof AuthenticationFailedException && !introspectionUnavailable(failure)) {
                 unauthorized(ctx, "invalid_token", "The access token is invalid, expired or revoked.");
             } else {
                 LOG.warnf("token introspection failed [request %s]: %s", requestId, failure.toString());
                 problems.write(ctx, 503, "Access tokens cannot be checked right now. Try again shortly.");
             }
         });
+    }
+
+    /**
+     * The token could not be checked, as opposed to being checked and refused: auth-service
+     * answered its introspection endpoint with a 5xx (its database away, say) or did not answer.
+     * quarkus-oidc reports both as an authentication failure; a client must see 503 and retry,
+     * not 401 and throw its token away.
+     */
+    static boolean introspectionUnavailable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // OIDCException: the introspection endpoint answered other than 200 (an inactive token is
+            // a 200 with active=false, reported as a plain authentication failure).
+            if (t instanceof io.quarkus.oidc.OIDCException
+                    || t instanceof io.quarkus.oidc.common.runtime.OidcEndpointAccessException access && access.getErrorStatus() >= 500
+                    || t instanceof java.net.ConnectException || t instanceof io.netty.channel.ConnectTimeoutException
+                    || t instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void forward(RoutingContext ctx, PublicRoutes.Route route, String query) {

@@ -104,12 +104,39 @@ public class ProblemMappers {
                         + "such as a NUL character or a number out of range.", null, headers, uri);
             }
         }
+        if (databaseAway(e)) {
+            LOG.warnf("The database is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
+            return Response.fromResponse(respond(503, "Service Unavailable",
+                    "The service cannot reach its database right now. Nothing was changed; try again shortly.", null,
+                    headers, uri)).header("Retry-After", "2").build();
+        }
         String requestId = requestId(headers);
         LOG.errorf(e, "Unexpected failure handling %s [request %s]", uri.getPath(), requestId);
         Problem body = new Problem("about:blank", "Internal Server Error", 500,
                 "The server failed to handle this request. Quote the request id when reporting it.",
                 uri.getPath(), requestId, null);
         return Response.status(500).type(Problem.MEDIA_TYPE).entity(body).build();
+    }
+
+    /**
+     * The database went away (restart, failover, network): connection-class SQL states (08...),
+     * an operator or crash shutdown (57P...), a closed connection, a refused connection. The
+     * request had no effect (a transaction without its commit acknowledged is rolled back), so the
+     * client may retry: 503, not 500.
+     */
+    static boolean databaseAway(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof io.vertx.sqlclient.DatabaseException db && db.getSqlState() != null
+                    && (db.getSqlState().startsWith("08") || db.getSqlState().startsWith("57P")
+                    || db.getSqlState().equals("55000") && String.valueOf(db.getMessage()).contains("accepting connections"))) {
+                return true;
+            }
+            if (t instanceof io.vertx.sqlclient.ClosedConnectionException || t instanceof java.net.ConnectException
+                    || t instanceof io.netty.channel.ConnectTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Response unauthorizedResponse(String detail, HttpHeaders headers, UriInfo uri) {

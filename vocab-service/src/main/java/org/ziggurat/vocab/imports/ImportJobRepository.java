@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -62,22 +63,37 @@ public class ImportJobRepository {
                 });
     }
 
-    public Uni<Void> progress(long id, int total, int done) {
+    /** Progress and heartbeat of this run of the job ({@code attempt}); a later claim has taken over when it matches nothing. */
+    public Uni<Void> progress(long id, int attempt, int total, int done) {
         return pool.preparedQuery("UPDATE import_job SET concepts_total = $2, concepts_done = $3, heartbeat_at = now() "
-                + "WHERE id = $1").execute(Tuple.of(id, total, done)).replaceWithVoid();
+                + "WHERE id = $1 AND attempts = $4 AND state = 'running'").execute(Tuple.of(id, total, done, attempt))
+                .replaceWithVoid();
     }
 
-    public Uni<Void> succeeded(long id, int total, int created, int replaced, List<String> warnings) {
-        return pool.preparedQuery("UPDATE import_job SET state = 'succeeded', concepts_total = $2, concepts_done = $2, "
-                        + "concepts_created = $3, concepts_replaced = $4, warnings = $5::jsonb, document = NULL, "
-                        + "finished_at = date_trunc('milliseconds', now()) WHERE id = $1")
-                .execute(Tuple.of(id, total, created, replaced, new JsonArray(warnings).encode())).replaceWithVoid();
+    /**
+     * Records success on the import's own connection, inside its transaction: if another run has
+     * claimed the job since (this one was taken for gone), nothing matches and the import rolls back.
+     */
+    public Uni<Void> succeeded(SqlConnection conn, long id, int attempt, int total, int created, int replaced,
+            List<String> warnings) {
+        return conn.preparedQuery("UPDATE import_job SET state = 'succeeded', concepts_total = $2, concepts_done = $2, "
+                        + "concepts_created = $3, concepts_replaced = $4, warnings = $5, document = NULL, "
+                        + "finished_at = date_trunc('milliseconds', now()) WHERE id = $1 AND attempts = $6 AND state = 'running'")
+                .execute(Tuple.of(id, total, created, replaced, new JsonArray(List.copyOf(warnings)), attempt))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw new IllegalStateException("import " + id + " was claimed again while it ran; this run is rolled back");
+                    }
+                    return null;
+                });
     }
 
-    public Uni<Void> failed(long id, List<?> errors, List<String> warnings) {
-        return pool.preparedQuery("UPDATE import_job SET state = 'failed', concepts_done = 0, errors = $2::jsonb, "
-                        + "warnings = $3::jsonb, document = NULL, finished_at = date_trunc('milliseconds', now()) WHERE id = $1")
-                .execute(Tuple.of(id, mapper.valueToTree(errors).toString(), new JsonArray(warnings).encode()))
+    public Uni<Void> failed(long id, int attempt, List<?> errors, List<String> warnings) {
+        return pool.preparedQuery("UPDATE import_job SET state = 'failed', concepts_done = 0, errors = $2, "
+                        + "warnings = $3, document = NULL, finished_at = date_trunc('milliseconds', now()) "
+                        + "WHERE id = $1 AND attempts = $4")
+                .execute(Tuple.of(id, new JsonArray(mapper.convertValue(errors, List.class)), new JsonArray(List.copyOf(warnings)),
+                        attempt))
                 .replaceWithVoid();
     }
 }

@@ -72,7 +72,7 @@ public class ImportWorker {
         SkosDocument.Result parsed = null;
         try {
             if (job.attempts() > MAX_ATTEMPTS) {
-                jobs.failed(job.id(), List.of(new Problem.FieldError("document", "the import stopped " + MAX_ATTEMPTS
+                jobs.failed(job.id(), job.attempts(), List.of(new Problem.FieldError("document", "the import stopped " + MAX_ATTEMPTS
                         + " times without finishing; nothing of it was kept")), List.of()).await().atMost(Duration.ofSeconds(30));
                 return;
             }
@@ -83,24 +83,25 @@ public class ImportWorker {
             parsed = SkosDocument.read(job.document(), Skos.format(job.format()).orElseThrow(), scheme.defaultLanguage(),
                     mapper);
             if (!parsed.errors().isEmpty()) {
-                jobs.failed(job.id(), parsed.errors(), parsed.warnings()).await().atMost(Duration.ofSeconds(30));
+                jobs.failed(job.id(), job.attempts(), parsed.errors(), parsed.warnings()).await().atMost(Duration.ofSeconds(30));
                 return;
             }
             int total = parsed.concepts().size();
-            jobs.progress(job.id(), total, 0).await().atMost(Duration.ofSeconds(30));
-            SkosImporter.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
-                    done -> jobs.progress(job.id(), total, done)).await().atMost(Duration.ofMinutes(30));
+            jobs.progress(job.id(), job.attempts(), total, 0).await().atMost(Duration.ofSeconds(30));
             List<String> warnings = new java.util.ArrayList<>(parsed.warnings());
-            warnings.addAll(outcome.warnings());
-            jobs.succeeded(job.id(), total, outcome.created(), outcome.replaced(),
-                    warnings.subList(0, Math.min(warnings.size(), MAX_WARNINGS)))
-                    .await().atMost(Duration.ofSeconds(30));
+            SkosImporter.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
+                    done -> jobs.progress(job.id(), job.attempts(), total, done),
+                    (conn, done) -> {
+                        warnings.addAll(done.warnings());
+                        return jobs.succeeded(conn, job.id(), job.attempts(), total, done.created(), done.replaced(),
+                                warnings.subList(0, Math.min(warnings.size(), MAX_WARNINGS)));
+                    }).await().atMost(Duration.ofMinutes(30));
             LOG.infof("Import %d into scheme %d: %d concepts created, %d replaced", job.id(), job.schemeId(),
                     outcome.created(), outcome.replaced());
         } catch (ProblemException e) {
             List<Problem.FieldError> errors = e.errors().isEmpty()
                     ? List.of(new Problem.FieldError("document", e.detail())) : e.errors();
-            jobs.failed(job.id(), errors, parsed == null ? List.of() : parsed.warnings()).await().atMost(Duration.ofSeconds(30));
+            jobs.failed(job.id(), job.attempts(), errors, parsed == null ? List.of() : parsed.warnings()).await().atMost(Duration.ofSeconds(30));
         } catch (RuntimeException e) {
             // Not the document's fault (the database went away, say): the job stays claimed and,
             // once its heartbeat is stale, is claimed and run again.

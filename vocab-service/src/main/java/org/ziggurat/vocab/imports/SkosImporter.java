@@ -43,8 +43,12 @@ public class SkosImporter {
     public record Outcome(int created, int replaced, List<String> warnings) {
     }
 
+    /**
+     * Writes the concepts; {@code finish} runs last in the same transaction (it records the job's
+     * success, and fails if the job is no longer this run's), so an import commits exactly once.
+     */
     public Uni<Outcome> write(SchemeRow scheme, List<SkosDocument.Concept> document, long creatorId, String creatorUsername,
-            IntFunction<Uni<Void>> progress) {
+            IntFunction<Uni<Void>> progress, java.util.function.BiFunction<SqlConnection, Outcome, Uni<Void>> finish) {
         Pattern own = Pattern.compile(".*/" + Pattern.quote(scheme.namespace() + "/vocab/schemes/" + scheme.slug())
                 + "/concepts/(" + ConceptIds.FORM.pattern() + ")$", Pattern.CASE_INSENSITIVE);
         List<String> warnings = new ArrayList<>();
@@ -100,7 +104,8 @@ public class SkosImporter {
                                     .chain(() -> insertNew(conn, scheme, ids, ids2, inputs, creatorId, creatorUsername))
                                     .chain(() -> writeInBatches(conn, ids2, inputs, progress, 0))
                                     .chain(() -> refuseCycles(conn, scheme.id(), idOf))
-                                    .map(v -> new Outcome(fresh.size(), replaced, warnings));
+                                    .map(v -> new Outcome(fresh.size(), replaced, warnings))
+                                    .call(outcome -> finish.apply(conn, outcome));
                         });
                     });
                 }));

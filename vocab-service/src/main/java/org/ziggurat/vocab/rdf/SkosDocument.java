@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.Literal;
-import org.eclipse.rdf4j.model.Model;
 import org.eclipse.rdf4j.model.Resource;
 import org.eclipse.rdf4j.model.Statement;
 import org.eclipse.rdf4j.model.Value;
-import org.eclipse.rdf4j.model.impl.LinkedHashModel;
 import org.eclipse.rdf4j.model.vocabulary.RDF;
 import org.eclipse.rdf4j.model.vocabulary.SKOS;
 import org.eclipse.rdf4j.model.vocabulary.SKOSXL;
@@ -18,7 +16,7 @@ import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.RDFParseException;
 import org.eclipse.rdf4j.rio.RDFParser;
 import org.eclipse.rdf4j.rio.Rio;
-import org.eclipse.rdf4j.rio.helpers.StatementCollector;
+import org.eclipse.rdf4j.rio.helpers.AbstractRDFHandler;
 import org.eclipse.rdf4j.rio.helpers.XMLParserSettings;
 import org.eclipse.rdf4j.rio.jsonld.JSONLDSettings;
 import org.ziggurat.platform.problem.Problem;
@@ -54,7 +52,6 @@ public final class SkosDocument {
     }
 
     public static Result read(byte[] document, RDFFormat format, String defaultLanguage, ObjectMapper mapper) {
-        Model model = new LinkedHashModel();
         RDFParser parser = Rio.createParser(format);
         ParserConfig config = new ParserConfig();
         // Nothing outside the document is fetched: no DTDs or external entities, no remote JSON-LD contexts.
@@ -66,7 +63,8 @@ public final class SkosDocument {
         config.set(JSONLDSettings.SECURE_MODE, true);
         config.set(JSONLDSettings.WHITELIST, Set.of());
         parser.setParserConfig(config);
-        parser.setRDFHandler(new StatementCollector(model));
+        Collector collected = new Collector();
+        parser.setRDFHandler(collected);
         try {
             parser.parse(new ByteArrayInputStream(document), "urn:ziggurat:import:");
         } catch (RDFParseException e) {
@@ -79,46 +77,35 @@ public final class SkosDocument {
         List<Concept> concepts = new ArrayList<>();
         List<Problem.FieldError> errors = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
-        for (Resource subject : model.filter(null, RDF.TYPE, SKOS.CONCEPT).subjects()) {
-            if (!(subject instanceof IRI iri)) {
-                if (warnings.size() < MAX_ERRORS) {
-                    warnings.add("A concept without an IRI (a blank node) was left aside.");
-                }
+        if (collected.blankConcepts > 0) {
+            warnings.add(collected.blankConcepts + " concepts without an IRI (blank nodes) were left aside.");
+        }
+        for (var it = collected.subjects.entrySet().iterator(); it.hasNext(); ) {
+            var entry = it.next();
+            Subject subject = entry.getValue();
+            if (!subject.concept) {
                 continue;
             }
+            String iri = entry.getKey();
             ObjectNode body = mapper.createObjectNode();
-            model.filter(iri, Skos.STATUS, null).objects().stream().findFirst()
-                    .ifPresent(status -> body.put("status", status.stringValue()));
-            body.set("labels", labels(model, iri, defaultLanguage, mapper));
+            if (subject.status != null) {
+                body.put("status", subject.status);
+            }
+            body.set("labels", labels(subject, collected.subjects, defaultLanguage, mapper));
             ArrayNode notes = body.putArray("notes");
-            for (Statement st : model.filter(iri, null, null)) {
-                String type = Skos.keyOf(Skos.NOTES, st.getPredicate());
-                if (type != null && st.getObject() instanceof Literal text) {
-                    notes.addObject().put("type", type).put("body", text.getLabel())
-                            .put("language", language(text, defaultLanguage));
-                }
+            for (Text note : subject.notes) {
+                notes.addObject().put("type", note.kind()).put("body", note.text()).put("language", language(note, defaultLanguage));
             }
             ArrayNode matches = body.putArray("matches");
-            for (Statement st : model.filter(iri, null, null)) {
-                String property = Skos.keyOf(Skos.MATCHES, st.getPredicate());
-                if (property != null) {
-                    matches.addObject().put("property", property).put("url", st.getObject().stringValue());
-                }
+            for (String[] match : subject.matches) {
+                matches.addObject().put("property", match[0]).put("url", match[1]);
             }
-            List<String> broader = new ArrayList<>();
-            model.filter(iri, SKOS.BROADER, null).objects().forEach(b -> broader.add(b.stringValue()));
-            // Narrower is broader read the other way: a document may state either side.
-            model.filter(null, SKOS.NARROWER, iri).subjects().forEach(b -> {
-                if (!broader.contains(b.stringValue())) {
-                    broader.add(b.stringValue());
-                }
-            });
             try {
-                concepts.add(new Concept(iri.stringValue(), ConceptInput.parse(body), broader));
+                concepts.add(new Concept(iri, ConceptInput.parse(body), subject.broader));
             } catch (ProblemException e) {
                 for (Problem.FieldError error : e.errors()) {
                     if (errors.size() < MAX_ERRORS) {
-                        errors.add(new Problem.FieldError(iri.stringValue() + " " + error.field(), error.message()));
+                        errors.add(new Problem.FieldError(iri + " " + error.field(), error.message()));
                     }
                 }
             }
@@ -129,32 +116,112 @@ public final class SkosDocument {
         return new Result(concepts, errors, warnings);
     }
 
+    /** A literal as kept while reading: what kind of label or note it is, its text and language tag. */
+    record Text(String kind, String text, String tag) {
+    }
+
+    /** What the document says about one resource, kept small: a vocabulary may have a million labels. */
+    static final class Subject {
+        boolean concept;
+        String status;
+        final List<Text> labels = new ArrayList<>(4);
+        final List<Text> notes = new ArrayList<>(1);
+        final List<String[]> matches = new ArrayList<>(1);
+        final List<String> broader = new ArrayList<>(1);
+        /** SKOS-XL labels: kind and the blank node (or IRI) of the label resource. */
+        final List<String[]> xl = new ArrayList<>(0);
+        // When the resource is itself a SKOS-XL label:
+        Text literalForm;
+        Boolean abbreviation;
+        String vernacular;
+        String historical;
+    }
+
+    /**
+     * Reads statements as they are parsed into one {@link Subject} per resource, so that memory
+     * grows with what the platform keeps, not with the document's statements and their indexes.
+     */
+    static final class Collector extends AbstractRDFHandler {
+        final Map<String, Subject> subjects = new LinkedHashMap<>();
+        int blankConcepts;
+
+        private Subject subject(Resource resource) {
+            return subjects.computeIfAbsent(key(resource), k -> new Subject());
+        }
+
+        static String key(Value resource) {
+            return resource instanceof org.eclipse.rdf4j.model.BNode b ? "_:" + b.getID() : resource.stringValue();
+        }
+
+        @Override
+        public void handleStatement(Statement st) {
+            IRI p = st.getPredicate();
+            Value o = st.getObject();
+            if (p.equals(RDF.TYPE) && o.equals(SKOS.CONCEPT)) {
+                if (st.getSubject() instanceof IRI) {
+                    subject(st.getSubject()).concept = true;
+                } else {
+                    blankConcepts++;
+                }
+                return;
+            }
+            String kind;
+            if ((kind = Skos.keyOf(Skos.LABELS, p)) != null && o instanceof Literal text) {
+                subject(st.getSubject()).labels.add(new Text(kind, text.getLabel(), text.getLanguage().orElse(null)));
+            } else if ((kind = Skos.keyOf(Skos.NOTES, p)) != null && o instanceof Literal text) {
+                subject(st.getSubject()).notes.add(new Text(kind, text.getLabel(), text.getLanguage().orElse(null)));
+            } else if ((kind = Skos.keyOf(Skos.MATCHES, p)) != null) {
+                subject(st.getSubject()).matches.add(new String[] {kind, o.stringValue()});
+            } else if (p.equals(SKOS.BROADER) && o instanceof Resource b) {
+                addBroader(subject(st.getSubject()), key(b));
+            } else if (p.equals(SKOS.NARROWER) && o instanceof Resource n) {
+                // Narrower is broader read the other way: a document may state either side.
+                addBroader(subject(n), key(st.getSubject()));
+            } else if ((kind = Skos.keyOf(Skos.XL_LABELS, p)) != null && o instanceof Resource label) {
+                subject(st.getSubject()).xl.add(new String[] {kind, key(label)});
+            } else if (p.equals(SKOSXL.LITERAL_FORM) && o instanceof Literal text) {
+                subject(st.getSubject()).literalForm = new Text(null, text.getLabel(), text.getLanguage().orElse(null));
+            } else if (p.equals(Skos.STATUS)) {
+                subject(st.getSubject()).status = o.stringValue();
+            } else if (p.equals(Skos.ABBREVIATION)) {
+                subject(st.getSubject()).abbreviation = Boolean.parseBoolean(o.stringValue());
+            } else if (p.equals(Skos.VERNACULAR)) {
+                subject(st.getSubject()).vernacular = o.stringValue();
+            } else if (p.equals(Skos.HISTORICAL)) {
+                subject(st.getSubject()).historical = o.stringValue();
+            }
+        }
+
+        private static void addBroader(Subject subject, String broader) {
+            if (!subject.broader.contains(broader)) {
+                subject.broader.add(broader);
+            }
+        }
+    }
+
     /**
      * SKOS labels, with the attributes of the SKOS-XL label of the same type, text and language
      * where the document has one; an XL label alone counts as a label too.
      */
-    private static ArrayNode labels(Model model, IRI concept, String defaultLanguage, ObjectMapper mapper) {
+    private static ArrayNode labels(Subject concept, Map<String, Subject> subjects, String defaultLanguage, ObjectMapper mapper) {
         Map<String, ObjectNode> byKey = new LinkedHashMap<>();
-        for (Statement st : model.filter(concept, null, null)) {
-            String type = Skos.keyOf(Skos.LABELS, st.getPredicate());
-            if (type != null && st.getObject() instanceof Literal text) {
-                label(byKey, type, text, defaultLanguage, mapper);
-            }
+        for (Text text : concept.labels) {
+            label(byKey, text.kind(), text, defaultLanguage, mapper);
         }
-        for (Statement st : model.filter(concept, null, null)) {
-            String type = Skos.keyOf(Skos.XL_LABELS, st.getPredicate());
-            if (type == null || !(st.getObject() instanceof Resource xl)) {
+        for (String[] xl : concept.xl) {
+            Subject resource = subjects.get(xl[1]);
+            if (resource == null || resource.literalForm == null) {
                 continue;
             }
-            Value form = model.filter(xl, SKOSXL.LITERAL_FORM, null).objects().stream().findFirst().orElse(null);
-            if (form instanceof Literal text) {
-                ObjectNode label = label(byKey, type, text, defaultLanguage, mapper);
-                model.filter(xl, Skos.ABBREVIATION, null).objects().stream().findFirst()
-                        .ifPresent(v -> label.put("abbreviation", Boolean.parseBoolean(v.stringValue())));
-                model.filter(xl, Skos.VERNACULAR, null).objects().stream().findFirst()
-                        .ifPresent(v -> label.put("vernacular", v.stringValue()));
-                model.filter(xl, Skos.HISTORICAL, null).objects().stream().findFirst()
-                        .ifPresent(v -> label.put("historical", v.stringValue()));
+            ObjectNode label = label(byKey, xl[0], resource.literalForm, defaultLanguage, mapper);
+            if (resource.abbreviation != null) {
+                label.put("abbreviation", resource.abbreviation);
+            }
+            if (resource.vernacular != null) {
+                label.put("vernacular", resource.vernacular);
+            }
+            if (resource.historical != null) {
+                label.put("historical", resource.historical);
             }
         }
         ArrayNode labels = mapper.createArrayNode();
@@ -162,16 +229,16 @@ public final class SkosDocument {
         return labels;
     }
 
-    private static ObjectNode label(Map<String, ObjectNode> byKey, String type, Literal text, String defaultLanguage,
+    private static ObjectNode label(Map<String, ObjectNode> byKey, String type, Text text, String defaultLanguage,
             ObjectMapper mapper) {
         String language = language(text, defaultLanguage);
-        return byKey.computeIfAbsent(type + "\u0000" + language + "\u0000" + text.getLabel(), k -> mapper.createObjectNode()
-                .put("type", type).put("body", text.getLabel()).put("language", language));
+        return byKey.computeIfAbsent(type + "\u0000" + language + "\u0000" + text.text(), k -> mapper.createObjectNode()
+                .put("type", type).put("body", text.text()).put("language", language));
     }
 
     /** A literal without a language tag is in the scheme's default language; an unknown tag is passed on to be refused. */
-    private static String language(Literal text, String defaultLanguage) {
-        return text.getLanguage().map(tag -> Languages.fromTag(tag).orElse(tag)).orElse(defaultLanguage);
+    private static String language(Text text, String defaultLanguage) {
+        return text.tag() == null ? defaultLanguage : Languages.fromTag(text.tag()).orElse(text.tag());
     }
 
     private static String firstLine(String message) {

@@ -176,6 +176,8 @@ class SkosImportExportTest {
                 + "ex:nineveh a skos:Concept ; skos:prefLabel \"Nineveh\"@en, \"Ninua\"@en .\n"
                 + "ex:assur a skos:Concept ; skos:prefLabel \"Assur\"@en .\n").getBytes());
         assertEquals("failed", twoPreferred.get("state"));
+        assertTrue(twoPreferred.get("errors") instanceof List<?> list && !list.isEmpty(), twoPreferred.toString());
+        assertTrue(twoPreferred.get("warnings") instanceof List<?>, twoPreferred.toString());
         assertTrue(twoPreferred.get("errors").toString().contains("https://example.org/places/nineveh labels[1].type"),
                 twoPreferred.toString());
         Map<String, Object> cycle = importInto(slug, "text/turtle", (TURTLE_PREFIXES

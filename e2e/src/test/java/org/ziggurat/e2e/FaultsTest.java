@@ -1,0 +1,193 @@
+package org.ziggurat.e2e;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.e2e.Platform.anonymous;
+import static org.ziggurat.e2e.Platform.as;
+
+/**
+ * Faults under load. The database goes away (connections cut, new ones refused for a few
+ * seconds, as in a restart or failover) while writers append data events and take tokens; a
+ * service is killed and started again while readers use it. Refusals are quick 503 problems;
+ * everything recovers without restarting anything; every acknowledged write is still there.
+ */
+class FaultsTest {
+
+    static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
+
+    /** Load that is running; {@link #finish()} waits for the writers once {@code stop} is set. */
+    static final class Outcome {
+        final List<Long> acknowledged = Collections.synchronizedList(new ArrayList<>());
+        final Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+        final long[] slowest = {0};
+        ExecutorService pool;
+
+        long finish() throws InterruptedException {
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+            return slowest[0];
+        }
+    }
+
+    /** Writers appending events until told to stop: what was acknowledged, and how everything else was answered. */
+    static Outcome load(String token, String path, int writers, AtomicBoolean stop) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        Outcome outcome = new Outcome();
+        List<Long> acknowledged = outcome.acknowledged;
+        Map<Integer, Integer> statuses = outcome.statuses;
+        long[] slowest = outcome.slowest;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        outcome.pool = pool;
+        for (int w = 0; w < writers; w++) {
+            int writer = w;
+            pool.submit(() -> {
+                int n = 0;
+                while (!stop.get()) {
+                    long start = System.nanoTime();
+                    try {
+                        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(Platform.api() + path))
+                                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                                .timeout(Duration.ofSeconds(15))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"note\":\"writer " + writer + " event " + n++ + "\"}"))
+                                .build(), HttpResponse.BodyHandlers.ofString());
+                        statuses.merge(answer.statusCode(), 1, Integer::sum);
+                        if (answer.statusCode() == 201) {
+                            Matcher m = ID.matcher(answer.body());
+                            assertTrue(m.find());
+                            acknowledged.add(Long.parseLong(m.group(1)));
+                        } else {
+                            long millis = (System.nanoTime() - start) / 1_000_000;
+                            synchronized (slowest) {
+                                slowest[0] = Math.max(slowest[0], millis);
+                            }
+                            Thread.sleep(20);
+                        }
+                    } catch (Exception e) {
+                        statuses.merge(-1, 1, Integer::sum);
+                    }
+                }
+                return null;
+            });
+        }
+        pool.shutdown();
+        return outcome;
+    }
+
+    static Connection admin() throws Exception {
+        var server = Stack.get().server;
+        return DriverManager.getConnection(server.jdbcUrl("postgres"), server.user(), server.password());
+    }
+
+    @Test
+    void theDatabaseGoesAwayAndComesBack() throws Exception {
+        Platform.Person ada = Platform.signUp("faults");
+        String token = Platform.accessToken(ada, "user", "write");
+        String path = "/" + ada.username() + "/repositories/under-load/data/events";
+        AtomicBoolean stop = new AtomicBoolean();
+        Outcome outcome = load(token, path, 4, stop);
+        Thread.sleep(2000);
+        try (Connection c = admin(); Statement s = c.createStatement()) {
+            s.execute("ALTER DATABASE " + Stack.DATABASE + " ALLOW_CONNECTIONS false");
+            try {
+                s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + Stack.DATABASE + "'");
+                Thread.sleep(4000);
+            } finally {
+                s.execute("ALTER DATABASE " + Stack.DATABASE + " ALLOW_CONNECTIONS true");
+            }
+        }
+        // Recovery without a restart: writes succeed again within seconds.
+        long recovered = waitForWrite(token, path);
+        Thread.sleep(1000);
+        stop.set(true);
+        long slowest = outcome.finish();
+
+        Map<Integer, Integer> statuses = outcome.statuses;
+        assertTrue(statuses.getOrDefault(201, 0) > 20, "too little load: " + statuses);
+        assertTrue(statuses.getOrDefault(503, 0) > 0, "the outage was never noticed: " + statuses);
+        for (int status : statuses.keySet()) {
+            assertTrue(status == 201 || status == 503, "answers during the outage: " + statuses);
+        }
+        assertTrue(slowest < 5000, "a refusal took " + slowest + " ms");
+        assertTrue(recovered < 15_000, "writes came back after " + recovered + " ms");
+        assertAllStored(outcome.acknowledged);
+    }
+
+    @Test
+    void aServiceIsKilledAndStartedAgain() throws Exception {
+        Platform.Person ada = Platform.signUp("faults");
+        String token = Platform.accessToken(ada, "user", "write");
+        String path = "/" + ada.username() + "/repositories/crash/data/events";
+        AtomicBoolean stop = new AtomicBoolean();
+        Outcome outcome = load(token, path, 2, stop);
+        Thread.sleep(1500);
+        Stack.get().kill("events-service");
+        try {
+            long start = System.nanoTime();
+            anonymous().get(path).then().statusCode(503).contentType(org.hamcrest.Matchers.containsString("problem+json"));
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis < 2000, "the gateway took " + millis + " ms to say the service is away");
+            // Other services are untouched.
+            as(token).get("/user").then().statusCode(200);
+            Thread.sleep(1000);
+        } finally {
+            Stack.get().restart("events-service");
+        }
+        long recovered = waitForWrite(token, path);
+        stop.set(true);
+        outcome.finish();
+        assertTrue(recovered < 15_000, "writes came back after " + recovered + " ms");
+        for (int status : outcome.statuses.keySet()) {
+            assertTrue(status == 201 || status == 503 || status == 502 || status == -1,
+                    "answers while the service was away: " + outcome.statuses);
+        }
+        assertAllStored(outcome.acknowledged);
+    }
+
+    static long waitForWrite(String token, String path) throws InterruptedException {
+        long start = System.currentTimeMillis();
+        while (System.currentTimeMillis() - start < 30_000) {
+            int status = as(token).contentType("application/json").body(Map.of("note", "are we back?")).post(path)
+                    .then().extract().statusCode();
+            if (status == 201) {
+                return System.currentTimeMillis() - start;
+            }
+            Thread.sleep(200);
+        }
+        return Long.MAX_VALUE;
+    }
+
+    static void assertAllStored(List<Long> acknowledged) throws Exception {
+        assertTrue(!acknowledged.isEmpty());
+        var server = Stack.get().server;
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl(Stack.DATABASE), server.user(), server.password());
+                Statement s = c.createStatement()) {
+            String ids = acknowledged.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow();
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM events.data_event WHERE id IN (" + ids + ")")) {
+                rs.next();
+                assertEquals(acknowledged.size(), rs.getLong(1), "acknowledged events are missing");
+            }
+        }
+    }
+}
