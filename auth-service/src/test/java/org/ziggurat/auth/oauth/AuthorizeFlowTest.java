@@ -25,6 +25,7 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
 import static org.ziggurat.auth.OAuthTestSupport.createApp;
@@ -156,6 +157,22 @@ class AuthorizeFlowTest {
                     .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
                     .body(containsString("id=\"error_description\""));
         }
+    }
+
+    @Test
+    void cookiesAreSecureBehindHttps() {
+        App app = createApp(true, "public user");
+        String url = authorizeUrl(app, CALLBACK, "user", "s1", null);
+        Response overHttps = given().redirects().follow(false).urlEncodingEnabled(false)
+                .header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "api.ziggurat.example").get(url);
+        overHttps.then().statusCode(200);
+        io.restassured.http.Cookie csrf = overHttps.getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE);
+        assertTrue(csrf.isSecured(), "a page served over HTTPS sets a cookie without Secure");
+        assertTrue(csrf.isHttpOnly());
+        assertEquals("Lax", csrf.getSameSite());
+        // Plain HTTP (a local run): a Secure cookie would never come back, so it is not marked.
+        assertFalse(given().redirects().follow(false).urlEncodingEnabled(false).get(url)
+                .getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE).isSecured());
     }
 
     @Test
