@@ -134,6 +134,49 @@ class FaultsTest {
         assertAllStored(outcome.acknowledged);
     }
 
+    /**
+     * The real thing, where this machine allows it: the PostgreSQL server itself restarts under
+     * load (a Debian cluster on this host, and root to restart it, as in CI here). Elsewhere
+     * the test above, which cuts every connection and refuses new ones, stands in for it.
+     */
+    @Test
+    void thePostgresServerRestartsUnderLoad() throws Exception {
+        var server = Stack.get().server;
+        java.nio.file.Path clusters = java.nio.file.Path.of("/etc/postgresql");
+        boolean local = server.host().equals("127.0.0.1") || server.host().equals("localhost");
+        boolean root = "root".equals(System.getProperty("user.name"));
+        org.junit.jupiter.api.Assumptions.assumeTrue(local && root && java.nio.file.Files.isDirectory(clusters)
+                && new java.io.File("/usr/bin/pg_ctlcluster").canExecute(),
+                "needs the local Debian PostgreSQL cluster and root to restart it");
+        String version;
+        try (var versions = java.nio.file.Files.list(clusters)) {
+            version = versions.map(p -> p.getFileName().toString()).sorted().reduce((a, b) -> b).orElseThrow();
+        }
+        Platform.Person ada = Platform.signUp("restart");
+        String token = Platform.accessToken(ada, "user", "write");
+        String path = "/" + ada.username() + "/repositories/restart/data/events";
+        AtomicBoolean stop = new AtomicBoolean();
+        Outcome outcome = load(token, path, 4, stop);
+        Thread.sleep(2000);
+        Process restart = new ProcessBuilder("pg_ctlcluster", version, "main", "restart", "-m", "fast")
+                .redirectErrorStream(true).start();
+        String output = new String(restart.getInputStream().readAllBytes());
+        assertTrue(restart.waitFor(60, TimeUnit.SECONDS) && restart.exitValue() == 0, "the restart failed: " + output);
+        long recovered = waitForWrite(token, path);
+        Thread.sleep(1000);
+        stop.set(true);
+        long slowest = outcome.finish();
+        assertTrue(outcome.statuses.getOrDefault(201, 0) > 20, "too little load: " + outcome.statuses);
+        for (int status : outcome.statuses.keySet()) {
+            assertTrue(status == 201 || status == 503, "answers around the restart: " + outcome.statuses);
+        }
+        assertTrue(slowest < 5000, "a refusal took " + slowest + " ms");
+        assertTrue(recovered < 20_000, "writes came back after " + recovered + " ms");
+        assertAllStored(outcome.acknowledged);
+        // Tokens and the directory came back too, without restarting anything.
+        as(Platform.accessToken(ada, "user")).get("/user").then().statusCode(200);
+    }
+
     @Test
     void aServiceIsKilledAndStartedAgain() throws Exception {
         Platform.Person ada = Platform.signUp("faults");

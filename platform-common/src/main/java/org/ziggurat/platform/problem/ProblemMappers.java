@@ -107,7 +107,8 @@ public class ProblemMappers {
         if (databaseAway(e)) {
             LOG.warnf("The database is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
             return Response.fromResponse(respond(503, "Service Unavailable",
-                    "The service cannot reach its database right now. Nothing was changed; try again shortly.", null,
+                    "The service lost its database for a moment. Try again shortly; an operation that takes an "
+                            + "Idempotency-Key is safe to repeat with the same key.", null,
                     headers, uri)).header("Retry-After", "2").build();
         }
         String requestId = requestId(headers);
@@ -120,9 +121,9 @@ public class ProblemMappers {
 
     /**
      * The database went away (restart, failover, network): connection-class SQL states (08...),
-     * an operator or crash shutdown (57P...), a closed connection, a refused connection. The
-     * request had no effect (a transaction without its commit acknowledged is rolled back), so the
-     * client may retry: 503, not 500.
+     * an operator or crash shutdown (57P...), a closed, refused or reset connection. Nothing is
+     * wrong with the request and it may be retried: 503, not 500. (A connection lost during a
+     * commit leaves its outcome unknown to us too; that is what Idempotency-Key is for.)
      */
     static boolean databaseAway(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -131,7 +132,10 @@ public class ProblemMappers {
                     || db.getSqlState().equals("55000") && String.valueOf(db.getMessage()).contains("accepting connections"))) {
                 return true;
             }
-            if (t instanceof io.vertx.sqlclient.ClosedConnectionException || t instanceof java.net.ConnectException
+            // A refused, reset or broken connection (java.net.ConnectException and SocketException
+            // are IOExceptions, and so are Netty's native socket errors).
+            if (t instanceof io.vertx.sqlclient.ClosedConnectionException
+                    || t instanceof java.io.IOException && !(t instanceof com.fasterxml.jackson.core.JacksonException)
                     || t instanceof io.netty.channel.ConnectTimeoutException) {
                 return true;
             }

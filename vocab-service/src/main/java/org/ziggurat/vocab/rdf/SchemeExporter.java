@@ -20,7 +20,32 @@ public class SchemeExporter {
     @Inject
     ConceptRepository concepts;
 
-    /** Blocks: the response body is written on a worker thread. */
+    /** The export in a temporary file (blocks: call it on a worker thread). */
+    public java.nio.file.Path writeToTemporaryFile(SchemeRow scheme, RDFFormat format, PublicUrls urls) {
+        java.nio.file.Path file = null;
+        try {
+            file = java.nio.file.Files.createTempFile("scheme-export-", "." + format.getDefaultFileExtension());
+            try (OutputStream out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16)) {
+                write(scheme, format, out, urls);
+            }
+            return file;
+        } catch (java.io.IOException | RuntimeException e) {
+            delete(file);
+            throw e instanceof RuntimeException r ? r : new java.io.UncheckedIOException((java.io.IOException) e);
+        }
+    }
+
+    public void delete(java.nio.file.Path file) {
+        if (file != null) {
+            try {
+                java.nio.file.Files.deleteIfExists(file);
+            } catch (java.io.IOException e) {
+                // the temporary directory is cleaned with the pod; nothing else to do
+            }
+        }
+    }
+
+    /** Blocks: write on a worker thread. */
     public void write(SchemeRow scheme, RDFFormat format, OutputStream out, PublicUrls urls) {
         SkosExport export = new SkosExport(format, out, scheme, urls);
         export.start();

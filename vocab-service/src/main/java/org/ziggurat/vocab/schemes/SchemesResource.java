@@ -26,7 +26,6 @@ import org.ziggurat.platform.token.Callers;
 import org.ziggurat.vocab.Languages;
 
 import jakarta.ws.rs.core.Request;
-import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.Variant;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.ziggurat.vocab.rdf.Skos;
@@ -69,27 +68,32 @@ public class SchemesResource {
 
     /**
      * The scheme as JSON, or with all its concepts as SKOS (Turtle, RDF/XML, JSON-LD) when the
-     * Accept header asks. Blocking: an export is written as its concepts are read, on a worker thread.
+     * Accept header asks. Rights are settled on the event loop. An export is written, as its
+     * concepts are read, to a temporary file on a worker thread (never whole in memory), then
+     * sent from that file without blocking and deleted once the answer has gone or the client has.
      */
     @GET
-    @io.smallrye.common.annotation.Blocking
     @Path("/{slug}")
     @Produces({MediaType.APPLICATION_JSON, "text/turtle", "application/rdf+xml", "application/ld+json"})
     public Uni<Response> get(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
-            @Context UriInfo uri, @Context Request request) {
+            @Context UriInfo uri, @Context Request request, @Context io.vertx.core.http.HttpServerResponse response) {
         Variant chosen = request.selectVariant(VARIANTS);
         if (chosen == null) {
             throw new ProblemException(406, "Not Acceptable", "A scheme is served as application/json, text/turtle, "
                     + "application/rdf+xml or application/ld+json.");
         }
         PublicUrls urls = PublicUrls.of(uri);
-        return access.visible(namespace, slug).map(row -> {
-            Optional<RDFFormat> rdf = Skos.format(chosen.getMediaType().toString());
-            if (rdf.isEmpty()) {
-                return Response.ok(SchemeViews.scheme(row, urls), MediaType.APPLICATION_JSON_TYPE).build();
-            }
-            StreamingOutput body = out -> exporter.write(row, rdf.get(), out, urls);
-            return Response.ok(body, rdf.get().getDefaultMIMEType() + ";charset=UTF-8")
+        Optional<RDFFormat> rdf = Skos.format(chosen.getMediaType().toString());
+        Uni<SchemeRow> visible = access.visible(namespace, slug);
+        if (rdf.isEmpty()) {
+            return visible.map(row -> Response.ok(SchemeViews.scheme(row, urls), MediaType.APPLICATION_JSON_TYPE).build());
+        }
+        return visible.emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool()).map(row -> {
+            java.nio.file.Path file = exporter.writeToTemporaryFile(row, rdf.get(), urls);
+            Runnable delete = () -> exporter.delete(file);
+            response.endHandler(v -> delete.run());
+            response.closeHandler(v -> delete.run());
+            return Response.ok(file.toFile(), rdf.get().getDefaultMIMEType() + ";charset=UTF-8")
                     .header("Content-Disposition", "inline; filename=\"" + row.slug() + "."
                             + rdf.get().getDefaultFileExtension() + "\"")
                     .header("Vary", "Accept").build();
