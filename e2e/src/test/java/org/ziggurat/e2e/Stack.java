@@ -68,7 +68,12 @@ public final class Stack {
             try {
                 Stack stack = new Stack();
                 Runtime.getRuntime().addShutdownHook(new Thread(stack::stop));
-                stack.start();
+                try {
+                    stack.start();
+                } catch (Exception e) {
+                    stack.stop(); // nothing of a failed start may linger and hold ports
+                    throw e;
+                }
                 running = stack;
             } catch (Exception e) {
                 throw new IllegalStateException("The stack did not start: " + e.getMessage(), e);
@@ -259,10 +264,30 @@ public final class Stack {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    private static final java.util.Set<Integer> TAKEN = new java.util.HashSet<>();
+
+    /**
+     * A free port below the kernel's ephemeral range (32768 and up on Linux): a port the kernel
+     * handed out with ServerSocket(0) is in that range, where any outbound connection (to
+     * PostgreSQL, between the services) may take it before the service that was meant to bind it.
+     */
+    private static synchronized int freePort() throws IOException {
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20000 + random.nextInt(12000);
+            if (TAKEN.contains(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(false);
+                socket.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                TAKEN.add(port);
+                return port;
+            } catch (IOException taken) {
+                // in use: try another
+            }
         }
+        throw new IOException("no free port between 20000 and 32000");
     }
 
     static byte[] randomBytes(int n) {
