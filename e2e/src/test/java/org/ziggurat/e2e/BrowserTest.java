@@ -212,7 +212,6 @@ class BrowserTest {
             });
             driver.get(clientBase + "/forged");
             new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("/oauth/authorize"));
-            Thread.sleep(500);
             assertNull(callbacks.poll(2, TimeUnit.SECONDS), "the forged approval reached the application");
             String page = driver.getPageSource();
             assertTrue(page.contains("Sign in") || page.contains("not sent by this site"), page);

@@ -38,10 +38,14 @@ class DataEventsJourneyTest {
         HttpResponse<java.io.InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(Platform.api() + path + "/stream"))
                 .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofInputStream());
         assertEquals(200, stream.statusCode());
+        java.util.concurrent.CountDownLatch open = new java.util.concurrent.CountDownLatch(1);
         CompletableFuture<String> received = CompletableFuture.supplyAsync(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null) {
+                    if (line.startsWith(":")) {
+                        open.countDown(); // the stream's opening comment: it is subscribed
+                    }
                     if (line.startsWith("data:") && line.contains("uploaded a file")) {
                         return line;
                     }
@@ -51,7 +55,7 @@ class DataEventsJourneyTest {
                 return "failed: " + e;
             }
         });
-        Thread.sleep(300);
+        assertTrue(open.await(10, TimeUnit.SECONDS), "the stream never opened");
         int second = as(token).contentType("application/json").body(Map.of("kind", "FileUpload", "note", "uploaded a file"))
                 .post(path).then().statusCode(201).extract().path("id");
         String event = received.get(15, TimeUnit.SECONDS);

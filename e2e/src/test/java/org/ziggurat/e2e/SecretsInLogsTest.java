@@ -86,7 +86,14 @@ class SecretsInLogsTest {
         String forged = "zat_" + "A".repeat(43);
         secrets.add(forged);
         as(forged).get("/user").then().statusCode(401);
-        Thread.sleep(500); // let the access logs flush
+        // A last request whose access-log line shows that everything before it has been written.
+        String marker = "/people/log-marker-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        anonymous().get(marker).then().statusCode(404);
+        Path gatewayLog = Stack.get().logsDirectory().resolve("gateway.log");
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!Files.readString(gatewayLog).contains(marker) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
 
         List<String> found = new ArrayList<>();
         try (Stream<Path> logs = Files.list(Stack.get().logsDirectory())) {
