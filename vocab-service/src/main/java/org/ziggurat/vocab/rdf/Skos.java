@@ -48,7 +48,15 @@ public final class Skos {
         return FORMATS.stream().filter(f -> f.getMIMETypes().contains(bare)).findFirst();
     }
 
-    static <K> K keyOf(Map<K, IRI> map, IRI value) {
-        return map.entrySet().stream().filter(e -> e.getValue().equals(value)).map(Map.Entry::getKey).findFirst().orElse(null);
+    /** The same tables read the other way, built once: an import looks up every statement's predicate. */
+    static final Map<IRI, String> LABEL_TYPE_OF = inverse(LABELS);
+    static final Map<IRI, String> XL_LABEL_TYPE_OF = inverse(XL_LABELS);
+    static final Map<IRI, String> NOTE_TYPE_OF = inverse(NOTES);
+    static final Map<IRI, String> MATCH_OF = inverse(MATCHES);
+
+    private static Map<IRI, String> inverse(Map<String, IRI> map) {
+        Map<IRI, String> inverse = new java.util.HashMap<>();
+        map.forEach((key, iri) -> inverse.put(iri, key));
+        return Map.copyOf(inverse);
     }
 }

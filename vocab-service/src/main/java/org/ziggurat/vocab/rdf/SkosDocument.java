@@ -166,18 +166,18 @@ public final class SkosDocument {
                 return;
             }
             String kind;
-            if ((kind = Skos.keyOf(Skos.LABELS, p)) != null && o instanceof Literal text) {
+            if ((kind = Skos.LABEL_TYPE_OF.get(p)) != null && o instanceof Literal text) {
                 subject(st.getSubject()).labels.add(new Text(kind, text.getLabel(), text.getLanguage().orElse(null)));
-            } else if ((kind = Skos.keyOf(Skos.NOTES, p)) != null && o instanceof Literal text) {
+            } else if ((kind = Skos.NOTE_TYPE_OF.get(p)) != null && o instanceof Literal text) {
                 subject(st.getSubject()).notes.add(new Text(kind, text.getLabel(), text.getLanguage().orElse(null)));
-            } else if ((kind = Skos.keyOf(Skos.MATCHES, p)) != null) {
+            } else if ((kind = Skos.MATCH_OF.get(p)) != null) {
                 subject(st.getSubject()).matches.add(new String[] {kind, o.stringValue()});
             } else if (p.equals(SKOS.BROADER) && o instanceof Resource b) {
                 addBroader(subject(st.getSubject()), key(b));
             } else if (p.equals(SKOS.NARROWER) && o instanceof Resource n) {
                 // Narrower is broader read the other way: a document may state either side.
                 addBroader(subject(n), key(st.getSubject()));
-            } else if ((kind = Skos.keyOf(Skos.XL_LABELS, p)) != null && o instanceof Resource label) {
+            } else if ((kind = Skos.XL_LABEL_TYPE_OF.get(p)) != null && o instanceof Resource label) {
                 subject(st.getSubject()).xl.add(new String[] {kind, key(label)});
             } else if (p.equals(SKOSXL.LITERAL_FORM) && o instanceof Literal text) {
                 subject(st.getSubject()).literalForm = new Text(null, text.getLabel(), text.getLanguage().orElse(null));
