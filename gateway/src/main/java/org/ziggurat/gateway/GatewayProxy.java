@@ -111,6 +111,12 @@ public class GatewayProxy {
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) config.connectTimeout().toMillis())
                 .setKeepAlive(true)
+                // Never evict an idle pooled connection from this side. Vert.x's eviction (60 s by
+                // default) races with a request that takes the same connection at that moment: the
+                // request fails with "Connection was closed" and the caller gets a 503 (seen once a
+                // minute under a varying load). A service closes connections idle for its own
+                // idle timeout (30 minutes) instead, a close the client normally sees before it takes the connection again.
+                .setKeepAliveTimeout(0)
                 .setDecompressionSupported(false), new PoolOptions().setHttp1MaxSize(config.maxConnectionsPerService()));
         for (String service : List.of(PublicRoutes.AUTH, PublicRoutes.DIRECTORY, PublicRoutes.VOCAB, PublicRoutes.EVENTS)) {
             URI upstream = config.upstreams().get(service);
