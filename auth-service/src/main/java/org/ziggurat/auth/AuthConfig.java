@@ -25,6 +25,13 @@ public interface AuthConfig {
     @WithDefault("12h")
     Duration loginSessionLifetime();
 
+    /**
+     * How long a replica may keep using a client's row (secret hash, scopes, grants) after another
+     * replica changed or deleted it; changes made through the same replica apply at once.
+     */
+    @WithDefault("5s")
+    Duration clientCacheTtl();
+
     /** Base64 of at least 32 random bytes: the HMAC key under which tokens, codes and secrets are looked up. */
     String tokenHashKey();
 

@@ -6,17 +6,39 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.ziggurat.auth.AuthConfig;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 @ApplicationScoped
 public class ApplicationRepository {
 
     @Inject
     Pool pool;
+
+    /**
+     * Clients by client_id, as the token, introspection and revocation endpoints authenticate them
+     * on every call (a database read each time was a third of a client_credentials grant's cost).
+     * A change made through this process invalidates at once; another replica's change is seen
+     * within the time-to-live ({@code ziggurat.auth.client-cache-ttl}, 0 switches the cache off).
+     */
+    private final Cache<String, ApplicationRow> clients;
+    /** Bumped by every change: a read that began before a change never caches what it read. */
+    private final AtomicLong generation = new AtomicLong();
+
+    @Inject
+    public ApplicationRepository(AuthConfig config) {
+        Duration ttl = config.clientCacheTtl();
+        this.clients = ttl.isZero() || ttl.isNegative() ? null
+                : Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).build();
+    }
 
     public record NewApplication(Long ownerId, String name, String clientId, byte[] clientSecretHash,
             boolean confidential, List<String> redirectUris, List<String> scopes, boolean passwordGrant,
@@ -35,7 +57,31 @@ public class ApplicationRepository {
     }
 
     public Uni<ApplicationRow> byClientId(String clientId) {
-        return one("SELECT " + ApplicationRow.COLUMNS + " FROM application WHERE client_id = $1", Tuple.of(clientId));
+        ApplicationRow cached = clients == null ? null : clients.getIfPresent(clientId);
+        if (cached != null) {
+            return Uni.createFrom().item(cached);
+        }
+        long before = generation.get();
+        return one("SELECT " + ApplicationRow.COLUMNS + " FROM application WHERE client_id = $1", Tuple.of(clientId))
+                .invoke(row -> {
+                    if (row != null && clients != null && generation.get() == before) {
+                        clients.put(clientId, row);
+                    }
+                });
+    }
+
+    private void changed(String clientId) {
+        generation.incrementAndGet();
+        if (clients != null) {
+            clients.invalidate(clientId);
+        }
+    }
+
+    private void changed(long id) {
+        generation.incrementAndGet();
+        if (clients != null) {
+            clients.asMap().values().removeIf(row -> row.id() == id);
+        }
     }
 
     /** The owner's application; null when it does not exist or belongs to someone else. */
@@ -53,18 +99,19 @@ public class ApplicationRepository {
             boolean passwordGrant) {
         return one("UPDATE application SET name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
                 + "updated_at = now() WHERE id = $1 RETURNING " + ApplicationRow.COLUMNS,
-                Tuple.of(id, name, redirectUris.toArray(String[]::new), scopes.toArray(String[]::new), passwordGrant));
+                Tuple.of(id, name, redirectUris.toArray(String[]::new), scopes.toArray(String[]::new), passwordGrant))
+                .invoke(row -> changed(id));
     }
 
     public Uni<ApplicationRow> replaceSecret(long id, byte[] secretHash) {
         return one("UPDATE application SET client_secret_hash = $2, updated_at = now() WHERE id = $1 RETURNING "
-                + ApplicationRow.COLUMNS, Tuple.of(id, Buffer.buffer(secretHash)));
+                + ApplicationRow.COLUMNS, Tuple.of(id, Buffer.buffer(secretHash))).invoke(row -> changed(id));
     }
 
     /** Codes and tokens go with it (ON DELETE CASCADE): nothing it was issued still works. */
     public Uni<Boolean> delete(long id) {
         return pool.preparedQuery("DELETE FROM application WHERE id = $1").execute(Tuple.of(id))
-                .map(rows -> rows.rowCount() > 0);
+                .invoke(rows -> changed(id)).map(rows -> rows.rowCount() > 0);
     }
 
     /** Creates or updates a platform client (no owner) from settings, such as the gateway's. */
@@ -73,7 +120,7 @@ public class ApplicationRepository {
                 + "scopes, password_grant, introspection) VALUES (NULL, $2, $1, $3, true, '{}', '{}', false, $4) "
                 + "ON CONFLICT (client_id) DO UPDATE SET client_secret_hash = $3, introspection = $4, name = $2, "
                 + "updated_at = now() RETURNING " + ApplicationRow.COLUMNS,
-                Tuple.of(clientId, name, Buffer.buffer(secretHash), introspection));
+                Tuple.of(clientId, name, Buffer.buffer(secretHash), introspection)).invoke(row -> changed(clientId));
     }
 
     private Uni<ApplicationRow> one(String sql, Tuple args) {

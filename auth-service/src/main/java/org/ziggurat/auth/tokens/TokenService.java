@@ -180,7 +180,11 @@ public class TokenService {
                         refresh == null ? null : crypto.hash(refresh), applicationId, personId, username, stored, family,
                         accessExpires, refreshExpires))
                 .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
-                        now.getEpochSecond()));
+                        now.getEpochSecond()))
+                // The application was deleted meanwhile (through another replica, whose change this
+                // one's client cache has not seen yet): its tokens may not exist.
+                .onFailure(e -> e instanceof io.vertx.pgclient.PgException pg && "23503".equals(pg.getSqlState()))
+                .transform(e -> OAuthException.invalidClient("Client authentication failed."));
     }
 
     private static String clientIdOf(ApplicationRow app) {

@@ -76,6 +76,9 @@ class ApplicationsTest {
     @Test
     void updatesAndSecretResets() {
         App app = createApp(true, "public user");
+        // Used once before every change, so that what the token endpoint knows of the client is
+        // warm: each change below must apply at once all the same.
+        post("/oauth/token", app, "grant_type", "client_credentials", "scope", "user").statusCode(200);
         asPerson(OWNER_ID, "owner", "admin").contentType("application/json").body(Map.of("name", "Renamed"))
                 .patch("/applications/" + app.id()).then().statusCode(200)
                 .body("name", equalTo("Renamed")).body("scopes", equalTo("public user"));
@@ -83,6 +86,9 @@ class ApplicationsTest {
                 .body(Map.of("name", "Replaced", "redirect_uris", List.of("https://new.example.org/cb"), "scopes", "write"))
                 .put("/applications/" + app.id()).then().statusCode(200)
                 .body("redirect_uris", equalTo(List.of("https://new.example.org/cb"))).body("scopes", equalTo("write"));
+        post("/oauth/token", app, "grant_type", "client_credentials", "scope", "user").statusCode(400)
+                .body("error", equalTo("invalid_scope"));
+        post("/oauth/token", app, "grant_type", "client_credentials", "scope", "write").statusCode(200);
         asPerson(OWNER_ID, "owner", "admin").contentType("application/json").body(Map.of("name", "x"))
                 .put("/applications/" + app.id()).then().statusCode(422);
         asPerson(OWNER_ID, "owner", "admin").contentType("application/json").body(Map.of("confidential", false))
@@ -107,7 +113,9 @@ class ApplicationsTest {
         App app = createApp(true, "public user");
         String token = (String) aliceTokens(app, "user").get("access_token");
         introspect(token).body("active", equalTo(true));
+        post("/oauth/token", app, "grant_type", "client_credentials").statusCode(200);
         asPerson(OWNER_ID, "owner", "admin").delete("/applications/" + app.id()).then().statusCode(204);
+        post("/oauth/token", app, "grant_type", "client_credentials").statusCode(401).body("error", equalTo("invalid_client"));
         introspect(token).body("active", equalTo(false));
         asPerson(OWNER_ID, "owner", "admin").get("/applications/" + app.id()).then().statusCode(404);
         given().header("Authorization", "Bearer " + token).get("/oauth/token/info").then().statusCode(401)
