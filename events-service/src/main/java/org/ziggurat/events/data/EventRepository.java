@@ -165,10 +165,37 @@ public class EventRepository {
 
     /** Newest first; one row more than asked, to tell whether a next page exists. */
     public Uni<List<EventRow>> page(long repositoryId, String kind, OffsetDateTime since, int limit, long offset) {
-        return pool.preparedQuery("SELECT " + EventRow.COLUMNS + " FROM data_event e WHERE e.repository_id = $1 "
-                        + "AND ($2::text IS NULL OR e.kind = $2) AND ($3::timestamptz IS NULL OR e.created_at > $3) "
-                        + "ORDER BY e.id DESC LIMIT $4 OFFSET $5")
-                .execute(Tuple.of(repositoryId, kind, since, limit, offset)).map(rows -> events(rows));
+        Tuple args = Tuple.of(repositoryId);
+        if (kind != null) {
+            args.addValue(kind);
+        }
+        if (since != null) {
+            args.addValue(since);
+        }
+        return pool.preparedQuery(pageSql(kind != null, since != null))
+                .execute(args.addValue(limit).addValue(offset)).map(rows -> events(rows));
+    }
+
+    /**
+     * One statement per shape of the list, each ordered exactly as its index is, so that the plan
+     * reads that index: with "$2 IS NULL OR kind = $2" and "ORDER BY id DESC" the planner walked
+     * the primary key backwards past every newer event of other repositories (15 ms a page of a
+     * 1,000,000-event repository once another was busy, instead of 0.1). The repository is matched
+     * with "= ANY" of one value on purpose: an "=" makes the planner drop repository_id from the
+     * ORDER BY, and the primary key then looks just as good to it (EventPagePlanTest).
+     */
+    static String pageSql(boolean ofKind, boolean since) {
+        int n = 2;
+        StringBuilder sql = new StringBuilder("SELECT ").append(EventRow.COLUMNS)
+                .append(" FROM data_event e WHERE e.repository_id = ANY(ARRAY[$1::bigint])");
+        if (ofKind) {
+            sql.append(" AND e.kind = ANY(ARRAY[$").append(n++).append("::text])");
+        }
+        if (since) {
+            sql.append(" AND e.created_at > $").append(n++);
+        }
+        sql.append(ofKind ? " ORDER BY e.repository_id, e.kind, e.id DESC" : " ORDER BY e.repository_id, e.id DESC");
+        return sql.append(" LIMIT $").append(n).append(" OFFSET $").append(n + 1).toString();
     }
 
     public Uni<EventRow> event(long repositoryId, long id) {

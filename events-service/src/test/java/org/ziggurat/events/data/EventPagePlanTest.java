@@ -1,0 +1,65 @@
+package org.ziggurat.events.data;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The list statements of {@link EventRepository}, as the service prepares them, read the index
+ * of their shape even under a generic plan, when another repository holds the newest events of
+ * the table: a large repository's newest page must not walk the whole table backwards.
+ */
+@QuarkusTest
+class EventPagePlanTest {
+
+    @Test
+    void everyPageShapeReadsItsIndex() throws Exception {
+        var config = ConfigProvider.getConfig();
+        try (Connection c = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
+                config.getValue("quarkus.datasource.username", String.class),
+                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
+                Statement s = c.createStatement()) {
+            s.execute("SET search_path TO events");
+            s.execute("""
+                    INSERT INTO repository (namespace, name) VALUES ('plan', 'large'), ('plan', 'busy') ON CONFLICT DO NOTHING;
+                    INSERT INTO data_event (repository_id, kind, note, creator_id, creator_username, commits_count)
+                    SELECT r.id, (ARRAY['FileUpload','API-Request','Fork'])[1 + g % 3], 'old', 1, 'plan', 0
+                    FROM repository r, generate_series(1, 150000) g WHERE r.namespace = 'plan' AND r.name = 'large';
+                    INSERT INTO data_event (repository_id, kind, note, creator_id, creator_username, commits_count)
+                    SELECT r.id, 'API-Request', 'new', 1, 'plan', 0
+                    FROM repository r, generate_series(1, 50000) g WHERE r.namespace = 'plan' AND r.name = 'busy';
+                    ANALYZE data_event;
+                    SET plan_cache_mode = force_generic_plan;
+                    """);
+            long large;
+            try (ResultSet rs = s.executeQuery("SELECT id FROM repository WHERE namespace = 'plan' AND name = 'large'")) {
+                rs.next();
+                large = rs.getLong(1);
+            }
+            for (boolean ofKind : new boolean[] {false, true}) {
+                for (boolean since : new boolean[] {false, true}) {
+                    String name = "page_" + ofKind + "_" + since;
+                    s.execute("PREPARE " + name + " AS " + EventRepository.pageSql(ofKind, since));
+                    String args = large + (ofKind ? ", 'Fork'" : "") + (since ? ", now() - interval '1 day'" : "") + ", 31, 0";
+                    StringBuilder plan = new StringBuilder();
+                    try (ResultSet rs = s.executeQuery("EXPLAIN EXECUTE " + name + "(" + args + ")")) {
+                        while (rs.next()) {
+                            plan.append(rs.getString(1)).append('\n');
+                        }
+                    }
+                    String expected = ofKind ? "data_event_kind" : "data_event_newest";
+                    assertTrue(plan.toString().contains(expected), name + " should read " + expected + ":\n" + plan);
+                    assertFalse(plan.toString().contains("Sort"), name + " should not sort:\n" + plan);
+                }
+            }
+        }
+    }
+}
