@@ -61,11 +61,7 @@ public class EventRepository {
 
     /** The new event's id. */
     public Uni<Long> write(NewEvent event) {
-        return pool.withTransaction(conn -> conn
-                .preparedQuery("INSERT INTO repository (namespace, name) VALUES ($1, $2) "
-                        + "ON CONFLICT (namespace, name) DO UPDATE SET name = EXCLUDED.name RETURNING id")
-                .execute(Tuple.of(event.namespace(), event.repository()))
-                .map(rows -> rows.iterator().next().getLong("id"))
+        return pool.withTransaction(conn -> repositoryFor(conn, event.namespace(), event.repository())
                 .chain(repositoryId -> conn.preparedQuery("INSERT INTO data_event (repository_id, kind, note, creator_id, "
                                 + "creator_username, client_id, commits_count, idempotency_key, request_hash) "
                                 + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id")
@@ -79,6 +75,24 @@ public class EventRepository {
                                 : writeCommits(conn, repositoryId, eventId, event.input().commits()))
                         .call(eventId -> conn.preparedQuery("SELECT pg_notify($1, $2)")
                                 .execute(Tuple.of(CHANNEL, event.namespace() + "/" + event.repository())))));
+    }
+
+    /**
+     * The repository's id, created with its first event. An existing repository is only read: the
+     * former "ON CONFLICT DO UPDATE" locked its row until commit, so appends to one repository ran
+     * one at a time (about 300 a second however many writers). Two first events at once: the
+     * second's insert does nothing, and the row the first committed is read again.
+     */
+    private static Uni<Long> repositoryFor(SqlConnection conn, String namespace, String name) {
+        Tuple key = Tuple.of(namespace, name);
+        return conn.preparedQuery("WITH found AS (SELECT id FROM repository WHERE namespace = $1 AND name = $2), "
+                        + "made AS (INSERT INTO repository (namespace, name) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM found) "
+                        + "ON CONFLICT (namespace, name) DO NOTHING RETURNING id) "
+                        + "SELECT id FROM found UNION ALL SELECT id FROM made")
+                .execute(key)
+                .chain(rows -> rows.rowCount() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
+                        : conn.preparedQuery("SELECT id FROM repository WHERE namespace = $1 AND name = $2").execute(key)
+                                .map(again -> again.iterator().next().getLong("id")));
     }
 
     private Uni<Void> writeCommits(SqlConnection conn, long repositoryId, long eventId, List<EventInput.CommitInput> commits) {
