@@ -24,6 +24,24 @@ public record ConceptSearch(String query, String language) {
     static final String LIKE_PATTERN_OF_$1 =
             "replace(replace(replace(replace(fold($1), '\\', '\\\\'), '%', '\\%'), '_', '\\_'), '*', '%')";
 
+    /** How the labels are found: by the b-tree of folded labels, or by the trigram index. */
+    enum Shape {
+        /** No {@code *}: the whole label, an equality on the folded label. */
+        WHOLE,
+        /** One {@code *}, at the end: a range of the folded labels. */
+        PREFIX,
+        /** Anything else: the trigram index. */
+        PATTERN
+    }
+
+    Shape shape() {
+        int star = query.indexOf('*');
+        if (star < 0) {
+            return Shape.WHOLE;
+        }
+        return star == query.length() - 1 ? Shape.PREFIX : Shape.PATTERN;
+    }
+
     public static ConceptSearch parse(String q, String lang) {
         if (q == null) {
             return null;
