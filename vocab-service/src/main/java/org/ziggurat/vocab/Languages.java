@@ -64,10 +64,16 @@ public final class Languages {
 
     /** {@code eng (en) - English}; a language with no two-letter code: {@code grc - Ancient Greek}. */
     public static String display(String iso3) {
-        Locale locale = BY_ISO3.get(iso3);
-        return locale == null ? iso3 + " - " + name(iso3)
-                : iso3 + " (" + locale.getLanguage() + ") - " + locale.getDisplayLanguage(Locale.ENGLISH);
+        // Every label of every page shows its language: the JDK's display name is looked up once.
+        return DISPLAY.computeIfAbsent(iso3, code -> {
+            Locale locale = BY_ISO3.get(code);
+            return locale == null ? code + " - " + name(code)
+                    : code + " (" + locale.getLanguage() + ") - " + locale.getDisplayLanguage(Locale.ENGLISH);
+        });
     }
+
+    /** Bounded by the language codes that exist (ISO 639-2 and -3), so it needs no eviction. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> DISPLAY = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The BCP 47 tag of a stored language: its two-letter code where one exists ({@code en}), else the three-letter one ({@code grc}). */
     public static String tag(String iso3) {
