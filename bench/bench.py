@@ -814,7 +814,7 @@ def report(results, notes_file=None):
                 s = summarize(target)
                 runs = ", ".join(f"{x['rps']:.0f}" for x in target["samples"])
                 md.append(f"| {target['name']} | {s['rps']:.0f} | {s['p50']:.1f} | {s['p99']:.1f} | {s['errors']} | {runs} |")
-                chart.append((name, target["name"], s["rps"]))
+                chart.append((name, target["name"], s["rps"], target["system"]))
         md.append("")
         for text, ok in verdicts(result):
             passed_all &= ok
@@ -841,11 +841,13 @@ def report(results, notes_file=None):
 def draw(chart, png):
     with tempfile.TemporaryDirectory() as work:
         data = Path(work) / "data.txt"
-        data.write_text("".join(f"\"{s}\\n{t}\" {r:.1f}\n" for s, t, r in chart))
+        colours = {"ziggurat": "0x3b6ea8", "keycloak": "0xd9822b", "PostgreSQL floor": "0x9a9a9a"}
+        data.write_text("".join(f"\"{s}\\n{t}\" {r:.1f} {colours.get(system, '0x3b6ea8')}\n"
+                                for s, t, r, system in chart))
         script = f"""
 set terminal pngcairo size {max(900, 90 * len(chart))},560 font ',9'
 set output '{png}'
-set title 'Throughput per target (median requests or transactions per second, log scale)'
+set title 'Throughput per target, median per second, log scale (blue: Ziggurat, orange: Keycloak, grey: PostgreSQL alone)'
 set style fill solid 0.8
 set boxwidth 0.7
 set logscale y
@@ -854,7 +856,7 @@ set grid ytics
 set xtics rotate by -50 font ',8'
 set bmargin 12
 unset key
-plot '{data}' using 0:2:xtic(1) with boxes lc rgb '#3b6ea8', '' using 0:2:(sprintf('%.0f', $2)) with labels offset 0,0.7 font ',8'
+plot '{data}' using 0:2:3:xtic(1) with boxes lc rgb variable, '' using 0:2:(sprintf('%.0f', $2)) with labels offset 0,0.7 font ',8'
 """
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
