@@ -39,6 +39,7 @@ class QueryPlanTest {
         reads.put("a namespace's schemes", "SELECT * FROM scheme WHERE namespace = 'scale' ORDER BY slug LIMIT 31");
         reads.put("labels of a page", "SELECT * FROM label WHERE concept_id = ANY(ARRAY['a', 'b'])");
         reads.put("narrower of a page", "SELECT * FROM broader WHERE broader_id = ANY(ARRAY['a', 'b'])");
+        reads.put("the details of a page", prepared(ConceptRepository.DETAILS_SQL, List.of("ARRAY['a', 'b']")));
         for (boolean ofScheme : new boolean[] {false, true}) {
             for (boolean since : new boolean[] {false, true}) {
                 for (boolean descending : new boolean[] {false, true}) {
