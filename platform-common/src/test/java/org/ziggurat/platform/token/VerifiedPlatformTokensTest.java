@@ -1,0 +1,46 @@
+package org.ziggurat.platform.token;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.jwt.auth.principal.JWTParser;
+import io.smallrye.jwt.auth.principal.ParseException;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.testing.PlatformTestKeys;
+import org.ziggurat.platform.testing.TestTokens;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@QuarkusTest
+@QuarkusTestResource(PlatformTestKeys.class)
+class VerifiedPlatformTokensTest {
+
+    @Inject
+    JWTParser parser;
+
+    @Test
+    void theServicesVerifyThroughTheRememberingParser() throws Exception {
+        VerifiedPlatformTokens tokens = assertInstanceOf(VerifiedPlatformTokens.class, parser);
+        String token = TestTokens.user(42, "alice", "write");
+        given().header(PlatformClaims.HEADER, token).get("/probe/needs-write").then().statusCode(200);
+        assertTrue(tokens.remembers(token), "a verified token is remembered");
+        assertSame(tokens.parse(token), tokens.parse(token));
+    }
+
+    @Test
+    void whatFailsVerificationIsNeverRemembered() {
+        VerifiedPlatformTokens tokens = (VerifiedPlatformTokens) parser;
+        for (String bad : new String[] {TestTokens.userSignedByUnknownKey(42, "alice"), TestTokens.expiredUser(42, "alice"),
+                TestTokens.userForAudience("urn:somebody:else", 42, "alice")}) {
+            assertThrows(ParseException.class, () -> tokens.parse(bad));
+            assertThrows(ParseException.class, () -> tokens.parse(bad));
+            assertFalse(tokens.remembers(bad));
+            given().header(PlatformClaims.HEADER, bad).get("/probe/needs-write").then().statusCode(401);
+        }
+    }
+}
