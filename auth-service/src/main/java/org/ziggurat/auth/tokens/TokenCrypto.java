@@ -33,7 +33,20 @@ public class TokenCrypto {
     private static final int GCM_NONCE = 12;
     private static final int GCM_TAG_BITS = 128;
 
-    private final SecureRandom random = new SecureRandom();
+    /**
+     * One DRBG (NIST SP 800-90A, seeded and reseeded by the JDK) per thread. The default
+     * NativePRNG reads /dev/urandom under one lock shared by every thread: a system call and a
+     * contended lock twice per issued token (its value and its encryption nonce).
+     */
+    private final ThreadLocal<SecureRandom> randoms = ThreadLocal.withInitial(TokenCrypto::drbg);
+    /** AES-GCM per thread: initialised again for every nonce, but without a provider look-up and key expansion each time. */
+    private final ThreadLocal<Cipher> ciphers = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    });
     private final SecretKeySpec hashKey;
     private final SecretKeySpec encryptionKey;
     private final ThreadLocal<Mac> macs;
@@ -86,7 +99,7 @@ public class TokenCrypto {
     public String newClientId() {
         StringBuilder id = new StringBuilder(20);
         for (int i = 0; i < 20; i++) {
-            id.append(CLIENT_ID_ALPHABET.charAt(random.nextInt(CLIENT_ID_ALPHABET.length())));
+            id.append(CLIENT_ID_ALPHABET.charAt(randoms.get().nextInt(CLIENT_ID_ALPHABET.length())));
         }
         return id.toString();
     }
@@ -104,8 +117,8 @@ public class TokenCrypto {
     public byte[] encrypt(String value) {
         try {
             byte[] nonce = new byte[GCM_NONCE];
-            random.nextBytes(nonce);
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            randoms.get().nextBytes(nonce);
+            Cipher cipher = ciphers.get();
             cipher.init(Cipher.ENCRYPT_MODE, encryptionKey, new GCMParameterSpec(GCM_TAG_BITS, nonce));
             byte[] sealed = cipher.doFinal(value.getBytes(StandardCharsets.UTF_8));
             return ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed).array();
@@ -116,7 +129,7 @@ public class TokenCrypto {
 
     public String decrypt(byte[] stored) {
         try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            Cipher cipher = ciphers.get();
             cipher.init(Cipher.DECRYPT_MODE, encryptionKey, new GCMParameterSpec(GCM_TAG_BITS, stored, 0, GCM_NONCE));
             return new String(cipher.doFinal(stored, GCM_NONCE, stored.length - GCM_NONCE), StandardCharsets.UTF_8);
         } catch (GeneralSecurityException e) {
@@ -124,9 +137,17 @@ public class TokenCrypto {
         }
     }
 
+    private static SecureRandom drbg() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("this JVM has no DRBG", e);
+        }
+    }
+
     private String randomToken(int bytes) {
         byte[] b = new byte[bytes];
-        random.nextBytes(b);
+        randoms.get().nextBytes(b);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
