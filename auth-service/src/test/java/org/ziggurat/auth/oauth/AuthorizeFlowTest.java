@@ -2,15 +2,14 @@ package org.ziggurat.auth.oauth;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.OAuthTestSupport.App;
+import org.ziggurat.platform.testing.ServiceDatabase;
 
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -328,10 +327,7 @@ class AuthorizeFlowTest {
     void expiredCodesAreRefused() throws Exception {
         App app = createApp(true, "public user");
         String codeValue = approve(new Browser(), app, "user", null, null).get("code");
-        var config = ConfigProvider.getConfig();
-        try (Connection c = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""))) {
+        try (Connection c = ServiceDatabase.connect()) {
             c.createStatement().execute("UPDATE auth.authorization_code SET expires_at = now() - interval '1 second' "
                     + "WHERE application_id = " + app.id());
         }

@@ -2,13 +2,12 @@ package org.ziggurat.auth.oauth;
 
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.OAuthTestSupport.App;
 import org.ziggurat.auth.tokens.TokenRepository;
+import org.ziggurat.platform.testing.ServiceDatabase;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,10 +26,7 @@ class PurgeTest {
         App app = createApp(true, "public");
         aliceTokens(app, "public");
         aliceTokens(app, "public");
-        var config = ConfigProvider.getConfig();
-        try (Connection c = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""))) {
+        try (Connection c = ServiceDatabase.connect()) {
             // One authorization expired two days ago; the other is live.
             c.createStatement().execute("UPDATE auth.token SET expires_at = now() - interval '2 days' WHERE family = "
                     + "(SELECT family FROM auth.token WHERE application_id = " + app.id() + " ORDER BY id LIMIT 1)");

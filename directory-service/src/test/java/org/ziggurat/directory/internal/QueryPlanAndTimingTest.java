@@ -2,12 +2,11 @@ package org.ziggurat.directory.internal;
 
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.directory.security.Hashing;
+import org.ziggurat.platform.testing.ServiceDatabase;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -30,10 +29,7 @@ class QueryPlanAndTimingTest {
 
     @Test
     void hotReadsUseIndexes() throws Exception {
-        var config = ConfigProvider.getConfig();
-        try (Connection c = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
+        try (Connection c = ServiceDatabase.connect();
                 Statement s = c.createStatement()) {
             s.execute("SET search_path TO directory");
             s.execute("SET enable_seqscan = off");

@@ -2,17 +2,16 @@ package org.ziggurat.directory.people;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.directory.DirectoryTestSupport;
 import org.ziggurat.directory.DirectoryTestSupport.Person;
+import org.ziggurat.platform.testing.ServiceDatabase;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.HashMap;
@@ -65,10 +64,7 @@ class PeopleTest {
                 .body("created_at", matchesPattern("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"))
                 .body("$", not(hasKey("email")))
                 .body("$", not(hasKey("password")));
-        var config = ConfigProvider.getConfig();
-        try (Connection c = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
+        try (Connection c = ServiceDatabase.connect();
                 PreparedStatement s = c.prepareStatement("SELECT password_hash FROM directory.person WHERE username = ?")) {
             s.setString(1, username);
             try (ResultSet r = s.executeQuery()) {

@@ -1,10 +1,8 @@
 package org.ziggurat.platform.testing;
 
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,11 +38,7 @@ public abstract class ServiceFoundationChecks {
 
     @Test
     void migrationsRanIntoTheServiceSchema() throws SQLException {
-        var config = ConfigProvider.getConfig();
-        String url = config.getValue("quarkus.datasource.jdbc.url", String.class);
-        String user = config.getOptionalValue("quarkus.datasource.username", String.class).orElse("postgres");
-        String password = config.getOptionalValue("quarkus.datasource.password", String.class).orElse("");
-        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+        try (Connection c = ServiceDatabase.connect(); Statement s = c.createStatement()) {
             try (ResultSet r = s.executeQuery("SELECT count(*) FROM " + schema() + ".flyway_schema_history WHERE success")) {
                 assertTrue(r.next());
                 assertTrue(r.getInt(1) >= 1, "Flyway recorded its runs in the service's schema");

@@ -1,11 +1,10 @@
 package org.ziggurat.vocab.concepts;
 
 import io.quarkus.test.junit.QuarkusTest;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.testing.ServiceDatabase;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -94,10 +93,7 @@ class QueryPlanTest {
 
     @Test
     void everyReadIsServedByAnIndex() throws Exception {
-        var config = ConfigProvider.getConfig();
-        try (Connection c = DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
+        try (Connection c = ServiceDatabase.connect();
                 Statement s = c.createStatement()) {
             s.execute("SET search_path TO vocab");
             s.execute(SEED);

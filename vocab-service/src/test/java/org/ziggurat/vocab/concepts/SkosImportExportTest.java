@@ -9,6 +9,7 @@ import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.Rio;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.platform.testing.TestTokens;
+import org.ziggurat.platform.testing.ServiceDatabase;
 
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
@@ -263,10 +264,7 @@ class SkosImportExportTest {
         assertEquals("succeeded", job.get("state"), job.toString());
         // ANALYZE reads every page of tables this small, so its row estimate is then exact; a stale
         // one (the estimate of the last analyze, before these 1,200 concepts) shows it did not run.
-        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
-        try (var c = java.sql.DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
+        try (var c = ServiceDatabase.connect();
                 var s = c.createStatement();
                 var rs = s.executeQuery("SELECT c.reltuples::bigint, (SELECT count(*) FROM vocab.concept) FROM pg_class c "
                         + "WHERE c.oid = 'vocab.concept'::regclass")) {
