@@ -60,6 +60,19 @@ public class ConceptRepository {
      * Parameters in order: namespace, then the scheme id if {@code ofScheme}, then the instant if
      * {@code since}, then limit and offset.
      */
+    /** Every statement above, built once: a list or a search is a hot path, and its SQL never changes. */
+    private static final Map<ConceptSearch.Shape, String> SEARCH_BY_SHAPE = new java.util.EnumMap<>(ConceptSearch.Shape.class);
+    private static final String[] PAGE_BY_SHAPE = new String[8];
+
+    static {
+        for (ConceptSearch.Shape shape : ConceptSearch.Shape.values()) {
+            SEARCH_BY_SHAPE.put(shape, searchSql(shape));
+        }
+        for (int shape = 0; shape < PAGE_BY_SHAPE.length; shape++) {
+            PAGE_BY_SHAPE[shape] = pageSql((shape & 4) != 0, (shape & 2) != 0, (shape & 1) != 0);
+        }
+    }
+
     static String pageSql(boolean ofScheme, boolean since, boolean descending) {
         int n = 1;
         StringBuilder sql = new StringBuilder("SELECT " + ConceptRow.COLUMNS
@@ -253,7 +266,7 @@ public class ConceptRepository {
         if (since != null) {
             args.addValue(since);
         }
-        return pool.preparedQuery(pageSql(schemeId != null, since != null, descending))
+        return pool.preparedQuery(PAGE_BY_SHAPE[(schemeId != null ? 4 : 0) | (since != null ? 2 : 0) | (descending ? 1 : 0)])
                 .execute(args.addValue(limit).addValue(offset)).map(rows -> {
                     List<ConceptRow> list = new ArrayList<>();
                     rows.forEach(r -> list.add(ConceptRow.from(r)));
@@ -268,7 +281,7 @@ public class ConceptRepository {
      */
     public Uni<List<ConceptRow>> search(String namespace, Long schemeId, ConceptSearch search, OffsetDateTime since,
             int limit, long offset) {
-        return pool.preparedQuery(searchSql(search.shape()))
+        return pool.preparedQuery(SEARCH_BY_SHAPE.get(search.shape()))
                 .execute(Tuple.tuple().addValue(search.query()).addValue(search.language()).addValue(namespace)
                         .addValue(schemeId).addValue(since).addValue(limit).addValue(offset))
                 .map(rows -> {
