@@ -70,13 +70,6 @@ public class ApplicationRepository {
                 });
     }
 
-    private void changed(String clientId) {
-        generation.incrementAndGet();
-        if (clients != null) {
-            clients.invalidate(clientId);
-        }
-    }
-
     private void changed(long id) {
         generation.incrementAndGet();
         if (clients != null) {
@@ -120,7 +113,7 @@ public class ApplicationRepository {
                 + "scopes, password_grant, introspection) VALUES (NULL, $2, $1, $3, true, '{}', '{}', false, $4) "
                 + "ON CONFLICT (client_id) DO UPDATE SET client_secret_hash = $3, introspection = $4, name = $2, "
                 + "updated_at = now() RETURNING " + ApplicationRow.COLUMNS,
-                Tuple.of(clientId, name, Buffer.buffer(secretHash), introspection)).invoke(row -> changed(clientId));
+                Tuple.of(clientId, name, Buffer.buffer(secretHash), introspection)).invoke(row -> changed(row.id()));
     }
 
     private Uni<ApplicationRow> one(String sql, Tuple args) {
