@@ -46,6 +46,20 @@ class FaultsTest {
         ExecutorService pool;
 
         /** Waits until {@code more} further writes have been acknowledged (the load is flowing). */
+        /** Waits until the writers have met {@code more} further failures (refusals or broken connections). */
+        void awaitFailures(int more) throws InterruptedException {
+            int target = failures() + more;
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (failures() < target && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(failures() >= target, "the writers never met the outage: " + statuses);
+        }
+
+        private int failures() {
+            return statuses.entrySet().stream().filter(e -> e.getKey() != 201).mapToInt(Map.Entry::getValue).sum();
+        }
+
         void awaitAcknowledged(int more) throws InterruptedException {
             int target = acknowledged.size() + more;
             long deadline = System.currentTimeMillis() + 30_000;
@@ -201,7 +215,7 @@ class FaultsTest {
             assertTrue(millis < 2000, "the gateway took " + millis + " ms to say the service is away");
             // Other services are untouched.
             as(token).get("/user").then().statusCode(200);
-            Thread.sleep(1000); // the writers keep meeting the dead service for a while
+            outcome.awaitFailures(4); // the writers meet the dead service, not just the probe above
         } finally {
             Stack.get().restart("events-service");
         }

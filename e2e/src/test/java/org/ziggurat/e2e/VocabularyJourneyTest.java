@@ -42,7 +42,11 @@ class VocabularyJourneyTest {
         String since = anonymous().get(base + "/" + babylon).then().statusCode(200)
                 .body("concepts[0].broader[0].default_label", equalTo("Mesopotamia"))
                 .extract().path("concepts[0].updated_at");
-        Thread.sleep(5);
+        // Ur must be written in a later millisecond than Babylon's update (since= is exclusive).
+        long sinceMillis = java.time.Instant.parse(since).toEpochMilli();
+        while (System.currentTimeMillis() <= sinceMillis) {
+            Thread.onSpinWait();
+        }
         String ur = as(token).contentType("application/json")
                 .body(Map.of("broader", List.of(mesopotamia), "labels", List.of(label("Preferred", "Ur", "en"))))
                 .post(base).then().statusCode(201).extract().path("concepts[0].id");
