@@ -272,6 +272,7 @@ def seed_vocabulary(state):
         sql(f"""UPDATE vocab.concept c SET updated_at = date_trunc('milliseconds', now() - interval '365 days'
                   + (o.n * interval '365 days' / 40000)) FROM (SELECT id, row_number() OVER (ORDER BY md5(id)) AS n
                   FROM vocab.concept WHERE scheme_id = {scheme_id}) o WHERE c.id = o.id;
+                UPDATE vocab.scheme SET revision = nextval('vocab.scheme_revision') WHERE id = {scheme_id};
                 ANALYZE vocab.concept""")
     ids = sql(f"SELECT id FROM vocab.concept WHERE scheme_id = {scheme_id} ORDER BY md5(id) LIMIT 2000").split()
     write_lines("concept-ids.txt", ids)

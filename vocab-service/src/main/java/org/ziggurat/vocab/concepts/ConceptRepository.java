@@ -107,7 +107,8 @@ public class ConceptRepository {
 
     public Uni<String> insert(long schemeId, ConceptInput input, long creatorId, String creatorUsername) {
         return pool.withTransaction(conn -> conn
-                .preparedQuery("UPDATE scheme SET concept_counter = concept_counter + 1 WHERE id = $1 RETURNING concept_counter")
+                .preparedQuery("UPDATE scheme SET concept_counter = concept_counter + 1, " + NEW_REVISION
+                        + " WHERE id = $1 RETURNING concept_counter")
                 .execute(Tuple.of(schemeId))
                 .map(rows -> ConceptIds.next(rows.iterator().next().getInteger("concept_counter")))
                 .call(id -> requireBroaderInScheme(conn, schemeId, input.broader()))
@@ -203,8 +204,9 @@ public class ConceptRepository {
      * to this concept: a cycle is refused.
      */
     public Uni<Void> replace(long schemeId, String id, ConceptInput input, String editor) {
-        return pool.withTransaction(conn -> conn
-                .preparedQuery("SELECT id FROM concept WHERE scheme_id = $1 AND id = $2 FOR UPDATE").execute(Tuple.of(schemeId, id))
+        return pool.withTransaction(conn -> newRevision(conn, schemeId)
+                .chain(() -> conn.preparedQuery("SELECT id FROM concept WHERE scheme_id = $1 AND id = $2 FOR UPDATE")
+                        .execute(Tuple.of(schemeId, id)))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         throw ProblemException.notFound("No concept has the id '" + id + "'.");
@@ -243,8 +245,22 @@ public class ConceptRepository {
 
     /** Its relations go with it: concepts narrower than it lose that broader link. */
     public Uni<Boolean> delete(long schemeId, String id) {
-        return pool.preparedQuery("DELETE FROM concept WHERE scheme_id = $1 AND id = $2").execute(Tuple.of(schemeId, id))
-                .map(rows -> rows.rowCount() > 0);
+        return pool.withTransaction(conn -> newRevision(conn, schemeId)
+                .chain(() -> conn.preparedQuery("DELETE FROM concept WHERE scheme_id = $1 AND id = $2")
+                        .execute(Tuple.of(schemeId, id)))
+                .map(rows -> rows.rowCount() > 0));
+    }
+
+    /**
+     * The scheme's new revision, first in every transaction that writes its concepts: it locks the
+     * scheme row before any concept row, the order every writer keeps, so two writers never wait
+     * on each other in a cycle.
+     */
+    public static final String NEW_REVISION = "revision = nextval('scheme_revision')";
+
+    public static Uni<Void> newRevision(SqlConnection conn, long schemeId) {
+        return conn.preparedQuery("UPDATE scheme SET " + NEW_REVISION + " WHERE id = $1").execute(Tuple.of(schemeId))
+                .replaceWithVoid();
     }
 
     public Uni<ConceptRow> one(long schemeId, String id) {

@@ -25,6 +25,7 @@ import org.ziggurat.platform.token.Callers;
 import org.ziggurat.vocab.schemes.SchemeRepository;
 import org.ziggurat.vocab.schemes.SchemeRow;
 import org.ziggurat.vocab.Etags;
+import org.ziggurat.vocab.RenderedPages;
 import org.ziggurat.vocab.schemes.SchemeAccess;
 
 import java.net.URI;
@@ -53,6 +54,9 @@ public class ConceptsResource {
 
     @Inject
     ConceptRepository concepts;
+
+    @Inject
+    RenderedPages pages;
 
     @Inject
     com.fasterxml.jackson.databind.ObjectMapper mapper;
@@ -140,12 +144,15 @@ public class ConceptsResource {
         boolean asSynset = flag(synsets);
         requireId(id);
         PublicUrls urls = PublicUrls.of(uri);
-        return schemeAccess.visible(namespace, slug).chain(scheme -> concepts.one(scheme.id(), id)
-                .onItem().ifNull().failWith(() -> ProblemException.notFound("No concept has the id '" + id + "'."))
-                .chain(row -> concepts.details(List.of(row.id())).map(d -> Etags.json(mapper,
-                        asSynset ? ConceptViews.synset(row.id(), d)
-                                : new ConceptViews.Concepts(List.of(ConceptViews.concept(row, scheme, d, urls))),
-                        ifNoneMatch, Response.ok()).build())));
+        return schemeAccess.visible(namespace, slug)
+                .chain(scheme -> pages.get(RenderedPages.ofScheme(scheme.id(), scheme.revision()), uri, () -> concepts
+                        .one(scheme.id(), id)
+                        .onItem().ifNull().failWith(() -> ProblemException.notFound("No concept has the id '" + id + "'."))
+                        .chain(row -> concepts.details(List.of(row.id())).map(d -> new RenderedPages.Page(Etags.render(mapper,
+                                asSynset ? ConceptViews.synset(row.id(), d)
+                                        : new ConceptViews.Concepts(List.of(ConceptViews.concept(row, scheme, d, urls)))),
+                                false)))))
+                .map(page -> Etags.respond(page.rendered(), ifNoneMatch, Response.ok()).build());
     }
 
     @GET
@@ -173,7 +180,16 @@ public class ConceptsResource {
         return callers.current().chain(c -> rights.forReading(namespace, c)).chain(ns -> list(ns.name(), null, query, uri));
     }
 
+    /** A page as sent, from the rendered pages when its scheme (or namespace) has not changed since. */
     private Uni<Response> list(String namespace, SchemeRow only, ListQuery q, UriInfo uri) {
+        Uni<String> readUnder = only != null ? Uni.createFrom().item(RenderedPages.ofScheme(only.id(), only.revision()))
+                : schemes.namespaceRevision(namespace).map(RenderedPages::ofNamespace);
+        return readUnder.chain(state -> pages.get(state, uri, () -> render(namespace, only, q, uri)))
+                .map(page -> Etags.respond(page.rendered(), q.ifNoneMatch(),
+                        PageLinks.withoutTotal(Response.ok(), uri, q.page(), page.more())).build());
+    }
+
+    private Uni<RenderedPages.Page> render(String namespace, SchemeRow only, ListQuery q, UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
         Long schemeId = only == null ? null : only.id();
         Uni<List<ConceptRepository.ConceptRow>> found = q.search() != null
@@ -183,14 +199,14 @@ public class ConceptsResource {
             boolean more = rows.size() > q.page().limit();
             List<ConceptRepository.ConceptRow> shown = rows.stream().limit(q.page().limit()).toList();
             if (shown.isEmpty()) {
-                return Uni.createFrom().item(page(q.synsets() ? List.of() : new ConceptViews.Concepts(List.of()), uri, q, false));
+                return Uni.createFrom().item(page(q.synsets() ? List.of() : new ConceptViews.Concepts(List.of()), false));
             }
             return schemesOf(namespace, shown, only).chain(byId -> concepts.details(shown.stream()
                     .map(ConceptRepository.ConceptRow::id).toList()).map(d -> page(q.synsets()
                             ? shown.stream().map(r -> ConceptViews.synset(r.id(), d)).toList()
                             : new ConceptViews.Concepts(shown.stream()
                                     .map(r -> ConceptViews.concept(r, byId.get(r.schemeId()), d, urls)).toList()),
-                    uri, q, more)));
+                    more)));
         });
     }
 
@@ -208,8 +224,8 @@ public class ConceptsResource {
         return chain.map(v -> found);
     }
 
-    private Response page(Object body, UriInfo uri, ListQuery q, boolean more) {
-        return Etags.json(mapper, body, q.ifNoneMatch(), PageLinks.withoutTotal(Response.ok(), uri, q.page(), more)).build();
+    private RenderedPages.Page page(Object body, boolean more) {
+        return new RenderedPages.Page(Etags.render(mapper, body), more);
     }
 
     private Uni<ConceptViews.Concept> render(SchemeRow scheme, String id, PublicUrls urls) {

@@ -52,8 +52,7 @@ public class SkosImporter {
         Pattern own = Pattern.compile(".*/" + Pattern.quote(scheme.namespace() + "/vocab/schemes/" + scheme.slug())
                 + "/concepts/(" + ConceptIds.FORM.pattern() + ")$", Pattern.CASE_INSENSITIVE);
         List<String> warnings = new ArrayList<>();
-        return pool.withTransaction(conn -> conn.preparedQuery("SELECT id FROM scheme WHERE id = $1 FOR UPDATE")
-                .execute(Tuple.of(scheme.id()))
+        return pool.withTransaction(conn -> ConceptRepository.newRevision(conn, scheme.id())
                 .chain(() -> existing(conn, scheme.id(), ownIds(own, document)))
                 .chain(existing -> {
                     Map<String, String> idOf = new HashMap<>();

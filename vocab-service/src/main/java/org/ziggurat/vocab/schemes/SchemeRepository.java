@@ -52,9 +52,21 @@ public class SchemeRepository {
     public Uni<SchemeRow> update(long id, String abbr, String title, String definition, String language) {
         return pool.preparedQuery("UPDATE scheme AS s SET abbr = coalesce($2, abbr), title = coalesce($3, title), "
                         + "definition = coalesce($4, definition), default_language = coalesce($5, default_language), "
-                        + "updated_at = date_trunc('milliseconds', now()) WHERE s.id = $1 RETURNING " + SchemeRow.COLUMNS)
+                        + "updated_at = date_trunc('milliseconds', now()), revision = nextval('scheme_revision') WHERE s.id = $1 RETURNING " + SchemeRow.COLUMNS)
                 .execute(Tuple.of(id, abbr, title, definition, language))
                 .map(rows -> SchemeRow.from(rows.iterator().next()));
+    }
+
+    /**
+     * What the concepts of a namespace were read under: each scheme's id and revision, in id order.
+     * Any committed write to a scheme or its concepts changes a revision, a new or deleted scheme
+     * the list; a maximum or a sum of revisions would not do, since revisions are drawn before
+     * their transactions commit, in another order.
+     */
+    public Uni<String> namespaceRevision(String namespace) {
+        return pool.preparedQuery("SELECT coalesce(string_agg(id || '.' || revision, ',' ORDER BY id), '') FROM scheme "
+                        + "WHERE namespace = $1")
+                .execute(Tuple.of(namespace)).map(rows -> rows.iterator().next().getString(0));
     }
 
     /** The scheme and all its concepts (ON DELETE CASCADE). */
