@@ -8,8 +8,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -30,7 +28,8 @@ public class AccessLog {
 
     @Inject
     public AccessLog(@ConfigProperty(name = "quarkus.log.console.json.enabled", defaultValue = "false") boolean json) {
-        this.writer = new AccessLogWriter(new FileOutputStream(FileDescriptor.out), json, LOGGER, 65_536,
+        // System.out, not the file descriptor: a test runner captures the stream it installed there.
+        this.writer = new AccessLogWriter(System.out, json, LOGGER, 65_536,
                 Duration.ofMillis(20), AccessLog::throughLogger);
     }
 
