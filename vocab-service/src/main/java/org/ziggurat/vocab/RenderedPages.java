@@ -39,7 +39,7 @@ public class RenderedPages {
     private final Cache<Key, Page> pages;
 
     @Inject
-    public RenderedPages(@ConfigProperty(name = "ziggurat.vocab.rendered-cache-size", defaultValue = "64M") MemorySize size) {
+    public RenderedPages(@ConfigProperty(name = "ziggurat.vocab.rendered-cache-size", defaultValue = "96M") MemorySize size) {
         long bytes = size.asLongValue();
         this.pages = bytes <= 0 ? null
                 : Caffeine.newBuilder().maximumWeight(bytes)
