@@ -1,0 +1,35 @@
+package org.ziggurat.gateway;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SpreadReuseTest {
+
+    @Test
+    void signedTokensComeDueSpreadOverTheSecondHalfOfTheReuseTime() {
+        Identities.SpreadReuse reuse = new Identities.SpreadReuse(Duration.ofSeconds(30));
+        long half = Duration.ofSeconds(15).toNanos();
+        long whole = Duration.ofSeconds(30).toNanos();
+        Set<Long> seconds = new HashSet<>();
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (int i = 0; i < 1000; i++) {
+            long nanos = reuse.expireAfterCreate("token-" + i, "signed", 0);
+            assertTrue(nanos >= half && nanos <= whole, "reuse " + nanos + " ns is outside 15-30 s");
+            seconds.add(nanos / 1_000_000_000L);
+            min = Math.min(min, nanos);
+            max = Math.max(max, nanos);
+        }
+        // 1,000 tokens signed together come due over the whole window, not in one instant.
+        assertTrue(seconds.size() >= 15, "due in only " + seconds.size() + " distinct seconds");
+        assertTrue(max - min > Duration.ofSeconds(12).toNanos(), "spread " + (max - min) + " ns");
+        // A read never extends the reuse: a token is signed again however often it is used.
+        assertEquals(1234L, reuse.expireAfterRead("t", "signed", 0, 1234L));
+    }
+}
