@@ -109,6 +109,15 @@ def sql(query, db=DB):
     return out.stdout.strip()
 
 
+def await_condition(check, timeout_seconds, failure):
+    """Polls `check` every quarter second until it is true; dies after `timeout_seconds`."""
+    deadline = time.time() + timeout_seconds
+    while not check():
+        if time.time() > deadline:
+            die(failure)
+        time.sleep(0.25)
+
+
 def write_lines(name, values):
     STATE.mkdir(parents=True, exist_ok=True)
     path = STATE / name
@@ -248,11 +257,13 @@ def import_vocabulary(token, slug):
         die(f"import answered {status}: {job}")
     location = headers["Location"]
     url = location if location.startswith("http") else GATEWAY + location
-    while True:
+    job = {}
+
+    def finished():
+        nonlocal job
         _, job, _ = http("GET", url, headers=auth, expect=[200])
-        if job.get("state") in ("succeeded", "failed", "done", "completed", "error"):
-            break
-        time.sleep(0.25)
+        return job.get("state") in ("succeeded", "failed", "done", "completed", "error")
+    await_condition(finished, 600, f"the import {url} did not finish in 10 minutes")
     elapsed = time.time() - started
     if job.get("state") not in ("succeeded", "done", "completed"):
         die(f"import ended {job.get('state')}: {json.dumps(job)[:500]}")
@@ -364,7 +375,8 @@ def ensure_connections():
         log(f"bench: raising PostgreSQL's max_connections from {have} to 250 (restarts the local cluster)")
         sql("ALTER SYSTEM SET max_connections = 250", SERVER_DB)
         subprocess.run(["pg_ctlcluster", version, "main", "restart"], check=True)
-        time.sleep(2)
+        await_condition(lambda: subprocess.run(["pg_isready", "-q", "-d", SERVER_DB]).returncode == 0, 60,
+                        "PostgreSQL did not accept connections after its restart")
     else:
         die(f"PostgreSQL allows {have} connections; the benchmarks need 250: "
             "ALTER SYSTEM SET max_connections = 250, then restart it")

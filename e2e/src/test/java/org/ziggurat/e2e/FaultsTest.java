@@ -46,27 +46,27 @@ class FaultsTest {
         ExecutorService pool;
 
         /** Waits until {@code more} further writes have been acknowledged (the load is flowing). */
+        void awaitAcknowledged(int more) throws InterruptedException {
+            awaitGrowth(acknowledged::size, more, "the load does not flow");
+        }
+
         /** Waits until the writers have met {@code more} further failures (refusals or broken connections). */
         void awaitFailures(int more) throws InterruptedException {
-            int target = failures() + more;
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (failures() < target && System.currentTimeMillis() < deadline) {
-                Thread.sleep(20);
-            }
-            assertTrue(failures() >= target, "the writers never met the outage: " + statuses);
+            awaitGrowth(this::failures, more, "the writers never met the outage");
         }
 
         private int failures() {
             return statuses.entrySet().stream().filter(e -> e.getKey() != 201).mapToInt(Map.Entry::getValue).sum();
         }
 
-        void awaitAcknowledged(int more) throws InterruptedException {
-            int target = acknowledged.size() + more;
+        /** Polls {@code count} until it has grown by {@code more}, for at most 30 s. */
+        private void awaitGrowth(java.util.function.IntSupplier count, int more, String failure) throws InterruptedException {
+            int target = count.getAsInt() + more;
             long deadline = System.currentTimeMillis() + 30_000;
-            while (acknowledged.size() < target && System.currentTimeMillis() < deadline) {
+            while (count.getAsInt() < target && System.currentTimeMillis() < deadline) {
                 Thread.sleep(20);
             }
-            assertTrue(acknowledged.size() >= target, "the load does not flow: " + statuses);
+            assertTrue(count.getAsInt() >= target, failure + ": " + statuses);
         }
 
         /** Only successes and quick 503 refusals came back, writes resumed, and every acknowledged one is stored. */
