@@ -47,19 +47,12 @@ public class AccessLog {
 
     /** When the writer's queue is full: through the logging system, slower but never lost. */
     private static void throughLogger(AccessLogWriter.Entry e) {
-        MDC.put("request_id", e.requestId());
-        MDC.put("method", e.method());
-        MDC.put("path", e.path());
-        MDC.put("status", e.status());
-        MDC.put("duration_ms", e.durationMs());
-        MDC.put("service", e.service());
-        MDC.put("client", e.client());
+        java.util.Map<String, String> fields = e.mdc();
+        fields.forEach(MDC::put);
         try {
             LOG.info(e.message());
         } finally {
-            for (String key : new String[] {"request_id", "method", "path", "status", "duration_ms", "service", "client"}) {
-                MDC.remove(key);
-            }
+            fields.keySet().forEach(MDC::remove);
         }
     }
 

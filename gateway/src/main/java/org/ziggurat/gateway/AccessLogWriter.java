@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.LockSupport;
@@ -36,6 +38,19 @@ final class AccessLogWriter implements AutoCloseable {
             String durationMs, String service, String client) {
         String message() {
             return method + ' ' + path + ' ' + status + ' ' + durationMs + "ms";
+        }
+
+        /** The fields as the log's {@code mdc} carries them, in this order. */
+        Map<String, String> mdc() {
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("request_id", requestId);
+            fields.put("method", method);
+            fields.put("path", path);
+            fields.put("status", status);
+            fields.put("duration_ms", durationMs);
+            fields.put("service", service);
+            fields.put("client", client);
+            return fields;
         }
     }
 
@@ -126,13 +141,9 @@ final class AccessLogWriter implements AutoCloseable {
             g.writeStringField("message", e.message());
             g.writeStringField("threadName", e.thread());
             g.writeObjectFieldStart("mdc");
-            g.writeStringField("request_id", e.requestId());
-            g.writeStringField("method", e.method());
-            g.writeStringField("path", e.path());
-            g.writeStringField("status", e.status());
-            g.writeStringField("duration_ms", e.durationMs());
-            g.writeStringField("service", e.service());
-            g.writeStringField("client", e.client());
+            for (Map.Entry<String, String> field : e.mdc().entrySet()) {
+                g.writeStringField(field.getKey(), field.getValue());
+            }
             g.writeEndObject();
             g.writeStringField("hostName", hostName);
             g.writeNumberField("processId", processId);
