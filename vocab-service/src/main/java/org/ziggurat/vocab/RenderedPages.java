@@ -60,14 +60,15 @@ public class RenderedPages {
 
     /**
      * The page this request asks for, read under {@code readUnder}: from the cache, or rendered
-     * and kept. The key is the public base (links in the body are absolute) and the whole request
-     * URI; {@code If-None-Match} is answered from the kept ETag.
+     * and kept. The key is the request's public base ({@code urls}, which the caller has already
+     * computed; links in the body are absolute) and the whole request URI. {@code If-None-Match}
+     * is answered from the kept ETag.
      */
-    public Uni<Page> get(String readUnder, UriInfo uri, Supplier<Uni<Page>> render) {
+    public Uni<Page> get(String readUnder, PublicUrls urls, UriInfo uri, Supplier<Uni<Page>> render) {
         if (pages == null) {
             return render.get();
         }
-        Key key = new Key(readUnder, PublicUrls.of(uri).apiBase() + " " + uri.getRequestUri());
+        Key key = new Key(readUnder, urls.apiBase() + " " + uri.getRequestUri());
         Page kept = pages.getIfPresent(key);
         if (kept != null) {
             return Uni.createFrom().item(kept);

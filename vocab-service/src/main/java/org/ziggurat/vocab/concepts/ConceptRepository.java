@@ -8,6 +8,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.vocab.schemes.SchemeRepository;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -54,13 +55,7 @@ public class ConceptRepository {
                         + "ORDER BY best.rank, best.folded, c.id LIMIT $6 OFFSET $7";
     }
 
-    /**
-     * A page of a namespace's or a scheme's concepts by update time. Each combination has its own
-     * statement, so every one plans as a plain index range (an "x IS NULL OR" condition would not).
-     * Parameters in order: namespace, then the scheme id if {@code ofScheme}, then the instant if
-     * {@code since}, then limit and offset.
-     */
-    /** Every statement above, built once: a list or a search is a hot path, and its SQL never changes. */
+    /** Every list and search statement, built once: a list or a search is a hot path, and its SQL never changes. */
     private static final Map<ConceptSearch.Shape, String> SEARCH_BY_SHAPE = new java.util.EnumMap<>(ConceptSearch.Shape.class);
     private static final String[] PAGE_BY_SHAPE = new String[8];
 
@@ -73,6 +68,12 @@ public class ConceptRepository {
         }
     }
 
+    /**
+     * A page of a namespace's or a scheme's concepts by update time. Each combination has its own
+     * statement, so every one plans as a plain index range (an "x IS NULL OR" condition would not).
+     * Parameters in order: namespace, then the scheme id if {@code ofScheme}, then the instant if
+     * {@code since}, then limit and offset.
+     */
     static String pageSql(boolean ofScheme, boolean since, boolean descending) {
         int n = 1;
         StringBuilder sql = new StringBuilder("SELECT " + ConceptRow.COLUMNS
@@ -107,7 +108,7 @@ public class ConceptRepository {
 
     public Uni<String> insert(long schemeId, ConceptInput input, long creatorId, String creatorUsername) {
         return pool.withTransaction(conn -> conn
-                .preparedQuery("UPDATE scheme SET concept_counter = concept_counter + 1, " + NEW_REVISION
+                .preparedQuery("UPDATE scheme SET concept_counter = concept_counter + 1, " + SchemeRepository.NEW_REVISION
                         + " WHERE id = $1 RETURNING concept_counter")
                 .execute(Tuple.of(schemeId))
                 .map(rows -> ConceptIds.next(rows.iterator().next().getInteger("concept_counter")))
@@ -204,7 +205,7 @@ public class ConceptRepository {
      * to this concept: a cycle is refused.
      */
     public Uni<Void> replace(long schemeId, String id, ConceptInput input, String editor) {
-        return pool.withTransaction(conn -> newRevision(conn, schemeId)
+        return pool.withTransaction(conn -> SchemeRepository.newRevision(conn, schemeId)
                 .chain(() -> conn.preparedQuery("SELECT id FROM concept WHERE scheme_id = $1 AND id = $2 FOR UPDATE")
                         .execute(Tuple.of(schemeId, id)))
                 .map(rows -> {
@@ -245,23 +246,12 @@ public class ConceptRepository {
 
     /** Its relations go with it: concepts narrower than it lose that broader link. */
     public Uni<Boolean> delete(long schemeId, String id) {
-        return pool.withTransaction(conn -> newRevision(conn, schemeId)
+        return pool.withTransaction(conn -> SchemeRepository.newRevision(conn, schemeId)
                 .chain(() -> conn.preparedQuery("DELETE FROM concept WHERE scheme_id = $1 AND id = $2")
                         .execute(Tuple.of(schemeId, id)))
                 .map(rows -> rows.rowCount() > 0));
     }
 
-    /**
-     * The scheme's new revision, first in every transaction that writes its concepts: it locks the
-     * scheme row before any concept row, the order every writer keeps, so two writers never wait
-     * on each other in a cycle.
-     */
-    public static final String NEW_REVISION = "revision = nextval('scheme_revision')";
-
-    public static Uni<Void> newRevision(SqlConnection conn, long schemeId) {
-        return conn.preparedQuery("UPDATE scheme SET " + NEW_REVISION + " WHERE id = $1").execute(Tuple.of(schemeId))
-                .replaceWithVoid();
-    }
 
     public Uni<ConceptRow> one(long schemeId, String id) {
         return pool.preparedQuery("SELECT " + ConceptRow.COLUMNS + " FROM concept c JOIN scheme s ON s.id = c.scheme_id "

@@ -145,7 +145,7 @@ public class ConceptsResource {
         requireId(id);
         PublicUrls urls = PublicUrls.of(uri);
         return schemeAccess.visible(namespace, slug)
-                .chain(scheme -> pages.get(RenderedPages.ofScheme(scheme.id(), scheme.revision()), uri, () -> concepts
+                .chain(scheme -> pages.get(RenderedPages.ofScheme(scheme.id(), scheme.revision()), urls, uri, () -> concepts
                         .one(scheme.id(), id)
                         .onItem().ifNull().failWith(() -> ProblemException.notFound("No concept has the id '" + id + "'."))
                         .chain(row -> concepts.details(List.of(row.id())).map(d -> new RenderedPages.Page(Etags.render(mapper,
@@ -184,13 +184,13 @@ public class ConceptsResource {
     private Uni<Response> list(String namespace, SchemeRow only, ListQuery q, UriInfo uri) {
         Uni<String> readUnder = only != null ? Uni.createFrom().item(RenderedPages.ofScheme(only.id(), only.revision()))
                 : schemes.namespaceRevision(namespace).map(RenderedPages::ofNamespace);
-        return readUnder.chain(state -> pages.get(state, uri, () -> render(namespace, only, q, uri)))
+        PublicUrls urls = PublicUrls.of(uri);
+        return readUnder.chain(state -> pages.get(state, urls, uri, () -> render(namespace, only, q, urls)))
                 .map(page -> Etags.respond(page.rendered(), q.ifNoneMatch(),
                         PageLinks.withoutTotal(Response.ok(), uri, q.page(), page.more())).build());
     }
 
-    private Uni<RenderedPages.Page> render(String namespace, SchemeRow only, ListQuery q, UriInfo uri) {
-        PublicUrls urls = PublicUrls.of(uri);
+    private Uni<RenderedPages.Page> render(String namespace, SchemeRow only, ListQuery q, PublicUrls urls) {
         Long schemeId = only == null ? null : only.id();
         Uni<List<ConceptRepository.ConceptRow>> found = q.search() != null
                 ? concepts.search(namespace, schemeId, q.search(), q.since(), q.page().limitPlusOne(), q.page().offset())

@@ -11,6 +11,7 @@ import org.ziggurat.vocab.concepts.ConceptIds;
 import org.ziggurat.vocab.concepts.ConceptInput;
 import org.ziggurat.vocab.concepts.ConceptRepository;
 import org.ziggurat.vocab.rdf.SkosDocument;
+import org.ziggurat.vocab.schemes.SchemeRepository;
 import org.ziggurat.vocab.schemes.SchemeRow;
 
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ public class SkosImporter {
         Pattern own = Pattern.compile(".*/" + Pattern.quote(scheme.namespace() + "/vocab/schemes/" + scheme.slug())
                 + "/concepts/(" + ConceptIds.FORM.pattern() + ")$", Pattern.CASE_INSENSITIVE);
         List<String> warnings = new ArrayList<>();
-        return pool.withTransaction(conn -> ConceptRepository.newRevision(conn, scheme.id())
+        return pool.withTransaction(conn -> SchemeRepository.newRevision(conn, scheme.id())
                 .chain(() -> existing(conn, scheme.id(), ownIds(own, document)))
                 .chain(existing -> {
                     Map<String, String> idOf = new HashMap<>();

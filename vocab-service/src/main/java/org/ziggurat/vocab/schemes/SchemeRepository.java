@@ -2,6 +2,7 @@ package org.ziggurat.vocab.schemes;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,6 +17,19 @@ public class SchemeRepository {
 
     @Inject
     Pool pool;
+
+    /** Sets a scheme's next revision (see {@link SchemeRow}); a write to the scheme or its concepts takes one. */
+    public static final String NEW_REVISION = "revision = nextval('scheme_revision')";
+
+    /**
+     * The scheme's new revision, first in every transaction that writes its concepts: it locks the
+     * scheme row before any concept row, the order every writer keeps, so two writers never wait
+     * on each other in a cycle.
+     */
+    public static Uni<Void> newRevision(SqlConnection conn, long schemeId) {
+        return conn.preparedQuery("UPDATE scheme SET " + NEW_REVISION + " WHERE id = $1").execute(Tuple.of(schemeId))
+                .replaceWithVoid();
+    }
 
     public Uni<SchemeRow> bySlug(String namespace, String slug) {
         return pool.preparedQuery("SELECT " + SchemeRow.COLUMNS + " FROM scheme s WHERE s.namespace = $1 AND s.slug = $2")
@@ -52,7 +66,7 @@ public class SchemeRepository {
     public Uni<SchemeRow> update(long id, String abbr, String title, String definition, String language) {
         return pool.preparedQuery("UPDATE scheme AS s SET abbr = coalesce($2, abbr), title = coalesce($3, title), "
                         + "definition = coalesce($4, definition), default_language = coalesce($5, default_language), "
-                        + "updated_at = date_trunc('milliseconds', now()), revision = nextval('scheme_revision') WHERE s.id = $1 RETURNING " + SchemeRow.COLUMNS)
+                        + "updated_at = date_trunc('milliseconds', now()), " + NEW_REVISION + " WHERE s.id = $1 RETURNING " + SchemeRow.COLUMNS)
                 .execute(Tuple.of(id, abbr, title, definition, language))
                 .map(rows -> SchemeRow.from(rows.iterator().next()));
     }
