@@ -59,43 +59,71 @@ public class EventRepository {
             String clientId, String idempotencyKey, byte[] requestHash) {
     }
 
-    /** The new event's id. */
-    public Uni<Long> write(NewEvent event) {
-        return pool.withTransaction(conn -> repositoryFor(conn, event.namespace(), event.repository())
-                .chain(repositoryId -> conn.preparedQuery("INSERT INTO data_event (repository_id, kind, note, creator_id, "
-                                + "creator_username, client_id, commits_count, idempotency_key, request_hash) "
-                                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id")
-                        .execute(Tuple.tuple().addValue(repositoryId).addValue(event.input().kind())
-                                .addValue(event.input().note()).addValue(event.creatorId()).addValue(event.creatorUsername())
-                                .addValue(event.clientId()).addValue(event.input().commits().size())
-                                .addValue(event.idempotencyKey())
-                                .addValue(event.requestHash() == null ? null : Buffer.buffer(event.requestHash())))
-                        .map(rows -> rows.iterator().next().getLong("id"))
-                        .call(eventId -> event.input().commits().isEmpty() ? Uni.createFrom().voidItem()
-                                : writeCommits(conn, repositoryId, eventId, event.input().commits()))
-                        .call(eventId -> conn.preparedQuery("SELECT pg_notify($1, $2)")
-                                .execute(Tuple.of(CHANNEL, event.namespace() + "/" + event.repository())))));
+    /** What a write stored: the event and its commits, as a read of them would answer. */
+    public record Written(EventRow event, List<CommitRow> commits) {
     }
+
+    /** The repository's id by name, created with its first event (see {@link #write}). */
+    private static final String REPOSITORY_CTE = "found AS (SELECT id FROM repository WHERE namespace = $1 AND name = $2), "
+            + "made AS (INSERT INTO repository (namespace, name) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM found) "
+            + "ON CONFLICT (namespace, name) DO NOTHING RETURNING id), "
+            + "repo AS (SELECT id FROM found UNION ALL SELECT id FROM made)";
+
+    private static final String INSERT_EVENT = "INSERT INTO data_event (repository_id, kind, note, creator_id, "
+            + "creator_username, client_id, commits_count, idempotency_key, request_hash) "
+            + "SELECT repo.id, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::int, $9::text, $10::bytea FROM repo "
+            + "RETURNING *";
+
+    private static final String RETURNED_EVENT = "e.id, e.kind, e.note, e.creator_id, e.creator_username, e.client_id, "
+            + "e.commits_count, e.created_at, e.repository_id";
 
     /**
-     * The repository's id, created with its first event. An existing repository is only read: the
-     * former "ON CONFLICT DO UPDATE" locked its row until commit, so appends to one repository ran
-     * one at a time (about 300 a second however many writers). Two first events at once: the
-     * second's insert does nothing, and the row the first committed is read again.
+     * An event without commits, the common case, is one statement and so one commit: the
+     * repository found or made, the row, and its notification. It was a transaction of four
+     * statements and then a read of the event: eight round trips per append, one of them a commit.
      */
-    private static Uni<Long> repositoryFor(SqlConnection conn, String namespace, String name) {
-        Tuple key = Tuple.of(namespace, name);
-        return conn.preparedQuery("WITH found AS (SELECT id FROM repository WHERE namespace = $1 AND name = $2), "
-                        + "made AS (INSERT INTO repository (namespace, name) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM found) "
-                        + "ON CONFLICT (namespace, name) DO NOTHING RETURNING id) "
-                        + "SELECT id FROM found UNION ALL SELECT id FROM made")
-                .execute(key)
-                .chain(rows -> rows.rowCount() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
-                        : conn.preparedQuery("SELECT id FROM repository WHERE namespace = $1 AND name = $2").execute(key)
-                                .map(again -> again.iterator().next().getLong("id")));
+    private static final String APPEND_ALONE = "WITH " + REPOSITORY_CTE + ", e AS (" + INSERT_EVENT + "), "
+            + "notified AS (SELECT pg_notify($11, $12) FROM e) SELECT " + RETURNED_EVENT + " FROM e, notified";
+
+    private static final String APPEND_WITH_COMMITS = "WITH " + REPOSITORY_CTE + ", e AS (" + INSERT_EVENT + ") SELECT "
+            + RETURNED_EVENT + " FROM e";
+
+    /**
+     * The event as stored. Two first events of a repository at once: the second's repository
+     * insert does nothing, so it inserts no event either (its snapshot does not see the first's
+     * repository); it runs once more, and then reads the repository the first committed.
+     */
+    public Uni<Written> write(NewEvent event) {
+        Uni<Written> once = event.input().commits().isEmpty()
+                ? pool.preparedQuery(APPEND_ALONE).execute(eventArgs(event)
+                        .addValue(CHANNEL).addValue(event.namespace() + "/" + event.repository()))
+                        .map(rows -> rows.rowCount() == 0 ? null : new Written(EventRow.from(rows.iterator().next()), List.of()))
+                : pool.withTransaction(conn -> conn.preparedQuery(APPEND_WITH_COMMITS).execute(eventArgs(event))
+                        .chain(rows -> {
+                            if (rows.rowCount() == 0) {
+                                return Uni.createFrom().nullItem();
+                            }
+                            Row row = rows.iterator().next();
+                            EventRow stored = EventRow.from(row);
+                            return writeCommits(conn, row.getLong("repository_id"), stored.id(), event.input().commits())
+                                    .call(() -> conn.preparedQuery("SELECT pg_notify($1, $2)")
+                                            .execute(Tuple.of(CHANNEL, event.namespace() + "/" + event.repository())))
+                                    .map(commits -> new Written(stored, commits));
+                        }));
+        return once.onItem().ifNull().switchTo(() -> once)
+                .onItem().ifNull().failWith(() -> new IllegalStateException("the repository of a new event was not found"));
     }
 
-    private Uni<Void> writeCommits(SqlConnection conn, long repositoryId, long eventId, List<EventInput.CommitInput> commits) {
+    private static Tuple eventArgs(NewEvent event) {
+        return Tuple.tuple().addValue(event.namespace()).addValue(event.repository()).addValue(event.input().kind())
+                .addValue(event.input().note()).addValue(event.creatorId()).addValue(event.creatorUsername())
+                .addValue(event.clientId()).addValue(event.input().commits().size()).addValue(event.idempotencyKey())
+                .addValue(event.requestHash() == null ? null : Buffer.buffer(event.requestHash()));
+    }
+
+    /** The commits as stored, in the event's order. */
+    private Uni<List<CommitRow>> writeCommits(SqlConnection conn, long repositoryId, long eventId,
+            List<EventInput.CommitInput> commits) {
         TreeSet<EventInput.Identifier> keys = new TreeSet<>();
         commits.forEach(c -> keys.add(c.identifier()));
         String[] ids = keys.stream().map(EventInput.Identifier::id).toArray(String[]::new);
@@ -144,16 +172,26 @@ public class EventRepository {
                         finalRevisions.add(s.revision);
                         finalPayloads.add(s.payload.toString());
                     });
+                    CommitRow[] stored = new CommitRow[n];
                     return conn.preparedQuery("INSERT INTO data_commit (event_id, position, type, item_id, revision, payload, "
                                     + "changeset) SELECT $1, u.p, u.t, u.i, u.r, u.pl::jsonb, u.cs::jsonb FROM unnest($2::int[], "
-                                    + "$3::text[], $4::bigint[], $5::int[], $6::text[], $7::text[]) AS u(p, t, i, r, pl, cs)")
+                                    + "$3::text[], $4::bigint[], $5::int[], $6::text[], $7::text[]) AS u(p, t, i, r, pl, cs) "
+                                    + "RETURNING id, position, payload::text AS payload, changeset::text AS changeset, created_at")
                             .execute(Tuple.tuple().addValue(eventId).addValue(positions).addValue(commitTypes)
                                     .addValue(itemIds).addValue(revisions).addValue(payloads).addValue(changesets))
+                            .invoke(inserted -> inserted.forEach(r -> {
+                                int i = r.getInteger("position");
+                                EventInput.CommitInput c = commits.get(i);
+                                // As the database holds them (jsonb's key order and numbers), as a read answers.
+                                stored[i] = new CommitRow(r.getLong("id"), c.type(), c.identifier(), revisions[i],
+                                        read(r.getString("payload")), read(r.getString("changeset")),
+                                        r.getOffsetDateTime("created_at"));
+                            }))
                             .chain(() -> conn.preparedQuery("UPDATE item SET revision = v.r, payload = v.pl::jsonb "
                                             + "FROM unnest($1::bigint[], $2::int[], $3::text[]) AS v(id, r, pl) WHERE item.id = v.id")
                                     .execute(Tuple.of(finalIds.toArray(Long[]::new), finalRevisions.toArray(Integer[]::new),
                                             finalPayloads.toArray(String[]::new))))
-                            .replaceWithVoid();
+                            .map(updated -> List.of(stored));
                 });
     }
 

@@ -94,13 +94,15 @@ public class EventsResource {
             long creator = caller.requireUser();
             EventRepository.NewEvent event = new EventRepository.NewEvent(ns.name(), repo, input, creator,
                     caller.username().orElse(""), caller.clientId().orElse(null), idempotencyKey, hash);
-            Uni<Long> written = idempotencyKey == null ? events.write(event) : writeOnce(event, hash);
-            return written.chain(id -> single(place, id)).map(view -> Response.created(URI.create(view.url())).entity(view).build());
+            // A first write answers with what it stored; a replay reads the first answer's event again.
+            Uni<EventViews.Event> written = idempotencyKey == null ? events.write(event).map(w -> view(w, place))
+                    : writeOnce(event, hash, place);
+            return written.map(view -> Response.created(URI.create(view.url())).entity(view).build());
         }));
     }
 
     /** The same key and body return the first answer; the same key with another body is 422. */
-    private Uni<Long> writeOnce(EventRepository.NewEvent event, byte[] hash) {
+    private Uni<EventViews.Event> writeOnce(EventRepository.NewEvent event, byte[] hash, EventViews.Place place) {
         Uni<Long> replay = events.byIdempotencyKey(event.namespace(), event.repository(), event.creatorId(),
                 event.idempotencyKey()).map(previous -> {
                     if (previous == null) {
@@ -111,9 +113,10 @@ public class EventsResource {
                     }
                     return previous.id();
                 });
-        return replay.chain(id -> id != null ? Uni.createFrom().item(id)
-                : events.write(event).onFailure(e -> e instanceof PgException pg && "23505".equals(pg.getSqlState()))
-                        .recoverWithUni(() -> writeOnceAfterRace(event, hash)));
+        return replay.chain(id -> id != null ? single(place, id)
+                : events.write(event).map(w -> view(w, place))
+                        .onFailure(e -> e instanceof PgException pg && "23505".equals(pg.getSqlState()))
+                        .recoverWithUni(() -> writeOnceAfterRace(event, hash).chain(first -> single(place, first))));
     }
 
     /** Two requests with one key at the same time: the other one won; answer with its event. */
@@ -237,6 +240,10 @@ public class EventsResource {
     }
 
     private record StreamStart(Namespace namespace, long after) {
+    }
+
+    private static EventViews.Event view(EventRepository.Written written, EventViews.Place place) {
+        return EventViews.event(written.event(), place, written.commits());
     }
 
     private Uni<EventViews.Event> single(EventViews.Place place, long id) {

@@ -218,4 +218,43 @@ class EventsTest {
         }
         assertEquals(n, shared.size());
     }
+
+    /** A write answers with what it stored: the same record a read of the event gives. */
+    @Test
+    void theAnswerToAWriteIsWhatAReadGives() {
+        String path = "/alice/repositories/" + repo() + "/data/events";
+        for (Object body : List.of(Map.of("note", "alone", "kind", "Fork"),
+                event("with commits", commit("a", Map.of("n", 1.50, "z", List.of(1, 2), "b", "x")),
+                        commit("b", Map.of("k", "v")), commit("a", Map.of("n", 2))))) {
+            Map<String, Object> written = post(asAlice("write"), path, body).statusCode(201).extract().jsonPath().getMap("$");
+            Map<String, Object> read = given().get(path + "/" + written.get("id")).then().statusCode(200)
+                    .extract().jsonPath().getMap("$");
+            assertEquals(read, written);
+        }
+    }
+
+    /**
+     * The first events of a new repository, at once: each is stored in the one repository that
+     * the first of them made (the others find it when they run again).
+     */
+    @Test
+    void concurrentFirstEventsOfARepositoryAreAllKept() throws Exception {
+        String path = "/alice/repositories/" + repo() + "/data/events";
+        int n = 12;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int value = i;
+                results.add(pool.submit(() -> asAlice("write").contentType("application/json")
+                        .body(Map.of("note", "first " + value)).post(path).statusCode()));
+            }
+            for (Future<Integer> f : results) {
+                assertEquals(201, f.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        given().get(path + "?per_page=100").then().statusCode(200).body("$", hasSize(n));
+    }
 }
