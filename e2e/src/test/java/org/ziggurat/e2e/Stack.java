@@ -172,7 +172,6 @@ public final class Stack {
             // Revocation reaches the gateway within the token cache's lifetime (30 s in production);
             // short here so that the journeys prove it in seconds.
             env.put("ZIGGURAT_GATEWAY_TOKEN_CACHE_TTL", "2s");
-            env.put("ZIGGURAT_GATEWAY_TOKEN_CACHE_SWEEP", "1s");
             // The journeys are quick but many; the limits themselves are tested in the gateway module.
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_AUTHENTICATED", "1000000");
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_ANONYMOUS", "1000000");

@@ -31,17 +31,17 @@ public interface GatewayConfig {
     /** The secret of the gateway's confidential client at auth-service (introspection). */
     java.util.Optional<String> clientSecret();
 
-    /** How long an introspection answer is reused (quarkus-oidc token cache): a revoked token works at most this long. */
+    /**
+     * How long an introspection answer, and the platform token signed from it, is reused: a
+     * revoked token works at most this long (each answer lives between half of it and all of it,
+     * and at most half the platform token's lifetime).
+     */
     @WithDefault("30s")
     Duration tokenCacheTtl();
 
-    /** How often expired introspection answers are swept out; staleness is at most ttl + sweep. */
-    @WithDefault("5s")
-    Duration tokenCacheSweep();
-
-    /** How long a signed platform token is reused for the same access token (at most half its lifetime). */
-    @WithDefault("30s")
-    Duration platformTokenReuse();
+    /** How many access tokens' answers are kept. */
+    @WithDefault("100000")
+    int tokenCacheSize();
 
     RateLimit rateLimit();
 

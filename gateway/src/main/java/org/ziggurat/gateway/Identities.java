@@ -1,6 +1,6 @@
 package org.ziggurat.gateway;
 
-import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.quarkus.oidc.AccessTokenCredential;
@@ -11,6 +11,8 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.TokenAuthenticationRequest;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -18,43 +20,53 @@ import org.ziggurat.platform.token.PlatformTokenSigner;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * From an access token to the platform token the services trust: RFC 7662 introspection at
- * auth-service through quarkus-oidc (with its bounded cache, so a revoked token stops working
- * within the cache's lifetime), then one RSA signature per access token, reused while fresh.
+ * auth-service through quarkus-oidc, then one RSA signature. Both are kept together per access
+ * token in one bounded cache, so that a request with a known token costs a map read.
+ *
+ * <p>quarkus-oidc's own token cache is off (application.properties): a read of it rebuilt the
+ * security identity and its JSON on every request, and its entries of one age all expired at
+ * once. Here an entry lives for a random time between half of {@code token-cache-ttl} and all
+ * of it (never longer than the access token itself, nor than half the platform token's
+ * lifetime), so a revoked token stops working within {@code token-cache-ttl}, and tokens first
+ * seen together are checked again spread over time, not all at once.
  */
 @ApplicationScoped
 public class Identities {
 
     /** Who the token speaks for; {@code platformToken} is null when no person stands behind it. */
-    public record Resolved(String platformToken, String clientId) {
+    public record Resolved(String platformToken, String clientId, long expiresAtEpochSecond) {
     }
 
     @Inject
     IdentityProviderManager identities;
 
     private final PlatformTokenSigner signer;
-    private final Cache<String, String> signed;
+    private final AsyncCache<String, Resolved> resolved;
 
     @Inject
     public Identities(GatewayConfig config, PlatformTokenSigner signer) {
         this.signer = signer;
-        Duration reuse = config.platformTokenReuse();
+        Duration ttl = config.tokenCacheTtl();
         Duration cap = Duration.ofSeconds(Math.max(1, signer.lifetimeSeconds() / 2));
-        this.signed = Caffeine.newBuilder().maximumSize(100_000)
-                .expireAfter(new SpreadReuse(reuse.compareTo(cap) < 0 ? reuse : cap)).build();
+        this.resolved = Caffeine.newBuilder().maximumSize(config.tokenCacheSize())
+                .expireAfter(new SpreadReuse(ttl.compareTo(cap) < 0 ? ttl : cap)).buildAsync();
     }
 
     /**
-     * Each signed token is reused for a random time between half of {@code reuse} and all of it.
-     * With one fixed time, tokens first seen together (after a restart, or a client fleet
-     * starting) came due together: 1,000 RSA signatures at once, 1.2 ms each on the event loop,
-     * a stall of over a second every period (seen as p99 93-114 ms in the benchmark's
-     * {@code /user}, which rotates 1,000 tokens). Spread, the same signatures are a steady trickle.
+     * Each answer is reused for a random time between half of {@code reuse} and all of it, and
+     * never past the access token's expiry. With one fixed time, tokens first seen together
+     * (after a restart, or a client fleet starting) came due together: 1,000 introspections and
+     * RSA signatures (1.2 ms each) at once, a stall of over a second every period (seen as p99
+     * 93-114 ms in the benchmark's {@code /user}, which rotates 1,000 tokens). Spread, the same
+     * work is a steady trickle.
      */
-    static final class SpreadReuse implements Expiry<String, String> {
+    static final class SpreadReuse implements Expiry<String, Resolved> {
 
         private final long reuseNanos;
 
@@ -66,43 +78,68 @@ public class Identities {
             return reuseNanos / 2 + ThreadLocalRandom.current().nextLong(reuseNanos / 2 + 1);
         }
 
-        @Override
-        public long expireAfterCreate(String key, String value, long currentTime) {
-            return nanos();
+        long nanos(Resolved value) {
+            long spread = nanos();
+            if (value.expiresAtEpochSecond() <= 0) {
+                return spread;
+            }
+            long left = TimeUnit.MILLISECONDS.toNanos(value.expiresAtEpochSecond() * 1000 - System.currentTimeMillis());
+            return Math.max(0, Math.min(spread, left));
         }
 
         @Override
-        public long expireAfterUpdate(String key, String value, long currentTime, long currentDuration) {
-            return nanos();
+        public long expireAfterCreate(String key, Resolved value, long currentTime) {
+            return nanos(value);
         }
 
         @Override
-        public long expireAfterRead(String key, String value, long currentTime, long currentDuration) {
+        public long expireAfterUpdate(String key, Resolved value, long currentTime, long currentDuration) {
+            return nanos(value);
+        }
+
+        @Override
+        public long expireAfterRead(String key, Resolved value, long currentTime, long currentDuration) {
             return currentDuration;
         }
     }
 
-    /** Fails with an AuthenticationFailedException when the token is not active. */
+    /**
+     * Fails with an AuthenticationFailedException when the token is not active (such answers are
+     * not kept). Concurrent requests with one new token share its one introspection; each goes on
+     * on its own Vert.x context.
+     */
     public Uni<Resolved> resolve(String accessToken, RoutingContext ctx) {
-        return identities.authenticate(HttpSecurityUtils.setRoutingContextAttribute(
-                        new TokenAuthenticationRequest(new AccessTokenCredential(accessToken)), ctx))
-                .map(identity -> toPlatform(accessToken, identity));
+        CompletableFuture<Resolved> answer = resolved.get(accessToken,
+                (token, executor) -> introspect(token, ctx).subscribeAsCompletionStage());
+        Uni<Resolved> uni = Uni.createFrom().completionStage(answer);
+        if (answer.isDone()) {
+            return uni;
+        }
+        Context context = Vertx.currentContext();
+        return context == null ? uni : uni.emitOn(command -> context.runOnContext(v -> command.run()));
     }
 
-    private Resolved toPlatform(String accessToken, SecurityIdentity identity) {
+    private Uni<Resolved> introspect(String accessToken, RoutingContext ctx) {
+        return identities.authenticate(HttpSecurityUtils.setRoutingContextAttribute(
+                        new TokenAuthenticationRequest(new AccessTokenCredential(accessToken)), ctx))
+                .map(this::toPlatform);
+    }
+
+    private Resolved toPlatform(SecurityIdentity identity) {
         TokenIntrospection introspection = identity.getAttribute(OidcUtils.INTROSPECTION_ATTRIBUTE);
         if (introspection == null) {
             throw new io.quarkus.security.AuthenticationFailedException("no introspection result");
         }
         String subject = introspection.getSubject();
         String clientId = introspection.getClientId();
+        Long exp = introspection.contains("exp") ? introspection.getLong("exp") : null;
+        long expiresAt = exp == null ? 0 : exp;
         if (subject == null || !subject.matches("[1-9][0-9]{0,18}") || introspection.getUsername() == null) {
             // A client acting for itself (client_credentials): no person to speak for.
-            return new Resolved(null, clientId);
+            return new Resolved(null, clientId, expiresAt);
         }
-        String platformToken = signed.get(accessToken, t -> signer.signUser(Long.parseLong(subject),
-                introspection.getUsername(), introspection.getScopes() == null ? List.of() : introspection.getScopes(),
-                clientId));
-        return new Resolved(platformToken, clientId);
+        String platformToken = signer.signUser(Long.parseLong(subject), introspection.getUsername(),
+                introspection.getScopes() == null ? List.of() : introspection.getScopes(), clientId);
+        return new Resolved(platformToken, clientId, expiresAt);
     }
 }

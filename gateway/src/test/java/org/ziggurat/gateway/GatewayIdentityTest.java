@@ -113,6 +113,29 @@ class GatewayIdentityTest {
         given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(401);
     }
 
+    /** Requests that arrive together with a token the gateway has not seen share one introspection. */
+    @Test
+    void concurrentRequestsWithANewTokenShareOneIntrospection() throws Exception {
+        String token = activeToken("public");
+        int before = introspections();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            java.util.List<java.util.concurrent.Future<String>> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                answers.add(pool.submit(() -> given().header("Authorization", "Bearer " + token).get("/people/alice")
+                        .then().statusCode(200).extract().path("headers.x-platform-token")));
+            }
+            java.util.Set<String> platformTokens = new java.util.HashSet<>();
+            for (var answer : answers) {
+                platformTokens.add(answer.get());
+            }
+            assertEquals(1, platformTokens.size(), "one platform token for one access token");
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(1, introspections() - before, "six requests, one introspection");
+    }
+
     @Test
     void oauthEndpointsPassThroughUntouched() {
         String token = activeToken("public");

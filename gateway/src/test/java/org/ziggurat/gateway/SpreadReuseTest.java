@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SpreadReuseTest {
 
     @Test
-    void signedTokensComeDueSpreadOverTheSecondHalfOfTheReuseTime() {
+    void answersComeDueSpreadOverTheSecondHalfOfTheReuseTime() {
         Identities.SpreadReuse reuse = new Identities.SpreadReuse(Duration.ofSeconds(30));
         long half = Duration.ofSeconds(15).toNanos();
         long whole = Duration.ofSeconds(30).toNanos();
@@ -20,7 +20,7 @@ class SpreadReuseTest {
         long min = Long.MAX_VALUE;
         long max = 0;
         for (int i = 0; i < 1000; i++) {
-            long nanos = reuse.expireAfterCreate("token-" + i, "signed", 0);
+            long nanos = reuse.expireAfterCreate("token-" + i, FAR, 0);
             assertTrue(nanos >= half && nanos <= whole, "reuse " + nanos + " ns is outside 15-30 s");
             seconds.add(nanos / 1_000_000_000L);
             min = Math.min(min, nanos);
@@ -30,6 +30,23 @@ class SpreadReuseTest {
         assertTrue(seconds.size() >= 15, "due in only " + seconds.size() + " distinct seconds");
         assertTrue(max - min > Duration.ofSeconds(12).toNanos(), "spread " + (max - min) + " ns");
         // A read never extends the reuse: a token is signed again however often it is used.
-        assertEquals(1234L, reuse.expireAfterRead("t", "signed", 0, 1234L));
+        assertEquals(1234L, reuse.expireAfterRead("t", FAR, 0, 1234L));
     }
+
+    @Test
+    void noAnswerOutlivesItsAccessToken() {
+        Identities.SpreadReuse reuse = new Identities.SpreadReuse(Duration.ofSeconds(30));
+        long now = System.currentTimeMillis() / 1000;
+        for (int i = 0; i < 100; i++) {
+            long nanos = reuse.expireAfterCreate("t", new Identities.Resolved("jwt", "c", now + 3), 0);
+            assertTrue(nanos <= Duration.ofSeconds(3).toNanos(), "kept " + nanos + " ns past the token's expiry");
+        }
+        assertEquals(0, reuse.expireAfterCreate("t", new Identities.Resolved("jwt", "c", now - 5), 0));
+        // Without an expiry (introspection may leave exp out), the spread alone bounds it.
+        long nanos = reuse.expireAfterCreate("t", new Identities.Resolved(null, "c", 0), 0);
+        assertTrue(nanos >= Duration.ofSeconds(15).toNanos() && nanos <= Duration.ofSeconds(30).toNanos());
+    }
+
+    private static final Identities.Resolved FAR = new Identities.Resolved("jwt", "client",
+            System.currentTimeMillis() / 1000 + 3600);
 }
