@@ -364,26 +364,33 @@ def keycloak_up():
         return False
 
 
-def ensure_connections():
+def ensure_server_settings():
     """Keycloak's pool, the five services' pools and pgbench's 32 clients together need more than
-    PostgreSQL's default 100 connections."""
-    have = int(sql("SHOW max_connections", SERVER_DB))
-    if have >= 250:
+    PostgreSQL's default 100 connections. shared_buffers is the production cluster's
+    (deploy/k8s/base/postgres.yaml), not Debian's default of 128 MB, which a 40,000-concept import
+    outgrows: its label indexes alone are larger, and every insert then reads and evicts pages."""
+    connections = int(sql("SHOW max_connections", SERVER_DB))
+    buffers_mb = int(sql("SELECT setting::bigint * 8192 / 1048576 FROM pg_settings WHERE name = 'shared_buffers'",
+                         SERVER_DB))
+    if connections >= 250 and buffers_mb >= 512:
         return
     version = sql("SHOW server_version_num", SERVER_DB)[:2]
     if os.geteuid() == 0 and shutil.which("pg_ctlcluster"):
-        log(f"bench: raising PostgreSQL's max_connections from {have} to 250 (restarts the local cluster)")
+        log(f"bench: raising PostgreSQL's max_connections ({connections}) to 250 and shared_buffers ({buffers_mb} MB) "
+            "to 512 MB, as in production (restarts the local cluster)")
         sql("ALTER SYSTEM SET max_connections = 250", SERVER_DB)
+        sql("ALTER SYSTEM SET shared_buffers = '512MB'", SERVER_DB)
         subprocess.run(["pg_ctlcluster", version, "main", "restart"], check=True)
         await_condition(lambda: subprocess.run(["pg_isready", "-q", "-d", SERVER_DB]).returncode == 0, 60,
                         "PostgreSQL did not accept connections after its restart")
     else:
-        die(f"PostgreSQL allows {have} connections; the benchmarks need 250: "
-            "ALTER SYSTEM SET max_connections = 250, then restart it")
+        die(f"PostgreSQL allows {connections} connections with {buffers_mb} MB of shared buffers; the benchmarks need "
+            "250 and 512 MB: ALTER SYSTEM SET max_connections = 250; ALTER SYSTEM SET shared_buffers = '512MB'; "
+            "then restart it")
 
 
 def seed():
-    ensure_connections()
+    ensure_server_settings()
     subprocess.run([str(ROOT / "ziggurat"), "up"], check=True, stdout=subprocess.DEVNULL)
     state = read_state()
     seed_people(state)
