@@ -29,9 +29,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * auth-service through quarkus-oidc, then one RSA signature. Both are kept together per access
  * token in one bounded cache, so that a request with a known token costs a map read.
  *
- * <p>quarkus-oidc's own token cache is off (application.properties): a read of it rebuilt the
- * security identity and its JSON on every request, and its entries of one age all expired at
- * once. Here an entry lives for a random time between half of {@code token-cache-ttl} and all
+ * <p>quarkus-oidc's own token cache is off (application.properties): with it, every request
+ * still went through quarkus-oidc's identity provider and got a new security identity, and its
+ * entries of one age all expired at once. Here an entry lives for a random time between half of {@code token-cache-ttl} and all
  * of it (never longer than the access token itself, nor than half the platform token's
  * lifetime), so a revoked token stops working within {@code token-cache-ttl}, and tokens first
  * seen together are checked again spread over time, not all at once.

@@ -94,9 +94,9 @@ public class EventRepository {
      * repository); it runs once more, and then reads the repository the first committed.
      */
     public Uni<Written> write(NewEvent event) {
+        String notification = event.namespace() + "/" + event.repository();
         Uni<Written> once = event.input().commits().isEmpty()
-                ? pool.preparedQuery(APPEND_ALONE).execute(eventArgs(event)
-                        .addValue(CHANNEL).addValue(event.namespace() + "/" + event.repository()))
+                ? pool.preparedQuery(APPEND_ALONE).execute(eventArgs(event).addValue(CHANNEL).addValue(notification))
                         .map(rows -> rows.rowCount() == 0 ? null : new Written(EventRow.from(rows.iterator().next()), List.of()))
                 : pool.withTransaction(conn -> conn.preparedQuery(APPEND_WITH_COMMITS).execute(eventArgs(event))
                         .chain(rows -> {
@@ -107,7 +107,7 @@ public class EventRepository {
                             EventRow stored = EventRow.from(row);
                             return writeCommits(conn, row.getLong("repository_id"), stored.id(), event.input().commits())
                                     .call(() -> conn.preparedQuery("SELECT pg_notify($1, $2)")
-                                            .execute(Tuple.of(CHANNEL, event.namespace() + "/" + event.repository())))
+                                            .execute(Tuple.of(CHANNEL, notification)))
                                     .map(commits -> new Written(stored, commits));
                         }));
         return once.onItem().ifNull().switchTo(() -> once)
