@@ -32,6 +32,27 @@ public interface AuthConfig {
     @WithDefault("5s")
     Duration clientCacheTtl();
 
+    /**
+     * How many live access tokens a replica keeps in memory for introspection (LiveAccessTokens);
+     * 0 reads every one from the database.
+     */
+    @WithDefault("100000")
+    int liveTokenCacheSize();
+
+    /**
+     * How long one is kept at most. Changes reach every replica at commit through PostgreSQL
+     * notifications; this only bounds what a lost notification could leave behind.
+     */
+    @WithDefault("60s")
+    Duration liveTokenCacheTtl();
+
+    /**
+     * How often the notification connection proves itself; after two silent periods and a second
+     * more, introspection reads the database until it is back.
+     */
+    @WithDefault("1s")
+    Duration liveTokenHeartbeat();
+
     /** Base64 of at least 32 random bytes: the HMAC key under which tokens, codes and secrets are looked up. */
     String tokenHashKey();
 

@@ -23,6 +23,9 @@ public class ApplicationRepository {
     @Inject
     Pool pool;
 
+    @Inject
+    org.ziggurat.auth.tokens.LiveAccessTokens liveTokens;
+
     /**
      * Clients by client_id, as the token, introspection and revocation endpoints authenticate them
      * on every call (a database read each time was a third of a client_credentials grant's cost).
@@ -101,10 +104,16 @@ public class ApplicationRepository {
                 + ApplicationRow.COLUMNS, Tuple.of(id, Buffer.buffer(secretHash))).invoke(row -> changed(id));
     }
 
-    /** Codes and tokens go with it (ON DELETE CASCADE): nothing it was issued still works. */
+    /**
+     * Codes and tokens go with it (ON DELETE CASCADE): nothing it was issued still works, nor is
+     * any of its tokens still kept in this replica's memory when this answers.
+     */
     public Uni<Boolean> delete(long id) {
         return pool.preparedQuery("DELETE FROM application WHERE id = $1").execute(Tuple.of(id))
-                .invoke(rows -> changed(id)).map(rows -> rows.rowCount() > 0);
+                .invoke(rows -> {
+                    changed(id);
+                    liveTokens.forgetAll();
+                }).map(rows -> rows.rowCount() > 0);
     }
 
     /** Creates or updates a platform client (no owner) from settings, such as the gateway's. */

@@ -19,6 +19,9 @@ public class GrantRepository {
     @Inject
     Pool pool;
 
+    @Inject
+    org.ziggurat.auth.tokens.TokenRepository tokens;
+
     public record GrantRow(long id, long applicationId, String appName, String clientId, List<String> scopes,
             Instant createdAt, Instant updatedAt) {
     }
@@ -47,10 +50,11 @@ public class GrantRepository {
     /** Revokes every token the person's grant gave the application, and forgets the consent. */
     public Uni<Integer> revokeGrant(long personId, GrantRow grant) {
         return pool.withTransaction(conn -> conn.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
-                        + "WHERE person_id = $1 AND application_id = $2 AND revoked_at IS NULL")
+                        + "WHERE person_id = $1 AND application_id = $2 AND revoked_at IS NULL RETURNING hash")
                 .execute(Tuple.of(personId, grant.applicationId()))
-                .call(() -> conn.preparedQuery("DELETE FROM consent WHERE id = $1").execute(Tuple.of(grant.id())))
-                .map(rows -> rows.rowCount()));
+                .call(() -> conn.preparedQuery("DELETE FROM consent WHERE id = $1").execute(Tuple.of(grant.id()))))
+                // After the commit: a read in between could otherwise keep a token as live again.
+                .map(tokens::forgetRevoked);
     }
 
     public Uni<List<AuthorizationRow>> authorizations(long personId) {

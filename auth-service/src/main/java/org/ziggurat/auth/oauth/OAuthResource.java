@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.applications.ApplicationRow;
 import org.ziggurat.auth.tokens.TokenCrypto;
+import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.auth.tokens.TokenRow;
 import org.ziggurat.auth.tokens.TokenService;
@@ -39,6 +40,10 @@ public class OAuthResource {
 
     @Inject
     TokenRepository tokens;
+
+    /** Introspection and token info read live access tokens from memory where they may. */
+    @Inject
+    LiveAccessTokens liveTokens;
 
     @Inject
     TokenCrypto crypto;
@@ -157,7 +162,7 @@ public class OAuthResource {
             throw new OAuthException(OAuthError.INVALID_REQUEST, "token_type_hint must be access_token or refresh_token.");
         }
         return clients.authenticateConfidential(ClientAuthenticator.claimed(authorization, form))
-                .chain(app -> tokens.byHash(crypto.hash(token)).map(row -> {
+                .chain(app -> liveTokens.byHash(crypto.hash(token)).map(row -> {
                     if (row == null || !row.isLive(Instant.now()) || (!row.isAccess() && row.usedAt() != null)
                             || (!app.introspection() && (row.applicationId() == null || row.applicationId() != app.id()))) {
                         return noStore(Response.ok(Map.of("active", false)));
@@ -189,7 +194,7 @@ public class OAuthResource {
         if (bearer == null) {
             return Uni.createFrom().item(invalidTokenInfo("The access token is missing."));
         }
-        return tokens.byHash(crypto.hash(bearer)).map(row -> {
+        return liveTokens.byHash(crypto.hash(bearer)).map(row -> {
             Instant now = Instant.now();
             if (row == null || !row.isAccess() || !row.isLive(now)) {
                 return invalidTokenInfo("The access token is invalid, expired or revoked.");

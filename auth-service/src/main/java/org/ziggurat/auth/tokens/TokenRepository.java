@@ -3,6 +3,8 @@ package org.ziggurat.auth.tokens;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +12,7 @@ import jakarta.inject.Inject;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -22,6 +25,9 @@ public class TokenRepository {
 
     @Inject
     Pool pool;
+
+    @Inject
+    LiveAccessTokens live;
 
     /** What to issue: the values' hashes and the access token's sealed value. */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
@@ -66,29 +72,66 @@ public class TokenRepository {
                 .map(rows -> rows.rowCount() == 0 ? null : TokenRow.from(rows.iterator().next()));
     }
 
-    /**
-     * Marks a live refresh token used, atomically: of two concurrent refreshes with one token,
-     * exactly one gets the row back.
-     */
-    public Uni<TokenRow> rotate(SqlClient client, byte[] hash) {
-        return client.preparedQuery("WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
-                + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
-                + "RETURNING *) SELECT t.id, t.kind, t.application_id, a.client_id, t.person_id, t.username, t.scopes, "
-                + "t.family, t.expires_at, t.used_at, t.revoked_at, t.created_at FROM used t "
-                + "LEFT JOIN application a ON a.id = t.application_id")
-                .execute(Tuple.of(Buffer.buffer(hash)))
-                .map(rows -> rows.rowCount() == 0 ? null : TokenRow.from(rows.iterator().next()));
+    /** The new pair of a refresh: the values' hashes, the access token's sealed value, the expiries. */
+    public record Rotation(byte[] refreshHash, long applicationId, List<String> narrowedTo, byte[] accessHash,
+            byte[] accessSealed, OffsetDateTime accessExpires, byte[] newRefreshHash, OffsetDateTime refreshExpires) {
     }
+
+    /** What a rotation stored: the new access token's id and its scopes. */
+    public record Rotated(long accessTokenId, List<String> scopes) {
+    }
+
+    /**
+     * A refresh in one statement, and so one commit: the live, unused refresh token of this client
+     * (and of at least the narrowed scopes) is marked used, and the new pair joins its family. It
+     * was a transaction of four round trips (BEGIN, the rotation, the insert, COMMIT), the token
+     * endpoint's largest cost under load after the commit itself. Null when nothing was rotated:
+     * unknown, used, revoked, expired, another client's, or asked to widen; {@code TokenService}
+     * then tells which. Of two concurrent refreshes with one token, exactly one rotates it.
+     */
+    public Uni<Rotated> rotate(Rotation r) {
+        String[] narrowed = r.narrowedTo() == null ? null : r.narrowedTo().toArray(String[]::new);
+        String[] required = r.narrowedTo() == null ? new String[0]
+                : r.narrowedTo().stream().filter(s -> !s.equals(org.ziggurat.auth.oauth.Scopes.PUBLIC)).toArray(String[]::new);
+        return pool.preparedQuery(ROTATE).execute(Tuple.tuple().addValue(Buffer.buffer(r.refreshHash()))
+                        .addValue(r.applicationId()).addValue(required).addValue(narrowed)
+                        .addValue(Buffer.buffer(r.accessHash())).addValue(Buffer.buffer(r.accessSealed()))
+                        .addValue(r.accessExpires()).addValue(Buffer.buffer(r.newRefreshHash())).addValue(r.refreshExpires()))
+                .map(rows -> rows.rowCount() == 0 ? null : new Rotated(rows.iterator().next().getLong("id"),
+                        List.of(rows.iterator().next().getArrayOfStrings("scopes"))));
+    }
+
+    private static final String ROTATE = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
+            + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
+            + "AND application_id = $2 AND scopes @> $3::text[] RETURNING person_id, username, scopes, family), "
+            + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
+            + "expires_at) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, coalesce($4::text[], u.scopes), "
+            + "u.family, n.expires_at FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
+            + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
+            + "RETURNING id, kind, scopes) "
+            + "SELECT id, scopes FROM issued WHERE kind = 'a'";
 
     /** Revokes every token of one authorization; the number revoked. */
     public Uni<Integer> revokeFamily(UUID family) {
         return pool.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
-                + "WHERE family = $1 AND revoked_at IS NULL").execute(Tuple.of(family)).map(rows -> rows.rowCount());
+                + "WHERE family = $1 AND revoked_at IS NULL RETURNING hash").execute(Tuple.of(family))
+                .map(this::forgetRevoked);
     }
 
     public Uni<Integer> revokeOne(long id) {
         return pool.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
-                + "WHERE id = $1 AND revoked_at IS NULL").execute(Tuple.of(id)).map(rows -> rows.rowCount());
+                + "WHERE id = $1 AND revoked_at IS NULL RETURNING hash").execute(Tuple.of(id)).map(this::forgetRevoked);
+    }
+
+    /**
+     * Revoked tokens (a committed statement's {@code RETURNING hash}) leave this replica's memory
+     * before the revocation is answered; the others hear of them at commit. The number revoked.
+     */
+    public int forgetRevoked(RowSet<Row> revoked) {
+        List<byte[]> hashes = new ArrayList<>(revoked.rowCount());
+        revoked.forEach(row -> hashes.add(row.getBuffer("hash").getBytes()));
+        live.forget(hashes);
+        return hashes.size();
     }
 
     public Uni<Void> insertCode(byte[] hash, Code code) {

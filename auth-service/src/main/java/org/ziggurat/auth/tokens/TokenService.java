@@ -118,42 +118,49 @@ public class TokenService {
     }
 
     /**
-     * refresh_token: rotation on every use. A refresh token presented after it was rotated is
-     * taken as stolen: its whole family is revoked (RFC 9700 §4.14.2).
+     * refresh_token: rotation on every use, in one statement (TokenRepository#rotate). A refresh
+     * token presented after it was rotated is taken as stolen: its whole family is revoked
+     * (RFC 9700 §4.14.2). A refusal for another client or for wider scopes leaves it unused.
      */
     public Uni<IssuedTokens> refresh(ApplicationRow client, String refreshToken, Set<String> requested) {
         byte[] hash = crypto.hash(refreshToken);
-        return pool.withTransaction(conn -> tokens.rotate(conn, hash).chain(row -> {
-            if (row == null) {
-                return Uni.createFrom().<IssuedTokens>nullItem();
-            }
-            if (row.applicationId() == null || row.applicationId() != client.id()) {
-                throw OAuthException.invalidGrant("The refresh token was issued to another client.");
-            }
-            List<String> scopes = row.scopes();
-            if (!requested.isEmpty()) {
-                if (!row.scopes().containsAll(requested.stream().filter(s -> !s.equals(Scopes.PUBLIC)).toList())) {
-                    throw OAuthException.invalidScope("A refresh may not widen the scopes of the grant.");
-                }
-                scopes = List.copyOf(requested);
-            }
-            return issue(conn, client.id(), row.personId(), row.username(), scopes, row.family(), true);
-        })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : refreshRefused(hash, client))
+        String access = crypto.newAccessToken();
+        String refresh = crypto.newRefreshToken();
+        Instant now = Instant.now();
+        TokenRepository.Rotation rotation = new TokenRepository.Rotation(hash, client.id(),
+                requested.isEmpty() ? null : List.copyOf(requested), crypto.hash(access), crypto.encrypt(access),
+                OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC), crypto.hash(refresh),
+                OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC));
+        return tokens.rotate(rotation)
+                .chain(rotated -> rotated != null
+                        ? Uni.createFrom().item(new IssuedTokens(rotated.accessTokenId(), access, refresh,
+                                config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()))
+                        : refreshRefused(hash, client, requested))
                 // Routine and frequent, and recorded in the token table itself: DEBUG, where
                 // sign-ins (code and password grants) and every refusal stay at INFO. One line per
                 // token was an eighth of the token endpoint's time in the profile.
                 .invoke(issued -> EVENTS.debugf("event=token_refreshed client_id=%s", client.clientId()));
     }
 
-    private Uni<IssuedTokens> refreshRefused(byte[] hash, ApplicationRow client) {
+    /** Why a refresh token rotated nothing, read after the fact; a reuse revokes its family. */
+    private Uni<IssuedTokens> refreshRefused(byte[] hash, ApplicationRow client, Set<String> requested) {
         return tokens.byHash(hash).chain(row -> {
-            if (row != null && row.kind() == 'r' && row.usedAt() != null && row.revokedAt() == null
-                    && row.applicationId() != null && row.applicationId() == client.id()) {
+            boolean refreshToken = row != null && row.kind() == 'r';
+            boolean ours = refreshToken && row.applicationId() != null && row.applicationId() == client.id();
+            if (ours && row.usedAt() != null && row.revokedAt() == null) {
                 return tokens.revokeFamily(row.family()).invoke(count -> EVENTS.warnf(
                                 "event=refresh_token_reuse client_id=%s person_id=%s revoked_tokens=%d",
                                 client.clientId(), row.personId(), count))
                         .chain(count -> Uni.createFrom().failure(OAuthException.invalidGrant(
                                 "The refresh token was used already; the authorization is revoked.")));
+            }
+            if (refreshToken && row.usedAt() == null && row.isLive(Instant.now())) {
+                if (!ours) {
+                    return Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token was issued to another client."));
+                }
+                if (!row.scopes().containsAll(requested.stream().filter(s -> !s.equals(Scopes.PUBLIC)).toList())) {
+                    return Uni.createFrom().failure(OAuthException.invalidScope("A refresh may not widen the scopes of the grant."));
+                }
             }
             return Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token is not valid."));
         });

@@ -148,6 +148,29 @@ class TokenEndpointTest {
     }
 
     @Test
+    void aRefusedRefreshLeavesTheTokenUnused() {
+        App app = createApp(true, "public user write");
+        String refresh = (String) aliceTokens(app, "user write").get("refresh_token");
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", refresh, "scope", "user admin")
+                .statusCode(400).body("error", equalTo("invalid_scope"));
+        App other = createApp(true, "public user write");
+        post("/oauth/token", other, "grant_type", "refresh_token", "refresh_token", refresh)
+                .statusCode(400).body("error", equalTo("invalid_grant"))
+                .body("error_description", equalTo("The refresh token was issued to another client."));
+        // Neither refusal used it up: the owner narrows with it, and the new pair has the narrowed scopes.
+        Map<String, Object> narrowed = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", refresh,
+                "scope", "user public").statusCode(200).body("scope", equalTo("public user"))
+                .extract().jsonPath().getMap("$");
+        introspect((String) narrowed.get("access_token")).body("active", equalTo(true)).body("username", equalTo("alice"));
+        // Without scope, a refresh keeps the grant's scopes.
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) narrowed.get("refresh_token"))
+                .statusCode(200).body("scope", equalTo("public user"));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", "zrt_never_issued")
+                .statusCode(400).body("error", equalTo("invalid_grant"))
+                .body("error_description", equalTo("The refresh token is not valid."));
+    }
+
+    @Test
     void responseFormats() {
         App app = createApp(true, "public");
         String xml = given().auth().preemptive().basic(app.clientId(), app.secret())

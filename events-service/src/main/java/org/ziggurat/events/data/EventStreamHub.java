@@ -10,8 +10,8 @@ import io.vertx.pgclient.pubsub.PgSubscriber;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import org.ziggurat.platform.database.DatasourceSettings;
 
 import java.util.Optional;
 
@@ -29,26 +29,18 @@ public class EventStreamHub {
     @Inject
     Vertx vertx;
 
-    @ConfigProperty(name = "quarkus.datasource.reactive.url")
-    Optional<String> url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    Optional<String> username;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> password;
-
     private final BroadcastProcessor<String> notifications = BroadcastProcessor.create();
     private PgSubscriber subscriber;
 
     void start(@Observes StartupEvent event) {
-        if (url.isEmpty()) {
+        Optional<DatasourceSettings> database = DatasourceSettings.current();
+        if (database.isEmpty()) {
             LOG.warn("no reactive datasource URL: event streams hear only their heartbeat");
             return;
         }
-        PgConnectOptions options = PgConnectOptions.fromUri(url.get());
-        username.ifPresent(options::setUser);
-        password.ifPresent(options::setPassword);
+        PgConnectOptions options = PgConnectOptions.fromUri(database.get().reactiveUrl());
+        database.get().username().ifPresent(options::setUser);
+        database.get().password().ifPresent(options::setPassword);
         subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> 1000L);
         subscriber.channel(EventRepository.CHANNEL).handler(notifications::onNext);
         subscriber.closeHandler(v -> LOG.warn("event notification connection closed"));

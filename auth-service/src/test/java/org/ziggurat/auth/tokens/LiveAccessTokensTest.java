@@ -1,0 +1,112 @@
+package org.ziggurat.auth.tokens;
+
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.OAuthTestSupport.App;
+import org.ziggurat.platform.testing.ServiceDatabase;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.ziggurat.auth.OAuthTestSupport.OWNER_ID;
+import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
+import static org.ziggurat.auth.OAuthTestSupport.asPerson;
+import static org.ziggurat.auth.OAuthTestSupport.createApp;
+import static org.ziggurat.auth.OAuthTestSupport.introspect;
+
+/**
+ * Introspection reads live access tokens from memory, and a token changed or removed by any
+ * statement, even one behind the service's back, stops being answered as it was at once.
+ */
+@QuarkusTest
+class LiveAccessTokensTest {
+
+    @Inject
+    LiveAccessTokens live;
+
+    @Test
+    void keptUntilTheDatabaseSaysOtherwise() throws Exception {
+        awaitListening();
+        App app = createApp(true, "public user");
+        String revoked = (String) aliceTokens(app, "user").get("access_token");
+        String deleted = (String) aliceTokens(app, "user").get("access_token");
+        long iat = ((Number) introspect(revoked).body("active", equalTo(true)).extract().path("iat")).longValue();
+        introspect(deleted).body("active", equalTo(true));
+        try (Connection c = ServiceDatabase.connect()) {
+            // A column no answer depends on for liveness: the kept answer stays, so memory was read.
+            c.createStatement().execute("UPDATE auth.token SET created_at = '2001-01-01Z' WHERE application_id = "
+                    + app.id() + " AND kind = 'a'");
+            introspect(revoked).body("active", equalTo(true)).body("iat", equalTo((int) iat));
+            // Revoked and deleted with SQL, behind the service: the notifications at commit tell it.
+            c.createStatement().execute("UPDATE auth.token SET revoked_at = now() WHERE application_id = " + app.id()
+                    + " AND kind = 'a' AND id = (SELECT min(id) FROM auth.token WHERE application_id = " + app.id()
+                    + " AND kind = 'a')");
+            c.createStatement().execute("DELETE FROM auth.token WHERE application_id = " + app.id()
+                    + " AND kind = 'a' AND revoked_at IS NULL");
+        }
+        awaitInactive(revoked);
+        awaitInactive(deleted);
+    }
+
+    @Test
+    void aDeletedApplicationsTokensAreForgottenBeforeTheDeletionIsAnswered() {
+        awaitListening();
+        App app = createApp(true, "public user");
+        String token = (String) aliceTokens(app, "user").get("access_token");
+        introspect(token).body("active", equalTo(true));
+        asPerson(OWNER_ID, "owner", "admin").delete("/applications/" + app.id()).then().statusCode(204);
+        introspect(token).body("active", equalTo(false));
+    }
+
+    @Test
+    void nothingIsKeptWhileNotificationsCannotArrive() throws Exception {
+        awaitListening();
+        App app = createApp(true, "public user");
+        String token = (String) aliceTokens(app, "user").get("access_token");
+        introspect(token).body("active", equalTo(true));
+        assertTrue(live.size() > 0, "the token is kept");
+        try (Connection c = ServiceDatabase.connect()) {
+            c.createStatement().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    + "WHERE application_name = 'auth-service-token-listener' AND datname = current_database()");
+            await(() -> !live.listening(), "the service notices its listener is gone");
+            assertEquals(0, live.size(), "everything kept is forgotten");
+            // Nobody hears this revocation: memory may not answer for the token any more.
+            c.createStatement().execute("UPDATE auth.token SET revoked_at = now() WHERE application_id = " + app.id());
+            introspect(token).body("active", equalTo(false));
+        }
+        await(live::listening, "the listener reconnects by itself");
+        introspect(token).body("active", equalTo(false));
+        String next = (String) aliceTokens(createApp(true, "public user"), "user").get("access_token");
+        introspect(next).body("active", equalTo(true));
+        assertTrue(live.size() > 0, "tokens are kept again");
+    }
+
+    private static void awaitInactive(String token) {
+        await(() -> Boolean.FALSE.equals(introspect(token).extract().path("active")), "the token is inactive");
+    }
+
+    private void awaitListening() {
+        await(live::listening, "the service listens for token changes");
+    }
+
+    private static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting until " + what);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted");
+            }
+        }
+    }
+}
