@@ -3,6 +3,7 @@ package org.ziggurat.gateway;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.smallrye.common.vertx.ContextLocals;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -52,6 +53,12 @@ public class GatewayProxy {
 
     /** Before the routes of Quarkus itself. */
     static final int ORDER = -100;
+
+    /**
+     * Where Quarkus's HTTP metrics take a request's {@code uri} tag from (a local of the request's
+     * Vert.x context, as Quarkus REST sets it); without it they tag the raw path.
+     */
+    static final String METRICS_TEMPLATE = "UrlPathTemplate";
 
     /** Carries the computed upstream URI from the route to the interceptor; never leaves the gateway. */
     static final String UPSTREAM_URI = "x-ziggurat-upstream-uri";
@@ -146,8 +153,10 @@ public class GatewayProxy {
         String requestId = RequestIds.acceptOrGenerate(request.getHeader(RequestIds.HEADER));
         request.headers().set(RequestIds.HEADER, requestId);
         ctx.addEndHandler(done -> accessLog.log(ctx, requestId, started));
+        ContextLocals.put(METRICS_TEMPLATE, PublicRoutes.UNROUTED_TEMPLATE);
         String publicPath = PublicRoutes.stripVersion(ctx.normalizedPath());
         if (reference.handles(publicPath) && request.method() == HttpMethod.GET) {
+            ContextLocals.put(METRICS_TEMPLATE, publicPath);
             reference.serve(ctx, publicPath);
             return;
         }
@@ -158,6 +167,7 @@ public class GatewayProxy {
         }
         PublicRoutes.Route route = found.get();
         ctx.put(AccessLog.SERVICE, route.service());
+        ContextLocals.put(METRICS_TEMPLATE, route.template());
         if (cors.apply(ctx, route) && request.method() == HttpMethod.OPTIONS) {
             return; // a preflight, answered
         }

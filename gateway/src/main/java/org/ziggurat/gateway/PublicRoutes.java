@@ -21,7 +21,29 @@ public final class PublicRoutes {
 
     /** Where a public request goes: the owning service and the path it has there. */
     public record Route(String service, String path) {
+
+        /**
+         * The path as a template of few values, for the request metrics' {@code uri} tag: names
+         * of people, namespaces, concepts and tokens are the caller's to choose, and a series per
+         * path grows without bound (it did: one per username).
+         */
+        public String template() {
+            String[] segments = path.substring(1).split("/", -1);
+            String tail = segments.length > switch (service) {
+                case VOCAB -> 2;
+                case EVENTS -> 5;
+                default -> 1;
+            } ? "/**" : "";
+            return switch (service) {
+                case VOCAB -> "/{namespace}/vocab" + tail;
+                case EVENTS -> "/{namespace}/repositories/{repository}/data/events" + tail;
+                default -> "/" + segments[0] + tail;
+            };
+        }
     }
+
+    /** The template of a request no service owns. */
+    public static final String UNROUTED_TEMPLATE = "/{unrouted}";
 
     private PublicRoutes() {
     }

@@ -17,6 +17,8 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
 class GatewayProxyTest {
@@ -24,6 +26,9 @@ class GatewayProxyTest {
     // The management root (/q) is part of the injected URL already.
     @TestHTTPResource(value = "/health/ready", management = true)
     URL managementReadiness;
+
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
 
     @Test
     void routesEachPrefixWithForwardedHeaders() {
@@ -118,6 +123,18 @@ class GatewayProxyTest {
         assertEquals(true, (System.nanoTime() - start) / 1_000_000 < 3000, "answered within the connect timeout");
         // The other services stay reachable.
         given().get("/people/alice").then().statusCode(200);
+    }
+
+    @Test
+    void requestMetricsNameRoutesNotCallersPaths() {
+        for (String name : new String[] {"metrics-ada", "metrics-grace", "metrics-alan"}) {
+            given().get("/api/people/" + name).then().statusCode(200);
+        }
+        given().get("/api/no-such-place-metrics-probe").then().statusCode(404);
+        String exposition = given().get(metrics).then().statusCode(200).extract().asString();
+        assertTrue(exposition.contains("uri=\"/people/**\""), "the route's template is the tag");
+        assertFalse(exposition.contains("metrics-ada") || exposition.contains("metrics-probe"),
+                "no caller's path is a tag value");
     }
 
     @Test

@@ -33,6 +33,21 @@ class PublicRoutesTest {
     }
 
     @Test
+    void metricsTemplatesNameNoCallersValue() {
+        java.util.Map<String, String> expected = new java.util.LinkedHashMap<>();
+        expected.put("/people/alice", "/people/**");
+        expected.put("/user", "/user");
+        expected.put("/user/organizations", "/user/**");
+        expected.put("/oauth/token", "/oauth/**");
+        expected.put("/.well-known/oauth-authorization-server", "/.well-known/**");
+        expected.put("/alice/vocab", "/{namespace}/vocab");
+        expected.put("/alice/vocab/schemes/places/concepts/c-7", "/{namespace}/vocab/**");
+        expected.put("/team/repositories/r/data/events", "/{namespace}/repositories/{repository}/data/events");
+        expected.put("/team/repositories/r/data/events/12/commits", "/{namespace}/repositories/{repository}/data/events/**");
+        expected.forEach((path, template) -> assertEquals(template, r(path).orElseThrow().template(), path));
+    }
+
+    @Test
     void versionPrefixesAreRemoved() {
         routes("/v1/people/alice", PublicRoutes.DIRECTORY, "/people/alice");
         routes("/api/people/alice", PublicRoutes.DIRECTORY, "/people/alice");

@@ -140,10 +140,17 @@ public class LiveAccessTokens {
         }
     }
 
-    private void heard(String hexHash) {
+    /** A notification: hashes in hex separated by commas, or {@code *} for all (migration V4). */
+    private void heard(String payload) {
+        if (payload.equals("*")) {
+            forgetAll();
+            return;
+        }
         synchronized (this) {
             generation++;
-            live.invalidate(hexHash);
+            for (String hexHash : payload.split(",")) {
+                live.invalidate(hexHash);
+            }
         }
     }
 

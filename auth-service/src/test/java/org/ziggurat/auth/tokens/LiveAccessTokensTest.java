@@ -55,6 +55,27 @@ class LiveAccessTokensTest {
     }
 
     @Test
+    void aLargeDeletionForgetsEverything() throws Exception {
+        awaitListening();
+        String unrelated = (String) aliceTokens(createApp(true, "public user"), "user").get("access_token");
+        introspect(unrelated).body("active", equalTo(true));
+        App app = createApp(true, "public user");
+        String token = (String) aliceTokens(app, "user").get("access_token");
+        introspect(token).body("active", equalTo(true));
+        assertTrue(live.size() >= 2, "both tokens are kept");
+        try (Connection c = ServiceDatabase.connect()) {
+            c.createStatement().execute("INSERT INTO auth.token (kind, hash, application_id, scopes, family, expires_at) "
+                    + "SELECT 'a', sha256(('bulk' || g)::bytea), " + app.id() + ", '{}', gen_random_uuid(), "
+                    + "now() + interval '1 hour' FROM generate_series(1, 150) g");
+            // 151 live tokens in one statement: one notification, too many to list, so "forget all".
+            c.createStatement().execute("DELETE FROM auth.token WHERE application_id = " + app.id());
+        }
+        await(() -> live.size() == 0, "every kept token is forgotten");
+        awaitInactive(token);
+        introspect(unrelated).body("active", equalTo(true));
+    }
+
+    @Test
     void aDeletedApplicationsTokensAreForgottenBeforeTheDeletionIsAnswered() {
         awaitListening();
         App app = createApp(true, "public user");
