@@ -451,6 +451,19 @@ def platform_token(user_id, user, scopes, client_id):
     return signing_input + "." + b64(signature)
 
 
+def user_platform_tokens(state):
+    """The platform tokens the gateway forwards for the people of access-tokens.txt, line by line (token
+    i is person i's, with scope user, from the bench client): the direct GET /user asks as the same
+    1,000 people as the gateway target. Signed anew before each run, as they live 60 s."""
+    count = len([t for t in (STATE / "access-tokens.txt").read_text().split("\n") if t])
+    names = [username(i) for i in range(1, count + 1)]
+    ids = dict(line.split("|") for line in sql(
+        "SELECT username, id FROM directory.person WHERE username = ANY(ARRAY["
+        + ",".join(f"'{n}'" for n in names) + "])").split("\n"))
+    tokens = parallel(lambda n: platform_token(int(ids[n]), n, ["user"], state.get("client_id", "")), names)
+    return str(write_lines("user-platform-tokens.txt", tokens))
+
+
 # ------------------------------------------------------------------ wrk and pgbench
 
 def seconds(text):
@@ -537,6 +550,10 @@ def scenarios(state):
     def direct_platform(env):
         env["BENCH_HEADERS"] = env["BENCH_HEADERS"].replace(
             "PLATFORM", platform_token(user_id, OWNER, ["user"], state.get("client_id", "")))
+
+    def direct_platform_per_person(env):
+        # The same people, in the same order, as the access tokens the gateway target presents.
+        env["BENCH_LINES"] = user_platform_tokens(state)
 
     def post(name, system, url, body, authorization, lines_file=None):
         target = {"name": name, "system": system, "url": url, "connections": 32,
@@ -631,7 +648,7 @@ def scenarios(state):
                 get("Ziggurat through the gateway", "ziggurat", gw, f"{GATEWAY_PREFIX}/user", 32, "access-tokens.txt",
                     "Authorization: Bearer {}"),
                 dict(get("directory-service direct", "ziggurat", f"http://127.0.0.1:{SERVICE_PORTS['directory-service']}",
-                         "/user", 32, None, "X-Platform-Token: PLATFORM"), prepare=direct_platform),
+                         "/user", 32, None, "X-Platform-Token: {}"), prepare=direct_platform_per_person),
                 floor("PostgreSQL floor", "person-by-id.sql", 32),
             ]},
         "vocab-concept": {

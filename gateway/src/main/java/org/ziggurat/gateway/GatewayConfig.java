@@ -75,7 +75,7 @@ public interface GatewayConfig {
         int maxAgeSeconds();
     }
 
-    /** Connections kept per service. */
+    /** Connections kept per service by each event loop (GatewayProxy#proxies). */
     @WithDefault("64")
     int maxConnectionsPerService();
 }

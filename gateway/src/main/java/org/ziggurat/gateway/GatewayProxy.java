@@ -6,7 +6,9 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.smallrye.common.vertx.ContextLocals;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -40,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -93,7 +96,9 @@ public class GatewayProxy {
     @Inject
     ApiReference reference;
 
-    private final Map<String, HttpProxy> proxies = new HashMap<>();
+    private final Map<String, SocketAddress> upstreams = new HashMap<>();
+    private final Map<EventLoop, Map<String, HttpProxy>> proxiesByLoop = new ConcurrentHashMap<>();
+    private Vertx vertx;
     private String forwardedProto;
     private String forwardedHost;
     private String forwardedPrefix;
@@ -115,34 +120,15 @@ public class GatewayProxy {
         String basePath = base.getPath() == null ? "" : base.getPath();
         forwardedPrefix = basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
 
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions()
-                .setConnectTimeout((int) config.connectTimeout().toMillis())
-                .setKeepAlive(true)
-                // Never evict an idle pooled connection from this side. Vert.x's eviction (60 s by
-                // default) races with a request that takes the same connection at that moment: the
-                // request fails with "Connection was closed" and the caller gets a 503 (seen once a
-                // minute under a varying load). A service closes connections idle for its own
-                // idle timeout (30 minutes) instead, a close the client normally sees before it takes the connection again.
-                .setKeepAliveTimeout(0)
-                // An upstream body is passed on chunk by chunk, each chunk a write to the caller's
-                // socket (a system call). Vert.x's default 8 KB chunks made a 130 KB vocabulary page
-                // 16 writes: a quarter of the gateway's time. A chunk is at most what one read gave.
-                .setMaxChunkSize(64 * 1024)
-                .setDecompressionSupported(false), new PoolOptions().setHttp1MaxSize(config.maxConnectionsPerService()));
         for (String service : List.of(PublicRoutes.AUTH, PublicRoutes.DIRECTORY, PublicRoutes.VOCAB, PublicRoutes.EVENTS)) {
             URI upstream = config.upstreams().get(service);
             if (upstream == null) {
                 throw new IllegalStateException("ziggurat.gateway.upstreams." + service + " is not set");
             }
-            SocketAddress address = SocketAddress.inetSocketAddress(
-                    upstream.getPort() > 0 ? upstream.getPort() : 80, upstream.getHost());
-            HttpProxy proxy = HttpProxy.reverseProxy(client)
-                    .originRequestProvider((request, httpClient) -> httpClient.request(new RequestOptions()
-                            .setServer(address)
-                            .setIdleTimeout(config.upstreamTimeout().toMillis())));
-            proxy.addInterceptor(new Forwarding(service));
-            proxies.put(service, proxy);
+            upstreams.put(service, SocketAddress.inetSocketAddress(upstream.getPort() > 0 ? upstream.getPort() : 80,
+                    upstream.getHost()));
         }
+        this.vertx = vertx;
         reference.init(vertx);
         router.route().order(ORDER).handler(this::route);
     }
@@ -237,7 +223,41 @@ public class GatewayProxy {
 
     private void forward(RoutingContext ctx, PublicRoutes.Route route, String query) {
         ctx.request().headers().set(UPSTREAM_URI, query == null || query.isEmpty() ? route.path() : route.path() + "?" + query);
-        proxies.get(route.service()).handle(ctx.request());
+        EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
+        proxiesByLoop.computeIfAbsent(loop, l -> proxies()).get(route.service()).handle(ctx.request());
+    }
+
+    /**
+     * The proxies of one event loop, with a client and connection pool of their own. A pooled
+     * connection belongs to the event loop that opened it; shared by all loops, a request took a
+     * connection of another loop a quarter of the time, and its write and its answer each crossed
+     * threads (a wake-up and two context switches, seen in the profile as eventfd writes).
+     */
+    private Map<String, HttpProxy> proxies() {
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions()
+                .setConnectTimeout((int) config.connectTimeout().toMillis())
+                .setKeepAlive(true)
+                // Never evict an idle pooled connection from this side. Vert.x's eviction (60 s by
+                // default) races with a request that takes the same connection at that moment: the
+                // request fails with "Connection was closed" and the caller gets a 503 (seen once a
+                // minute under a varying load). A service closes connections idle for its own
+                // idle timeout (30 minutes) instead, a close the client normally sees before it takes the connection again.
+                .setKeepAliveTimeout(0)
+                // An upstream body is passed on chunk by chunk, each chunk a write to the caller's
+                // socket (a system call). Vert.x's default 8 KB chunks made a 130 KB vocabulary page
+                // 16 writes: a quarter of the gateway's time. A chunk is at most what one read gave.
+                .setMaxChunkSize(64 * 1024)
+                .setDecompressionSupported(false), new PoolOptions().setHttp1MaxSize(config.maxConnectionsPerService()));
+        Map<String, HttpProxy> proxies = new HashMap<>();
+        upstreams.forEach((service, address) -> {
+            HttpProxy proxy = HttpProxy.reverseProxy(client)
+                    .originRequestProvider((request, httpClient) -> httpClient.request(new RequestOptions()
+                            .setServer(address)
+                            .setIdleTimeout(config.upstreamTimeout().toMillis())));
+            proxy.addInterceptor(new Forwarding(service));
+            proxies.put(service, proxy);
+        });
+        return proxies;
     }
 
     private void setForwarded(MultiMap headers, HttpServerRequest request) {

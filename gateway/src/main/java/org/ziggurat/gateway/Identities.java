@@ -54,7 +54,9 @@ public class Identities {
         this.signer = signer;
         Duration ttl = config.tokenCacheTtl();
         Duration cap = Duration.ofSeconds(Math.max(1, signer.lifetimeSeconds() / 2));
-        this.resolved = Caffeine.newBuilder().maximumSize(config.tokenCacheSize())
+        // Maintenance on the calling event loop: on the common pool, it woke a thread (a futex
+        // call and a context switch) every few hundred requests.
+        this.resolved = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
                 .expireAfter(new SpreadReuse(ttl.compareTo(cap) < 0 ? ttl : cap)).buildAsync();
     }
 
@@ -109,6 +111,11 @@ public class Identities {
      * on its own Vert.x context.
      */
     public Uni<Resolved> resolve(String accessToken, RoutingContext ctx) {
+        // A known token is a map read; get() with a loader, on every request, was a third more.
+        CompletableFuture<Resolved> known = resolved.getIfPresent(accessToken);
+        if (known != null && known.isDone() && !known.isCompletedExceptionally()) {
+            return Uni.createFrom().item(known.join());
+        }
         CompletableFuture<Resolved> answer = resolved.get(accessToken,
                 (token, executor) -> introspect(token, ctx).subscribeAsCompletionStage());
         Uni<Resolved> uni = Uni.createFrom().completionStage(answer);

@@ -28,7 +28,8 @@ public class RateLimits {
     @Inject
     public RateLimits(GatewayConfig gateway) {
         this.config = gateway.rateLimit();
-        this.windows = Caffeine.newBuilder().maximumSize(config.maxTrackedCallers())
+        // Maintenance on the calling event loop, as in Identities.
+        this.windows = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.maxTrackedCallers())
                 .expireAfterWrite(config.window()).build();
     }
 

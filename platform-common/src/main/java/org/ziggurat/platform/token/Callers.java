@@ -1,9 +1,13 @@
 package org.ziggurat.platform.token;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The caller of the current request. Authentication is lazy (the platform token is verified only
@@ -15,8 +19,25 @@ public class Callers {
     @Inject
     CurrentIdentityAssociation identities;
 
+    /**
+     * Callers by verified token object, which {@link VerifiedPlatformTokens} hands out again for
+     * every request with the same platform token (keys compared by identity, dropped with the
+     * token). Reading a claim of ours (scope, client_id, svc) costs smallrye-jwt an exception:
+     * JWTCallerPrincipal.getClaimType tries Claims.valueOf and catches. Three a request were a
+     * seventh of directory-service's CPU under GET /user.
+     */
+    private final Cache<JsonWebToken, Caller> byToken = Caffeine.newBuilder().weakKeys().maximumSize(20_000)
+            .executor(Runnable::run).build();
+
     public Uni<Caller> current() {
-        return identities.getDeferredIdentity().map(Caller::of);
+        return identities.getDeferredIdentity().map(this::of);
+    }
+
+    Caller of(SecurityIdentity identity) {
+        if (identity != null && !identity.isAnonymous() && identity.getPrincipal() instanceof JsonWebToken token) {
+            return byToken.get(token, t -> Caller.of(identity));
+        }
+        return Caller.of(identity);
     }
 
     /** The calling service's name; fails with 401/403 for anyone else (internal endpoints). */

@@ -1,15 +1,22 @@
 package org.ziggurat.platform.token;
 
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.platform.testing.PlatformTestKeys;
 import org.ziggurat.platform.testing.TestTokens;
 
+import java.util.Optional;
+import java.util.Set;
+
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -23,6 +30,9 @@ class VerifiedPlatformTokensTest {
     @Inject
     JWTParser parser;
 
+    @Inject
+    Callers callers;
+
     @Test
     void theServicesVerifyThroughTheRememberingParser() throws Exception {
         VerifiedPlatformTokens tokens = assertInstanceOf(VerifiedPlatformTokens.class, parser);
@@ -30,6 +40,27 @@ class VerifiedPlatformTokensTest {
         given().header(PlatformClaims.HEADER, token).get("/probe/needs-write").then().statusCode(200);
         assertTrue(tokens.remembers(token), "a verified token is remembered");
         assertSame(tokens.parse(token), tokens.parse(token));
+    }
+
+    @Test
+    void aTokensCallerIsReadOnceAndIsItsOwn() throws Exception {
+        VerifiedPlatformTokens tokens = (VerifiedPlatformTokens) parser;
+        String alice = TestTokens.userWithClient(42, "alice", "notebook", "user", "write");
+        String bob = TestTokens.user(43, "bob", "user");
+        Caller first = callers.of(identity(tokens.parse(alice)));
+        assertSame(first, callers.of(identity(tokens.parse(alice))), "a second request with the token reads no claim again");
+        assertEquals(Optional.of(42L), first.userId());
+        assertEquals(Optional.of("alice"), first.username());
+        assertEquals(Set.of("user", "write"), first.scopes());
+        assertEquals(Optional.of("notebook"), first.clientId());
+        Caller other = callers.of(identity(tokens.parse(bob)));
+        assertEquals(Optional.of(43L), other.userId());
+        assertEquals(Set.of("user"), other.scopes());
+        assertTrue(callers.of(null).isAnonymous());
+    }
+
+    private static SecurityIdentity identity(JsonWebToken token) {
+        return QuarkusSecurityIdentity.builder().setPrincipal(token).build();
     }
 
     @Test
