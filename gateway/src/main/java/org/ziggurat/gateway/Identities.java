@@ -118,7 +118,8 @@ public class Identities {
         }
         CompletableFuture<Resolved> answer = resolved.get(accessToken,
                 (token, executor) -> introspect(token, ctx).subscribeAsCompletionStage());
-        Uni<Resolved> uni = Uni.createFrom().completionStage(answer);
+        // A copy: cancelling one request's wait must not cancel the look-up others share.
+        Uni<Resolved> uni = Uni.createFrom().completionStage(answer.copy());
         if (answer.isDone()) {
             return uni;
         }

@@ -77,9 +77,12 @@ public class NamespaceRights {
         }
         long person = caller.userId().orElse(0L);
         String key = namespace.toLowerCase() + "|" + person;
-        // An unknown name is an answer too (cached like the others), not a failure.
+        // An unknown name is an answer too (cached like the others), not a failure. Each request
+        // waits on a copy of the shared look-up: a request whose caller went away is cancelled, and
+        // Mutiny cancels the future it waits on, which, shared, failed every other request for
+        // the namespace with a CancellationException (500s, seen when a load generator stopped).
         return Uni.createFrom().completionStage(() -> cache().get(key, (k, executor) ->
-                        fetch(namespace, person).toCompletionStage().toCompletableFuture()))
+                        fetch(namespace, person).toCompletionStage().toCompletableFuture()).copy())
                 .map(ns -> {
                     if (ns == Namespace.UNKNOWN) {
                         throw notFound(namespace);

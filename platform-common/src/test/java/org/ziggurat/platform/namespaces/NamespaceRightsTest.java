@@ -1,0 +1,42 @@
+package org.ziggurat.platform.namespaces;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.testing.NamespaceDirectoryDouble;
+import org.ziggurat.platform.testing.PlatformTestKeys;
+import org.ziggurat.platform.token.Caller;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+@QuarkusTest
+// Looking a namespace up signs a service token: this process signs as a service.
+@QuarkusTestResource(value = PlatformTestKeys.class, restrictToAnnotatedClass = true,
+        initArgs = @ResourceArg(name = "signer", value = "vocab-service"))
+@QuarkusTestResource(value = NamespaceDirectoryDouble.class, restrictToAnnotatedClass = true)
+class NamespaceRightsTest {
+
+    @Inject
+    NamespaceRights rights;
+
+    @Test
+    void aCallerWhoLeavesDoesNotFailOthersWaitingForTheSameNamespace() throws Exception {
+        Caller anonymous = Caller.anonymous();
+        // Both wait on one look-up of a namespace nobody asked for yet; the first is cancelled at once.
+        Uni<Namespace> leaving = rights.forReading("lab", anonymous);
+        Uni<Namespace> staying = rights.forReading("lab", anonymous);
+        Cancellable first = leaving.subscribe().with(ns -> { }, failure -> { });
+        CompletableFuture<Namespace> second = staying.subscribeAsCompletionStage().toCompletableFuture();
+        first.cancel();
+        assertEquals("lab", second.get(10, TimeUnit.SECONDS).name());
+        assertEquals("lab", rights.forReading("lab", anonymous).await().atMost(Duration.ofSeconds(10)).name());
+    }
+}
