@@ -196,11 +196,17 @@ public class LiveAccessTokens {
             });
             return conn.query("LISTEN " + CHANNEL).execute().map(conn);
         }).onSuccess(conn -> {
-            // Whatever changed while nobody listened is unknown: start from nothing.
-            forgetAll();
-            provenAt = System.nanoTime();
-            listening = true;
-            heartbeatTimer = vertx.setPeriodic(heartbeatMillis, t -> heartbeat(conn));
+            synchronized (this) {
+                if (connection != conn) {
+                    return; // closed between LISTEN and here: its close handler reconnects
+                }
+                // Whatever changed while nobody listened is unknown: start from nothing.
+                generation++;
+                live.invalidateAll();
+                provenAt = System.nanoTime();
+                listening = true;
+                heartbeatTimer = vertx.setPeriodic(heartbeatMillis, t -> heartbeat(conn));
+            }
         }).onFailure(e -> {
             LOG.warnf("cannot LISTEN for token changes yet (%s): introspection reads the database", e.toString());
             lost();
