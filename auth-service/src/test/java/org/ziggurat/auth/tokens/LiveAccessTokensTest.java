@@ -2,18 +2,17 @@ package org.ziggurat.auth.tokens;
 
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.OAuthTestSupport.App;
 import org.ziggurat.platform.testing.ServiceDatabase;
 
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.ziggurat.auth.OAuthTestSupport.OWNER_ID;
 import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
 import static org.ziggurat.auth.OAuthTestSupport.asPerson;
@@ -116,18 +115,7 @@ class LiveAccessTokensTest {
         await(live::listening, "the service listens for token changes");
     }
 
-    private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted");
-            }
-        }
+    private static void await(java.util.concurrent.Callable<Boolean> condition, String what) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(condition);
     }
 }
