@@ -2,11 +2,11 @@ package org.ziggurat.gateway;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.smallrye.common.vertx.ContextLocals;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.netty.channel.EventLoop;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.buffer.Buffer;
@@ -139,7 +139,6 @@ public class GatewayProxy {
         String requestId = RequestIds.acceptOrGenerate(request.getHeader(RequestIds.HEADER));
         request.headers().set(RequestIds.HEADER, requestId);
         ctx.addEndHandler(done -> accessLog.log(ctx, requestId, started));
-        ContextLocals.put(METRICS_TEMPLATE, PublicRoutes.UNROUTED_TEMPLATE);
         String publicPath = PublicRoutes.stripVersion(ctx.normalizedPath());
         if (reference.handles(publicPath) && request.method() == HttpMethod.GET) {
             ContextLocals.put(METRICS_TEMPLATE, publicPath);
@@ -148,6 +147,7 @@ public class GatewayProxy {
         }
         Optional<PublicRoutes.Route> found = PublicRoutes.resolve(ctx.normalizedPath());
         if (found.isEmpty()) {
+            ContextLocals.put(METRICS_TEMPLATE, PublicRoutes.UNROUTED_TEMPLATE);
             problems.write(ctx, 404, "No resource exists at this address.");
             return;
         }

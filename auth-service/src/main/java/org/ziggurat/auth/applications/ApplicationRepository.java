@@ -11,6 +11,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.tokens.LiveAccessTokens;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ public class ApplicationRepository {
     Pool pool;
 
     @Inject
-    org.ziggurat.auth.tokens.LiveAccessTokens liveTokens;
+    LiveAccessTokens liveTokens;
 
     /**
      * Clients by client_id, as the token, introspection and revocation endpoints authenticate them

@@ -6,6 +6,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.ziggurat.auth.tokens.TokenRepository;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ public class GrantRepository {
     Pool pool;
 
     @Inject
-    org.ziggurat.auth.tokens.TokenRepository tokens;
+    TokenRepository tokens;
 
     public record GrantRow(long id, long applicationId, String appName, String clientId, List<String> scopes,
             Instant createdAt, Instant updatedAt) {

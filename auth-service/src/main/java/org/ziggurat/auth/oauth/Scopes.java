@@ -35,6 +35,11 @@ public final class Scopes {
         return scopes;
     }
 
+    /** The scopes a grant must hold for these to be asked of it: {@code public} needs none. */
+    public static List<String> granted(Collection<String> scopes) {
+        return scopes.stream().filter(s -> !s.equals(PUBLIC)).toList();
+    }
+
     /** What a token shows: its scopes, or {@code public} when it has none. */
     public static String display(Collection<String> scopes) {
         return scopes.isEmpty() ? PUBLIC : String.join(" ", scopes);

@@ -9,6 +9,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.ziggurat.auth.oauth.Scopes;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -91,8 +92,7 @@ public class TokenRepository {
      */
     public Uni<Rotated> rotate(Rotation r) {
         String[] narrowed = r.narrowedTo() == null ? null : r.narrowedTo().toArray(String[]::new);
-        String[] required = r.narrowedTo() == null ? new String[0]
-                : r.narrowedTo().stream().filter(s -> !s.equals(org.ziggurat.auth.oauth.Scopes.PUBLIC)).toArray(String[]::new);
+        String[] required = r.narrowedTo() == null ? new String[0] : Scopes.granted(r.narrowedTo()).toArray(String[]::new);
         return pool.preparedQuery(ROTATE).execute(Tuple.tuple().addValue(Buffer.buffer(r.refreshHash()))
                         .addValue(r.applicationId()).addValue(required).addValue(narrowed)
                         .addValue(Buffer.buffer(r.accessHash())).addValue(Buffer.buffer(r.accessSealed()))

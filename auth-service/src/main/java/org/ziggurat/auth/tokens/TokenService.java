@@ -158,7 +158,7 @@ public class TokenService {
                 if (!ours) {
                     return Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token was issued to another client."));
                 }
-                if (!row.scopes().containsAll(requested.stream().filter(s -> !s.equals(Scopes.PUBLIC)).toList())) {
+                if (!row.scopes().containsAll(Scopes.granted(requested))) {
                     return Uni.createFrom().failure(OAuthException.invalidScope("A refresh may not widen the scopes of the grant."));
                 }
             }
