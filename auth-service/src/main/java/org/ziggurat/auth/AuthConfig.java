@@ -53,6 +53,17 @@ public interface AuthConfig {
     @WithDefault("1s")
     Duration liveTokenHeartbeat();
 
+    /**
+     * Refreshes that arrive on one event loop while this many groups of its refreshes are being
+     * committed wait and are committed together (GroupCommit); 1 to 8.
+     */
+    @WithDefault("2")
+    int refreshCommitsInFlight();
+
+    /** The most refreshes committed together. */
+    @WithDefault("32")
+    int refreshCommitGroup();
+
     /** Base64 of at least 32 random bytes: the HMAC key under which tokens, codes and secrets are looked up. */
     String tokenHashKey();
 

@@ -7,8 +7,10 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.oauth.Scopes;
 
 import java.time.OffsetDateTime;
@@ -29,6 +31,17 @@ public class TokenRepository {
 
     @Inject
     LiveAccessTokens live;
+
+    @Inject
+    AuthConfig config;
+
+    private GroupCommit rotations;
+
+    @PostConstruct
+    void groupRotations() {
+        rotations = new GroupCommit(pool, ROTATE, Math.max(1, Math.min(8, config.refreshCommitsInFlight())),
+                Math.max(1, config.refreshCommitGroup()));
+    }
 
     /** What to issue: the values' hashes and the access token's sealed value. */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
@@ -89,11 +102,12 @@ public class TokenRepository {
      * endpoint's largest cost under load after the commit itself. Null when nothing was rotated:
      * unknown, used, revoked, expired, another client's, or asked to widen; {@code TokenService}
      * then tells which. Of two concurrent refreshes with one token, exactly one rotates it.
+     * Concurrent refreshes share commits (GroupCommit): the commit was the rest of its cost.
      */
     public Uni<Rotated> rotate(Rotation r) {
         String[] narrowed = r.narrowedTo() == null ? null : r.narrowedTo().toArray(String[]::new);
         String[] required = r.narrowedTo() == null ? new String[0] : Scopes.granted(r.narrowedTo()).toArray(String[]::new);
-        return pool.preparedQuery(ROTATE).execute(Tuple.tuple().addValue(Buffer.buffer(r.refreshHash()))
+        return rotations.execute(Tuple.tuple().addValue(Buffer.buffer(r.refreshHash()))
                         .addValue(r.applicationId()).addValue(required).addValue(narrowed)
                         .addValue(Buffer.buffer(r.accessHash())).addValue(Buffer.buffer(r.accessSealed()))
                         .addValue(r.accessExpires()).addValue(Buffer.buffer(r.newRefreshHash())).addValue(r.refreshExpires()))
