@@ -113,6 +113,40 @@ class GatewayIdentityTest {
         given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(401);
     }
 
+    /**
+     * The answer is checked again after the cache lifetime (2 s in tests), but a platform token
+     * stating the same is not signed again: the same token comes back (a new signature would carry
+     * a later iat). An answer that says something else gets a token of its own.
+     */
+    @Test
+    void aReIntrospectionThatSaysTheSameKeepsItsPlatformToken() {
+        String token = activeToken("public");
+        String first = platformTokenFor(token);
+        int before = introspections();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(1100))
+                .until(() -> platformTokenFor(token) != null && introspections() > before);
+        String again = platformTokenFor(token);
+        assertEquals(first, again, "the same claims, the same platform token");
+        long now = Instant.now().getEpochSecond();
+        given().contentType("application/json").body(Map.of("active", true, "scope", "public write", "client_id",
+                        "NotebookClient000001", "username", "alice", "sub", "42", "token_type", "bearer", "exp", now + 3600,
+                        "iat", now))
+                .put(authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(1100))
+                .until(() -> "public write".equals(platformClaims(platformTokenFor(token)).getString("scope")));
+        String widened = platformTokenFor(token);
+        assertTrue(!widened.equals(first), "other claims, another platform token");
+        JsonPath claims = platformClaims(widened);
+        assertTrue(claims.getLong("exp") - Instant.now().getEpochSecond() > Identities.PLATFORM_TOKEN_MARGIN_SECONDS);
+    }
+
+    private static String platformTokenFor(String accessToken) {
+        return given().header("Authorization", "Bearer " + accessToken).get("/people/alice").then().statusCode(200)
+                .extract().path("headers.x-platform-token");
+    }
+
     /** Requests that arrive together with a token the gateway has not seen share one introspection. */
     @Test
     void concurrentRequestsWithANewTokenShareOneIntrospection() throws Exception {
