@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.StreamResetException;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -327,8 +328,13 @@ public class GatewayProxy {
                     || failure.getClass().getSimpleName().contains("Timeout");
             int status = timeout ? 504 : 503;
             String requestId = context.request().headers().get(RequestIds.HEADER);
-            LOG.warnf("%s unavailable for %s %s [request %s]: %s", service, context.request().getMethod(),
-                    context.request().getURI(), requestId, failure.toString());
+            if (callerLeft(failure)) {
+                LOG.debugf("caller left before %s answered %s %s [request %s]", service, context.request().getMethod(),
+                        context.request().getURI(), requestId);
+            } else {
+                LOG.warnf("%s unavailable for %s %s [request %s]: %s", service, context.request().getMethod(),
+                        context.request().getURI(), requestId, failure.toString());
+            }
             Problem problem = new Problem("about:blank", HttpStatusTitles.of(status), status,
                     timeout ? "The service behind this address did not answer in time."
                             : "The service behind this address is unavailable. Try again shortly.",
@@ -342,6 +348,15 @@ public class GatewayProxy {
             response.setBody(Body.body(Buffer.buffer(json(problem))));
             return response;
         }
+    }
+
+    /**
+     * The upstream request was reset because the caller closed its connection first (a client
+     * timing out, a load generator stopping): nothing is wrong upstream, so no warning. Over
+     * HTTP/1.1 only this side resets a request, and it does so when the caller goes away.
+     */
+    static boolean callerLeft(Throwable failure) {
+        return failure instanceof StreamResetException;
     }
 
     private String json(Problem problem) {
