@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -30,7 +31,9 @@ import java.util.concurrent.atomic.LongAdder;
  * retry could apply a write twice.
  *
  * <p>The lanes (one per event loop) are touched only by their own thread: callers arrive there,
- * and the pool answers on the context that called it.
+ * and the pool answers on the context that called it. Each caller is answered on its own
+ * request's context, not on the context of the request whose arrival sent the group: what a
+ * request keeps in its context (its log fields, its request id) stays its own.
  */
 final class GroupCommit {
 
@@ -59,16 +62,26 @@ final class GroupCommit {
         if (context == null || !context.isEventLoopContext() || !Context.isOnEventLoopThread()) {
             return pool.preparedQuery(sql).execute(parameters);
         }
-        return Uni.createFrom().emitter(emitter -> lanes.get().add(new Waiting(parameters, emitter)));
+        ContextInternal caller = (ContextInternal) context;
+        return Uni.createFrom().emitter(emitter -> lanes.get().add(new Waiting(parameters, emitter, caller)));
     }
 
-    private record Waiting(Tuple parameters, UniEmitter<? super RowSet<Row>> emitter) {
+    private record Waiting(Tuple parameters, UniEmitter<? super RowSet<Row>> emitter, ContextInternal context) {
+
+        /** On this thread (every execution of a lane is on its event loop), with the caller's context current. */
+        void complete(RowSet<Row> rows) {
+            context.emit(rows, emitter::complete);
+        }
+
+        void fail(Throwable failure) {
+            context.emit(failure, emitter::fail);
+        }
     }
 
     private final class Lane {
         private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
         private final Thread owner = Thread.currentThread();
-        private final Context context = Vertx.currentContext();
+        private final ContextInternal context = ((ContextInternal) Vertx.currentContext()).unwrap();
         private int inFlight;
 
         void add(Waiting execution) {
@@ -91,8 +104,8 @@ final class GroupCommit {
             if (group.size() == 1) {
                 Waiting only = group.get(0);
                 pool.preparedQuery(sql).execute(only.parameters()).subscribe().with(
-                        rows -> onOwner(() -> done(() -> only.emitter().complete(rows))),
-                        failure -> onOwner(() -> done(() -> only.emitter().fail(failure))));
+                        rows -> onOwner(() -> done(() -> only.complete(rows))),
+                        failure -> onOwner(() -> done(() -> only.fail(failure))));
                 return;
             }
             groups.increment();
@@ -104,7 +117,7 @@ final class GroupCommit {
                         if (failure instanceof PgException) {
                             group.forEach(this::alone);
                         } else {
-                            group.forEach(execution -> execution.emitter().fail(failure));
+                            group.forEach(execution -> execution.fail(failure));
                         }
                     })));
         }
@@ -113,7 +126,7 @@ final class GroupCommit {
         private void answer(List<Waiting> group, RowSet<Row> first) {
             RowSet<Row> rows = first;
             for (Waiting execution : group) {
-                execution.emitter().complete(rows);
+                execution.complete(rows);
                 rows = rows.next();
             }
         }
@@ -121,7 +134,7 @@ final class GroupCommit {
         /** Retried alone after its group was refused; outside the lane's limit, as it is rare. */
         private void alone(Waiting execution) {
             pool.preparedQuery(sql).execute(execution.parameters()).subscribe()
-                    .with(rows -> execution.emitter().complete(rows), failure -> execution.emitter().fail(failure));
+                    .with(rows -> onOwner(() -> execution.complete(rows)), failure -> onOwner(() -> execution.fail(failure)));
         }
 
         /** The next group goes to the database before this one's callers are answered. */

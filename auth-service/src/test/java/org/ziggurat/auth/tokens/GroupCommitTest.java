@@ -2,6 +2,7 @@ package org.ziggurat.auth.tokens;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -21,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Group commit against the real database: executions that wait together are one batch, answered
@@ -87,6 +89,31 @@ class GroupCommitTest {
         assertEquals(1, inserts.groupsSent());
         // Had the group's 6 been committed before 5 failed, its retry would have failed as a duplicate.
         assertEquals(4L, count("SELECT count(*) FROM group_commit_probe"));
+    }
+
+    @Test
+    void eachCallerIsAnsweredOnItsOwnRequestsContext() throws Exception {
+        GroupCommit inserts = new GroupCommit(pool, "INSERT INTO group_commit_probe (id) VALUES ($1) RETURNING id", 1, 64);
+        List<CompletableFuture<Boolean>> onOwnContext = new ArrayList<>();
+        ContextInternal loop = (ContextInternal) vertx.getOrCreateContext();
+        CompletableFuture<Void> submitted = new CompletableFuture<>();
+        loop.runOnContext(ignored -> {
+            for (int i = 1; i <= 10; i++) {
+                // Each like a request of its own: a duplicated context of the same event loop.
+                ContextInternal request = loop.duplicate();
+                CompletableFuture<Boolean> answer = new CompletableFuture<>();
+                onOwnContext.add(answer);
+                Tuple parameters = Tuple.of(i);
+                request.emit(null, v -> inserts.execute(parameters).subscribe()
+                        .with(rows -> answer.complete(Vertx.currentContext() == request), answer::completeExceptionally));
+            }
+            submitted.complete(null);
+        });
+        submitted.get(10, TimeUnit.SECONDS);
+        for (CompletableFuture<Boolean> answer : onOwnContext) {
+            assertTrue(answer.get(10, TimeUnit.SECONDS), "answered on its own request's context");
+        }
+        assertEquals(1, inserts.groupsSent());
     }
 
     @Test
