@@ -76,6 +76,13 @@ public class ProbeResource {
     }
 
     @GET
+    @Path("/slow-dependency")
+    public Uni<String> slowDependency() {
+        return Uni.createFrom().failure(new RuntimeException("call failed",
+                new io.vertx.core.impl.NoStackTraceTimeoutException("The timeout period of 5000ms has been exceeded")));
+    }
+
+    @GET
     @Path("/pages")
     public Response pages(@QueryParam("page") String page, @QueryParam("per_page") String perPage, @Context UriInfo uri) {
         PageRequest request = PageRequest.of(page, perPage);

@@ -68,6 +68,14 @@ class ProblemAndPagingTest {
     }
 
     @Test
+    void aDependencyThatTimesOutIsA503ToRetry() {
+        given().get("/probe/slow-dependency").then().statusCode(503)
+                .contentType("application/problem+json")
+                .header("Retry-After", "2")
+                .body("status", org.hamcrest.Matchers.equalTo(503));
+    }
+
+    @Test
     void pagingLinksKeepOtherParameters() {
         given().get("/probe/pages?page=2&per_page=10&q=x").then().statusCode(200)
                 .header("X-Total-Count", "95")

@@ -111,6 +111,12 @@ public class ProblemMappers {
                             + "Idempotency-Key is safe to repeat with the same key.", null,
                     headers, uri)).header("Retry-After", "2").build();
         }
+        if (dependencyTimedOut(e)) {
+            LOG.warnf("A service or query did not answer in time (%s) for %s", e.getMessage(), uri.getPath());
+            return Response.fromResponse(respond(503, "Service Unavailable",
+                    "A service this request needs did not answer in time. Try again shortly.", null, headers, uri))
+                    .header("Retry-After", "2").build();
+        }
         String requestId = requestId(headers);
         LOG.errorf(e, "Unexpected failure handling %s [request %s]", uri.getPath(), requestId);
         Problem body = new Problem("about:blank", "Internal Server Error", 500,
@@ -137,6 +143,20 @@ public class ProblemMappers {
             if (t instanceof io.vertx.sqlclient.ClosedConnectionException
                     || t instanceof java.io.IOException && !(t instanceof com.fasterxml.jackson.core.JacksonException)
                     || t instanceof io.netty.channel.ConnectTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A call that timed out: another service's answer (the REST client's read timeout, as when
+     * directory-service's password checks queue under a burst of logins) or a bounded wait.
+     * Nothing is wrong with the request and it may be retried: 503, not 500.
+     */
+    static boolean dependencyTimedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.util.concurrent.TimeoutException) {
                 return true;
             }
         }
