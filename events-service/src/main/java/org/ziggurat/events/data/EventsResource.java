@@ -39,6 +39,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 /** Data events of a repository (spec 4.7). */
 @Path("/{namespace}/repositories/{repository}/data/events")
@@ -46,6 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public class EventsResource {
 
     private static final int STREAM_BATCH = 100;
+    private static final Pattern REPOSITORY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+    private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
     /** Recording an event creates content: the write scope. */
     static final String WRITE_SCOPE = "write";
 
@@ -78,7 +81,7 @@ public class EventsResource {
         if (body.length() > config.maxBodyBytes() || body.getBytes(StandardCharsets.UTF_8).length > config.maxBodyBytes()) {
             throw new ProblemException(413, "Content Too Large", "A data event may be at most " + config.maxBodyBytes() + " bytes.");
         }
-        if (idempotencyKey != null && !idempotencyKey.matches("[\\x21-\\x7e]{1,255}")) {
+        if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
             throw ProblemException.invalidField("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
         }
         JsonNode json;
@@ -146,9 +149,7 @@ public class EventsResource {
                         List.of(new org.ziggurat.platform.problem.Problem.FieldError("since", "not an ISO 8601 timestamp"))));
         return callers.current().chain(caller -> rights.forReading(namespace, caller)).chain(ns -> {
             EventViews.Place place = new EventViews.Place(ns.name(), repo, PublicUrls.of(uri));
-            return events.repositoryId(ns.name(), repo).chain(id -> id == null
-                    ? Uni.createFrom().item(List.<EventRepository.EventRow>of())
-                    : events.page(id, kind, after, request.limitPlusOne(), request.offset()))
+            return events.page(ns.name(), repo, kind, after, request.limitPlusOne(), request.offset())
                     .map(rows -> {
                         boolean more = rows.size() > request.limit();
                         List<EventViews.Event> views = rows.stream().limit(request.limit())
@@ -254,7 +255,7 @@ public class EventsResource {
     }
 
     static String repositoryName(String name) {
-        if (name == null || !name.matches("[A-Za-z0-9._-]{1,100}") || name.equals(".") || name.equals("..")) {
+        if (name == null || !REPOSITORY_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
             throw ProblemException.notFound("No repository is called '" + name + "'.");
         }
         return name;

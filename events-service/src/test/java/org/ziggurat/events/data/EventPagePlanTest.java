@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,22 +36,25 @@ class EventPagePlanTest {
                     ANALYZE data_event;
                     SET plan_cache_mode = force_generic_plan;
                     """);
-            long large;
-            try (ResultSet rs = s.executeQuery("SELECT id FROM repository WHERE namespace = 'plan' AND name = 'large'")) {
-                rs.next();
-                large = rs.getLong(1);
-            }
             for (boolean ofKind : new boolean[] {false, true}) {
                 for (boolean since : new boolean[] {false, true}) {
                     String name = "page_" + ofKind + "_" + since;
                     s.execute("PREPARE " + name + " AS " + EventRepository.pageSql(ofKind, since));
-                    String args = large + (ofKind ? ", 'Fork'" : "") + (since ? ", now() - interval '1 day'" : "") + ", 31, 0";
+                    String args = "'plan', 'large'" + (ofKind ? ", 'Fork'" : "") + (since ? ", now() - interval '1 day'" : "") + ", 31, 0";
                     StringBuilder plan = new StringBuilder();
                     try (ResultSet rs = s.executeQuery("EXPLAIN EXECUTE " + name + "(" + args + ")")) {
                         while (rs.next()) {
                             plan.append(rs.getString(1)).append('\n');
                         }
                     }
+                    int rows = 0;
+                    try (ResultSet rs = s.executeQuery("EXECUTE " + name + "(" + args + ")")) {
+                        while (rs.next()) {
+                            assertEquals("old", rs.getString("note"), name + " should read the large repository only");
+                            rows++;
+                        }
+                    }
+                    assertEquals(31, rows, name);
                     String expected = ofKind ? "data_event_kind" : "data_event_newest";
                     assertTrue(plan.toString().contains(expected), name + " should read " + expected + ":\n" + plan);
                     assertFalse(plan.toString().contains("Sort"), name + " should not sort:\n" + plan);

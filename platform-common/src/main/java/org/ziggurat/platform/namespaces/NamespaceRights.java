@@ -21,6 +21,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.regex.Pattern;
 
 /**
  * What the caller may do in a namespace, from directory-service's internal API
@@ -32,6 +33,9 @@ import java.time.Duration;
  */
 @ApplicationScoped
 public class NamespaceRights {
+
+    /** Compiled once: every read and write of namespaced content checks its name. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9-]{1,39}");
 
     @Inject
     Vertx vertx;
@@ -72,7 +76,7 @@ public class NamespaceRights {
     }
 
     private Uni<Namespace> lookup(String namespace, Caller caller) {
-        if (namespace == null || !namespace.matches("[A-Za-z0-9-]{1,39}")) {
+        if (namespace == null || !NAME.matcher(namespace).matches()) {
             return Uni.createFrom().failure(notFound(namespace));
         }
         long person = caller.userId().orElse(0L);
