@@ -75,6 +75,29 @@ public class ProbeResource {
         throw new IllegalStateException("secret internal detail");
     }
 
+    /** How the REST client reports a refused connection to another service. */
+    @GET
+    @Path("/other-service-refused")
+    public Uni<String> otherServiceRefused() {
+        return Uni.createFrom().failure(new jakarta.ws.rs.ProcessingException(
+                new java.net.ConnectException("Connection refused: /127.0.0.1:8082")));
+    }
+
+    /** How the database's client reports a refused connection. */
+    @GET
+    @Path("/database-refused")
+    public Uni<String> databaseRefused() {
+        return Uni.createFrom().failure(new java.net.ConnectException("Connection refused: /127.0.0.1:5432"));
+    }
+
+    /** Another service answered something unreadable: a defect, not an outage. */
+    @GET
+    @Path("/other-service-unreadable")
+    public Uni<String> otherServiceUnreadable() {
+        return Uni.createFrom().failure(new jakarta.ws.rs.ProcessingException(
+                new com.fasterxml.jackson.core.JsonParseException(null, "Unexpected character")));
+    }
+
     @GET
     @Path("/slow-dependency")
     public Uni<String> slowDependency() {

@@ -76,6 +76,20 @@ class ProblemAndPagingTest {
     }
 
     @Test
+    void anotherServiceAwayIsA503ThatSaysSoAndTheDatabaseAwayIsA503ThatSaysThat() {
+        given().get("/probe/other-service-refused").then().statusCode(503)
+                .contentType("application/problem+json")
+                .header("Retry-After", "2")
+                .body("detail", equalTo("A service this request needs is unavailable for a moment. Try again shortly."));
+        given().get("/probe/database-refused").then().statusCode(503)
+                .contentType("application/problem+json")
+                .header("Retry-After", "2")
+                .body("detail", containsString("lost its database"));
+        given().get("/probe/other-service-unreadable").then().statusCode(500)
+                .contentType("application/problem+json");
+    }
+
+    @Test
     void pagingLinksKeepOtherParameters() {
         given().get("/probe/pages?page=2&per_page=10&q=x").then().statusCode(200)
                 .header("X-Total-Count", "95")

@@ -11,6 +11,7 @@ import io.vertx.core.http.RequestOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.ziggurat.platform.problem.DependencyUnavailable;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.PlatformClaims;
@@ -106,6 +107,9 @@ public class NamespaceRights {
                     if (response.statusCode() == 404) {
                         return Namespace.UNKNOWN;
                     }
+                    if (response.statusCode() >= 500) {
+                        throw new DependencyUnavailable("directory-service answered " + response.statusCode(), null);
+                    }
                     if (response.statusCode() != 200) {
                         throw new IllegalStateException("directory-service answered " + response.statusCode());
                     }
@@ -114,7 +118,9 @@ public class NamespaceRights {
                     } catch (IOException e) {
                         throw new IllegalStateException("directory-service answered with an unreadable namespace", e);
                     }
-                }));
+                }), failure -> io.vertx.core.Future.failedFuture(failure instanceof java.io.IOException
+                        || failure instanceof io.netty.channel.ConnectTimeoutException
+                        ? new DependencyUnavailable("directory-service is not reachable", failure) : failure));
     }
 
     private HttpClient client() {

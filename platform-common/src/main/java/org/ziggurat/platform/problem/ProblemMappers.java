@@ -104,6 +104,12 @@ public class ProblemMappers {
                         + "such as a NUL character or a number out of range.", null, headers, uri);
             }
         }
+        if (dependencyUnavailable(e)) {
+            LOG.warnf("A service this one needs is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
+            return Response.fromResponse(respond(503, "Service Unavailable",
+                    "A service this request needs is unavailable for a moment. Try again shortly.", null, headers, uri))
+                    .header("Retry-After", "2").build();
+        }
         if (databaseAway(e)) {
             LOG.warnf("The database is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
             return Response.fromResponse(respond(503, "Service Unavailable",
@@ -138,11 +144,40 @@ public class ProblemMappers {
                     || db.getSqlState().equals("55000") && String.valueOf(db.getMessage()).contains("accepting connections"))) {
                 return true;
             }
-            // A refused, reset or broken connection (java.net.ConnectException and SocketException
-            // are IOExceptions, and so are Netty's native socket errors).
-            if (t instanceof io.vertx.sqlclient.ClosedConnectionException
-                    || t instanceof java.io.IOException && !(t instanceof com.fasterxml.jackson.core.JacksonException)
-                    || t instanceof io.netty.channel.ConnectTimeoutException) {
+            if (connectionFailure(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A refused, reset or broken connection (java.net.ConnectException and SocketException are
+     * IOExceptions, and so are Netty's native socket errors).
+     */
+    private static boolean connectionFailure(Throwable t) {
+        return t instanceof io.vertx.sqlclient.ClosedConnectionException
+                || t instanceof java.io.IOException && !(t instanceof com.fasterxml.jackson.core.JacksonException)
+                || t instanceof io.netty.channel.ConnectTimeoutException;
+    }
+
+    /**
+     * Another service could not be reached or could not serve: {@link DependencyUnavailable}, or a
+     * refused, reset or broken connection under the REST client's {@code ProcessingException}
+     * (its calls to other services; the database's client never throws one). Checked before
+     * {@link #databaseAway}, which would take the connection failure for the database's. A
+     * timeout is left to {@link #dependencyTimedOut}; a REST client failure of another kind (an
+     * unreadable answer) stays a 500.
+     */
+    static boolean dependencyUnavailable(Throwable e) {
+        boolean serviceCall = false;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof DependencyUnavailable) {
+                return true;
+            }
+            if (t instanceof jakarta.ws.rs.ProcessingException) {
+                serviceCall = true;
+            } else if (serviceCall && connectionFailure(t)) {
                 return true;
             }
         }

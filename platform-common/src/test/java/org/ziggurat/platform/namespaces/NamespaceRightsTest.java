@@ -7,15 +7,19 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.problem.DependencyUnavailable;
 import org.ziggurat.platform.testing.NamespaceDirectoryDouble;
 import org.ziggurat.platform.testing.PlatformTestKeys;
 import org.ziggurat.platform.token.Caller;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 @QuarkusTest
 // Looking a namespace up signs a service token: this process signs as a service.
@@ -38,5 +42,13 @@ class NamespaceRightsTest {
         first.cancel();
         assertEquals("lab", second.get(10, TimeUnit.SECONDS).name());
         assertEquals("lab", rights.forReading("lab", anonymous).await().atMost(Duration.ofSeconds(10)).name());
+    }
+
+    @Test
+    void aDirectoryThatCannotServeIsADependencyUnavailableNotACrash() {
+        CompletableFuture<Namespace> lookup = rights.forReading(NamespaceDirectoryDouble.UNAVAILABLE, Caller.anonymous())
+                .subscribeAsCompletionStage().toCompletableFuture();
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> lookup.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(DependencyUnavailable.class, failed.getCause());
     }
 }

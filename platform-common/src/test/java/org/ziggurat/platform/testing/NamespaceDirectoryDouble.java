@@ -18,6 +18,8 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
 
     public static final long ALICE = 101;
     public static final long BOB = 102;
+    /** A name whose look-up the directory answers 503, as when its database is away. */
+    public static final String UNAVAILABLE = "unavailable";
 
     private record Ns(String kind, long id, String visibility, Set<Long> members) {
     }
@@ -45,6 +47,12 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
                     return;
                 }
                 String name = path.substring("/internal/namespaces/".length()).toLowerCase();
+                if (name.equals(UNAVAILABLE)) {
+                    // As directory-service answers while its database is away.
+                    request.response().setStatusCode(503).putHeader("Retry-After", "2")
+                            .putHeader("Content-Type", "application/problem+json").end("{\"status\":503}");
+                    return;
+                }
                 Ns ns = NAMESPACES.get(name);
                 if (ns == null) {
                     request.response().setStatusCode(404).putHeader("Content-Type", "application/problem+json").end("{}");
