@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.ziggurat.platform.problem.DependencyUnavailable;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.problem.ProblemMappers;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.PlatformClaims;
 import org.ziggurat.platform.token.PlatformTokenSigner;
@@ -118,8 +119,7 @@ public class NamespaceRights {
                     } catch (IOException e) {
                         throw new IllegalStateException("directory-service answered with an unreadable namespace", e);
                     }
-                }), failure -> io.vertx.core.Future.failedFuture(failure instanceof java.io.IOException
-                        || failure instanceof io.netty.channel.ConnectTimeoutException
+                }), failure -> io.vertx.core.Future.failedFuture(ProblemMappers.connectionFailure(failure)
                         ? new DependencyUnavailable("directory-service is not reachable", failure) : failure));
     }
 

@@ -153,9 +153,10 @@ public class ProblemMappers {
 
     /**
      * A refused, reset or broken connection (java.net.ConnectException and SocketException are
-     * IOExceptions, and so are Netty's native socket errors).
+     * IOExceptions, and so are Netty's native socket errors). Also how a client of another service
+     * tells an unreachable service from an answer it could not use.
      */
-    private static boolean connectionFailure(Throwable t) {
+    public static boolean connectionFailure(Throwable t) {
         return t instanceof io.vertx.sqlclient.ClosedConnectionException
                 || t instanceof java.io.IOException && !(t instanceof com.fasterxml.jackson.core.JacksonException)
                 || t instanceof io.netty.channel.ConnectTimeoutException;
