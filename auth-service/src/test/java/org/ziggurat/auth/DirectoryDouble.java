@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A test double of directory-service's internal API, true to its HTTP contract: a platform token
  * is required. {@code POST /internal/passwords/verify}: known people answer 200 {user_id,
- * username}, a wrong password 401, the login {@value #THROTTLED} 429 with Retry-After.
+ * username}, a wrong password 401, the login {@value #THROTTLED} 429 with Retry-After, the login
+ * {@value #AWAY} 503.
  * People by ids, a person's organizations, and organization-application links, over the
  * people and organizations below (alice is a member of the public "lab"; bob is the admin of
  * the private "vault"; carol belongs nowhere).
@@ -18,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
     public static final String THROTTLED = "throttled-person";
+    /** A login whose password check the directory answers 503 for, as when its database is away. */
+    public static final String AWAY = "directory-away";
     public static final Map<String, Person> PEOPLE = Map.of(
             "alice", new Person(101, "alice", "alice password 1"),
             "bob", new Person(102, "bob", "bob password 12"),
@@ -104,6 +107,11 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
     private static void verify(io.vertx.core.http.HttpServerRequest request, JsonObject check) {
         String login = check.getString("login");
+        if (AWAY.equals(login)) {
+            // As directory-service answers while its database is away.
+            request.response().setStatusCode(503).putHeader("Retry-After", "2").end();
+            return;
+        }
         if (THROTTLED.equals(login)) {
             request.response().setStatusCode(429).putHeader("Retry-After", "30").end();
             return;

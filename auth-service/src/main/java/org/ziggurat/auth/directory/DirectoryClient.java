@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.annotation.RegisterClientHeaders;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+import org.ziggurat.platform.problem.DependencyUnavailable;
 
 /** directory-service's internal API, called with auth-service's own platform token. */
 @RegisterRestClient(configKey = "directory")
@@ -120,6 +121,10 @@ public interface DirectoryClient {
         }
         if (response.getStatus() == 404) {
             return new NotFound();
+        }
+        if (response.getStatus() >= 500) {
+            // Its database away, say: a 503 to our caller, who may retry, not a 500.
+            return new DependencyUnavailable("directory-service answered " + response.getStatus(), null);
         }
         return new IllegalStateException("directory-service answered " + response.getStatus());
     }

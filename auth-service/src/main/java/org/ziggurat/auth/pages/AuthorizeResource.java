@@ -33,6 +33,7 @@ import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.TokenCrypto;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.problem.ProblemMappers;
 
 import java.net.URI;
 import java.net.URLEncoder;
@@ -187,7 +188,9 @@ public class AuthorizeResource {
                     return loginPage(checked, uri, "The username or password is not right.", loginName, 401);
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithItem(() ->
-                        loginPage(checked, uri, "Too many failed attempts. Wait a few minutes and try again.", loginName, 429));
+                        loginPage(checked, uri, "Too many failed attempts. Wait a few minutes and try again.", loginName, 429))
+                .onFailure(failure -> ProblemMappers.dependencyUnavailable(failure)).recoverWithItem(() ->
+                        loginPage(checked, uri, "Signing in is not possible for a moment. Try again shortly.", loginName, 503));
     }
 
     private Uni<Response> decide(Checked checked, String action, String csrf, String sessionCookie, UriInfo uri) {

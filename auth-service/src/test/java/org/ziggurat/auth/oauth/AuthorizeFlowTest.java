@@ -195,6 +195,14 @@ class AuthorizeFlowTest {
         Response wrong = signIn(browser, authorizeUrl(app, CALLBACK, "user", "s1", null), "wrong password");
         wrong.then().statusCode(401).body(containsString("id=\"login_error\""));
         assertNull(browser.cookies.get(org.ziggurat.auth.pages.LoginSessions.COOKIE));
+        // The directory cannot check passwords now: the page says to try again, no session.
+        Response again = browser.get(authorizeUrl(app, CALLBACK, "user", "s1", null));
+        Map<String, String> away = hiddenFields(again.asString());
+        away.put("login", org.ziggurat.auth.DirectoryDouble.AWAY);
+        away.put("password", "whatever");
+        browser.post(away).then().statusCode(503).contentType(startsWith("text/html"))
+                .body(containsString("Try again shortly"));
+        assertNull(browser.cookies.get(org.ziggurat.auth.pages.LoginSessions.COOKIE));
     }
 
     @Test

@@ -62,6 +62,9 @@ class TokenEndpointTest {
                 .statusCode(400).body("error", equalTo("invalid_grant"));
         post("/oauth/token", app, "grant_type", "password", "username", DirectoryDouble.THROTTLED, "password", "x")
                 .statusCode(400).body("error", equalTo("invalid_grant")).header("Retry-After", "30");
+        // The directory cannot check passwords now: a 503 to retry, not a 500 and not a refused grant.
+        post("/oauth/token", app, "grant_type", "password", "username", DirectoryDouble.AWAY, "password", "x")
+                .statusCode(503).header("Retry-After", "2").body("status", equalTo(503));
         post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1",
                 "scope", "admin").statusCode(400).body("error", equalTo("invalid_scope"));
         post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1",

@@ -170,7 +170,7 @@ public class ProblemMappers {
      * timeout is left to {@link #dependencyTimedOut}; a REST client failure of another kind (an
      * unreadable answer) stays a 500.
      */
-    static boolean dependencyUnavailable(Throwable e) {
+    public static boolean dependencyUnavailable(Throwable e) {
         boolean serviceCall = false;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof DependencyUnavailable) {
