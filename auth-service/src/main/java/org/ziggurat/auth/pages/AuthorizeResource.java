@@ -189,7 +189,7 @@ public class AuthorizeResource {
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithItem(() ->
                         loginPage(checked, uri, "Too many failed attempts. Wait a few minutes and try again.", loginName, 429))
-                .onFailure(failure -> ProblemMappers.dependencyUnavailable(failure)).recoverWithItem(() ->
+                .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
                         loginPage(checked, uri, "Signing in is not possible for a moment. Try again shortly.", loginName, 503));
     }
 

@@ -106,22 +106,16 @@ public class ProblemMappers {
         }
         if (dependencyUnavailable(e)) {
             LOG.warnf("A service this one needs is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
-            return Response.fromResponse(respond(503, "Service Unavailable",
-                    "A service this request needs is unavailable for a moment. Try again shortly.", null, headers, uri))
-                    .header("Retry-After", "2").build();
+            return retryShortly("A service this request needs is unavailable for a moment. Try again shortly.", headers, uri);
         }
         if (databaseAway(e)) {
             LOG.warnf("The database is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
-            return Response.fromResponse(respond(503, "Service Unavailable",
-                    "The service lost its database for a moment. Try again shortly; an operation that takes an "
-                            + "Idempotency-Key is safe to repeat with the same key.", null,
-                    headers, uri)).header("Retry-After", "2").build();
+            return retryShortly("The service lost its database for a moment. Try again shortly; an operation that takes an "
+                    + "Idempotency-Key is safe to repeat with the same key.", headers, uri);
         }
         if (dependencyTimedOut(e)) {
             LOG.warnf("A service or query did not answer in time (%s) for %s", e.getMessage(), uri.getPath());
-            return Response.fromResponse(respond(503, "Service Unavailable",
-                    "A service this request needs did not answer in time. Try again shortly.", null, headers, uri))
-                    .header("Retry-After", "2").build();
+            return retryShortly("A service this request needs did not answer in time. Try again shortly.", headers, uri);
         }
         String requestId = requestId(headers);
         LOG.errorf(e, "Unexpected failure handling %s [request %s]", uri.getPath(), requestId);
@@ -197,6 +191,12 @@ public class ProblemMappers {
             }
         }
         return false;
+    }
+
+    /** 503 with Retry-After: nothing is wrong with the request, and the same request may be sent again. */
+    private static Response retryShortly(String detail, HttpHeaders headers, UriInfo uri) {
+        return Response.fromResponse(respond(503, "Service Unavailable", detail, null, headers, uri))
+                .header("Retry-After", "2").build();
     }
 
     private static Response unauthorizedResponse(String detail, HttpHeaders headers, UriInfo uri) {
