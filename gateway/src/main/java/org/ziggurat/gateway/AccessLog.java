@@ -39,10 +39,11 @@ public class AccessLog {
         }
         long micros = (System.nanoTime() - startedNanos) / 1000;
         String service = ctx.get(SERVICE);
+        String client = GatewayProxy.clientAddress(ctx.request());
         writer.write(new AccessLogWriter.Entry(Instant.now(), Thread.currentThread().getName(), requestId,
                 ctx.request().method().name(), ctx.request().path(), Integer.toString(ctx.response().getStatusCode()),
                 millis(micros), service == null ? "-" : service,
-                ctx.request().remoteAddress() == null ? "-" : ctx.request().remoteAddress().hostAddress()));
+                client == null ? "-" : client));
     }
 
     /** When the writer's queue is full: through the logging system, slower but never lost. */

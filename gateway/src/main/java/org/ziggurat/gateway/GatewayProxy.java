@@ -42,6 +42,7 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
@@ -64,8 +65,16 @@ public class GatewayProxy {
      */
     static final String METRICS_TEMPLATE = "UrlPathTemplate";
 
-    /** Carries the computed upstream URI from the route to the interceptor; never leaves the gateway. */
-    static final String UPSTREAM_URI = "x-ziggurat-upstream-uri";
+    /**
+     * What the route decided about one request, for the interceptor that sends it on: a local of
+     * the request's Vert.x context, read on that context (HttpProxy calls the interceptor at once).
+     * The headers are set on the proxy's copy of the request, which takes them without a second
+     * validation pass (the platform token alone is 700 characters).
+     */
+    record Upstream(String uri, boolean passAuthorization, String platformToken, String clientAddress) {
+    }
+
+    static final String UPSTREAM = "ziggurat.upstream";
 
     /** Request headers a caller may not set: the gateway states these itself. */
     static final List<String> STRIPPED = List.of(PlatformClaims.HEADER, "Forwarded", "X-Forwarded-For",
@@ -158,12 +167,9 @@ public class GatewayProxy {
         if (cors.apply(ctx, route) && request.method() == HttpMethod.OPTIONS) {
             return; // a preflight, answered
         }
-        MultiMap headers = request.headers();
-        STRIPPED.forEach(headers::remove);
-        setForwarded(headers, request);
         if (PublicRoutes.isOAuth(route.path())) {
             // auth-service reads the caller's credentials itself here: pass through untouched.
-            forward(ctx, route, request.query());
+            forward(ctx, route, request.query(), true, null);
             return;
         }
         AccessTokens.Found token = AccessTokens.find(request.getHeader(HttpHeaders.AUTHORIZATION), request.query());
@@ -171,26 +177,26 @@ public class GatewayProxy {
             unauthorized(ctx, "invalid_request", token.problem());
             return;
         }
-        headers.remove(HttpHeaders.AUTHORIZATION);
         String query = AccessTokens.withoutToken(request.query());
         if (token.token() == null) {
-            if (limited(ctx, limits.enabled() ? limits.takeForAddress(clientAddress(request)) : null)) {
+            if (limited(ctx, limits.enabled() ? limits.takeForAddress(Objects.requireNonNullElse(clientAddress(request), "unknown")) : null)) {
                 return;
             }
-            forward(ctx, route, query);
+            forward(ctx, route, query, false, null);
+            return;
+        }
+        Identities.Resolved known = identities.known(token.token());
+        if (known != null) {
+            // The usual case, a token seen before: no wait, so no Uni and no pause.
+            forwardAs(ctx, route, query, token.token(), known);
             return;
         }
         // The body waits while the token is checked.
         request.pause();
         identities.resolve(token.token(), ctx).subscribe().with(resolved -> {
-            if (limited(ctx, limits.enabled() ? limits.takeForToken(token.token()) : null)) {
+            if (!forwardAs(ctx, route, query, token.token(), resolved)) {
                 request.resume();
-                return;
             }
-            if (resolved.platformToken() != null) {
-                headers.set(PlatformClaims.HEADER, resolved.platformToken());
-            }
-            forward(ctx, route, query);
         }, failure -> {
             request.resume();
             if (failure instanceof AuthenticationFailedException && !introspectionUnavailable(failure)) {
@@ -222,8 +228,20 @@ public class GatewayProxy {
         return false;
     }
 
-    private void forward(RoutingContext ctx, PublicRoutes.Route route, String query) {
-        ctx.request().headers().set(UPSTREAM_URI, query == null || query.isEmpty() ? route.path() : route.path() + "?" + query);
+    /** Forwards the request as the token's holder; false when the caller's rate limit refused it. */
+    private boolean forwardAs(RoutingContext ctx, PublicRoutes.Route route, String query, String token,
+            Identities.Resolved resolved) {
+        if (limited(ctx, limits.enabled() ? limits.takeForToken(token) : null)) {
+            return false;
+        }
+        forward(ctx, route, query, false, resolved.platformToken());
+        return true;
+    }
+
+    private void forward(RoutingContext ctx, PublicRoutes.Route route, String query, boolean passAuthorization,
+            String platformToken) {
+        ContextLocals.put(UPSTREAM, new Upstream(query == null || query.isEmpty() ? route.path() : route.path() + "?" + query,
+                passAuthorization, platformToken, clientAddress(ctx.request())));
         EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
         proxiesByLoop.computeIfAbsent(loop, l -> proxies()).get(route.service()).handle(ctx.request());
     }
@@ -261,14 +279,22 @@ public class GatewayProxy {
         return proxies;
     }
 
-    private void setForwarded(MultiMap headers, HttpServerRequest request) {
+    /** What the caller may not say is removed; what the gateway states is set. */
+    private void setForwarded(MultiMap headers, Upstream upstream) {
+        STRIPPED.forEach(headers::remove);
+        if (!upstream.passAuthorization()) {
+            headers.remove(HttpHeaders.AUTHORIZATION);
+        }
         headers.set("X-Forwarded-Proto", forwardedProto);
         headers.set("X-Forwarded-Host", forwardedHost);
         if (!forwardedPrefix.isEmpty()) {
             headers.set("X-Forwarded-Prefix", forwardedPrefix);
         }
-        if (request.remoteAddress() != null) {
-            headers.set("X-Forwarded-For", request.remoteAddress().hostAddress());
+        if (upstream.clientAddress() != null) {
+            headers.set("X-Forwarded-For", upstream.clientAddress());
+        }
+        if (upstream.platformToken() != null) {
+            headers.set(PlatformClaims.HEADER, upstream.platformToken());
         }
     }
 
@@ -295,8 +321,14 @@ public class GatewayProxy {
         problems.write(ctx, 401, detail);
     }
 
-    private static String clientAddress(HttpServerRequest request) {
-        return request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
+    /**
+     * The peer's address, from the connection: the gateway takes no caller's word for it (no
+     * forwarded-address parsing), so this is what the routing context's request would say too,
+     * without computing it again for every call.
+     */
+    static String clientAddress(HttpServerRequest request) {
+        SocketAddress address = request.connection() == null ? null : request.connection().remoteAddress();
+        return address == null ? null : address.hostAddress();
     }
 
     /** Rewrites the URI, echoes the request id, and turns an unreachable or silent service into a problem. */
@@ -310,10 +342,9 @@ public class GatewayProxy {
 
         @Override
         public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
-            MultiMap headers = context.request().headers();
-            String uri = headers.get(UPSTREAM_URI);
-            headers.remove(UPSTREAM_URI);
-            context.request().setURI(uri);
+            Upstream upstream = ContextLocals.<Upstream>get(UPSTREAM).orElseThrow();
+            context.request().setURI(upstream.uri());
+            setForwarded(context.request().headers(), upstream);
             return context.sendRequest().recover(failure -> Future.succeededFuture(unavailable(context, failure)));
         }
 

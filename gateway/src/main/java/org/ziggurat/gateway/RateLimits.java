@@ -5,7 +5,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -46,9 +45,13 @@ public class RateLimits {
     }
 
     private Decision take(String key, int limit) {
-        long now = Instant.now().getEpochSecond();
-        Window window = windows.asMap().compute(key, (k, old) -> old == null || old.resetEpochSecond() <= now
-                ? new Window(now + config.window().toSeconds(), new AtomicInteger()) : old);
+        long now = System.currentTimeMillis() / 1000;
+        // A read while the caller's window is open; the atomic replacement only to open a new one.
+        Window window = windows.getIfPresent(key);
+        if (window == null || window.resetEpochSecond() <= now) {
+            window = windows.asMap().compute(key, (k, old) -> old == null || old.resetEpochSecond() <= now
+                    ? new Window(now + config.window().toSeconds(), new AtomicInteger()) : old);
+        }
         int used = window.used().incrementAndGet();
         return new Decision(limit, Math.max(0, limit - used), window.resetEpochSecond(), used <= limit);
     }

@@ -1,6 +1,7 @@
 package org.ziggurat.platform.http;
 
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -21,7 +22,15 @@ public final class RequestIds {
         return offered != null && SANE.matcher(offered).matches() ? offered : generate();
     }
 
+    /**
+     * A random (version 4) UUID. A request id must be unique, not secret: the caller sees it and
+     * the logs carry it. {@code UUID.randomUUID()} drew each one from SecureRandom, a lock and a
+     * read of the OS's generator per request at the gateway.
+     */
     public static String generate() {
-        return UUID.randomUUID().toString();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = random.nextLong() & ~0xF000L | 0x4000L;
+        long low = random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L;
+        return new UUID(high, low).toString();
     }
 }
