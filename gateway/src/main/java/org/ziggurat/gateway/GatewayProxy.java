@@ -331,7 +331,10 @@ public class GatewayProxy {
         return address == null ? null : address.hostAddress();
     }
 
-    /** Rewrites the URI, echoes the request id, and turns an unreachable or silent service into a problem. */
+    /**
+     * Rewrites the URI, removes what the caller may not say and sets the forwarded headers and the
+     * platform token, echoes the request id, and turns an unreachable or silent service into a problem.
+     */
     private final class Forwarding implements ProxyInterceptor {
 
         private final String service;
