@@ -2,8 +2,8 @@ package org.ziggurat.gateway;
 
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
@@ -17,7 +17,7 @@ import java.time.Instant;
  * {@code org.ziggurat.gateway.access} still switches it: below INFO, nothing is written. The path
  * is logged without its query: a query may hold an access token.
  */
-@ApplicationScoped
+@Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class AccessLog {
 
     static final String SERVICE = "ziggurat.service";

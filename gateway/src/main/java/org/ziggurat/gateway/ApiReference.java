@@ -9,8 +9,8 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.net.URI;
@@ -24,7 +24,7 @@ import java.util.Map;
  * documents (cached for a minute); {@code /docs}: the same as a page to read, rendered here,
  * with no external assets.
  */
-@ApplicationScoped
+@Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class ApiReference {
 
     private static final Logger LOG = Logger.getLogger(ApiReference.class);

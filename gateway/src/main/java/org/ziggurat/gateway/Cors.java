@@ -3,8 +3,8 @@ package org.ziggurat.gateway;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import java.util.List;
 
@@ -13,7 +13,7 @@ import java.util.List;
  * authorization pages, which a browser visits, never fetches. Bearer tokens, no cookies: no
  * credentials mode.
  */
-@ApplicationScoped
+@Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class Cors {
 
     static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, If-None-Match, If-Match, "

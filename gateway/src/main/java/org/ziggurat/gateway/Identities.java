@@ -15,8 +15,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import org.ziggurat.platform.token.PlatformTokenSigner;
 
 import java.time.Duration;
@@ -39,7 +39,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * lifetime), so a revoked token stops working within {@code token-cache-ttl}, and tokens first
  * seen together are checked again spread over time, not all at once.
  */
-@ApplicationScoped
+@Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class Identities {
 
     /**

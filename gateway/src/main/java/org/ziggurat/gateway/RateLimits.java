@@ -2,8 +2,8 @@ package org.ziggurat.gateway;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * anonymous. Counts live in this replica's memory (bounded), so with N replicas behind a
  * round-robin balancer a caller gets up to N times the limit; see the README.
  */
-@ApplicationScoped
+@Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class RateLimits {
 
     public record Decision(int limit, int remaining, long resetEpochSecond, boolean allowed) {
