@@ -61,6 +61,18 @@ class BadInputTest {
             "multipart/form-data; boundary=xyz", "application/json; charset=latin-9", "*/*", "application/merge-patch+json",
             "text/turtle", "application/ld+json", ""};
 
+    /** A problem document's instance: the path as the caller sent it, under the public prefix. */
+    static final java.util.regex.Pattern INSTANCE = java.util.regex.Pattern.compile("\"instance\"\\s*:\\s*\"([^\"]*)\"");
+
+    /**
+     * The path has a ".." segment (plain or percent-encoded): the gateway resolves it first, and
+     * the path it answers for may lie outside the public prefix.
+     */
+    static boolean climbsOut(String pathAndQuery) {
+        String path = pathAndQuery.split("\\?", 2)[0].toLowerCase(java.util.Locale.ROOT).replace("%2e", ".");
+        return java.util.Arrays.asList(path.split("/")).contains("..");
+    }
+
     record Operation(String method, String path, List<String> queryParams) {
     }
 
@@ -73,6 +85,7 @@ class BadInputTest {
         HttpClient http = client();
         Random random = new Random(SEED);
         List<String> problems = new ArrayList<>();
+        String publicPrefix = URI.create(Platform.api()).getPath().replaceAll("/$", "");
         int sent = 0;
         String previous = "";
         for (Operation op : operations) {
@@ -123,6 +136,11 @@ class BadInputTest {
                 }
                 if (LEAK.matcher(answer.body()).find()) {
                     problems.add("internals in the answer to " + where + ": " + clip(answer.body()));
+                }
+                java.util.regex.Matcher instance = INSTANCE.matcher(answer.body());
+                if (instance.find() && !climbsOut(r.pathAndQuery()) && !(instance.group(1) + "/").startsWith(publicPrefix + "/")) {
+                    // Whoever refused it (the gateway or a service), the problem names the path the caller used.
+                    problems.add("instance " + instance.group(1) + " is not a public path, for " + where);
                 }
             }
         }

@@ -35,6 +35,21 @@ class ProblemAndPagingTest {
     }
 
     @Test
+    void theProblemsInstanceIsThePathTheCallerUsedBehindTheGateway() {
+        // The gateway forwards /api/probe/conflict as /probe/conflict with X-Forwarded-Prefix: /api.
+        // Its own problems name the public path; a service's must name the same, not its own.
+        given().header("X-Forwarded-Prefix", "/api").get("/probe/conflict").then().statusCode(409)
+                .body("instance", equalTo("/api/probe/conflict"));
+        given().header("X-Forwarded-Prefix", "/api").contentType("application/json").body("{\"name\": ")
+                .post("/probe/echo").then().statusCode(400)
+                .body("instance", equalTo("/api/probe/echo"));
+        given().header("X-Forwarded-Prefix", "/api").get("/no/such/thing").then().statusCode(404)
+                .body("instance", equalTo("/api/no/such/thing"));
+        // Called directly, the path is the service's own.
+        given().get("/probe/conflict").then().statusCode(409).body("instance", equalTo("/probe/conflict"));
+    }
+
+    @Test
     void malformedJsonIsA400Problem() {
         given().contentType("application/json").body("{\"name\": ").post("/probe/echo").then().statusCode(400)
                 .contentType("application/problem+json").body("status", equalTo(400));

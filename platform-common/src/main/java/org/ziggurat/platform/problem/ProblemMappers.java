@@ -121,7 +121,7 @@ public class ProblemMappers {
         LOG.errorf(e, "Unexpected failure handling %s [request %s]", uri.getPath(), requestId);
         Problem body = new Problem("about:blank", "Internal Server Error", 500,
                 "The server failed to handle this request. Quote the request id when reporting it.",
-                uri.getPath(), requestId, null);
+                instance(uri), requestId, null);
         return Response.status(500).type(Problem.MEDIA_TYPE).entity(body).build();
     }
 
@@ -216,7 +216,15 @@ public class ProblemMappers {
     private static Problem build(int status, String title, String detail, List<Problem.FieldError> errors,
             HttpHeaders headers, UriInfo uri) {
         return new Problem("about:blank", title == null ? HttpStatusTitles.of(status) : title, status, detail,
-                uri.getPath(), requestId(headers), errors);
+                instance(uri), requestId(headers), errors);
+    }
+
+    /**
+     * The path the caller used: behind the gateway it carries the public prefix (X-Forwarded-Prefix,
+     * e.g. /api), as the gateway's own problems do. The JAX-RS path leaves the prefix out.
+     */
+    static String instance(UriInfo uri) {
+        return uri.getAbsolutePath().getPath();
     }
 
     private static String requestId(HttpHeaders headers) {
