@@ -89,7 +89,8 @@ public class GatewayProxy {
 
     private static final Logger LOG = Logger.getLogger(GatewayProxy.class);
 
-    // The beans below that a request calls are @Singleton, not @ApplicationScoped: a call to an
+    // The gateway's own beans that every request calls (identities, rate limits, CORS, the API
+    // reference, the access log) are @Singleton, not @ApplicationScoped: a call to an
     // @ApplicationScoped bean goes through a client proxy that looks its instance up on every call
     // (0.8% of the gateway's CPU under the benchmark's load).
     @Inject
