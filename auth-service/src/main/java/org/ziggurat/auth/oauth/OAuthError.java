@@ -10,6 +10,8 @@ public enum OAuthError {
     UNSUPPORTED_RESPONSE_TYPE("unsupported_response_type", 400),
     INVALID_SCOPE("invalid_scope", 400),
     ACCESS_DENIED("access_denied", 403),
+    /** RFC 6750 §3.1: the presented access token does not carry what the request needs. */
+    INSUFFICIENT_SCOPE("insufficient_scope", 403),
     SLOW_DOWN("slow_down", 429);
 
     private final String code;

@@ -22,6 +22,9 @@ public class OAuthExceptionMapper {
         if (e.error() == OAuthError.INVALID_CLIENT) {
             builder.header("WWW-Authenticate", "Basic realm=\"ziggurat\"");
         }
+        if (e.error() == OAuthError.INSUFFICIENT_SCOPE) {
+            builder.header("WWW-Authenticate", "Bearer error=\"insufficient_scope\"");
+        }
         if (e.retryAfterSeconds() != null) {
             builder.header("Retry-After", e.retryAfterSeconds());
         }

@@ -23,6 +23,7 @@ import org.jboss.logging.Logger;
 import org.ziggurat.auth.applications.ApplicationRepository;
 import org.ziggurat.auth.applications.ApplicationRow;
 import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.auth.oauth.ApiAuthorization;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.ClientAuthenticator;
 import org.ziggurat.auth.oauth.OAuthException;
@@ -154,6 +155,12 @@ public class AuthorizeResource {
             if (checked == null) {
                 return Uni.createFrom().item(errorPage(400, unknownClientMessage(params)));
             }
+            // The pages' forms carry the request back in hidden fields, which the browser (or
+            // anyone posting) may change: each step checks it again, as the first one did.
+            Response invalid = validateRest(checked);
+            if (invalid != null) {
+                return Uni.createFrom().item(invalid);
+            }
             return switch (action) {
                 case "login" -> login(checked, form, loginCsrfCookie, uri, request);
                 case "approve", "deny" -> decide(checked, action, form.get("csrf"), sessionCookie, uri);
@@ -238,8 +245,11 @@ public class AuthorizeResource {
 
     /**
      * {@code POST /oauth/authorize} with {@code response_type=code, client_id, client_secret,
-     * redirect_uri, username}: only the resource owner, proven by their own access token in the
-     * Authorization header, may create a code; the client proves itself too.
+     * redirect_uri, username}: the resource owner's own access token in the Authorization header
+     * stands for their consent, and the client proves itself too. Which tokens may do this, and
+     * for which scopes: {@link ApiAuthorization}. The answer goes to the client's redirect URI
+     * with {@code code} and {@code state} (RFC 6749 §4.1.2); only the out-of-band URI goes to
+     * {@code /oauth/authorize/:code}.
      */
     private Uni<Response> apiAuthorize(OAuthForm form, String authorization, UriInfo uri) {
         if (!"code".equals(form.get("response_type"))) {
@@ -264,28 +274,30 @@ public class AuthorizeResource {
                         .header("WWW-Authenticate", "Bearer error=\"invalid_token\"")
                         .entity(Map.of("error", "invalid_request", "error_description", "The access token is not valid.")).build());
             }
-            if (!owner.username().equalsIgnoreCase(username)) {
-                return Uni.createFrom().item(Response.status(403).type(MediaType.APPLICATION_JSON)
-                        .entity(Map.of("error", "access_denied",
-                                "error_description", "The access token belongs to another person.")).build());
-            }
             if (!app.redirectUris().contains(redirectUri)) {
                 throw OAuthException.invalidRequest("The redirect_uri is not registered for this client.");
             }
             if (!app.confidential() && challenge == null) {
                 throw OAuthException.invalidRequest("A public client must send a PKCE code_challenge (S256).");
             }
-            Scopes.requireAllowed(scopes, app.scopes());
+            ApiAuthorization.check(new ApiAuthorization.Presented(owner.applicationId(), owner.username(), owner.scopes()),
+                    app.id(), app.scopes(), username, scopes);
             Map<String, String> params = new LinkedHashMap<>();
             params.put("redirect_uri", redirectUri);
+            if (form.get("state") != null) {
+                params.put("state", form.get("state"));
+            }
             if (challenge != null) {
                 params.put("code_challenge", challenge);
             }
             Checked checked = new Checked(app, redirectUri, params);
+            // The token carries these scopes already: the grant is recorded as the person's own.
             return consents.grant(app.id(), owner.personId(), scopes)
                     .chain(() -> issueCode(checked, owner.personId(), owner.username(), scopes))
                     .map(codeValue -> {
-                        String location = PublicUrls.of(uri).api("/oauth/authorize/" + codeValue);
+                        String location = RedirectUris.isOutOfBand(redirectUri)
+                                ? PublicUrls.of(uri).api("/oauth/authorize/" + codeValue)
+                                : withQuery(redirectUri, codeAnswer(checked, codeValue));
                         return Response.status(302).location(URI.create(location)).type("text/html; charset=UTF-8")
                                 .entity(redirect.data("assets", assets(uri)).data("location", location).render())
                                 .header("Cache-Control", "no-store").build();
@@ -361,20 +373,25 @@ public class AuthorizeResource {
         });
     }
 
-    /** Errors that may go back to the client, now that its redirect URI is known good. */
+    /**
+     * The rest of the request, checked once the client and redirect URI are known good. A bad
+     * request is an error page, not a redirect to the client: an error redirect that needs no
+     * interaction of the person's would make this server an open redirector for any registered
+     * URI (RFC 9700 §4.11.2). Only the person's own answer (approve or deny) goes back.
+     */
     private Response validateRest(Checked checked) {
         if (!"code".equals(checked.params().get("response_type"))) {
-            return redirectError(checked, "unsupported_response_type", "response_type must be code.");
+            return errorPage(400, "unsupported_response_type: response_type must be code.");
         }
         try {
             Scopes.requireAllowed(Scopes.parse(checked.params().get("scope")), checked.app().scopes());
             String challenge = Pkce.challenge(checked.params().get("code_challenge"),
                     checked.params().get("code_challenge_method"));
             if (challenge == null && !checked.app().confidential()) {
-                return redirectError(checked, "invalid_request", "A public client must send a PKCE code_challenge (S256).");
+                return errorPage(400, "invalid_request: A public client must send a PKCE code_challenge (S256).");
             }
         } catch (OAuthException e) {
-            return redirectError(checked, e.error().code(), e.getMessage());
+            return errorPage(400, e.error().code() + ": " + e.getMessage());
         }
         return null;
     }
@@ -392,15 +409,21 @@ public class AuthorizeResource {
 
     private Response codeRedirect(Checked checked, String codeValue, UriInfo uri) {
         if (RedirectUris.isOutOfBand(checked.redirectUri())) {
-            return Response.seeOther(URI.create(PublicUrls.of(uri).api("/oauth/authorize/" + codeValue)))
+            return Response.seeOther(URI.create(apiPath(uri, "/oauth/authorize/" + codeValue)))
                     .header("Cache-Control", "no-store").build();
         }
+        return Response.seeOther(URI.create(withQuery(checked.redirectUri(), codeAnswer(checked, codeValue))))
+                .header("Cache-Control", "no-store").build();
+    }
+
+    /** The authorization response's parameters (RFC 6749 §4.1.2). */
+    private static Map<String, String> codeAnswer(Checked checked, String codeValue) {
         Map<String, String> answer = new LinkedHashMap<>();
         answer.put("code", codeValue);
         if (checked.state() != null) {
             answer.put("state", checked.state());
         }
-        return Response.seeOther(URI.create(withQuery(checked.redirectUri(), answer))).header("Cache-Control", "no-store").build();
+        return answer;
     }
 
     private Response redirectError(Checked checked, String errorCode, String description) {
@@ -418,7 +441,7 @@ public class AuthorizeResource {
 
     private Response loginPage(Checked checked, UriInfo uri, String message, String loginName, int status) {
         String csrf = crypto.newCsrfToken();
-        String html = login.data("assets", assets(uri)).data("action", PublicUrls.of(uri).api("/oauth/authorize"))
+        String html = login.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/authorize"))
                 .data("appName", checked.app().name()).data("error", message).data("login", loginName)
                 .data("csrf", csrf).data("params", hidden(checked.params())).render();
         return PageHeaders.page(status, html, null)
@@ -427,7 +450,7 @@ public class AuthorizeResource {
 
     private Response consentPage(Checked checked, LoginSessions.Session session, Set<String> scopes, UriInfo uri) {
         String target = PageHeaders.origin(checked.redirectUri());
-        String html = consent.data("assets", assets(uri)).data("action", PublicUrls.of(uri).api("/oauth/authorize"))
+        String html = consent.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/authorize"))
                 .data("appName", checked.app().name()).data("username", session.username())
                 .data("scopes", ScopeDescriptions.describe(scopes))
                 .data("redirectHost", target == null ? "this page" : target)
@@ -451,7 +474,7 @@ public class AuthorizeResource {
     }
 
     private static URI authorizeUrl(UriInfo uri, Map<String, String> params) {
-        return URI.create(withQuery(PublicUrls.of(uri).api("/oauth/authorize"), params));
+        return URI.create(withQuery(apiPath(uri, "/oauth/authorize"), params));
     }
 
     static String withQuery(String base, Map<String, String> params) {
@@ -465,7 +488,16 @@ public class AuthorizeResource {
     }
 
     private static String assets(UriInfo uri) {
-        return URI.create(PublicUrls.of(uri).api("/oauth/assets")).getRawPath();
+        return apiPath(uri, "/oauth/assets");
+    }
+
+    /**
+     * A public path without scheme and host, for the pages' forms and the browser's redirects:
+     * they then stay on whatever host name reached the gateway (localhost, 127.0.0.1, a LAN
+     * address), where the session cookie and the CSP's {@code form-action 'self'} are.
+     */
+    private static String apiPath(UriInfo uri, String path) {
+        return URI.create(PublicUrls.of(uri).api(path)).getRawPath();
     }
 
     private static boolean secure(UriInfo uri) {

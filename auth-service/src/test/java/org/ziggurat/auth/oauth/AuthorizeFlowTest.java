@@ -260,11 +260,73 @@ class AuthorizeFlowTest {
         approve(browser, app, "user", null, null);
         browser.get(authorizeUrl(app, CALLBACK, "user write", null, null)).then().statusCode(200)
                 .body(containsString("id=\"approve\"")).body(containsString("create content"));
-        // A scope the application may not ask for goes back as invalid_scope.
-        Map<String, String> refused = query(browser.get(authorizeUrl(app, CALLBACK, "admin", "s", null))
-                .then().statusCode(303).extract().header("Location"));
-        assertEquals("invalid_scope", refused.get("error"));
-        assertEquals("s", refused.get("state"));
+        // A scope the application may not ask for: an error page, not a redirect (RFC 9700 §4.11.2).
+        browser.get(authorizeUrl(app, CALLBACK, "admin", "s", null)).then().statusCode(400)
+                .header("Location", nullValue()).body(containsString("invalid_scope"));
+    }
+
+    /** RFC 9700 §4.11.2: no error goes back to the client without the person's own answer. */
+    @Test
+    void badRequestsShowAnErrorPageAndNeverRedirect() {
+        App app = createApp(true, "public user");
+        Browser browser = new Browser();
+        for (String url : new String[] {
+                authorizeUrl(app, CALLBACK, "user", "s", null).replace("response_type=code", "response_type=token"),
+                authorizeUrl(app, CALLBACK, "user", "s", null).replace("response_type=code&", ""),
+                authorizeUrl(app, CALLBACK, "admin", "s", null),
+                authorizeUrl(app, CALLBACK, "nonsense", "s", null),
+                authorizeUrl(app, CALLBACK, null, "s", null) + "&code_challenge=x&code_challenge_method=plain"}) {
+            browser.get(url).then().statusCode(400).header("Location", nullValue())
+                    .contentType(startsWith("text/html")).body(containsString("id=\"error_description\""));
+        }
+    }
+
+    /**
+     * The pages carry the request in hidden fields: a consent (or login) post with those fields
+     * changed is checked again as the first request was, and issues nothing.
+     */
+    @Test
+    void theApprovalChecksTheRequestAgain() throws Exception {
+        App app = createApp(false, "public user");
+        String challenge = Pkce.s256(VERIFIER);
+        Browser browser = new Browser();
+        Response afterLogin = signIn(browser, authorizeUrl(app, CALLBACK, "user", "st", challenge), "alice password 1");
+        Response consent = browser.get(relative(afterLogin.getHeader("Location")));
+        consent.then().statusCode(200);
+        Map<String, Map<String, String>> tampered = new java.util.LinkedHashMap<>();
+        tampered.put("a scope the application did not register", Map.of("scope", "user admin"));
+        tampered.put("an unknown scope", Map.of("scope", "user everything"));
+        tampered.put("no PKCE from a public client", Map.of("code_challenge", "", "code_challenge_method", ""));
+        tampered.put("another response type", Map.of("response_type", "token"));
+        int codesBefore = codesOf(app);
+        for (Map.Entry<String, Map<String, String>> change : tampered.entrySet()) {
+            Map<String, String> form = hiddenFields(consent.asString());
+            form.put("action", "approve");
+            form.putAll(change.getValue());
+            form.values().removeIf(String::isEmpty);
+            browser.post(form).then().statusCode(400).header("Location", nullValue());
+            Map<String, String> login = hiddenFields(consent.asString());
+            login.putAll(change.getValue());
+            login.values().removeIf(String::isEmpty);
+            login.put("action", "login");
+            login.put("login", "alice");
+            login.put("password", "alice password 1");
+            browser.post(login).then().statusCode(400).header("Location", nullValue());
+        }
+        assertEquals(codesBefore, codesOf(app), "a tampered approval issued a code");
+        // Untouched, the same form issues a code for what was asked.
+        Map<String, String> form = hiddenFields(consent.asString());
+        form.put("action", "approve");
+        assertNotNull(query(browser.post(form).then().statusCode(303).extract().header("Location")).get("code"));
+        assertEquals(codesBefore + 1, codesOf(app));
+    }
+
+    static int codesOf(App app) throws Exception {
+        try (Connection c = ServiceDatabase.connect(); var rows = c.createStatement()
+                .executeQuery("SELECT count(*) FROM authorization_code WHERE application_id = " + app.id())) {
+            rows.next();
+            return rows.getInt(1);
+        }
     }
 
     @Test
@@ -285,14 +347,12 @@ class AuthorizeFlowTest {
     void pkceIsRequiredForPublicClientsAndChecked() {
         App publicApp = createApp(false, "public user");
         Browser browser = new Browser();
-        // No challenge from a public client: an error back to the client (its redirect URI is registered).
-        Map<String, String> refused = query(browser.get(authorizeUrl(publicApp, CALLBACK, "user", "p", null))
-                .then().statusCode(303).extract().header("Location"));
-        assertEquals("invalid_request", refused.get("error"));
+        // No challenge from a public client: an error page (RFC 9700 §4.11.2: no redirect without interaction).
+        browser.get(authorizeUrl(publicApp, CALLBACK, "user", "p", null)).then().statusCode(400)
+                .header("Location", nullValue()).body(containsString("invalid_request"));
         // The plain method is refused.
-        Map<String, String> plain = query(browser.get(authorizeUrl(publicApp, CALLBACK, null, null, null)
-                + "&code_challenge=" + VERIFIER + "&code_challenge_method=plain").then().statusCode(303).extract().header("Location"));
-        assertEquals("invalid_request", plain.get("error"));
+        browser.get(authorizeUrl(publicApp, CALLBACK, null, null, null) + "&code_challenge=" + VERIFIER
+                + "&code_challenge_method=plain").then().statusCode(400).body(containsString("invalid_request"));
 
         String challenge = Pkce.s256(VERIFIER);
         String codeValue = approve(browser, publicApp, "user", null, challenge).get("code");
@@ -368,19 +428,103 @@ class AuthorizeFlowTest {
         App app = createApp(true, "public user", "urn:ietf:wg:oauth:2.0:oob");
         String aliceToken = (String) aliceTokens(app, "user").get("access_token");
         String form = "response_type=code&client_id=" + app.clientId() + "&client_secret=" + app.secret()
-                + "&redirect_uri=" + enc("urn:ietf:wg:oauth:2.0:oob") + "&username=alice";
+                + "&redirect_uri=" + enc("urn:ietf:wg:oauth:2.0:oob") + "&username=alice&scope=user";
         given().redirects().follow(false).contentType("application/x-www-form-urlencoded").body(form)
                 .post("/oauth/authorize").then().statusCode(401);
         given().redirects().follow(false).header("Authorization", "Bearer " + aliceToken)
                 .contentType("application/x-www-form-urlencoded").body(form.replace("username=alice", "username=bob"))
                 .post("/oauth/authorize").then().statusCode(403);
-        Response created = given().redirects().follow(false).header("Authorization", "Bearer " + aliceToken)
-                .contentType("application/x-www-form-urlencoded").body(form).post("/oauth/authorize");
+        Response created = apiAuthorize(aliceToken, form);
         created.then().statusCode(302).header("Location", containsString("/oauth/authorize/zac_"))
                 .body(containsString("id=\"redirect_link\""));
         String codeValue = created.getHeader("Location").replaceFirst(".*/oauth/authorize/", "");
-        post("/oauth/token", app, "grant_type", "authorization_code", "code", codeValue,
-                "redirect_uri", "urn:ietf:wg:oauth:2.0:oob").statusCode(200);
+        String issued = post("/oauth/token", app, "grant_type", "authorization_code", "code", codeValue,
+                "redirect_uri", "urn:ietf:wg:oauth:2.0:oob").statusCode(200).extract().path("access_token");
+        introspect(issued).body("scope", equalTo("user"));
+    }
+
+    /**
+     * The review's escalation: a person's token of any client (even a public one of another
+     * application) minted a code with every scope the target registered, and recorded consent.
+     * Now the token must be the person's own (no client) or the asking application's, and carry
+     * every scope asked for.
+     */
+    @Test
+    void theApiFormNeverGrantsMoreThanThePresentedToken() throws Exception {
+        App target = createApp(true, "public user write update admin");
+        App other = createApp(true, "public user write update admin");
+        String base = "response_type=code&client_id=" + target.clientId() + "&client_secret=" + target.secret()
+                + "&redirect_uri=" + enc(CALLBACK) + "&username=alice";
+        int codes = codesOf(target);
+
+        // Another application's token, even one with every scope: refused.
+        String othersToken = (String) aliceTokens(other, "user write update admin").get("access_token");
+        apiAuthorize(othersToken, base + "&scope=public").then().statusCode(403)
+                .header("WWW-Authenticate", containsString("insufficient_scope"))
+                .body("error", equalTo("insufficient_scope"));
+        // The person's own token without a client, with the public scope only: no wider code.
+        String ownPublic = post("/oauth/token", null, "grant_type", "password", "username", "alice",
+                "password", "alice password 1").statusCode(200).extract().path("access_token");
+        apiAuthorize(ownPublic, base + "&scope=" + enc("user write update admin")).then().statusCode(403)
+                .body("error", equalTo("insufficient_scope"));
+        apiAuthorize(ownPublic, base + "&scope=admin").then().statusCode(403).body("error", equalTo("insufficient_scope"));
+        // A token of the asking application cannot widen itself either.
+        String targetsUser = (String) aliceTokens(target, "user").get("access_token");
+        apiAuthorize(targetsUser, base + "&scope=" + enc("user write")).then().statusCode(403)
+                .body("error", equalTo("insufficient_scope"));
+        assertEquals(codes, codesOf(target), "a refused API authorization issued a code");
+        // Nothing refused was recorded as consent: the browser flow still asks for write.
+        Browser browser = new Browser();
+        signIn(browser, authorizeUrl(target, CALLBACK, "user write", null, null), "alice password 1").then().statusCode(303);
+        browser.get(authorizeUrl(target, CALLBACK, "user write", null, null)).then().statusCode(200)
+                .body(containsString("id=\"approve\""));
+
+        // Within the token's scopes, the code carries exactly what was asked.
+        Response ok = apiAuthorize(targetsUser, base + "&scope=user&state=" + enc("st 1"));
+        ok.then().statusCode(302);
+        String codeValue = query(ok.getHeader("Location")).get("code");
+        post("/oauth/token", target, "grant_type", "authorization_code", "code", codeValue, "redirect_uri", CALLBACK)
+                .statusCode(200).body("scope", equalTo("user"));
+    }
+
+    /** Only scopes the application registered, whatever the token carries: invalid_scope. */
+    @Test
+    void theApiFormKeepsToTheApplicationsScopes() {
+        App app = createApp(true, "public user");
+        String own = post("/oauth/token", null, "grant_type", "password", "username", "alice",
+                "password", "alice password 1", "scope", "user write admin").statusCode(200).extract().path("access_token");
+        apiAuthorize(own, "response_type=code&client_id=" + app.clientId() + "&client_secret=" + app.secret()
+                + "&redirect_uri=" + enc(CALLBACK) + "&username=alice&scope=admin").then().statusCode(400)
+                .body("error", equalTo("invalid_scope"));
+    }
+
+    /**
+     * RFC 6749 §4.1.2: with a registered https (or loopback) redirect URI the API form answers
+     * with a redirect to it, with code and state; parsed here by a standard client library.
+     */
+    @Test
+    void theApiFormRedirectsToTheRegisteredUriWithCodeAndState() throws Exception {
+        App app = createApp(true, "public user", CALLBACK, "http://127.0.0.1:8765/cb");
+        String own = post("/oauth/token", null, "grant_type", "password", "username", "alice",
+                "password", "alice password 1", "scope", "user").statusCode(200).extract().path("access_token");
+        for (String redirectUri : new String[] {CALLBACK, "http://127.0.0.1:8765/cb"}) {
+            Response answer = apiAuthorize(own, "response_type=code&client_id=" + app.clientId() + "&client_secret="
+                    + app.secret() + "&redirect_uri=" + enc(redirectUri) + "&username=alice&scope=user&state=" + enc("a b&c"));
+            answer.then().statusCode(302);
+            com.nimbusds.oauth2.sdk.AuthorizationResponse parsed = com.nimbusds.oauth2.sdk.AuthorizationResponse.parse(
+                    URI.create(answer.getHeader("Location")));
+            assertTrue(parsed.indicatesSuccess(), answer.getHeader("Location"));
+            assertEquals(URI.create(redirectUri), parsed.getRedirectionURI());
+            assertEquals("a b&c", parsed.getState().getValue());
+            post("/oauth/token", app, "grant_type", "authorization_code", "code",
+                    parsed.toSuccessResponse().getAuthorizationCode().getValue(), "redirect_uri", redirectUri)
+                    .statusCode(200).body("scope", equalTo("user"));
+        }
+    }
+
+    static Response apiAuthorize(String token, String form) {
+        return given().redirects().follow(false).header("Authorization", "Bearer " + token)
+                .contentType("application/x-www-form-urlencoded").body(form).post("/oauth/authorize");
     }
 
     @Test

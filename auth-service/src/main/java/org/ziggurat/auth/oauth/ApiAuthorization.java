@@ -1,0 +1,51 @@
+package org.ziggurat.auth.oauth;
+
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * The rules of the spec's API form of the authorization endpoint ({@code POST /oauth/authorize}
+ * with {@code username} and the resource owner's access token), apart from HTTP so that they are
+ * tested on their own.
+ *
+ * <p>The form creates a code without a consent page, so the token it presents stands for the
+ * person's consent, and the code can never carry more than that token:
+ * <ul>
+ * <li>only the person's own token may be used: one issued without a client (the password grant
+ * with the person's own credentials), or one of the very application that asks. A token that
+ * another application holds speaks for that application only, and is refused;</li>
+ * <li>every scope asked for must be one the application registered ({@code invalid_scope}) and
+ * one the presented token carries ({@code insufficient_scope}); {@code public} needs none.</li>
+ * </ul>
+ */
+public final class ApiAuthorization {
+
+    private ApiAuthorization() {
+    }
+
+    /** The presented access token, as far as these rules need it (live and of a person: checked before). */
+    public record Presented(Long applicationId, String username, Collection<String> scopes) {
+    }
+
+    /**
+     * Nothing when the token may authorize these scopes for the application; an
+     * {@link OAuthException} saying why not otherwise.
+     */
+    public static void check(Presented token, long applicationId, Collection<String> registeredScopes, String username,
+            Set<String> requested) {
+        if (token.username() == null || !token.username().equalsIgnoreCase(username)) {
+            throw new OAuthException(OAuthError.ACCESS_DENIED, "The access token belongs to another person.");
+        }
+        if (token.applicationId() != null && token.applicationId() != applicationId) {
+            throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "This access token was issued to another application: "
+                    + "use the person's own token (issued without a client) or one of this application.");
+        }
+        Scopes.requireAllowed(requested, registeredScopes);
+        for (String scope : Scopes.granted(requested)) {
+            if (!token.scopes().contains(scope)) {
+                throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE,
+                        "The access token does not carry the scope '" + scope + "', so it cannot grant it.");
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package org.ziggurat.auth.oauth;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The API form's rules, without HTTP: whose token, and which scopes it may pass on. */
+class ApiAuthorizationTest {
+
+    static final long APP = 7;
+    static final List<String> REGISTERED = List.of("public", "user", "write");
+
+    static OAuthError refusal(ApiAuthorization.Presented token, String username, Set<String> requested) {
+        return assertThrows(OAuthException.class, () -> ApiAuthorization.check(token, APP, REGISTERED, username, requested))
+                .error();
+    }
+
+    @Test
+    void thePersonsOwnTokenPassesOnWhatItCarries() {
+        var own = new ApiAuthorization.Presented(null, "alice", List.of("user", "write"));
+        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, "alice", Set.of("user", "write")));
+        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, "ALICE", Set.of()));
+        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, "alice", Set.of("public")));
+    }
+
+    @Test
+    void aTokenOfTheAskingApplicationPassesOnWhatItCarries() {
+        var same = new ApiAuthorization.Presented(APP, "alice", List.of("user"));
+        assertDoesNotThrow(() -> ApiAuthorization.check(same, APP, REGISTERED, "alice", Set.of("user")));
+        assertEquals(OAuthError.INSUFFICIENT_SCOPE, refusal(same, "alice", Set.of("user", "write")));
+    }
+
+    @Test
+    void anotherApplicationsTokenPassesOnNothing() {
+        var other = new ApiAuthorization.Presented(APP + 1, "alice", List.of("user", "write", "update", "admin"));
+        assertEquals(OAuthError.INSUFFICIENT_SCOPE, refusal(other, "alice", Set.of()));
+        assertEquals(OAuthError.INSUFFICIENT_SCOPE, refusal(other, "alice", Set.of("user")));
+    }
+
+    @Test
+    void noScopeBeyondTheTokensOrTheApplications() {
+        var own = new ApiAuthorization.Presented(null, "alice", List.of());
+        assertEquals(OAuthError.INSUFFICIENT_SCOPE, refusal(own, "alice", Set.of("user")));
+        var admin = new ApiAuthorization.Presented(null, "alice", List.of("user", "write", "admin"));
+        assertEquals(OAuthError.INVALID_SCOPE, refusal(admin, "alice", Set.of("admin")));
+    }
+
+    @Test
+    void anotherPersonsTokenIsRefused() {
+        var bobs = new ApiAuthorization.Presented(null, "bob", List.of("user"));
+        assertEquals(OAuthError.ACCESS_DENIED, refusal(bobs, "alice", Set.of()));
+        assertEquals(OAuthError.ACCESS_DENIED, refusal(new ApiAuthorization.Presented(null, null, List.of()), "alice", Set.of()));
+    }
+}
