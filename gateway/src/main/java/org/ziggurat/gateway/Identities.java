@@ -166,6 +166,13 @@ public class Identities {
         if (introspection == null) {
             throw new io.quarkus.security.AuthenticationFailedException("no introspection result");
         }
+        // RFC 7662 reports refresh tokens as active too: only an access token authorizes a call,
+        // whatever style it came in. A long-lived refresh token used as a bearer token would
+        // outlive its access token's revocation and skip reuse detection.
+        String tokenType = introspection.getString("token_type");
+        if (tokenType == null || !tokenType.equalsIgnoreCase("bearer")) {
+            throw new io.quarkus.security.AuthenticationFailedException("not an access token");
+        }
         String subject = introspection.getSubject();
         String clientId = introspection.getClientId();
         Long exp = introspection.contains("exp") ? introspection.getLong("exp") : null;

@@ -90,6 +90,28 @@ class GatewayIdentityTest {
                 .then().statusCode(401);
     }
 
+    /**
+     * Introspection reports an unused refresh token as active (token_type refresh_token), and one
+     * without a type says nothing of its kind: neither authorizes a call, in any token style.
+     */
+    @Test
+    void onlyAccessTokensAuthorize() {
+        long now = Instant.now().getEpochSecond();
+        for (Map<String, Object> answer : new Map[] {
+                Map.of("active", true, "scope", "user", "client_id", "NotebookClient000001", "username", "alice", "sub", "42",
+                        "token_type", "refresh_token", "exp", now + 3600, "iat", now),
+                Map.of("active", true, "scope", "user", "client_id", "NotebookClient000001", "username", "alice", "sub", "42",
+                        "exp", now + 3600, "iat", now)}) {
+            String token = "zrt_" + UUID.randomUUID();
+            given().contentType("application/json").body(answer).put(authStub() + "/__stub/tokens/" + token)
+                    .then().statusCode(204);
+            given().header("Authorization", "Bearer " + token).get("/api/people/alice").then().statusCode(401)
+                    .contentType("application/problem+json");
+            given().header("Authorization", "token " + token).get("/api/people/alice").then().statusCode(401);
+            given().queryParam("access_token", token).get("/api/people/alice").then().statusCode(401);
+        }
+    }
+
     @Test
     void noTokenIsAnonymousAndForgedIdentityIsDropped() {
         given().header("X-Platform-Token", "forged").get("/organizations").then().statusCode(200)
@@ -204,8 +226,9 @@ class GatewayIdentityTest {
     @Test
     void clientCredentialTokensCarryNoPerson() {
         String token = "zat_" + UUID.randomUUID();
+        // As auth-service answers for a client_credentials token: token_type bearer, no username.
         given().contentType("application/json").body(Map.of("active", true, "scope", "public", "client_id", "Robot",
-                "sub", "Robot", "exp", Instant.now().getEpochSecond() + 600))
+                "sub", "Robot", "token_type", "bearer", "exp", Instant.now().getEpochSecond() + 600))
                 .put(authStub() + "/__stub/tokens/" + token).then().statusCode(204);
         given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(200)
                 .body("headers.x-platform-token", nullValue());

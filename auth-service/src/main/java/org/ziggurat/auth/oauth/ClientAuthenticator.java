@@ -60,10 +60,25 @@ public class ClientAuthenticator {
         return formId == null ? null : new Claimed(formId, formSecret, false);
     }
 
+    /**
+     * Whether a value can be a client id at all: ours are 20 letters and digits, the platform's
+     * own clients are named with dashes. Anything else (a NUL, an emoji, a page of text) is
+     * refused as {@code invalid_client} before any look-up.
+     */
+    public static boolean plausibleClientId(String clientId) {
+        return clientId != null && CLIENT_ID.matcher(clientId).matches();
+    }
+
+    private static final java.util.regex.Pattern CLIENT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
     /** The authenticated application; {@code invalid_client} otherwise. */
     public Uni<ApplicationRow> authenticate(Claimed claimed) {
         if (claimed == null) {
             return Uni.createFrom().failure(OAuthException.invalidClient("Client authentication is required."));
+        }
+        if (!plausibleClientId(claimed.clientId())) {
+            LOG.infof("event=client_authentication_failed client_id=%s reason=unknown", safe(claimed.clientId()));
+            return Uni.createFrom().failure(OAuthException.invalidClient("Client authentication failed."));
         }
         return applications.byClientId(claimed.clientId()).map(app -> {
             if (app == null) {
@@ -100,7 +115,14 @@ public class ClientAuthenticator {
         }
     }
 
+    /** For the log: at most 64 characters, anything but an id's characters as '?'. */
     static String safe(String clientId) {
-        return clientId == null ? "-" : clientId.replaceAll("[^A-Za-z0-9_-]", "?").substring(0, Math.min(64, clientId.length()));
+        if (clientId == null) {
+            return "-";
+        }
+        // Replaced first, then cut: a character outside the BMP (an emoji) is two chars and one '?',
+        // and cutting at the original length ran past the end (a 500 for client_id=😀).
+        String printable = clientId.replaceAll("[^A-Za-z0-9_-]", "?");
+        return printable.substring(0, Math.min(64, printable.length()));
     }
 }

@@ -83,8 +83,10 @@ public class OAuthResource {
             case "refresh_token" -> {
                 String refreshToken = form.require("refresh_token");
                 Set<String> scopes = Scopes.parse(form.get("scope"));
-                yield clients.authenticate(claimed)
-                        .chain(app -> tokenService.refresh(app, refreshToken, scopes))
+                // Without a client: a refresh token of the password grant without one (a client's
+                // own refresh token is refused then, with invalid_client).
+                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : clients.authenticate(claimed);
+                yield client.chain(app -> tokenService.refresh(app, refreshToken, scopes))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
             case "client_credentials" -> {

@@ -353,7 +353,7 @@ public class AuthorizeResource {
     /** The client and redirect URI, checked; null when either is unknown (answer: an error page). */
     private Uni<Checked> check(Map<String, String> params) {
         String clientId = params.get("client_id");
-        if (clientId == null || clientId.length() > 64) {
+        if (!ClientAuthenticator.plausibleClientId(clientId)) {
             return Uni.createFrom().nullItem();
         }
         return applications.byClientId(clientId).map(app -> {

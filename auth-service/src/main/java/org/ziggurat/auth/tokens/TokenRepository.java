@@ -87,7 +87,7 @@ public class TokenRepository {
     }
 
     /** The new pair of a refresh: the values' hashes, the access token's sealed value, the expiries. */
-    public record Rotation(byte[] refreshHash, long applicationId, List<String> narrowedTo, byte[] accessHash,
+    public record Rotation(byte[] refreshHash, Long applicationId, List<String> narrowedTo, byte[] accessHash,
             byte[] accessSealed, OffsetDateTime accessExpires, byte[] newRefreshHash, OffsetDateTime refreshExpires) {
     }
 
@@ -97,7 +97,9 @@ public class TokenRepository {
 
     /**
      * A refresh in one statement, and so one commit: the live, unused refresh token of this client
-     * (and of at least the narrowed scopes) is marked used, and the new pair joins its family. It
+     * (or of no client, for the password grant's without one) and of at least the narrowed scopes
+     * is marked used, and the new pair joins its family. Narrowing narrows the new access token
+     * only: the new refresh token keeps the grant's scopes (RFC 6749 §6). It
      * was a transaction of four round trips (BEGIN, the rotation, the insert, COMMIT), the token
      * endpoint's largest cost under load after the commit itself. Null when nothing was rotated:
      * unknown, used, revoked, expired, another client's, or asked to widen; {@code TokenService}
@@ -117,9 +119,11 @@ public class TokenRepository {
 
     private static final String ROTATE = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
             + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
-            + "AND application_id = $2 AND scopes @> $3::text[] RETURNING person_id, username, scopes, family), "
+            + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] "
+            + "RETURNING person_id, username, scopes, family), "
             + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
-            + "expires_at) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, coalesce($4::text[], u.scopes), "
+            + "expires_at) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
+            + "CASE WHEN n.kind = 'a' THEN coalesce($4::text[], u.scopes) ELSE u.scopes END, "
             + "u.family, n.expires_at FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
             + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
             + "RETURNING id, kind, scopes) "

@@ -121,13 +121,15 @@ public class TokenService {
      * refresh_token: rotation on every use, in one statement (TokenRepository#rotate). A refresh
      * token presented after it was rotated is taken as stolen: its whole family is revoked
      * (RFC 9700 §4.14.2). A refusal for another client or for wider scopes leaves it unused.
+     * {@code clientOrNull} is null for a refresh token of the password grant without a client,
+     * which is refreshed without one too; a client's refresh token needs that client.
      */
-    public Uni<IssuedTokens> refresh(ApplicationRow client, String refreshToken, Set<String> requested) {
+    public Uni<IssuedTokens> refresh(ApplicationRow clientOrNull, String refreshToken, Set<String> requested) {
         byte[] hash = crypto.hash(refreshToken);
         String access = crypto.newAccessToken();
         String refresh = crypto.newRefreshToken();
         Instant now = Instant.now();
-        TokenRepository.Rotation rotation = new TokenRepository.Rotation(hash, client.id(),
+        TokenRepository.Rotation rotation = new TokenRepository.Rotation(hash, clientOrNull == null ? null : clientOrNull.id(),
                 requested.isEmpty() ? null : List.copyOf(requested), crypto.hash(access), crypto.encrypt(access),
                 OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC), crypto.hash(refresh),
                 OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC));
@@ -135,26 +137,31 @@ public class TokenService {
                 .chain(rotated -> rotated != null
                         ? Uni.createFrom().item(new IssuedTokens(rotated.accessTokenId(), access, refresh,
                                 config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()))
-                        : refreshRefused(hash, client, requested))
+                        : refreshRefused(hash, clientOrNull, requested))
                 // Routine and frequent, and recorded in the token table itself: DEBUG, where
                 // sign-ins (code and password grants) and every refusal stay at INFO. One line per
                 // token was an eighth of the token endpoint's time in the profile.
-                .invoke(issued -> EVENTS.debugf("event=token_refreshed client_id=%s", client.clientId()));
+                .invoke(issued -> EVENTS.debugf("event=token_refreshed client_id=%s", clientIdOf(clientOrNull)));
     }
 
     /** Why a refresh token rotated nothing, read after the fact; a reuse revokes its family. */
-    private Uni<IssuedTokens> refreshRefused(byte[] hash, ApplicationRow client, Set<String> requested) {
+    private Uni<IssuedTokens> refreshRefused(byte[] hash, ApplicationRow clientOrNull, Set<String> requested) {
+        Long clientId = clientOrNull == null ? null : clientOrNull.id();
         return tokens.byHash(hash).chain(row -> {
             boolean refreshToken = row != null && row.kind() == 'r';
-            boolean ours = refreshToken && row.applicationId() != null && row.applicationId() == client.id();
+            boolean ours = refreshToken && java.util.Objects.equals(row.applicationId(), clientId);
             if (ours && row.usedAt() != null && row.revokedAt() == null) {
                 return tokens.revokeFamily(row.family()).invoke(count -> EVENTS.warnf(
                                 "event=refresh_token_reuse client_id=%s person_id=%s revoked_tokens=%d",
-                                client.clientId(), row.personId(), count))
+                                clientIdOf(clientOrNull), row.personId(), count))
                         .chain(count -> Uni.createFrom().failure(OAuthException.invalidGrant(
                                 "The refresh token was used already; the authorization is revoked.")));
             }
             if (refreshToken && row.usedAt() == null && row.isLive(Instant.now())) {
+                if (!ours && clientOrNull == null) {
+                    return Uni.createFrom().failure(OAuthException.invalidClient(
+                            "This refresh token was issued to a client: the client must authenticate."));
+                }
                 if (!ours) {
                     return Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token was issued to another client."));
                 }

@@ -165,12 +165,60 @@ class TokenEndpointTest {
                 "scope", "user public").statusCode(200).body("scope", equalTo("public user"))
                 .extract().jsonPath().getMap("$");
         introspect((String) narrowed.get("access_token")).body("active", equalTo(true)).body("username", equalTo("alice"));
-        // Without scope, a refresh keeps the grant's scopes.
+        // Narrowing narrowed that access token only: the new refresh token keeps the grant's
+        // scopes (RFC 6749 §6), so a refresh without scope gets them all back.
         post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) narrowed.get("refresh_token"))
-                .statusCode(200).body("scope", equalTo("public user"));
+                .statusCode(200).body("scope", equalTo("user write"));
         post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", "zrt_never_issued")
                 .statusCode(400).body("error", equalTo("invalid_grant"))
                 .body("error_description", equalTo("The refresh token is not valid."));
+    }
+
+    /**
+     * The password grant without a client issues a refresh token: it is refreshed without a
+     * client too (it could never be refreshed before), and rotates like any other.
+     */
+    @Test
+    void aRefreshTokenWithoutAClientIsRefreshedWithoutOne() {
+        Map<String, Object> first = post("/oauth/token", null, "grant_type", "password", "username", "alice",
+                "password", "alice password 1", "scope", "user write").statusCode(200).extract().jsonPath().getMap("$");
+        String firstRefresh = (String) first.get("refresh_token");
+        // Some client cannot take it over.
+        App app = createApp(true, "public user write");
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", firstRefresh)
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        Map<String, Object> second = post("/oauth/token", null, "grant_type", "refresh_token", "refresh_token", firstRefresh,
+                "scope", "user").statusCode(200).body("scope", equalTo("user")).extract().jsonPath().getMap("$");
+        introspect((String) second.get("access_token")).body("active", equalTo(true)).body("username", equalTo("alice"))
+                .body("scope", equalTo("user"));
+        post("/oauth/token", null, "grant_type", "refresh_token", "refresh_token", (String) second.get("refresh_token"))
+                .statusCode(200).body("scope", equalTo("user write"));
+        // Reuse of the rotated one revokes the family, as with a client.
+        post("/oauth/token", null, "grant_type", "refresh_token", "refresh_token", firstRefresh)
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        introspect((String) second.get("access_token")).body("active", equalTo(false));
+        // A client's refresh token needs its client.
+        String clients = (String) aliceTokens(app, "user").get("refresh_token");
+        post("/oauth/token", null, "grant_type", "refresh_token", "refresh_token", clients)
+                .statusCode(401).body("error", equalTo("invalid_client"));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", clients).statusCode(200);
+    }
+
+    /** A client id that is no plain id (an emoji, control characters, very long) is invalid_client, never a 500. */
+    @Test
+    void oddClientIdsAreInvalidClients() {
+        for (String clientId : new String[] {"\uD83D\uDE00", "a\uD83D\uDE00b", "\u0000", "x".repeat(300), "\u00e9t\u00e9"}) {
+            String form = post("/oauth/token", null, "grant_type", "client_credentials", "client_id", clientId,
+                    "client_secret", "s").extract().asString();
+            org.junit.jupiter.api.Assertions.assertTrue(form.contains("\"invalid_client\""), clientId.length() + ": " + form);
+            String basic = post("/oauth/token", new App(0, clientId, "s"), "grant_type", "client_credentials")
+                    .extract().asString();
+            org.junit.jupiter.api.Assertions.assertTrue(basic.contains("\"invalid_client\""), clientId.length() + ": " + basic);
+            post("/oauth/introspect", null, "token", "zat_x", "client_id", clientId, "client_secret", "s")
+                    .statusCode(401).body("error", equalTo("invalid_client"));
+            post("/oauth/revoke", null, "token", "zat_x", "client_id", clientId, "client_secret", "s")
+                    .statusCode(401).body("error", equalTo("invalid_client"));
+        }
     }
 
     @Test

@@ -97,24 +97,26 @@ public class InternalResource {
             String address = check.clientAddress() != null && ADDRESS.matcher(check.clientAddress()).matches()
                     ? check.clientAddress() : null;
             String login = check.login().strip();
-            return throttle.blockedFor(login, address).chain(seconds -> {
-                if (seconds > 0) {
-                    LOG.infof("password check throttled: service=%s address=%s", service, address);
-                    return Uni.createFrom().item(Response.status(429).header("Retry-After", seconds)
-                            .type("application/problem+json")
-                            .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
-                                    "detail", "Too many failed attempts. Try again later."))
-                            .build());
-                }
-                return repository.credential(login).chain(credential -> hashing
-                        .verify(check.password(), credential == null ? null : credential.passwordHash())
-                        .chain(ok -> ok
-                                ? throttle.recordSuccess(login).replaceWith(Response.ok(
-                                        new VerifiedPerson(credential.id(), credential.username())).build())
-                                : throttle.recordFailure(login, address).map(v -> {
-                                    LOG.infof("password check failed: service=%s address=%s", service, address);
-                                    throw ProblemException.unauthorized("The login or password is not valid.");
-                                })));
+            return repository.credential(login).chain(credential -> {
+                String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
+                return throttle.blockedFor(account, address).chain(seconds -> {
+                    if (seconds > 0) {
+                        LOG.infof("password check throttled: service=%s address=%s", service, address);
+                        return Uni.createFrom().item(Response.status(429).header("Retry-After", seconds)
+                                .type("application/problem+json")
+                                .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
+                                        "detail", "Too many failed attempts. Try again later."))
+                                .build());
+                    }
+                    return hashing.verify(check.password(), credential == null ? null : credential.passwordHash())
+                            .chain(ok -> ok
+                                    ? throttle.recordSuccess(account).replaceWith(Response.ok(
+                                            new VerifiedPerson(credential.id(), credential.username())).build())
+                                    : throttle.recordFailure(account, address).map(v -> {
+                                        LOG.infof("password check failed: service=%s address=%s", service, address);
+                                        throw ProblemException.unauthorized("The login or password is not valid.");
+                                    }));
+                });
             });
         });
     }

@@ -15,7 +15,9 @@ import java.util.Locale;
 
 /**
  * Counts failed password checks per account and per client address in Postgres (so every
- * replica sees the same counts) and blocks a key for a while once it passes its limit.
+ * replica sees the same counts) and blocks a key for a while once it passes its limit. An
+ * existing account is counted by its id, so its username and its email share one count; a login
+ * that names no account is counted as typed (lower case), and costs the same work.
  */
 @ApplicationScoped
 public class LoginThrottle {
@@ -26,8 +28,9 @@ public class LoginThrottle {
     @Inject
     DirectoryConfig config;
 
-    static String accountKey(String login) {
-        return "account:" + login.toLowerCase(Locale.ROOT);
+    /** The account's key: its id when the login names one (null: it names none), else the login as typed. */
+    static String accountKey(Long personId, String login) {
+        return personId != null ? "person:" + personId : "account:" + login.toLowerCase(Locale.ROOT);
     }
 
     static String addressKey(String address) {
@@ -35,8 +38,8 @@ public class LoginThrottle {
     }
 
     /** Seconds until the longest block among these keys ends; 0 when none is blocked. */
-    public Uni<Long> blockedFor(String login, String address) {
-        List<String> keys = new ArrayList<>(List.of(accountKey(login)));
+    public Uni<Long> blockedFor(String account, String address) {
+        List<String> keys = new ArrayList<>(List.of(account));
         if (address != null) {
             keys.add(addressKey(address));
         }
@@ -49,14 +52,14 @@ public class LoginThrottle {
                 });
     }
 
-    public Uni<Void> recordFailure(String login, String address) {
-        Uni<Void> account = fail(accountKey(login), config.accountThrottle());
-        return address == null ? account : account.chain(() -> fail(addressKey(address), config.addressThrottle()));
+    public Uni<Void> recordFailure(String account, String address) {
+        Uni<Void> failed = fail(account, config.accountThrottle());
+        return address == null ? failed : failed.chain(() -> fail(addressKey(address), config.addressThrottle()));
     }
 
     /** A successful check clears the account's count (not the address's: one success hides no spray). */
-    public Uni<Void> recordSuccess(String login) {
-        return pool.preparedQuery("DELETE FROM login_throttle WHERE key = $1").execute(Tuple.of(accountKey(login)))
+    public Uni<Void> recordSuccess(String account) {
+        return pool.preparedQuery("DELETE FROM login_throttle WHERE key = $1").execute(Tuple.of(account))
                 .replaceWithVoid();
     }
 

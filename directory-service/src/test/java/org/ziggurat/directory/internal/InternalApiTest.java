@@ -71,6 +71,17 @@ class InternalApiTest {
         verify(other.username(), PASSWORD, "10.0.2.1").statusCode(200);
     }
 
+    /** The username and the email of one account share one count: not ten tries each. */
+    @Test
+    void theUsernameAndTheEmailShareOneCount() {
+        Person p = signUp("thr");
+        verify(p.username(), "wrong password a", "10.0.3.1").statusCode(401);
+        verify(p.email(), "wrong password b", "10.0.3.2").statusCode(401);
+        verify(p.email().toUpperCase(), "wrong password c", "10.0.3.3").statusCode(401);
+        verify(p.username(), PASSWORD, "10.0.3.4").statusCode(429);
+        verify(p.email(), PASSWORD, "10.0.3.4").statusCode(429);
+    }
+
     @Test
     void failedAttemptsAreThrottledPerAddress() {
         String address = "10.9.8." + (int) (Math.random() * 200);
