@@ -66,4 +66,60 @@ class DataEventsJourneyTest {
         anonymous().get(path + "/" + first).then().statusCode(200).body("note", equalTo("first notes"))
                 .body("creator.username", equalTo(ada.username()));
     }
+
+    /**
+     * Large changesets do not stall the service: while four events each replace an array of
+     * 24,000 numbers by another (zjsonpatch alone: seconds of one event loop each), pages of
+     * another repository keep answering at once. The times are logged for the record.
+     */
+    @Test
+    void largeChangesetsDoNotDelayOtherRequests() throws Exception {
+        Platform.Person ada = Platform.signUp("ada");
+        String token = Platform.accessToken(ada, "user", "write");
+        String big = "/" + ada.username() + "/repositories/big/data/events";
+        String notes = "/" + ada.username() + "/repositories/notes/data/events";
+        for (int i = 0; i < 3; i++) {
+            as(token).contentType("application/json").body(Map.of("note", "note " + i)).post(notes).then().statusCode(201);
+        }
+        int items = 4;
+        for (int item = 0; item < items; item++) {
+            as(token).contentType("application/json").body(rows("item-" + item, 0)).post(big).then().statusCode(201);
+        }
+        java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(items);
+        java.util.List<java.util.concurrent.Future<Long>> writes = new java.util.ArrayList<>();
+        long started = System.nanoTime();
+        for (int item = 0; item < items; item++) {
+            Map<String, Object> body = rows("item-" + item, 1_000_000);
+            writes.add(writers.submit(() -> {
+                long t0 = System.nanoTime();
+                as(token).contentType("application/json").body(body).post(big).then().statusCode(201);
+                return (System.nanoTime() - t0) / 1_000_000;
+            }));
+        }
+        java.util.List<Long> pages = new java.util.ArrayList<>();
+        while (writes.stream().anyMatch(f -> !f.isDone()) && System.nanoTime() - started < 120_000_000_000L) {
+            long t0 = System.nanoTime();
+            anonymous().get(notes).then().statusCode(200);
+            pages.add((System.nanoTime() - t0) / 1_000_000);
+        }
+        writers.shutdown();
+        java.util.List<Long> writeTimes = new java.util.ArrayList<>();
+        for (var write : writes) {
+            writeTimes.add(write.get(1, TimeUnit.SECONDS)); // a failed write fails here
+        }
+        long slowestPage = pages.stream().mapToLong(Long::longValue).max().orElse(0);
+        java.util.logging.Logger.getLogger(getClass().getName()).info("large changesets: writes " + writeTimes
+                + " ms; " + pages.size() + " pages meanwhile, slowest " + slowestPage + " ms");
+        assertTrue(slowestPage < 2_000, "a page of events waited " + slowestPage + " ms behind large changesets");
+    }
+
+    /** An event whose one commit sets an item's rows to 24,000 numbers from {@code from}. */
+    static Map<String, Object> rows(String item, int from) {
+        java.util.List<Integer> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 24_000; i++) {
+            rows.add(from + i);
+        }
+        return Map.of("note", "rows of " + item, "commits_attributes", java.util.List.of(Map.of("type", "Rows",
+                "identifier", Map.of("id", item, "type", "Table", "agent", "e2e"), "payload", Map.of("rows", rows))));
+    }
 }

@@ -22,6 +22,17 @@ public interface EventsConfig {
     @WithDefault("10000")
     int maxNoteLength();
 
+    /**
+     * How many values (objects, arrays and scalars) the payloads of one event may hold together:
+     * what bounds the work of its changesets (Changesets).
+     */
+    @WithDefault("50000")
+    int maxPayloadValues();
+
+    /** Changesets of large payloads computed at once, off the event loop; more wait, up to 4 times as many, then 503. */
+    @WithDefault("2")
+    int changesetThreads();
+
     /** How often an open stream checks for events even without a notification (and keeps the connection alive). */
     @WithDefault("15s")
     Duration streamHeartbeat();

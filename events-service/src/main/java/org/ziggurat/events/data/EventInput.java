@@ -62,10 +62,18 @@ public record EventInput(String kind, String note, List<CommitInput> commits) {
             } else if (list.size() > limits.maxCommits()) {
                 errors.add(new Problem.FieldError("commits_attributes", "at most " + limits.maxCommits() + " commits an event"));
             } else {
+                int values = 0;
                 for (int i = 0; i < list.size(); i++) {
                     CommitInput commit = commit(list.get(i), "commits_attributes[" + i + "]", limits, errors);
                     if (commit != null) {
                         commits.add(commit);
+                        values += Changesets.values(commit.payload(), limits.maxPayloadValues() - values);
+                        if (values > limits.maxPayloadValues()) {
+                            errors.add(new Problem.FieldError("commits_attributes[" + i + "].payload", "the payloads of an "
+                                    + "event may hold at most " + limits.maxPayloadValues() + " values (objects, arrays "
+                                    + "and scalars) together"));
+                            break;
+                        }
                     }
                 }
             }

@@ -3,7 +3,6 @@ package org.ziggurat.events.data;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.flipkart.zjsonpatch.JsonDiff;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -38,6 +37,9 @@ public class EventRepository {
 
     @Inject
     ObjectMapper mapper;
+
+    @Inject
+    ChangesetWork changesetWork;
 
     public record EventRow(long id, String kind, String note, long creatorId, String creatorUsername, String clientId,
             int commitsCount, OffsetDateTime createdAt) {
@@ -144,26 +146,28 @@ public class EventRepository {
                     rows.forEach(r -> items.put(new EventInput.Identifier(r.getString("identifier_id"),
                             r.getString("identifier_type"), r.getString("identifier_agent")),
                             new ItemState(r.getLong("id"), r.getInteger("revision"), read(r.getString("payload")))));
-                    int n = commits.size();
-                    Integer[] positions = new Integer[n];
-                    String[] commitTypes = new String[n];
-                    Long[] itemIds = new Long[n];
-                    Integer[] revisions = new Integer[n];
-                    String[] payloads = new String[n];
-                    String[] changesets = new String[n];
-                    for (int i = 0; i < n; i++) {
-                        EventInput.CommitInput c = commits.get(i);
-                        ItemState state = items.get(c.identifier());
-                        JsonNode changeset = JsonDiff.asJson(state.payload, c.payload());
-                        state.revision++;
-                        state.payload = c.payload();
-                        positions[i] = i;
-                        commitTypes[i] = c.type();
-                        itemIds[i] = state.id;
-                        revisions[i] = state.revision;
-                        payloads[i] = c.payload().toString();
-                        changesets[i] = changeset.toString();
+                    int values = 0;
+                    for (ItemState item : items.values()) {
+                        values += Changesets.values(item.payload, Changesets.SMALL);
                     }
+                    for (EventInput.CommitInput c : commits) {
+                        values += Changesets.values(c.payload(), Changesets.SMALL);
+                    }
+                    boolean large = values > Changesets.SMALL;
+                    // Small changesets (every ordinary event) right here; large ones on their own
+                    // bounded pool, so that no event loop waits for them (the items stay locked).
+                    return large ? changesetWork.run(() -> revisions(commits, items))
+                            : Uni.createFrom().item(revisions(commits, items));
+                })
+                .chain(revised -> {
+                    Map<EventInput.Identifier, ItemState> items = revised.items();
+                    int n = commits.size();
+                    Integer[] positions = revised.positions();
+                    String[] commitTypes = revised.commitTypes();
+                    Long[] itemIds = revised.itemIds();
+                    Integer[] revisions = revised.revisions();
+                    String[] payloads = revised.payloads();
+                    String[] changesets = revised.changesets();
                     List<Long> finalIds = new ArrayList<>();
                     List<Integer> finalRevisions = new ArrayList<>();
                     List<String> finalPayloads = new ArrayList<>();
@@ -193,6 +197,30 @@ public class EventRepository {
                                             finalPayloads.toArray(String[]::new))))
                             .map(updated -> List.of(stored));
                 });
+    }
+
+    /** The commits' columns, each commit's changeset against its item's revision before it. */
+    private record Revised(Map<EventInput.Identifier, ItemState> items, Integer[] positions, String[] commitTypes,
+            Long[] itemIds, Integer[] revisions, String[] payloads, String[] changesets) {
+    }
+
+    private static Revised revisions(List<EventInput.CommitInput> commits, Map<EventInput.Identifier, ItemState> items) {
+        int n = commits.size();
+        Revised r = new Revised(items, new Integer[n], new String[n], new Long[n], new Integer[n], new String[n], new String[n]);
+        for (int i = 0; i < n; i++) {
+            EventInput.CommitInput c = commits.get(i);
+            ItemState state = items.get(c.identifier());
+            JsonNode changeset = Changesets.diff(state.payload, c.payload());
+            state.revision++;
+            state.payload = c.payload();
+            r.positions()[i] = i;
+            r.commitTypes()[i] = c.type();
+            r.itemIds()[i] = state.id;
+            r.revisions()[i] = state.revision;
+            r.payloads()[i] = c.payload().toString();
+            r.changesets()[i] = changeset.toString();
+        }
+        return r;
     }
 
     private static final class ItemState {

@@ -129,6 +129,34 @@ class EventsTest {
         given().get(path + "?per_page=500").then().statusCode(400);
     }
 
+    /**
+     * The payloads of an event hold at most max-payload-values (3,000 here) values: beyond, a 422
+     * naming the commit, and nothing is written. Below it, a large changeset (computed on the
+     * changeset pool, an array replaced whole) still turns the previous payload into the new one.
+     */
+    @Test
+    void payloadsAreBoundedAndLargeChangesetsStayCorrect() throws Exception {
+        String path = "/alice/repositories/" + repo() + "/data/events";
+        List<Integer> small = new ArrayList<>();
+        List<Integer> other = new ArrayList<>();
+        for (int i = 0; i < 1_400; i++) {
+            small.add(i);
+            other.add(10_000 + i);
+        }
+        post(asAlice("write"), path, event("too many values", commit("a", Map.of("rows", small)),
+                commit("b", Map.of("rows", small)), commit("c", Map.of("rows", small)))).statusCode(422)
+                .body("errors.field", hasItem("commits_attributes[2].payload"));
+        asAlice().get(path).then().statusCode(200).body("", hasSize(0));
+
+        post(asAlice("write"), path, event("first", commit("a", Map.of("rows", small)))).statusCode(201);
+        var second = post(asAlice("write"), path, event("second", commit("a", Map.of("rows", other, "n", 1))))
+                .statusCode(201).extract();
+        JsonNode changeset = JSON.readTree(second.asString()).get("commits").get(0).get("changeset");
+        JsonNode before = JSON.valueToTree(Map.of("rows", small));
+        assertEquals(JSON.valueToTree(Map.of("rows", other, "n", 1)), JsonPatch.apply(changeset, before));
+        assertEquals(2, changeset.size(), changeset.toString());
+    }
+
     @Test
     void writingNeedsTheWriteScopeAndRights() {
         String repo = repo();

@@ -59,6 +59,16 @@ public class ProblemException extends RuntimeException {
         return new ProblemException(409, "Conflict", detail);
     }
 
+    /** 413: the request is larger than this route takes. */
+    public static ProblemException tooLarge(String detail) {
+        return new ProblemException(413, "Content Too Large", detail);
+    }
+
+    /** 503 with Retry-After: the service is busy with work of this kind; the same request may come again. */
+    public static ProblemException busy(String detail) {
+        return new ProblemException(503, "Service Unavailable", detail);
+    }
+
     public static ProblemException invalid(String detail, List<Problem.FieldError> errors) {
         return new ProblemException(422, "Unprocessable Content", detail, errors);
     }

@@ -28,6 +28,9 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e, HttpHeaders headers, UriInfo uri) {
+        if (e.status() == 503) {
+            return retryShortly(e.detail(), headers, uri);
+        }
         return respond(e.status(), e.title(), e.detail(), e.errors(), headers, uri);
     }
 
