@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * {@value #AWAY} 503.
  * People by ids, a person's organizations, and organization-application links, over the
  * people and organizations below (alice is a member of the public "lab"; bob is the admin of
- * the private "vault"; carol belongs nowhere).
+ * the private "vault"; the applications' owner of the tests, 900, is an admin of both; carol
+ * belongs nowhere).
  */
 public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
@@ -29,9 +30,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     public static final long VAULT = 202;
     private static final Map<Long, JsonObject> ORGANIZATIONS = Map.of(
             LAB, new JsonObject().put("id", LAB).put("name", "lab").put("visibility", "public")
-                    .put("member_ids", new io.vertx.core.json.JsonArray().add(101)),
+                    .put("member_ids", new io.vertx.core.json.JsonArray().add(101).add(900)),
             VAULT, new JsonObject().put("id", VAULT).put("name", "vault").put("visibility", "private")
-                    .put("member_ids", new io.vertx.core.json.JsonArray().add(102)));
+                    .put("member_ids", new io.vertx.core.json.JsonArray().add(102).add(900)));
     /** Links: "organizationId client_id" to permissions. */
     private final Map<String, JsonObject> links = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -67,6 +68,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     if (person == 101) {
                         out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "member"));
                     } else if (person == 102) {
+                        out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
+                    } else if (person == 900) {
+                        out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "admin"));
                         out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
                     }
                     json(request, 200, out.encode());

@@ -154,6 +154,31 @@ class ManifestsTest {
         }
     }
 
+    /**
+     * Behind the shipped ingress the gateway must know which peers may name the caller, or every
+     * caller is the ingress's address: the setting is in every overlay, and each entry is an
+     * address or CIDR block (the gateway refuses to start on anything else).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void theGatewayTrustsTheIngressForCallersAddresses(String overlay) throws Exception {
+        List<JsonNode> docs = render(overlay);
+        JsonNode gateway = named(docs, "Deployment", "gateway").at("/spec/template/spec/containers/0");
+        JsonNode env = null;
+        for (JsonNode e : gateway.path("env")) {
+            if (e.path("name").asText().equals("ZIGGURAT_GATEWAY_TRUSTED_PROXIES")) {
+                env = e;
+            }
+        }
+        assertTrue(env != null, overlay + ": the gateway has no ZIGGURAT_GATEWAY_TRUSTED_PROXIES");
+        String key = env.at("/valueFrom/configMapKeyRef/key").asText();
+        String value = named(docs, "ConfigMap", env.at("/valueFrom/configMapKeyRef/name").asText()).at("/data/" + key).asText();
+        assertFalse(value.isBlank(), overlay + ": trusted-proxies is empty");
+        for (String entry : value.split(",")) {
+            assertTrue(entry.trim().matches("[0-9a-fA-F:.]+(/[0-9]{1,3})?"), overlay + ": '" + entry + "' is no address or block");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"dev", "prod"})
     void everyServiceMatchesItsModulesPortAndEveryDeploymentScalesSafely(String overlay) throws Exception {

@@ -39,7 +39,7 @@ public class AccessLog {
         }
         long micros = (System.nanoTime() - startedNanos) / 1000;
         String service = ctx.get(SERVICE);
-        String client = GatewayProxy.clientAddress(ctx.request());
+        String client = GatewayProxy.clientAddress(ctx);
         writer.write(new AccessLogWriter.Entry(Instant.now(), Thread.currentThread().getName(), requestId,
                 ctx.request().method().name(), ctx.request().path(), Integer.toString(ctx.response().getStatusCode()),
                 millis(micros), service == null ? "-" : service,

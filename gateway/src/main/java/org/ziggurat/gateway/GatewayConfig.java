@@ -43,6 +43,13 @@ public interface GatewayConfig {
     @WithDefault("100000")
     int tokenCacheSize();
 
+    /**
+     * The proxies in front of the gateway (the ingress): addresses or CIDR blocks whose
+     * {@code X-Forwarded-For} or {@code Forwarded} names the caller (ClientAddresses). None by
+     * default: the TCP peer is the caller, and such headers from it change nothing.
+     */
+    java.util.Optional<java.util.List<String>> trustedProxies();
+
     RateLimit rateLimit();
 
     Cors cors();

@@ -117,6 +117,10 @@ public class GatewayProxy {
     @Inject
     ApiReference reference;
 
+    /** The caller's address as the routing context carries it from the start of the request. */
+    static final String CLIENT_ADDRESS = "ziggurat.client-address";
+
+    private ClientAddresses clientAddresses;
     private final Map<String, SocketAddress> upstreams = new HashMap<>();
     private final Map<EventLoop, Map<String, HttpProxy>> proxiesByLoop = new ConcurrentHashMap<>();
     private Vertx vertx;
@@ -149,6 +153,7 @@ public class GatewayProxy {
             upstreams.put(service, SocketAddress.inetSocketAddress(upstream.getPort() > 0 ? upstream.getPort() : 80,
                     upstream.getHost()));
         }
+        clientAddresses = new ClientAddresses(config.trustedProxies().orElse(List.of()));
         this.vertx = vertx;
         reference.init(vertx);
         router.route().order(ORDER).handler(this::route);
@@ -159,6 +164,9 @@ public class GatewayProxy {
         HttpServerRequest request = ctx.request();
         String requestId = RequestIds.acceptOrGenerate(request.getHeader(RequestIds.HEADER));
         request.headers().set(RequestIds.HEADER, requestId);
+        String client = clientAddresses.of(peerAddress(request), request.getHeader("X-Forwarded-For"),
+                request.getHeader("Forwarded"));
+        ctx.put(CLIENT_ADDRESS, client);
         ctx.addEndHandler(done -> accessLog.log(ctx, requestId, started));
         String publicPath = PublicRoutes.stripVersion(ctx.normalizedPath());
         if (reference.handles(publicPath) && request.method() == HttpMethod.GET) {
@@ -190,7 +198,7 @@ public class GatewayProxy {
         }
         String query = AccessTokens.withoutToken(request.query());
         if (token.token() == null) {
-            if (limited(ctx, limits.enabled() ? limits.takeForAddress(Objects.requireNonNullElse(clientAddress(request), "unknown")) : null)) {
+            if (limited(ctx, limits.enabled() ? limits.takeForAddress(Objects.requireNonNullElse(client, "unknown")) : null)) {
                 return;
             }
             forward(ctx, route, query, false, null);
@@ -252,7 +260,7 @@ public class GatewayProxy {
     private void forward(RoutingContext ctx, PublicRoutes.Route route, String query, boolean passAuthorization,
             String platformToken) {
         ContextLocals.put(UPSTREAM, new Upstream(query == null || query.isEmpty() ? route.path() : route.path() + "?" + query,
-                passAuthorization, platformToken, clientAddress(ctx.request())));
+                passAuthorization, platformToken, clientAddress(ctx)));
         EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
         proxiesByLoop.computeIfAbsent(loop, l -> proxies()).get(route.service()).handle(ctx.request());
     }
@@ -333,13 +341,18 @@ public class GatewayProxy {
     }
 
     /**
-     * The peer's address, from the connection: the gateway takes no caller's word for it (no
-     * forwarded-address parsing), so this is what the routing context's request would say too,
-     * without computing it again for every call.
+     * The TCP peer's address, from the connection (Quarkus's forwarded-address parsing is off:
+     * ClientAddresses decides which forwarded headers to believe).
      */
-    static String clientAddress(HttpServerRequest request) {
+    static String peerAddress(HttpServerRequest request) {
         SocketAddress address = request.connection() == null ? null : request.connection().remoteAddress();
         return address == null ? null : address.hostAddress();
+    }
+
+    /** The caller's address: the peer, or the one trusted proxies name (ClientAddresses). */
+    static String clientAddress(RoutingContext ctx) {
+        String known = ctx.get(CLIENT_ADDRESS);
+        return known != null ? known : peerAddress(ctx.request());
     }
 
     /**

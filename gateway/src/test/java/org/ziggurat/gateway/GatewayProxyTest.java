@@ -46,6 +46,44 @@ class GatewayProxyTest {
         given().get("/organizations").then().statusCode(200).body("service", equalTo(PublicRoutes.DIRECTORY));
     }
 
+    /**
+     * Behind the ingress every caller would be one address. Only a trusted proxy's (here
+     * 127.0.0.1's) X-Forwarded-For or Forwarded names the caller, read from the right; the same
+     * headers sent straight to the gateway (from 127.0.0.2) change nothing.
+     */
+    @Test
+    void forwardedAddressesCountOnlyFromTrustedProxies() throws Exception {
+        int port = io.restassured.RestAssured.port;
+        String spoofed = raw("127.0.0.2", port, "X-Forwarded-For: 198.51.100.7\r\nForwarded: for=198.51.100.8\r\n");
+        org.junit.jupiter.api.Assertions.assertTrue(spoofed.contains("\"x-forwarded-for\":\"127.0.0.2\""), spoofed);
+        given().header("X-Forwarded-For", "1.2.3.4, 198.51.100.7").get("/api/people/alice").then().statusCode(200)
+                .body("headers.x-forwarded-for", equalTo("198.51.100.7"));
+        given().header("Forwarded", "for=1.2.3.4, for=\"[2001:db8::7]:80\"").get("/api/people/alice").then()
+                .statusCode(200).body("headers.x-forwarded-for", equalTo("2001:db8::7"));
+        // Counted apart: each forwarded caller has a window of its own.
+        int first = remaining(given().header("X-Forwarded-For", "198.51.100.20").get("/api/people/alice"));
+        int again = remaining(given().header("X-Forwarded-For", "198.51.100.20").get("/api/people/alice"));
+        int other = remaining(given().header("X-Forwarded-For", "198.51.100.21").get("/api/people/alice"));
+        assertEquals(first - 1, again);
+        assertEquals(first, other);
+    }
+
+    static int remaining(io.restassured.response.Response response) {
+        return Integer.parseInt(response.then().statusCode(200).extract().header("X-RateLimit-Remaining"));
+    }
+
+    /** A GET of /api/people/alice from a chosen loopback address, as raw HTTP/1.1; the whole answer. */
+    static String raw(String from, int port, String headers) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.bind(new java.net.InetSocketAddress(from, 0));
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5000);
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(("GET /api/people/alice HTTP/1.1\r\nHost: localhost\r\n" + headers
+                    + "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     @Test
     void postBodiesPassIntact() {
         byte[] body = new byte[300 * 1024];

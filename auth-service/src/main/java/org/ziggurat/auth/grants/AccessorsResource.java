@@ -81,21 +81,34 @@ public class AccessorsResource {
         return owned(id).chain(app -> accessors.delete(app.id(), AccessorRepository.PERSON, person)).map(AccessorsResource::gone);
     }
 
+    /**
+     * Only an active admin of the organization may attach an application to it: an application
+     * owner who does not manage it gets the same 404 as for an organization that does not exist,
+     * so the answer tells nothing of private organizations.
+     */
     @PUT
     @Path("/organizations/{orgId}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> putOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId, JsonNode body) {
+        long appId = PathIds.parse(id, "application");
         long organization = PathIds.parse(orgId, "organization");
         UserPermissions permissions = UserPermissions.parse(body, "");
-        return owned(id).chain(app -> directory.link(organization, app.clientId(),
-                                new DirectoryClient.LinkPermissions(permissions.toJson()))
-                        .onFailure(DirectoryClient.NotFound.class).transform(e -> ProblemException.notFound(
-                                "No organization has id " + organization + "."))
+        ProblemException unknown = ProblemException.notFound("No organization has id " + organization
+                + " that you manage.");
+        return callers.current().chain(c -> {
+            long person = c.requireUserWithScope("admin");
+            return applications.owned(appId, person).chain(app -> directory.organizationsOf(person).chain(managed -> {
+                if (managed.stream().noneMatch(o -> o.id() == organization && "admin".equals(o.role()))) {
+                    throw unknown;
+                }
+                return directory.link(organization, app.clientId(), new DirectoryClient.LinkPermissions(permissions.toJson()))
+                        .onFailure(DirectoryClient.NotFound.class).transform(e -> unknown)
                         .chain(() -> accessors.put(app.id(), AccessorRepository.ORGANIZATION, organization, permissions))
                         .invoke(created -> EVENTS.infof("event=permissions_given client_id=%s organization_id=%d",
-                                app.clientId(), organization)))
-                .map(created -> Response.status(created ? 201 : 200)
-                        .entity(new Entry(organization, GrantViews.permissions(permissions))).build());
+                                app.clientId(), organization));
+            }));
+        }).map(created -> Response.status(created ? 201 : 200)
+                .entity(new Entry(organization, GrantViews.permissions(permissions))).build());
     }
 
     @DELETE

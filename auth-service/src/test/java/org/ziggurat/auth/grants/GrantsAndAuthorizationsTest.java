@@ -174,4 +174,36 @@ class GrantsAndAuthorizationsTest {
         asOwner().get("/applications/" + app.id() + "/accessors").then().statusCode(404);
         asAlice().get("/authorizations/clients/" + app.clientId()).then().statusCode(404).body("token", nullValue());
     }
+
+    /**
+     * The review's finding: any application owner attached an application to any organization
+     * (201 for a private one, 404 for none: telling which private organizations exist). Only an
+     * active admin of the organization may; anyone else gets the answer of a missing one.
+     */
+    @Test
+    void onlyAnOrganizationsAdminsAttachApplicationsToIt() {
+        for (long stranger : new long[] {103, 101}) { // carol belongs nowhere; alice is a plain member of lab
+            var created = asPerson(stranger, "someone", "admin").contentType("application/json")
+                    .body(Map.of("name", "Stranger's app", "redirect_uris", List.of("https://s.example.org/cb"), "scopes", "public"))
+                    .post("/applications").then().statusCode(201).extract();
+            long appId = ((Number) created.path("id")).longValue();
+            String missing = asPerson(stranger, "someone", "admin").contentType("application/json").body(Map.of("read", true))
+                    .put("/applications/" + appId + "/accessors/organizations/999999").then().statusCode(404)
+                    .extract().path("detail");
+            for (long organization : new long[] {DirectoryDouble.LAB, DirectoryDouble.VAULT}) {
+                asPerson(stranger, "someone", "admin").contentType("application/json").body(Map.of("read", true))
+                        .put("/applications/" + appId + "/accessors/organizations/" + organization).then().statusCode(404)
+                        .body("detail", equalTo(missing.replace("999999", Long.toString(organization))));
+            }
+            asPerson(stranger, "someone", "admin").get("/applications/" + appId + "/accessors").then().statusCode(200)
+                    .body("organizations", empty());
+        }
+        // bob, the vault's admin, may attach his own application to it.
+        var bobs = asPerson(102, "bob", "admin").contentType("application/json")
+                .body(Map.of("name", "Vault app", "redirect_uris", List.of("https://v.example.org/cb"), "scopes", "public"))
+                .post("/applications").then().statusCode(201).extract();
+        asPerson(102, "bob", "admin").contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + bobs.path("id") + "/accessors/organizations/" + DirectoryDouble.VAULT)
+                .then().statusCode(201);
+    }
 }
