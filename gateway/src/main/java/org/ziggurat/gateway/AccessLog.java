@@ -7,6 +7,7 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
+import org.ziggurat.platform.logging.TokenRedaction;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -41,9 +42,29 @@ public class AccessLog {
         String service = ctx.get(SERVICE);
         String client = GatewayProxy.clientAddress(ctx);
         writer.write(new AccessLogWriter.Entry(Instant.now(), Thread.currentThread().getName(), requestId,
-                ctx.request().method().name(), ctx.request().path(), Integer.toString(ctx.response().getStatusCode()),
+                ctx.request().method().name(), loggedPath(ctx.request().path()), Integer.toString(ctx.response().getStatusCode()),
                 millis(micros), service == null ? "-" : service,
                 client == null ? "-" : client));
+    }
+
+    /**
+     * The path as logged: tokens and codes in it (the out-of-band page's {@code /oauth/authorize/zac_…})
+     * redacted, also when percent-encoded. This log is written apart from the logging system, so
+     * its redaction filter never sees these lines. Queries are never logged.
+     */
+    static String loggedPath(String path) {
+        if (path == null || path.indexOf('_') < 0 && path.indexOf('%') < 0 && !path.contains("eyJ")) {
+            return path; // the usual case: nothing token-shaped can be in it
+        }
+        String redacted = TokenRedaction.redact(path);
+        if (path.indexOf('%') >= 0) {
+            String decoded = io.netty.handler.codec.http.QueryStringDecoder.decodeComponent(path);
+            String decodedRedacted = TokenRedaction.redact(decoded);
+            if (!decodedRedacted.equals(decoded)) {
+                return decodedRedacted;
+            }
+        }
+        return redacted;
     }
 
     /** When the writer's queue is full: through the logging system, slower but never lost. */

@@ -78,4 +78,16 @@ class AccessLogWriterTest {
         writer.write(entry(99, "/after-close"));
         assertEquals(16, overflow.size(), "after close, entries still go somewhere");
     }
+
+    /** The access log is written apart from the logging system: codes and tokens in a path are redacted here. */
+    @Test
+    void codesAndTokensInPathsAreRedacted() {
+        String code = "zac_" + "Ab0_-".repeat(8) + "xyz";
+        assertEquals("/api/oauth/authorize/[redacted]", AccessLog.loggedPath("/api/oauth/authorize/" + code));
+        assertEquals("/api/oauth/authorize/[redacted]", AccessLog.loggedPath("/api/oauth/authorize/" + code.replace("_", "%5F")));
+        assertEquals("/x/[redacted]/y", AccessLog.loggedPath("/x/eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.c2lnbmF0dXJl/y"));
+        assertEquals("/api/people/alice_b", AccessLog.loggedPath("/api/people/alice_b"));
+        assertEquals("/api/people/ada%20l", AccessLog.loggedPath("/api/people/ada%20l"));
+        assertEquals("/api/user", AccessLog.loggedPath("/api/user"));
+    }
 }

@@ -84,6 +84,26 @@ class GatewayProxyTest {
         }
     }
 
+    /** A body past its route's limit is refused at the gateway, before it is read or forwarded. */
+    @Test
+    void bodiesPastTheirRoutesLimitAre413AtTheGateway() throws Exception {
+        for (String path : new String[] {"/api/people", "/alice/vocab/schemes", "/v1/alice/repositories/r/data/events"}) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+                socket.setSoTimeout(5000);
+                socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json"
+                        + "\r\nContent-Length: 20000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 413"), path + ": " + answer);
+            }
+        }
+        // An import takes more than the 1 MiB of every other route.
+        byte[] body = new byte[2 * 1024 * 1024];
+        given().contentType("application/octet-stream").body(body).post("/api/alice/vocab/schemes/places/import")
+                .then().statusCode(200).body("body_length", equalTo(body.length));
+        given().contentType("application/octet-stream").body(body).post("/api/alice/vocab/schemes").then().statusCode(413)
+                .contentType("application/problem+json");
+    }
+
     @Test
     void postBodiesPassIntact() {
         byte[] body = new byte[300 * 1024];

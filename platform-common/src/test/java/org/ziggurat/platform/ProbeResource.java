@@ -57,6 +57,13 @@ public class ProbeResource {
     }
 
     @POST
+    @Path("/large")
+    @Consumes(MediaType.WILDCARD)
+    public Map<String, Object> large(byte[] body) {
+        return Map.of("length", body.length);
+    }
+
+    @POST
     @Path("/echo")
     @Consumes(MediaType.APPLICATION_JSON)
     public Sample echo(Sample sample) {

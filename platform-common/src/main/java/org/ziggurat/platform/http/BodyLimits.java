@@ -1,0 +1,89 @@
+package org.ziggurat.platform.http;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.ziggurat.platform.problem.ProblemRoutes;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How large a request body each route takes, refused before a byte of it is read: before
+ * authorization, before any parser. Every route takes {@code ziggurat.http.max-body-size} (1 MiB);
+ * the paths that {@code ziggurat.http.large-body-paths} matches (SKOS imports) take
+ * {@code ziggurat.http.large-body-size}. A declared {@code Content-Length} past the limit is 413;
+ * a chunked body on a route with the small limit is 411 (send a length), since its size is known
+ * only once it was read. The same in every service and in the gateway, ahead of every other route.
+ */
+@ApplicationScoped
+public class BodyLimits {
+
+    /** Before every other route, the gateway's included. */
+    static final int FIRST = Integer.MIN_VALUE + 1000;
+
+    @Inject
+    ProblemRoutes problems;
+
+    @ConfigProperty(name = "ziggurat.http.max-body-size", defaultValue = "1M")
+    MemorySize maxBodySize;
+
+    @ConfigProperty(name = "ziggurat.http.large-body-size", defaultValue = "128M")
+    MemorySize largeBodySize;
+
+    @ConfigProperty(name = "ziggurat.http.large-body-paths")
+    Optional<String> largeBodyPaths;
+
+    private Pattern large;
+
+    void register(@Observes Router router) {
+        large = largeBodyPaths.filter(p -> !p.isBlank()).map(Pattern::compile).orElse(null);
+        router.route().order(FIRST).handler(this::check);
+    }
+
+    void check(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        String length = request.getHeader("Content-Length");
+        String chunked = length == null ? request.getHeader("Transfer-Encoding") : null;
+        if (length == null && chunked == null) {
+            ctx.next(); // no body (or HTTP/2's frames, which Quarkus's own limit still counts)
+            return;
+        }
+        boolean largeRoute = large != null && large.matcher(ctx.normalizedPath()).matches();
+        long limit = (largeRoute ? largeBodySize : maxBodySize).asLongValue();
+        if (length != null) {
+            long declared;
+            try {
+                declared = Long.parseLong(length.trim());
+            } catch (NumberFormatException e) {
+                refuse(ctx, 400, "The Content-Length header is not a number.");
+                return;
+            }
+            if (declared > limit) {
+                refuse(ctx, 413, "This resource takes request bodies of at most " + limit + " bytes.");
+                return;
+            }
+        } else if (!largeRoute) {
+            refuse(ctx, 411, "Send the request body with a Content-Length (at most " + limit + " bytes).");
+            return;
+        }
+        ctx.next();
+    }
+
+    /**
+     * The problem, then the connection closes (HTTP/1.x): the body that follows is never read, and
+     * must not be taken for the next request on the connection.
+     */
+    private void refuse(RoutingContext ctx, int status, String detail) {
+        HttpServerRequest request = ctx.request();
+        if (request.version() != io.vertx.core.http.HttpVersion.HTTP_2 && request.connection() != null) {
+            ctx.response().endHandler(ended -> request.connection().close());
+        }
+        problems.write(ctx, status, detail);
+    }
+}
