@@ -21,6 +21,20 @@ public interface DirectoryConfig {
 
     Throttle addressThrottle();
 
+    /**
+     * Every password check of an account, successful or not: past {@code limit} within
+     * {@code window}, refused (429) before any hashing, so that one account cannot queue
+     * unlimited Argon2id work (its {@code block} is not used: the window's end lifts it).
+     */
+    Throttle accountChecks();
+
+    /**
+     * Password hashes running or waiting on the hashing pool at most; past it, a fast 503 with
+     * Retry-After instead of a queue that outlasts every caller's patience.
+     */
+    @WithDefault("32")
+    int hashingQueue();
+
     interface Throttle {
         int limit();
 

@@ -124,10 +124,27 @@ class BrowserTest {
 
     @Test
     void approveGivesACodeThatExchangesForAToken() throws Exception {
+        approveUnder(null);
+    }
+
+    /**
+     * The gateway's public URL names 127.0.0.1; reached as localhost, the pages' forms posted to the
+     * public URL's host, which the page's own CSP (form-action 'self') blocked: the button did
+     * nothing. The forms and redirects are paths now, and work under whatever host was used.
+     */
+    @Test
+    void signingInWorksUnderTheOtherLoopbackName() throws Exception {
+        approveUnder("localhost");
+    }
+
+    void approveUnder(String host) throws Exception {
         WebDriver driver = browser();
         try {
             Started started = request();
-            driver.get(started.uri().toString());
+            URI start = host == null ? started.uri()
+                    : URI.create(started.uri().toString().replace("://" + started.uri().getHost() + ":", "://" + host + ":"));
+            driver.get(start.toString());
+            assertEquals(host == null ? started.uri().getHost() : host, URI.create(driver.getCurrentUrl()).getHost());
             assertEquals("Sign in", driver.findElement(By.id("sign_in")).getText());
             signIn(driver, null);
             new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.elementToBeClickable(By.id("approve")));

@@ -44,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.e2e.Platform.anonymous;
 import static org.ziggurat.e2e.Platform.as;
 
 /**
@@ -101,7 +102,7 @@ class OAuthJourneyTest {
                 .toSuccessResponse();
         BearerAccessToken access = tokens.getTokens().getBearerAccessToken();
         RefreshToken refresh = tokens.getTokens().getRefreshToken();
-        assertEquals(new Scope("user", "write"), access.getScope() != null ? access.getScope() : new Scope("user", "write"));
+        assertEquals(new Scope("user", "write"), access.getScope());
 
         as(access.getValue()).get("/oauth/token/info").then().statusCode(200)
                 .body("application.uid", equalTo(app.id().getValue()))
@@ -133,6 +134,50 @@ class OAuthJourneyTest {
             }
         } while (status != 401 && System.currentTimeMillis() < deadline);
         assertEquals(401, status, "a revoked token still works through the gateway");
+    }
+
+    /**
+     * The spec's API form of POST /oauth/authorize, with the person's own token: the answer goes
+     * to the application's registered redirect URI with code and state (RFC 6749 §4.1.2), which a
+     * standard client library parses; the code carries no more than the token did.
+     */
+    @Test
+    void theApiFormAnswersAtTheRegisteredRedirectUri() throws Exception {
+        Platform.Person ada = Platform.signUp("api-form");
+        String own = Platform.accessToken(ada, "user", "admin");
+        App app = application(own, "http://127.0.0.1:9/callback");
+        State state = new State();
+        var answer = as(own).redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .formParams(Map.of("response_type", "code", "client_id", app.id().getValue(), "client_secret",
+                        app.secret().getValue(), "redirect_uri", app.redirect().toString(), "username", ada.username(),
+                        "scope", "user", "state", state.getValue()))
+                .post("/oauth/authorize");
+        answer.then().statusCode(302);
+        AuthorizationResponse parsed = AuthorizationResponse.parse(URI.create(answer.getHeader("Location")));
+        assertTrue(parsed.indicatesSuccess(), answer.getHeader("Location"));
+        assertEquals(app.redirect(), parsed.getRedirectionURI());
+        assertEquals(state, parsed.getState());
+        AccessTokenResponse tokens = exchange(app, new AuthorizationCodeGrant(parsed.toSuccessResponse().getAuthorizationCode(),
+                app.redirect())).toSuccessResponse();
+        assertEquals(new Scope("user"), tokens.getTokens().getAccessToken().getScope());
+        // A scope the presenting token does not carry: refused, no code.
+        as(own).redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .formParams(Map.of("response_type", "code", "client_id", app.id().getValue(), "client_secret",
+                        app.secret().getValue(), "redirect_uri", app.redirect().toString(), "username", ada.username(),
+                        "scope", "user write"))
+                .post("/oauth/authorize").then().statusCode(403).body("error", equalTo("insufficient_scope"));
+    }
+
+    /** Only access tokens authorize API calls: a refresh token, in any style, is refused at the gateway. */
+    @Test
+    void aRefreshTokenIsNoAccessToken() {
+        Platform.Person ada = Platform.signUp("refresh");
+        AccessTokenResponse tokens = Platform.passwordToken(ada, "user");
+        String refresh = tokens.getTokens().getRefreshToken().getValue();
+        as(refresh).get("/user").then().statusCode(401);
+        anonymous().header("Authorization", "token " + refresh).get("/user").then().statusCode(401);
+        anonymous().queryParam("access_token", refresh).get("/user").then().statusCode(401);
+        as(tokens.getTokens().getAccessToken().getValue()).get("/user").then().statusCode(200);
     }
 
     static TokenResponse exchange(App app, com.nimbusds.oauth2.sdk.AuthorizationGrant grant) throws Exception {

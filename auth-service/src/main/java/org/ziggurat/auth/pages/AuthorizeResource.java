@@ -184,7 +184,7 @@ public class AuthorizeResource {
                 .chain(person -> sessions.create(person.userId(), person.username()).map(created -> {
                     EVENTS.infof("event=login_succeeded client_id=%s person_id=%d", checked.app().clientId(), person.userId());
                     // Post/redirect/get: back to the authorization request, now with a session.
-                    return Response.seeOther(authorizeUrl(uri, checked.params()))
+                    return Response.status(303).header("Location", authorizeUrl(uri, checked.params()))
                             .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), secure(uri),
                                     (int) config.loginSessionLifetime().toSeconds()))
                             .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", secure(uri), 0))
@@ -409,7 +409,7 @@ public class AuthorizeResource {
 
     private Response codeRedirect(Checked checked, String codeValue, UriInfo uri) {
         if (RedirectUris.isOutOfBand(checked.redirectUri())) {
-            return Response.seeOther(URI.create(apiPath(uri, "/oauth/authorize/" + codeValue)))
+            return Response.status(303).header("Location", apiPath(uri, "/oauth/authorize/" + codeValue))
                     .header("Cache-Control", "no-store").build();
         }
         return Response.seeOther(URI.create(withQuery(checked.redirectUri(), codeAnswer(checked, codeValue))))
@@ -473,8 +473,12 @@ public class AuthorizeResource {
         return list;
     }
 
-    private static URI authorizeUrl(UriInfo uri, Map<String, String> params) {
-        return URI.create(withQuery(apiPath(uri, "/oauth/authorize"), params));
+    /**
+     * A path, set as the Location header itself: JAX-RS's {@code location()} and {@code seeOther()}
+     * would resolve it against the base URI (with the gateway's public host, and its prefix twice).
+     */
+    private static String authorizeUrl(UriInfo uri, Map<String, String> params) {
+        return withQuery(apiPath(uri, "/oauth/authorize"), params);
     }
 
     static String withQuery(String base, Map<String, String> params) {

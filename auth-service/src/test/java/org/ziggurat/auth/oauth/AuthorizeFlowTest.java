@@ -158,6 +158,29 @@ class AuthorizeFlowTest {
         }
     }
 
+    /**
+     * Behind the gateway (its public host and /api prefix), the pages' forms and the browser's
+     * redirects are paths: they stay on whatever host the browser used, and name /api once.
+     */
+    @Test
+    void formsAndRedirectsArePathsBehindTheGateway() {
+        App app = createApp(true, "public user");
+        Browser browser = new Browser();
+        String url = authorizeUrl(app, CALLBACK, "user", "s1", null);
+        Response page = given().redirects().follow(false).urlEncodingEnabled(false).header("X-Forwarded-Proto", "https")
+                .header("X-Forwarded-Host", "api.ziggurat.example").header("X-Forwarded-Prefix", "/api").get(url);
+        page.then().statusCode(200).body(containsString("action=\"/api/oauth/authorize\""));
+        browser.cookies.put(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE,
+                page.getCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE));
+        Map<String, String> form = hiddenFields(page.asString());
+        form.put("login", "alice");
+        form.put("password", "alice password 1");
+        Response signedIn = given().redirects().follow(false).cookies(browser.cookies).header("X-Forwarded-Proto", "https")
+                .header("X-Forwarded-Host", "api.ziggurat.example").header("X-Forwarded-Prefix", "/api")
+                .contentType("application/x-www-form-urlencoded").formParams(form).post("/oauth/authorize");
+        signedIn.then().statusCode(303).header("Location", startsWith("/api/oauth/authorize?"));
+    }
+
     @Test
     void cookiesAreSecureBehindHttps() {
         App app = createApp(true, "public user");

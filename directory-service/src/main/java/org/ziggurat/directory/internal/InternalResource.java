@@ -99,13 +99,15 @@ public class InternalResource {
             String login = check.login().strip();
             return repository.credential(login).chain(credential -> {
                 String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
-                return throttle.blockedFor(account, address).chain(seconds -> {
+                return throttle.blockedFor(account, address)
+                        .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : throttle.admitCheck(account))
+                        .chain(seconds -> {
                     if (seconds > 0) {
                         LOG.infof("password check throttled: service=%s address=%s", service, address);
                         return Uni.createFrom().item(Response.status(429).header("Retry-After", seconds)
                                 .type("application/problem+json")
                                 .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
-                                        "detail", "Too many failed attempts. Try again later."))
+                                        "detail", "Too many attempts. Try again later."))
                                 .build());
                     }
                     return hashing.verify(check.password(), credential == null ? null : credential.passwordHash())

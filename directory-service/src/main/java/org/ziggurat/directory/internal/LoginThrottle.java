@@ -57,6 +57,28 @@ public class LoginThrottle {
         return address == null ? failed : failed.chain(() -> fail(addressKey(address), config.addressThrottle()));
     }
 
+    /**
+     * Counts one more password check of the account, successful or not, in one statement (so
+     * concurrent checks are counted exactly); seconds until the window ends when this one is past
+     * the limit, else 0.
+     */
+    public Uni<Long> admitCheck(String account) {
+        DirectoryConfig.Throttle checks = config.accountChecks();
+        return pool.preparedQuery("""
+                INSERT INTO login_throttle AS t (key, failures, window_started_at) VALUES ($1, 1, now())
+                ON CONFLICT (key) DO UPDATE SET
+                  failures = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN 1 ELSE t.failures + 1 END,
+                  window_started_at = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN now()
+                                           ELSE t.window_started_at END
+                RETURNING failures,
+                  ceil(extract(epoch FROM window_started_at + $2 * interval '1 millisecond' - now()))::bigint AS seconds""")
+                .execute(Tuple.of("checks:" + account, interval(checks.window())))
+                .map(rows -> {
+                    var row = rows.iterator().next();
+                    return row.getInteger("failures") > checks.limit() ? Math.max(1L, row.getLong("seconds")) : 0L;
+                });
+    }
+
     /** A successful check clears the account's count (not the address's: one success hides no spray). */
     public Uni<Void> recordSuccess(String account) {
         return pool.preparedQuery("DELETE FROM login_throttle WHERE key = $1").execute(Tuple.of(account))

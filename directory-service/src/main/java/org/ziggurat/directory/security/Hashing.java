@@ -21,6 +21,8 @@ public class Hashing {
 
     private final PasswordHasher hasher;
     private final WorkerExecutor executor;
+    private final int queue;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private volatile String decoy;
 
     @Inject
@@ -28,10 +30,24 @@ public class Hashing {
         this.hasher = new PasswordHasher(config.argon2().memoryKib(), config.argon2().iterations(),
                 config.argon2().parallelism());
         this.executor = vertx.createSharedWorkerExecutor("password-hashing", POOL_SIZE);
+        this.queue = Math.max(POOL_SIZE, config.hashingQueue());
     }
 
     public Uni<String> hash(String password) {
-        return executor.executeBlocking(Uni.createFrom().item(() -> hasher.hash(password)), false);
+        return bounded(() -> hasher.hash(password));
+    }
+
+    /**
+     * At most {@code hashing-queue} hashes running or waiting: past it, a 503 with Retry-After at
+     * once (nothing hashed), rather than a queue that makes everyone's sign-in time out.
+     */
+    private <T> Uni<T> bounded(java.util.function.Supplier<T> work) {
+        if (inFlight.incrementAndGet() > queue) {
+            inFlight.decrementAndGet();
+            return Uni.createFrom().failure(org.ziggurat.platform.problem.ProblemException.busy(
+                    "Too many passwords are being checked right now. Try again shortly."));
+        }
+        return executor.executeBlocking(Uni.createFrom().item(work), false).onTermination().invoke(inFlight::decrementAndGet);
     }
 
     /**
@@ -39,13 +55,13 @@ public class Hashing {
      * answer takes the same time whether or not the account exists.
      */
     public Uni<Boolean> verify(String password, String storedHashOrNull) {
-        return executor.executeBlocking(Uni.createFrom().item(() -> {
+        return bounded(() -> {
             if (storedHashOrNull == null) {
                 hasher.verify(password, decoy());
                 return false;
             }
             return hasher.verify(password, storedHashOrNull);
-        }), false);
+        });
     }
 
     private String decoy() {

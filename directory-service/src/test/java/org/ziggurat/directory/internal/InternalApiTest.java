@@ -82,6 +82,50 @@ class InternalApiTest {
         verify(p.email(), PASSWORD, "10.0.3.4").statusCode(429);
     }
 
+    /**
+     * Successful checks count too: one account cannot queue unlimited hashing work. Past 12
+     * checks (in tests) within the window, refused before hashing, even with the right password.
+     */
+    @Test
+    void everyCheckOfAnAccountCounts() {
+        Person p = signUp("many");
+        for (int i = 0; i < 12; i++) {
+            verify(p.username(), PASSWORD, "10.0.4." + i).statusCode(200);
+        }
+        verify(p.username(), PASSWORD, "10.0.4.99").statusCode(429).header("Retry-After", notNullValue());
+        Person other = signUp("many");
+        verify(other.username(), PASSWORD, "10.0.4.99").statusCode(200);
+    }
+
+    /**
+     * The hashing pool takes 4 hashes (in tests) running or waiting: a burst beyond is a fast 503
+     * with Retry-After, never a queue that times everyone out, nor a 500.
+     */
+    @Test
+    void aBurstOfChecksBeyondTheHashingQueueIs503() throws Exception {
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(24);
+        try {
+            java.util.List<java.util.concurrent.Future<io.restassured.response.Response>> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                String login = uniqueName("burst");
+                answers.add(callers.submit(() -> asService("auth-service").contentType("application/json")
+                        .body(Map.of("login", login, "password", "guess")).post("/internal/passwords/verify")));
+            }
+            int busy = 0;
+            for (var answer : answers) {
+                io.restassured.response.Response r = answer.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                org.junit.jupiter.api.Assertions.assertTrue(r.statusCode() == 401 || r.statusCode() == 503, r.asString());
+                if (r.statusCode() == 503) {
+                    busy++;
+                    org.junit.jupiter.api.Assertions.assertNotNull(r.getHeader("Retry-After"));
+                }
+            }
+            org.junit.jupiter.api.Assertions.assertTrue(busy > 0, "24 checks at once, and none was refused");
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
     @Test
     void failedAttemptsAreThrottledPerAddress() {
         String address = "10.9.8." + (int) (Math.random() * 200);

@@ -75,15 +75,38 @@ public class BodyLimits {
         ctx.next();
     }
 
+    /** What is read and thrown away of a refused body, at most, so that the client reads the answer. */
+    static final long DRAIN_BYTES = 64L * 1024 * 1024;
+    static final long DRAIN_MILLIS = 30_000;
+
     /**
-     * The problem, then the connection closes (HTTP/1.x): the body that follows is never read, and
-     * must not be taken for the next request on the connection.
+     * The problem, then a lingering close (HTTP/1.x), as nginx does past its body limit: what the
+     * client still sends of the body is read and thrown away, up to {@link #DRAIN_BYTES} or
+     * {@link #DRAIN_MILLIS}, so that a client that writes the whole body before it reads gets the
+     * answer instead of a reset; then the connection closes, and nothing of the body is taken for
+     * a next request. Nothing is parsed or kept.
      */
     private void refuse(RoutingContext ctx, int status, String detail) {
         HttpServerRequest request = ctx.request();
-        if (request.version() != io.vertx.core.http.HttpVersion.HTTP_2 && request.connection() != null) {
-            ctx.response().endHandler(ended -> request.connection().close());
-        }
         problems.write(ctx, status, detail);
+        if (request.version() == io.vertx.core.http.HttpVersion.HTTP_2 || request.connection() == null || request.isEnded()) {
+            return;
+        }
+        io.vertx.core.http.HttpConnection connection = request.connection();
+        long[] drained = {0};
+        long timer = ctx.vertx().setTimer(DRAIN_MILLIS, t -> connection.close());
+        request.handler(buffer -> {
+            drained[0] += buffer.length();
+            if (drained[0] > DRAIN_BYTES) {
+                ctx.vertx().cancelTimer(timer);
+                connection.close();
+            }
+        });
+        request.endHandler(ended -> {
+            ctx.vertx().cancelTimer(timer);
+            connection.close();
+        });
+        request.exceptionHandler(failed -> ctx.vertx().cancelTimer(timer));
+        request.resume();
     }
 }

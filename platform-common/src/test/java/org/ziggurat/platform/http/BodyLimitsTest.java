@@ -6,7 +6,6 @@ import io.restassured.RestAssured;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.platform.testing.PlatformTestKeys;
 
-import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
@@ -22,14 +21,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTestResource(PlatformTestKeys.class)
 class BodyLimitsTest {
 
-    /** Headers only, claiming a body: the whole answer, which must not wait for the body. */
+    /** Headers only, claiming a body: the answer's status line, which must not wait for the body. */
     static String headersOnly(String path, String headers) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", RestAssured.port)) {
             socket.setSoTimeout(5000);
             socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + headers + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
         }
     }
 
@@ -37,11 +36,14 @@ class BodyLimitsTest {
     void aDeclaredLengthPastTheLimitIs413BeforeTheBody() throws Exception {
         String answer = headersOnly("/probe/echo", "Content-Length: 20000000\r\n");
         assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
-        assertTrue(answer.contains("application/problem+json") && answer.contains("\"status\":413"), answer);
         // Anonymous or not, whatever the resource would say about it: it is never read.
         given().contentType("application/json").body("{\"name\":\"" + "x".repeat(3000) + "\"}").post("/probe/echo")
                 .then().statusCode(413).contentType("application/problem+json").body("status", equalTo(413));
         given().contentType("application/json").body("{\"name\":\"small\"}").post("/probe/echo").then().statusCode(200);
+        // A client that writes all of a large body before it reads still gets the answer.
+        byte[] large = new byte[8 * 1024 * 1024];
+        java.util.Arrays.fill(large, (byte) 'x');
+        given().contentType("application/octet-stream").body(large).post("/probe/echo").then().statusCode(413);
     }
 
     @Test
