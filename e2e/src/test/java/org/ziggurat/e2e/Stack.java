@@ -175,6 +175,8 @@ public final class Stack {
             // The journeys are quick but many; the limits themselves are tested in the gateway module.
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_AUTHENTICATED", "1000000");
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_ANONYMOUS", "1000000");
+            env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_TOKEN_ENDPOINT_PER_ADDRESS", "1000000");
+            env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_TOKEN_ENDPOINT_PER_CLIENT", "1000000");
         } else {
             String schema = SCHEMA.get(module);
             env.put("QUARKUS_DATASOURCE_REACTIVE_URL", server.reactiveUrl(DATABASE));

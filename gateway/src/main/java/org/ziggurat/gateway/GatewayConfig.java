@@ -44,6 +44,13 @@ public interface GatewayConfig {
     int tokenCacheSize();
 
     /**
+     * How long a token that introspection called inactive is refused without asking again: a
+     * caller repeating a bad token costs a map read, not an introspection and a database read.
+     */
+    @WithDefault("10s")
+    Duration inactiveTokenCacheTtl();
+
+    /**
      * The proxies in front of the gateway (the ingress): addresses or CIDR blocks whose
      * {@code X-Forwarded-For} or {@code Forwarded} names the caller (ClientAddresses). None by
      * default: the TCP peer is the caller, and such headers from it change nothing.
@@ -68,6 +75,17 @@ public interface GatewayConfig {
         /** Requests per window for one client address without a token. */
         @WithDefault("60")
         int anonymous();
+
+        /**
+         * Requests to the token endpoint per window from one client address (each password grant
+         * costs an Argon2id hash at directory-service).
+         */
+        @WithDefault("1200")
+        int tokenEndpointPerAddress();
+
+        /** Requests to the token endpoint per window for one client (HTTP Basic client id). */
+        @WithDefault("100000")
+        int tokenEndpointPerClient();
 
         @WithDefault("200000")
         int maxTrackedCallers();

@@ -187,6 +187,10 @@ public class GatewayProxy {
             return; // a preflight, answered
         }
         if (PublicRoutes.isOAuth(route.path())) {
+            if (limits.enabled() && route.path().equals(TOKEN_ENDPOINT) && (limited(ctx, limits.takeForTokenEndpoint(
+                    Objects.requireNonNullElse(client, "unknown"))) || limitedAsClient(ctx, request))) {
+                return;
+            }
             // auth-service reads the caller's credentials itself here: pass through untouched.
             forward(ctx, route, request.query(), true, null);
             return;
@@ -314,6 +318,33 @@ public class GatewayProxy {
         }
         if (upstream.platformToken() != null) {
             headers.set(PlatformClaims.HEADER, upstream.platformToken());
+        }
+    }
+
+    static final String TOKEN_ENDPOINT = "/oauth/token";
+
+    /**
+     * The token endpoint's limit per client, when the client says who it is with HTTP Basic (a
+     * client id in the form body is not read here: the body is streamed, never buffered).
+     */
+    private boolean limitedAsClient(RoutingContext ctx, HttpServerRequest request) {
+        String clientId = basicClientId(request.getHeader(HttpHeaders.AUTHORIZATION));
+        return clientId != null && limited(ctx, limits.takeForTokenEndpointClient(clientId));
+    }
+
+    /** The client id of an HTTP Basic header, or null (no header, another scheme, malformed). */
+    static String basicClientId(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return null;
+        }
+        try {
+            String decoded = new String(java.util.Base64.getDecoder().decode(authorization.substring(6).trim()),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            int colon = decoded.indexOf(':');
+            String id = colon < 0 ? null : decoded.substring(0, colon);
+            return id == null || id.isEmpty() || id.length() > 64 ? null : id;
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

@@ -63,6 +63,8 @@ public class Identities {
     private final PlatformTokenSigner signer;
     private final AsyncCache<String, Resolved> resolved;
     private final Cache<String, Signed> signed;
+    /** Tokens introspection called inactive, refused without asking again for a few seconds. */
+    private final Cache<String, Boolean> inactive;
 
     @Inject
     public Identities(GatewayConfig config, PlatformTokenSigner signer) {
@@ -77,6 +79,8 @@ public class Identities {
         // each answer that carries it still has half of it, at least, to be used in.
         this.signed = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
                 .expireAfterWrite(cap).build();
+        this.inactive = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
+                .expireAfterWrite(config.inactiveTokenCacheTtl()).build();
     }
 
     /**
@@ -144,8 +148,16 @@ public class Identities {
         if (known != null) {
             return Uni.createFrom().item(known);
         }
+        if (inactive.getIfPresent(accessToken) != null) {
+            return Uni.createFrom().failure(new io.quarkus.security.AuthenticationFailedException("inactive (known)"));
+        }
         CompletableFuture<Resolved> answer = resolved.get(accessToken,
-                (token, executor) -> introspect(token, ctx).subscribeAsCompletionStage());
+                (token, executor) -> introspect(token, ctx)
+                        // Only a token found inactive is remembered; not one that could not be checked.
+                        .onFailure(e -> e instanceof io.quarkus.security.AuthenticationFailedException
+                                && !GatewayProxy.introspectionUnavailable(e))
+                        .invoke(e -> inactive.put(token, Boolean.TRUE))
+                        .subscribeAsCompletionStage());
         // A copy: cancelling one request's wait must not cancel the look-up others share.
         Uni<Resolved> uni = Uni.createFrom().completionStage(answer.copy());
         if (answer.isDone()) {

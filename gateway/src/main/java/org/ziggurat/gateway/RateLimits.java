@@ -44,6 +44,16 @@ public class RateLimits {
         return take("a:" + address, config.anonymous());
     }
 
+    /** The token endpoint, per client address: a window of its own, apart from the API's. */
+    public Decision takeForTokenEndpoint(String address) {
+        return take("o:" + address, config.tokenEndpointPerAddress());
+    }
+
+    /** The token endpoint, per client (its id from HTTP Basic). */
+    public Decision takeForTokenEndpointClient(String clientId) {
+        return take("c:" + clientId, config.tokenEndpointPerClient());
+    }
+
     private Decision take(String key, int limit) {
         long now = System.currentTimeMillis() / 1000;
         // A read while the caller's window is open; the atomic replacement only to open a new one.

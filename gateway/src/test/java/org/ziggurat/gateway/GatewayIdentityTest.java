@@ -248,10 +248,47 @@ class GatewayIdentityTest {
         given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(429)
                 .contentType("application/problem+json").header("Retry-After", notNullValue())
                 .header("X-RateLimit-Remaining", "0");
-        // Another token has its own window; the OAuth endpoints are not limited here.
+        // Another token has its own window; the token endpoint has windows of its own (per address).
         given().header("Authorization", "Bearer " + activeToken("public")).get("/people/alice").then().statusCode(200);
         given().header("Authorization", "Bearer " + token).post("/oauth/token").then().statusCode(200)
-                .header("X-RateLimit-Limit", nullValue());
+                .header("X-RateLimit-Limit", "20");
+    }
+
+    /**
+     * The token endpoint is limited per client address (20 in tests) and per client named by HTTP
+     * Basic (10): a flood of password grants from one place, or for one client, stops at the
+     * gateway with 429 and Retry-After, before any hashing.
+     */
+    @Test
+    void theTokenEndpointIsLimitedPerAddressAndPerClient() {
+        String address = "198.51.100." + (50 + new Random().nextInt(100));
+        for (int i = 0; i < 20; i++) {
+            given().header("X-Forwarded-For", address).post("/oauth/token").then().statusCode(200)
+                    .header("X-RateLimit-Remaining", Integer.toString(19 - i));
+        }
+        given().header("X-Forwarded-For", address).post("/api/oauth/token").then().statusCode(429)
+                .header("Retry-After", notNullValue()).contentType("application/problem+json");
+        // Other OAuth endpoints, and other addresses, are not held by it.
+        given().header("X-Forwarded-For", address).post("/oauth/revoke").then().statusCode(200);
+        String client = "Client" + UUID.randomUUID().toString().substring(0, 8);
+        String basic = "Basic " + Base64.getEncoder().encodeToString((client + ":secret").getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < 10; i++) {
+            given().header("X-Forwarded-For", "203.0.113." + i).header("Authorization", basic).post("/oauth/token")
+                    .then().statusCode(200);
+        }
+        given().header("X-Forwarded-For", "203.0.113.200").header("Authorization", basic).post("/oauth/token")
+                .then().statusCode(429);
+    }
+
+    /** A token introspection called inactive is refused again for a while without another introspection. */
+    @Test
+    void inactiveTokensAreRememberedBriefly() {
+        String token = "zat_" + UUID.randomUUID();
+        int before = introspections();
+        for (int i = 0; i < 3; i++) {
+            given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(401);
+        }
+        assertEquals(1, introspections() - before, "three requests with one bad token, one introspection");
     }
 
     @Test
