@@ -35,4 +35,62 @@ class LimitsTest {
         }
         as(token).contentType("text/turtle").body(turtle.toString()).post(schemes + "/big/import").then().statusCode(202);
     }
+
+    /**
+     * The review's finding: successful password checks were not counted, and the hashing queue
+     * had no bound, so one account's flood of password grants queued Argon2id work until everyone's
+     * sign-in timed out. Now an account's checks are capped (60 per 15 minutes) and the queue is
+     * bounded (a fast 503 with Retry-After): another person signs in meanwhile, honouring
+     * Retry-After. The numbers are logged for the record.
+     */
+    @Test
+    void aFloodOfPasswordGrantsLeavesOthersSigningIn() throws Exception {
+        Platform.Person flooder = Platform.signUp("flood");
+        Platform.Person other = Platform.signUp("other");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(48);
+        java.util.List<java.util.concurrent.Future<io.restassured.response.Response>> flood = new java.util.ArrayList<>();
+        long started = System.nanoTime();
+        for (int i = 0; i < 150; i++) {
+            flood.add(pool.submit(() -> passwordGrant(flooder)));
+        }
+        // Meanwhile the other person signs in, as a client would: on 503 or 429, after Retry-After.
+        java.util.List<String> attempts = new java.util.ArrayList<>();
+        int status = 0;
+        long signedInAfter = -1;
+        while (System.nanoTime() - started < 30_000_000_000L) {
+            long t0 = System.nanoTime();
+            io.restassured.response.Response r = passwordGrant(other);
+            status = r.statusCode();
+            attempts.add(status + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            if (status == 200) {
+                signedInAfter = (System.nanoTime() - started) / 1_000_000;
+                break;
+            }
+            org.junit.jupiter.api.Assertions.assertTrue(status == 503 || status == 429, r.asString());
+            Thread.sleep(1000L * Long.parseLong(r.getHeader("Retry-After")));
+        }
+        java.util.Map<Integer, Integer> outcomes = new java.util.TreeMap<>();
+        for (var f : flood) {
+            io.restassured.response.Response r = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            outcomes.merge(r.statusCode(), 1, Integer::sum);
+            if (r.statusCode() != 200) {
+                org.junit.jupiter.api.Assertions.assertTrue(r.statusCode() == 429 || r.statusCode() == 503
+                        || r.statusCode() == 400, r.statusCode() + " " + r.asString());
+                org.junit.jupiter.api.Assertions.assertNotNull(r.getHeader("Retry-After"), r.asString());
+            }
+        }
+        long floodDone = (System.nanoTime() - started) / 1_000_000;
+        pool.shutdown();
+        java.util.logging.Logger.getLogger(getClass().getName()).info("password flood: 150 grants for one account "
+                + outcomes + " within " + floodDone + " ms; another person's sign-in: " + attempts + ", signed in after "
+                + signedInAfter + " ms");
+        org.junit.jupiter.api.Assertions.assertEquals(200, status, "the other person never signed in: " + attempts);
+        org.junit.jupiter.api.Assertions.assertTrue(outcomes.getOrDefault(200, 0) <= 60,
+                "more than 60 checks of one account were hashed: " + outcomes);
+    }
+
+    static io.restassured.response.Response passwordGrant(Platform.Person who) {
+        return anonymous().accept("application/json").formParams(java.util.Map.of("grant_type", "password",
+                "username", who.username(), "password", who.password())).post("/oauth/token");
+    }
 }

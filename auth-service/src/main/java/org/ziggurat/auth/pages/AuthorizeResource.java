@@ -195,7 +195,7 @@ public class AuthorizeResource {
                     return loginPage(checked, uri, "The username or password is not right.", loginName, 401);
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithItem(() ->
-                        loginPage(checked, uri, "Too many failed attempts. Wait a few minutes and try again.", loginName, 429))
+                        loginPage(checked, uri, "Too many sign-in attempts. Wait a few minutes and try again.", loginName, 429))
                 .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
                         loginPage(checked, uri, "Signing in is not possible for a moment. Try again shortly.", loginName, 503));
     }

@@ -107,7 +107,7 @@ public class TokenService {
                     return OAuthException.invalidGrant("The username or password is not valid.");
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new OAuthException(OAuthError.INVALID_GRANT,
-                        "Too many failed attempts. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
+                        "Too many sign-in attempts for this account or address. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
                 .chain(person -> pool.withTransaction(conn -> issue(conn, clientOrNull == null ? null : clientOrNull.id(),
                         person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true))
                         // The application now has access: it is one of the person's grants.
