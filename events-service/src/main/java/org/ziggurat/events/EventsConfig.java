@@ -36,4 +36,12 @@ public interface EventsConfig {
     /** How often an open stream checks for events even without a notification (and keeps the connection alive). */
     @WithDefault("15s")
     Duration streamHeartbeat();
+
+    /**
+     * How often an open stream checks again that its caller may still read the namespace (a
+     * membership removed, an organization made private or deleted); when not, the stream ends
+     * with a last event saying why.
+     */
+    @WithDefault("30s")
+    Duration streamRightsRecheck();
 }

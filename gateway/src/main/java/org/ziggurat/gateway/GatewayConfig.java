@@ -50,6 +50,10 @@ public interface GatewayConfig {
     @WithDefault("10s")
     Duration inactiveTokenCacheTtl();
 
+    /** How often the access token of an open event stream is checked again (GatewayProxy#watch). */
+    @WithDefault("5s")
+    Duration streamTokenRecheck();
+
     /**
      * The proxies in front of the gateway (the ingress): addresses or CIDR blocks whose
      * {@code X-Forwarded-For} or {@code Forwarded} names the caller (ClientAddresses). None by

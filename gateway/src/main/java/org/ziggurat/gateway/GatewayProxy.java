@@ -78,7 +78,9 @@ public class GatewayProxy {
      * The headers are set on the proxy's copy of the request, which takes them without a second
      * validation pass (the platform token alone is 700 characters).
      */
-    record Upstream(String uri, boolean passAuthorization, String platformToken, String clientAddress) {
+    /** {@code accessToken} and {@code ctx}: the caller's token, kept to watch an event stream it opens (null when none). */
+    record Upstream(String uri, boolean passAuthorization, String platformToken, String clientAddress, String accessToken,
+            RoutingContext ctx) {
     }
 
     static final String UPSTREAM = "ziggurat.upstream";
@@ -257,14 +259,19 @@ public class GatewayProxy {
         if (limited(ctx, limits.enabled() ? limits.takeForToken(token) : null)) {
             return false;
         }
-        forward(ctx, route, query, false, resolved.platformToken());
+        forward(ctx, route, query, false, resolved.platformToken(), token);
         return true;
     }
 
     private void forward(RoutingContext ctx, PublicRoutes.Route route, String query, boolean passAuthorization,
             String platformToken) {
+        forward(ctx, route, query, passAuthorization, platformToken, null);
+    }
+
+    private void forward(RoutingContext ctx, PublicRoutes.Route route, String query, boolean passAuthorization,
+            String platformToken, String accessToken) {
         ContextLocals.put(UPSTREAM, new Upstream(query == null || query.isEmpty() ? route.path() : route.path() + "?" + query,
-                passAuthorization, platformToken, clientAddress(ctx)));
+                passAuthorization, platformToken, clientAddress(ctx), accessToken, ctx));
         EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
         proxiesByLoop.computeIfAbsent(loop, l -> proxies()).get(route.service()).handle(ctx.request());
     }
@@ -386,6 +393,48 @@ public class GatewayProxy {
         return known != null ? known : peerAddress(ctx.request());
     }
 
+    /** The last event of a stream whose access token stopped being active. */
+    static final String TOKEN_INACTIVE_EVENT = "event: stream_closed\ndata: {\"reason\":\"token_inactive\","
+            + "\"detail\":\"The access token expired or was revoked.\"}\n\n";
+
+    /**
+     * An event stream was authorized once, when it opened; it stays open for hours. While it is
+     * open its access token is checked again every {@code stream-token-recheck}, as any request's
+     * would be (so a revocation is seen within {@code token-cache-ttl}); once the token is no
+     * longer active, a last event says why and the connection ends.
+     */
+    void watch(Upstream upstream) {
+        RoutingContext ctx = upstream.ctx();
+        io.vertx.core.Vertx loop = ctx.vertx();
+        loop.setPeriodic(Math.max(100, config.streamTokenRecheck().toMillis()), timer -> {
+            if (ctx.response().ended() || ctx.response().closed()) {
+                loop.cancelTimer(timer);
+                return;
+            }
+            identities.resolve(upstream.accessToken(), ctx).subscribe().with(stillActive -> {
+            }, failure -> {
+                if (failure instanceof AuthenticationFailedException && !introspectionUnavailable(failure)) {
+                    loop.cancelTimer(timer);
+                    endStream(ctx);
+                }
+            });
+        });
+    }
+
+    private static void endStream(RoutingContext ctx) {
+        io.vertx.core.http.HttpServerResponse response = ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.write(TOKEN_INACTIVE_EVENT).onComplete(written -> {
+            if (ctx.request().version() == io.vertx.core.http.HttpVersion.HTTP_2) {
+                response.reset();
+            } else if (ctx.request().connection() != null) {
+                ctx.request().connection().close();
+            }
+        });
+    }
+
     /**
      * Rewrites the URI, removes what the caller may not say and sets the forwarded headers and the
      * platform token, echoes the request id, and turns an unreachable or silent service into a problem.
@@ -409,6 +458,10 @@ public class GatewayProxy {
         @Override
         public Future<Void> handleProxyResponse(ProxyContext context) {
             context.response().headers().set(RequestIds.HEADER, context.request().headers().get(RequestIds.HEADER));
+            String type = context.response().headers().get(HttpHeaders.CONTENT_TYPE);
+            if (type != null && type.startsWith("text/event-stream")) {
+                ContextLocals.<Upstream>get(UPSTREAM).filter(u -> u.accessToken() != null).ifPresent(GatewayProxy.this::watch);
+            }
             return context.sendResponse();
         }
 

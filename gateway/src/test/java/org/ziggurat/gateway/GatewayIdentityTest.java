@@ -291,6 +291,35 @@ class GatewayIdentityTest {
         assertEquals(1, introspections() - before, "three requests with one bad token, one introspection");
     }
 
+    /**
+     * An event stream is authorized when it opens and checked again while open: once its token
+     * is revoked, a last event says why and the stream ends (it kept delivering before).
+     */
+    @Test
+    void anOpenStreamEndsWhenItsTokenIsRevoked() throws Exception {
+        String token = activeToken("public");
+        java.net.http.HttpResponse<java.util.stream.Stream<String>> stream = java.net.http.HttpClient.newHttpClient()
+                .sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                        + io.restassured.RestAssured.port + "/api/people/alice/sse")).header("Authorization", "Bearer " + token)
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofLines()).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(200, stream.statusCode());
+        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.CompletableFuture<Void> ended = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                stream.body().forEach(lines::add);
+            } catch (RuntimeException closed) {
+                // the connection was cut: ended as well
+            }
+        });
+        // While the token is active the stream stays open through several checks.
+        org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.TimeoutException.class,
+                () -> ended.get(1500, java.util.concurrent.TimeUnit.MILLISECONDS), () -> "ended while active: " + lines);
+        deactivate(token);
+        ended.get(15, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(lines.contains("event: stream_closed"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"reason\":\"token_inactive\"")), lines.toString());
+    }
+
     @Test
     void corsForBrowserApplications() {
         given().header("Origin", "https://app.example.org").header("Access-Control-Request-Method", "POST")

@@ -53,6 +53,14 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                 request.response().putHeader("Content-Type", "application/json").end(openApi(service));
                 return;
             }
+            if (request.path().endsWith("/sse")) {
+                // An event stream that stays open: a comment now and every 200 ms, until closed.
+                request.response().setChunked(true).putHeader("Content-Type", "text/event-stream").write(": open\n\n");
+                long timer = vertx.setPeriodic(200, t -> request.response().write(": keep-alive\n\n"));
+                request.response().closeHandler(v -> vertx.cancelTimer(timer));
+                request.connection().closeHandler(v -> vertx.cancelTimer(timer));
+                return;
+            }
             if (request.path().endsWith("/big")) {
                 request.response().putHeader("Content-Type", "application/octet-stream").end(bigBody());
                 return;

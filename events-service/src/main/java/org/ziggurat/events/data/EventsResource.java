@@ -30,6 +30,7 @@ import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.time.Timestamps;
+import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
@@ -227,12 +228,34 @@ public class EventsResource {
                     Multi.createFrom().item(0L), Multi.createFrom().ticks().every(config.streamHeartbeat()))
                     .onOverflow().drop()
                     .map(t -> sse.newEventBuilder().comment(t == 0L ? "stream open" : "keep-alive").build());
-            return Multi.createBy().merging().streams(comments, appended);
+            // The rights that opened the stream are checked again while it stays open: once the
+            // caller may no longer read the namespace, a last event says why, and the stream ends.
+            Caller caller = (Caller) request.getProperty(StreamRights.CALLER);
+            OutboundSseEvent lost = sse.newEventBuilder().name(STREAM_CLOSED).data(json(new StreamClosed("access_removed",
+                    "You may no longer read this namespace."))).build();
+            Multi<OutboundSseEvent> rightsLost = Multi.createFrom().ticks().every(config.streamRightsRecheck())
+                    .onOverflow().drop()
+                    .onItem().transformToUniAndConcatenate(t -> rights.forReading(begin.namespace().name(), caller).map(ok -> false)
+                            .onFailure(ProblemException.class).recoverWithItem(true)
+                            // The directory away for a moment is no reason to end a stream.
+                            .onFailure().recoverWithItem(false))
+                    .filter(gone -> gone).map(gone -> lost);
+            // Only the lost rights complete the merged streams (the others tick for ever; a client
+            // that leaves cancels): their event is held back by select(), then sent last.
+            return Multi.createBy().merging().streams(comments, appended, rightsLost)
+                    .select().first(event -> event != lost)
+                    .onCompletion().continueWith(lost);
         });
     }
 
+    static final String STREAM_CLOSED = "stream_closed";
+
+    /** The last event of a stream that its caller may no longer read. */
+    public record StreamClosed(String reason, String detail) {
+    }
+
     /** One line of JSON: plain SSE, no per-event content type. */
-    private String json(EventViews.Event event) {
+    private String json(Object event) {
         try {
             return mapper.writeValueAsString(event);
         } catch (JsonProcessingException e) {

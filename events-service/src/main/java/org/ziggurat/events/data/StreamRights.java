@@ -12,11 +12,13 @@ import org.ziggurat.platform.token.Callers;
 /**
  * Settles who may read a stream before the stream starts. Once an SSE response has begun, a
  * refusal can no longer become a 404 problem; here, before the resource method, it still can.
- * The resolved namespace is handed to the resource as a request property.
+ * The resolved namespace and the caller are handed to the resource as request properties (the
+ * stream checks the caller's rights again while it is open).
  */
 public class StreamRights {
 
     static final String NAMESPACE = "ziggurat.stream.namespace";
+    static final String CALLER = "ziggurat.stream.caller";
 
     @Inject
     Callers callers;
@@ -31,10 +33,11 @@ public class StreamRights {
             return Uni.createFrom().nullItem();
         }
         String namespace = request.getUriInfo().getPathParameters().getFirst("namespace");
-        return callers.current().chain(caller -> rights.forReading(namespace, caller))
+        return callers.current().chain(caller -> rights.forReading(namespace, caller)
                 .map(ns -> {
                     request.setProperty(NAMESPACE, ns);
+                    request.setProperty(CALLER, caller);
                     return null;
-                });
+                }));
     }
 }

@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.platform.testing.NamespaceDirectoryDouble.ALICE;
 
 /** Server-sent events of new data events, and a client that reconnects with Last-Event-ID and misses nothing. */
@@ -33,11 +35,20 @@ class EventStreamTest {
     static final class Listener implements AutoCloseable {
         final List<Long> ids = new CopyOnWriteArrayList<>();
         final List<String> data = new CopyOnWriteArrayList<>();
+        final List<String> names = new CopyOnWriteArrayList<>();
+        final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
         private final Stream<String> lines;
         final int status;
 
         Listener(URI uri, String lastEventId) throws Exception {
+            this(uri, lastEventId, null);
+        }
+
+        Listener(URI uri, String lastEventId, String platformToken) throws Exception {
             HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream");
+            if (platformToken != null) {
+                request.header("X-Platform-Token", platformToken);
+            }
             // No timeout on a stream that is meant to stay open; opening it is bounded below.
             if (lastEventId != null) {
                 request.header("Last-Event-ID", lastEventId);
@@ -53,8 +64,11 @@ class EventStreamTest {
                             ids.add(Long.parseLong(line.substring(3).trim()));
                         } else if (line.startsWith("data:")) {
                             data.add(line.substring(5).trim());
+                        } else if (line.startsWith("event:")) {
+                            names.add(line.substring(6).trim());
                         }
                     });
+                    ended.countDown(); // the server ended the stream
                 } catch (RuntimeException closed) {
                     // the test closed the stream
                 }
@@ -97,6 +111,28 @@ class EventStreamTest {
             long fifth = post(path, "five");
             await().atMost(Duration.ofSeconds(15)).until(() -> again.ids.size() >= 3);
             assertEquals(List.of(third, fourth, fifth), again.ids);
+        }
+    }
+
+    /**
+     * A stream is not authorized once for ever: when its reader stops being a member of the
+     * private organization, the stream sends a last event saying why, and ends.
+     */
+    @Test
+    void aStreamEndsWhenItsReaderLosesAccess() throws Exception {
+        org.ziggurat.platform.testing.NamespaceDirectoryDouble.join(org.ziggurat.platform.testing.NamespaceDirectoryDouble.BOB);
+        URI stream = URI.create(base.toString().replaceAll("/$", "") + "/studio/repositories/plans/data/events/stream");
+        try (Listener listener = new Listener(stream, null, TestTokens.user(
+                org.ziggurat.platform.testing.NamespaceDirectoryDouble.BOB, "bob", "public"))) {
+            assertEquals(200, listener.status);
+            // Still a member: the stream stays open past several checks.
+            assertFalse(listener.ended.await(3, java.util.concurrent.TimeUnit.SECONDS), "the stream ended for a member");
+            org.ziggurat.platform.testing.NamespaceDirectoryDouble.leave(org.ziggurat.platform.testing.NamespaceDirectoryDouble.BOB);
+            assertTrue(listener.ended.await(20, java.util.concurrent.TimeUnit.SECONDS), "the stream outlived the membership");
+            assertEquals(List.of("stream_closed"), listener.names);
+            assertTrue(listener.data.get(listener.data.size() - 1).contains("\"reason\":\"access_removed\""), listener.data.toString());
+        } finally {
+            org.ziggurat.platform.testing.NamespaceDirectoryDouble.leave(org.ziggurat.platform.testing.NamespaceDirectoryDouble.BOB);
         }
     }
 

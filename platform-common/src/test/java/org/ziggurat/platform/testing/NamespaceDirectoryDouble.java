@@ -24,11 +24,27 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
     private record Ns(String kind, long id, String visibility, Set<Long> members) {
     }
 
+    /** A private organization whose members a test changes ({@link #join}, {@link #leave}). */
+    public static final String STUDIO = "studio";
+
+    private static final Set<Long> STUDIO_MEMBERS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private static final Map<String, Ns> NAMESPACES = Map.of(
             "alice", new Ns("person", ALICE, "public", Set.of(ALICE)),
             "bob", new Ns("person", BOB, "public", Set.of(BOB)),
             "lab", new Ns("organization", 201, "public", Set.of(ALICE)),
-            "vault", new Ns("organization", 202, "private", Set.of(BOB)));
+            "vault", new Ns("organization", 202, "private", Set.of(BOB)),
+            STUDIO, new Ns("organization", 203, "private", STUDIO_MEMBERS));
+
+    /** The person becomes an active member of {@value #STUDIO}, as the directory would say from now on. */
+    public static void join(long person) {
+        STUDIO_MEMBERS.add(person);
+    }
+
+    /** The person is no longer a member of {@value #STUDIO}. */
+    public static void leave(long person) {
+        STUDIO_MEMBERS.remove(person);
+    }
 
     private Vertx vertx;
 
