@@ -50,4 +50,34 @@ class DirectoryJourneyTest {
         as(bobToken).contentType("application/json").body(Map.of("role", "member"))
                 .put("/organizations/" + org + "/memberships/" + eve.id()).then().statusCode(403);
     }
+
+    /**
+     * The review's finding: deleting an organization freed its name, and whoever signed up with
+     * it next read (and wrote) the vocabularies and data events kept under it. The rule now: a
+     * deleted organization's name is retired. Nobody can take it again, and what was kept under it
+     * answers 404 to everyone.
+     */
+    @Test
+    void aDeletedOrganizationsDataNeverPassesToANewOwner() {
+        Platform.Person ada = Platform.signUp("ada");
+        String token = Platform.accessToken(ada, "user", "write", "update", "admin");
+        String name = "gone-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        int org = as(token).contentType("application/json").body(java.util.Map.of("name", name, "visibility", "public"))
+                .post("/organizations").then().statusCode(201).extract().path("id");
+        as(token).contentType("application/json").body(java.util.Map.of("slug", "notes", "title", "Notes"))
+                .post("/" + name + "/vocab/schemes").then().statusCode(201);
+        as(token).contentType("application/json").body(java.util.Map.of("note", "kept under the name"))
+                .post("/" + name + "/repositories/r/data/events").then().statusCode(201);
+        anonymous().get("/" + name + "/vocab/schemes/notes").then().statusCode(200);
+
+        as(token).delete("/organizations/" + org).then().statusCode(204);
+        anonymous().contentType("application/json").body(java.util.Map.of("username", name, "password", "correct horse 12345",
+                "email", name + "@example.org", "display_name", "Next")).post("/people").then().statusCode(409);
+        as(token).contentType("application/json").body(java.util.Map.of("name", name, "visibility", "public"))
+                .post("/organizations").then().statusCode(409);
+        anonymous().get("/" + name + "/vocab/schemes/notes").then().statusCode(404);
+        as(token).get("/" + name + "/repositories/r/data/events").then().statusCode(404);
+        as(token).contentType("application/json").body(java.util.Map.of("note", "written after"))
+                .post("/" + name + "/repositories/r/data/events").then().statusCode(404);
+    }
 }

@@ -70,7 +70,7 @@ public class InternalRepository {
                 LEFT JOIN person p ON n.kind = 'person' AND p.username = n.name_key
                 LEFT JOIN organization o ON n.kind = 'organization' AND o.name = n.name_key
                 LEFT JOIN membership m ON m.organization_id = o.id AND m.person_id = $2
-                WHERE n.name_key = lower($1)""")
+                WHERE n.name_key = lower($1) AND n.kind <> 'retired'""")
                 .execute(Tuple.of(name, personId))
                 .map(rows -> rows.rowCount() == 0 ? null : namespace(rows.iterator().next(), personId));
     }

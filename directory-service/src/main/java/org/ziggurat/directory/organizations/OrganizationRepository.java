@@ -80,12 +80,16 @@ public class OrganizationRepository {
                 .chain(() -> byId(id));
     }
 
-    /** Removes the organization, its memberships and links, and frees its name. */
+    /**
+     * Removes the organization, its memberships and links, and retires its name: it resolves to
+     * no namespace from now on and can never be taken again, so the vocabularies and data events
+     * the other services keep under it never pass to a new owner (V5__retired_names.sql).
+     */
     public Uni<Void> delete(long id) {
         return pool.withTransaction(conn -> conn
                 .preparedQuery("DELETE FROM organization WHERE id = $1 RETURNING name").execute(Tuple.of(id))
                 .chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().voidItem()
-                        : conn.preparedQuery("DELETE FROM namespace WHERE name_key = $1")
+                        : conn.preparedQuery("UPDATE namespace SET kind = 'retired', retired_at = now() WHERE name_key = $1")
                                 .execute(Tuple.of(rows.iterator().next().getString("name"))).replaceWithVoid()));
     }
 

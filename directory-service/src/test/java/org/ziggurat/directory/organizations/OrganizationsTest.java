@@ -18,6 +18,7 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.directory.DirectoryTestSupport.asService;
 import static org.ziggurat.directory.DirectoryTestSupport.as;
 import static org.ziggurat.directory.DirectoryTestSupport.signUp;
 import static org.ziggurat.directory.DirectoryTestSupport.uniqueName;
@@ -213,9 +214,14 @@ class OrganizationsTest {
         as(ned, "admin").delete("/organizations/" + org).then().statusCode(403);
         as(max, "admin").delete("/organizations/" + org).then().statusCode(204);
         as(max, "admin").get("/organizations/" + org).then().statusCode(404);
-        // The name is free again.
-        assertEquals(201, as(max, "admin").contentType("application/json").body(Map.of("name", name))
-                .post("/organizations").statusCode());
+        // The name is retired, not freed: neither an organization nor a person can take it again,
+        // so what other services keep under it never passes to a new owner; nor does it resolve.
+        as(max, "admin").contentType("application/json").body(Map.of("name", name)).post("/organizations").then()
+                .statusCode(409).contentType("application/problem+json");
+        given().contentType("application/json").body(Map.of("username", name, "password", "a long password 123",
+                "email", name + "@example.org", "display_name", "Taker")).post("/people").then().statusCode(409);
+        asService("vocab-service").get("/internal/namespaces/" + name)
+                .then().statusCode(404);
     }
 
     @Test
