@@ -193,7 +193,12 @@ public final class Stack {
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
             }
             case "directory-service" -> env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
-            case "vocab-service", "events-service" -> env.put("ZIGGURAT_DIRECTORY_URL", directory);
+            case "vocab-service" -> env.put("ZIGGURAT_DIRECTORY_URL", directory);
+            case "events-service" -> {
+                env.put("ZIGGURAT_DIRECTORY_URL", directory);
+                // Open streams check their readers' rights again every 2 s here (StreamsTest), not 30.
+                env.put("ZIGGURAT_EVENTS_STREAM_RIGHTS_RECHECK", "2s");
+            }
             default -> {
             }
         }
