@@ -64,19 +64,8 @@ public class LoginThrottle {
      */
     public Uni<Long> admitCheck(String account) {
         DirectoryConfig.Throttle checks = config.accountChecks();
-        return pool.preparedQuery("""
-                INSERT INTO login_throttle AS t (key, failures, window_started_at) VALUES ($1, 1, now())
-                ON CONFLICT (key) DO UPDATE SET
-                  failures = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN 1 ELSE t.failures + 1 END,
-                  window_started_at = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN now()
-                                           ELSE t.window_started_at END
-                RETURNING failures,
-                  ceil(extract(epoch FROM window_started_at + $2 * interval '1 millisecond' - now()))::bigint AS seconds""")
-                .execute(Tuple.of("checks:" + account, interval(checks.window())))
-                .map(rows -> {
-                    var row = rows.iterator().next();
-                    return row.getInteger("failures") > checks.limit() ? Math.max(1L, row.getLong("seconds")) : 0L;
-                });
+        return count("checks:" + account, checks.window()).map(row -> row.getInteger("failures") > checks.limit()
+                ? Math.max(1L, row.getLong("seconds")) : 0L);
     }
 
     /** A successful check clears the account's count (not the address's: one success hides no spray). */
@@ -86,19 +75,27 @@ public class LoginThrottle {
     }
 
     private Uni<Void> fail(String key, DirectoryConfig.Throttle throttle) {
-        // One statement: a new window when the old one ended, else one more failure; a block once past the limit.
+        return count(key, throttle.window())
+                .chain(row -> row.getInteger("failures") >= throttle.limit()
+                        ? pool.preparedQuery("UPDATE login_throttle SET blocked_until = now() + $2 * interval '1 millisecond' WHERE key = $1")
+                                .execute(Tuple.of(key, interval(throttle.block()))).replaceWithVoid()
+                        : Uni.createFrom().voidItem());
+    }
+
+    /**
+     * One more for the key, in one statement: a new window when the old one ended, else one more
+     * in it. The count, and the seconds left in its window.
+     */
+    private Uni<io.vertx.mutiny.sqlclient.Row> count(String key, Duration window) {
         return pool.preparedQuery("""
                 INSERT INTO login_throttle AS t (key, failures, window_started_at) VALUES ($1, 1, now())
                 ON CONFLICT (key) DO UPDATE SET
                   failures = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN 1 ELSE t.failures + 1 END,
                   window_started_at = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN now()
                                            ELSE t.window_started_at END
-                RETURNING failures""")
-                .execute(Tuple.of(key, interval(throttle.window())))
-                .chain(rows -> rows.iterator().next().getInteger("failures") >= throttle.limit()
-                        ? pool.preparedQuery("UPDATE login_throttle SET blocked_until = now() + $2 * interval '1 millisecond' WHERE key = $1")
-                                .execute(Tuple.of(key, interval(throttle.block()))).replaceWithVoid()
-                        : Uni.createFrom().voidItem());
+                RETURNING failures,
+                  ceil(extract(epoch FROM window_started_at + $2 * interval '1 millisecond' - now()))::bigint AS seconds""")
+                .execute(Tuple.of(key, interval(window))).map(rows -> rows.iterator().next());
     }
 
     private static long interval(Duration duration) {
