@@ -75,7 +75,16 @@ class DirectoryJourneyTest {
                 "email", name + "@example.org", "display_name", "Next")).post("/people").then().statusCode(409);
         as(token).contentType("application/json").body(java.util.Map.of("name", name, "visibility", "public"))
                 .post("/organizations").then().statusCode(409);
+        // The services keep a namespace's rights for 5 s (ziggurat.namespaces.cache-ttl): gone within that.
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (anonymous().get("/" + name + "/vocab/schemes/notes").statusCode() != 404 && System.currentTimeMillis() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
+        }
         anonymous().get("/" + name + "/vocab/schemes/notes").then().statusCode(404);
+        while (as(token).get("/" + name + "/repositories/r/data/events").statusCode() != 404
+                && System.currentTimeMillis() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
+        }
         as(token).get("/" + name + "/repositories/r/data/events").then().statusCode(404);
         as(token).contentType("application/json").body(java.util.Map.of("note", "written after"))
                 .post("/" + name + "/repositories/r/data/events").then().statusCode(404);

@@ -401,9 +401,9 @@ public class GatewayProxy {
      * An event stream was authorized once, when it opened; it stays open for hours. While it is
      * open its access token is checked again every {@code stream-token-recheck}, as any request's
      * would be (so a revocation is seen within {@code token-cache-ttl}); once the token is no
-     * longer active, a last event says why and the connection ends.
+     * longer active, a last event says why, the answer ends, and the service's stream is cut.
      */
-    void watch(Upstream upstream) {
+    void watch(Upstream upstream, EndableStream stream) {
         RoutingContext ctx = upstream.ctx();
         io.vertx.core.Vertx loop = ctx.vertx();
         loop.setPeriodic(Math.max(100, config.streamTokenRecheck().toMillis()), timer -> {
@@ -415,23 +415,9 @@ public class GatewayProxy {
             }, failure -> {
                 if (failure instanceof AuthenticationFailedException && !introspectionUnavailable(failure)) {
                     loop.cancelTimer(timer);
-                    endStream(ctx);
+                    stream.finish(Buffer.buffer(TOKEN_INACTIVE_EVENT));
                 }
             });
-        });
-    }
-
-    private static void endStream(RoutingContext ctx) {
-        io.vertx.core.http.HttpServerResponse response = ctx.response();
-        if (response.ended() || response.closed()) {
-            return;
-        }
-        response.write(TOKEN_INACTIVE_EVENT).onComplete(written -> {
-            if (ctx.request().version() == io.vertx.core.http.HttpVersion.HTTP_2) {
-                response.reset();
-            } else if (ctx.request().connection() != null) {
-                ctx.request().connection().close();
-            }
         });
     }
 
@@ -460,7 +446,12 @@ public class GatewayProxy {
             context.response().headers().set(RequestIds.HEADER, context.request().headers().get(RequestIds.HEADER));
             String type = context.response().headers().get(HttpHeaders.CONTENT_TYPE);
             if (type != null && type.startsWith("text/event-stream")) {
-                ContextLocals.<Upstream>get(UPSTREAM).filter(u -> u.accessToken() != null).ifPresent(GatewayProxy.this::watch);
+                ContextLocals.<Upstream>get(UPSTREAM).filter(u -> u.accessToken() != null).ifPresent(upstream -> {
+                    Body body = context.response().getBody();
+                    EndableStream stream = new EndableStream(body.stream());
+                    context.response().setBody(Body.body(stream, body.length()));
+                    watch(upstream, stream);
+                });
             }
             return context.sendResponse();
         }

@@ -295,10 +295,12 @@ class GatewayIdentityTest {
      * An event stream is authorized when it opens and checked again while open: once its token
      * is revoked, a last event says why and the stream ends (it kept delivering before).
      */
-    @Test
-    void anOpenStreamEndsWhenItsTokenIsRevoked() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(java.net.http.HttpClient.Version.class)
+    void anOpenStreamEndsWhenItsTokenIsRevoked(java.net.http.HttpClient.Version version) throws Exception {
         String token = activeToken("public");
-        java.net.http.HttpResponse<java.util.stream.Stream<String>> stream = java.net.http.HttpClient.newHttpClient()
+        java.net.http.HttpResponse<java.util.stream.Stream<String>> stream = java.net.http.HttpClient.newBuilder()
+                .version(version).build()
                 .sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
                         + io.restassured.RestAssured.port + "/api/people/alice/sse")).header("Authorization", "Bearer " + token)
                         .build(), java.net.http.HttpResponse.BodyHandlers.ofLines()).get(10, java.util.concurrent.TimeUnit.SECONDS);
