@@ -87,7 +87,7 @@ public interface GatewayConfig {
         @WithDefault("1200")
         int tokenEndpointPerAddress();
 
-        /** Requests to the token endpoint per window for one client (HTTP Basic client id). */
+        /** Requests to the token endpoint per window for one client (its HTTP Basic id, or the form's client_id). */
         @WithDefault("100000")
         int tokenEndpointPerClient();
 

@@ -79,8 +79,9 @@ public class GatewayProxy {
      * validation pass (the platform token alone is 700 characters).
      */
     /** {@code accessToken} and {@code ctx}: the caller's token, kept to watch an event stream it opens (null when none). */
+    /** {@code body}: a body the gateway read itself (a token request's form), sent in place of the request's stream. */
     record Upstream(String uri, boolean passAuthorization, String platformToken, String clientAddress, String accessToken,
-            RoutingContext ctx) {
+            RoutingContext ctx, Buffer body) {
     }
 
     static final String UPSTREAM = "ziggurat.upstream";
@@ -189,9 +190,29 @@ public class GatewayProxy {
             return; // a preflight, answered
         }
         if (PublicRoutes.isOAuth(route.path())) {
-            if (limits.enabled() && route.path().equals(TOKEN_ENDPOINT) && (limited(ctx, limits.takeForTokenEndpoint(
-                    Objects.requireNonNullElse(client, "unknown"))) || limitedAsClient(ctx, request))) {
-                return;
+            if (limits.enabled() && route.path().equals(TOKEN_ENDPOINT)) {
+                if (limited(ctx, limits.takeForTokenEndpoint(Objects.requireNonNullElse(client, "unknown")))) {
+                    return;
+                }
+                String basic = basicClientId(request.getHeader(HttpHeaders.AUTHORIZATION));
+                if (basic != null) {
+                    if (!limited(ctx, limits.takeForTokenEndpointClient(basic))) {
+                        forward(ctx, route, request.query(), true, null);
+                    }
+                    return;
+                }
+                if (smallForm(request)) {
+                    // The client names itself in the form: the small body is read here (auth-service
+                    // reads at most 16 KiB of it too), counted, and passed on as it came.
+                    request.body().onSuccess(form -> {
+                        String named = formClientId(form);
+                        if (named == null || !limited(ctx, limits.takeForTokenEndpointClient(named))) {
+                            forward(ctx, route, request.query(), true, null, null, form);
+                        }
+                    }).onFailure(failed -> problems.write(ctx, 400, "The request body could not be read."));
+                    request.resume(); // the router leaves a request's body paused
+                    return;
+                }
             }
             // auth-service reads the caller's credentials itself here: pass through untouched.
             forward(ctx, route, request.query(), true, null);
@@ -259,19 +280,19 @@ public class GatewayProxy {
         if (limited(ctx, limits.enabled() ? limits.takeForToken(token) : null)) {
             return false;
         }
-        forward(ctx, route, query, false, resolved.platformToken(), token);
+        forward(ctx, route, query, false, resolved.platformToken(), token, null);
         return true;
     }
 
     private void forward(RoutingContext ctx, PublicRoutes.Route route, String query, boolean passAuthorization,
             String platformToken) {
-        forward(ctx, route, query, passAuthorization, platformToken, null);
+        forward(ctx, route, query, passAuthorization, platformToken, null, null);
     }
 
     private void forward(RoutingContext ctx, PublicRoutes.Route route, String query, boolean passAuthorization,
-            String platformToken, String accessToken) {
+            String platformToken, String accessToken, Buffer body) {
         ContextLocals.put(UPSTREAM, new Upstream(query == null || query.isEmpty() ? route.path() : route.path() + "?" + query,
-                passAuthorization, platformToken, clientAddress(ctx), accessToken, ctx));
+                passAuthorization, platformToken, clientAddress(ctx), accessToken, ctx, body));
         EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
         proxiesByLoop.computeIfAbsent(loop, l -> proxies()).get(route.service()).handle(ctx.request());
     }
@@ -331,12 +352,37 @@ public class GatewayProxy {
     static final String TOKEN_ENDPOINT = "/oauth/token";
 
     /**
-     * The token endpoint's limit per client, when the client says who it is with HTTP Basic (a
-     * client id in the form body is not read here: the body is streamed, never buffered).
+     * The largest token request body the gateway reads to find the client it names (the token
+     * endpoint is limited per client: its id from HTTP Basic, or the form's {@code client_id}); the
+     * same as auth-service's own limit. Every other body is streamed, never buffered.
      */
-    private boolean limitedAsClient(RoutingContext ctx, HttpServerRequest request) {
-        String clientId = basicClientId(request.getHeader(HttpHeaders.AUTHORIZATION));
-        return clientId != null && limited(ctx, limits.takeForTokenEndpointClient(clientId));
+    static final int TOKEN_FORM_BYTES = 16 * 1024;
+
+    /** A form body of a declared length the gateway may read (a chunked one is refused by BodyLimits). */
+    static boolean smallForm(HttpServerRequest request) {
+        String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (type == null || !type.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33) || length == null) {
+            return false;
+        }
+        try {
+            long declared = Long.parseLong(length.trim());
+            return declared > 0 && declared <= TOKEN_FORM_BYTES;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** The form's one {@code client_id}, or null (none, repeated, not a plausible id, not form encoding). */
+    static String formClientId(Buffer form) {
+        try {
+            java.util.List<String> ids = new io.netty.handler.codec.http.QueryStringDecoder(form.toString(
+                    java.nio.charset.StandardCharsets.UTF_8), false).parameters().get("client_id");
+            String id = ids == null || ids.size() != 1 ? null : ids.get(0);
+            return id == null || id.isEmpty() || id.length() > 64 ? null : id;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The client id of an HTTP Basic header, or null (no header, another scheme, malformed). */
@@ -437,6 +483,9 @@ public class GatewayProxy {
         public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
             Upstream upstream = ContextLocals.<Upstream>get(UPSTREAM).orElseThrow();
             context.request().setURI(upstream.uri());
+            if (upstream.body() != null) {
+                context.request().setBody(Body.body(upstream.body()));
+            }
             setForwarded(context.request().headers(), upstream);
             return context.sendRequest().recover(failure -> Future.succeededFuture(unavailable(context, failure)));
         }

@@ -278,6 +278,16 @@ class GatewayIdentityTest {
         }
         given().header("X-Forwarded-For", "203.0.113.200").header("Authorization", basic).post("/oauth/token")
                 .then().statusCode(429);
+        // A client that names itself in the form is counted the same; its body reaches auth-service intact.
+        String formClient = "Form" + UUID.randomUUID().toString().substring(0, 8);
+        String form = "grant_type=client_credentials&client_id=" + formClient + "&client_secret=s%26cret";
+        for (int i = 0; i < 10; i++) {
+            given().header("X-Forwarded-For", "203.0.114." + i).contentType("application/x-www-form-urlencoded").body(form)
+                    .post("/oauth/token").then().statusCode(200)
+                    .body("body_sha256", equalTo(UpstreamStubs.sha256(form.getBytes(StandardCharsets.UTF_8))));
+        }
+        given().header("X-Forwarded-For", "203.0.114.200").contentType("application/x-www-form-urlencoded").body(form)
+                .post("/oauth/token").then().statusCode(429);
     }
 
     /** A token introspection called inactive is refused again for a while without another introspection. */
