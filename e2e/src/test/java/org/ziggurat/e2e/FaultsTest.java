@@ -43,6 +43,9 @@ class FaultsTest {
         final List<Long> acknowledged = Collections.synchronizedList(new ArrayList<>());
         final Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
         final long[] slowest = {0};
+        /** Connections that broke (an IOException, counted as status -1), as they were reported. */
+        final List<String> broken = Collections.synchronizedList(new ArrayList<>());
+        final List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
         ExecutorService pool;
 
         /** Waits until {@code more} further writes have been acknowledged (the load is flowing). */
@@ -77,15 +80,19 @@ class FaultsTest {
                 assertTrue(statuses.getOrDefault(503, 0) > 0, "the fault was never noticed: " + statuses);
             }
             for (int status : statuses.keySet()) {
-                assertTrue(status == 201 || status == 503, "answers around the fault: " + statuses);
+                assertTrue(status == 201 || status == 503, "answers around the fault: " + statuses + " " + broken);
             }
             assertTrue(slowest < 5000, "a refusal took " + slowest + " ms");
             assertTrue(recoveredMillis < recoveryBoundMillis, "writes came back after " + recoveredMillis + " ms");
             assertAllStored(acknowledged);
         }
 
-        long finish() throws InterruptedException {
-            pool.awaitTermination(30, TimeUnit.SECONDS);
+        /** Waits for the writers; whatever failed in one of them (an assertion too) fails the test here. */
+        long finish() throws Exception {
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "the writers did not stop within 30 s");
+            for (var writer : writers) {
+                writer.get();
+            }
             return slowest[0];
         }
     }
@@ -101,7 +108,7 @@ class FaultsTest {
         outcome.pool = pool;
         for (int w = 0; w < writers; w++) {
             int writer = w;
-            pool.submit(() -> {
+            outcome.writers.add(pool.submit(() -> {
                 int n = 0;
                 while (!stop.get()) {
                     long start = System.nanoTime();
@@ -123,12 +130,15 @@ class FaultsTest {
                             }
                             Thread.sleep(20);
                         }
-                    } catch (Exception e) {
+                    } catch (java.io.IOException e) {
+                        // A broken connection: counted, and kept for the message. Anything else
+                        // (an assertion above among them) ends this writer and fails finish().
                         statuses.merge(-1, 1, Integer::sum);
+                        outcome.broken.add(e.toString());
                     }
                 }
                 return null;
-            });
+            }));
         }
         pool.shutdown();
         return outcome;
@@ -225,7 +235,7 @@ class FaultsTest {
         assertTrue(recovered < 15_000, "writes came back after " + recovered + " ms");
         for (int status : outcome.statuses.keySet()) {
             assertTrue(status == 201 || status == 503 || status == 502 || status == -1,
-                    "answers while the service was away: " + outcome.statuses);
+                    "answers while the service was away: " + outcome.statuses + " " + outcome.broken);
         }
         assertAllStored(outcome.acknowledged);
     }

@@ -77,10 +77,14 @@ class SecretsInLogsTest {
                 new RefreshTokenGrant(issued.getTokens().getRefreshToken())).toSuccessResponse();
         secrets.add(refreshed.getTokens().getAccessToken().getValue());
         secrets.add(refreshed.getTokens().getRefreshToken().getValue());
-        OAuthJourneyTest.exchange(app, new RefreshTokenGrant(issued.getTokens().getRefreshToken()));
-        OAuthJourneyTest.exchange(app, new AuthorizationCodeGrant(code, app.redirect(), verifier));
-        new TokenRevocationRequest(Platform.metadata().getRevocationEndpointURI(), new ClientSecretBasic(app.id(), app.secret()),
-                new BearerAccessToken(refreshed.getTokens().getAccessToken().getValue())).toHTTPRequest().send();
+        assertTrue(!OAuthJourneyTest.exchange(app, new RefreshTokenGrant(issued.getTokens().getRefreshToken()))
+                .indicatesSuccess(), "a rotated refresh token was accepted again");
+        assertTrue(!OAuthJourneyTest.exchange(app, new AuthorizationCodeGrant(code, app.redirect(), verifier))
+                .indicatesSuccess(), "a used code was accepted again");
+        assertTrue(new TokenRevocationRequest(Platform.metadata().getRevocationEndpointURI(),
+                new ClientSecretBasic(app.id(), app.secret()),
+                new BearerAccessToken(refreshed.getTokens().getAccessToken().getValue())).toHTTPRequest().send()
+                .indicatesSuccess(), "the revocation was refused");
         // A token in the query string (the spec's second way to send one, spec 5.3), and a forged one in a header.
         anonymous().queryParam("access_token", access).get("/user").then().statusCode(200);
         String forged = "zat_" + "A".repeat(43);

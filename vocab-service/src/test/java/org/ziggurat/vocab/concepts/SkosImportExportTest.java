@@ -207,7 +207,7 @@ class SkosImportExportTest {
     }
 
     @Test
-    void nothingOutsideTheDocumentIsFetched() {
+    void nothingOutsideTheDocumentIsFetched() throws Exception {
         String slug = scheme("alice", asAlice("write"));
         String xxe = "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [<!ENTITY secret SYSTEM \"file:///etc/passwd\">]>\n"
                 + "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
@@ -217,10 +217,29 @@ class SkosImportExportTest {
         Map<String, Object> job = importInto(slug, "application/rdf+xml", xxe.getBytes());
         assertEquals("failed", job.get("state"));
         assertFalse(job.toString().contains("root:"), job.toString());
-        String remoteContext = "{\"@context\": \"http://127.0.0.1:9/context.jsonld\", \"@id\": \"https://example.org/x\", "
-                + "\"@type\": \"http://www.w3.org/2004/02/skos/core#Concept\"}";
-        Map<String, Object> jsonld = importInto(slug, "application/ld+json", remoteContext.getBytes());
-        assertEquals("failed", jsonld.get("state"), jsonld.toString());
+        // A remote JSON-LD context that a server here would really serve: never asked for.
+        java.util.concurrent.atomic.AtomicInteger fetched = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer contexts = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        contexts.createContext("/context.jsonld", exchange -> {
+            fetched.incrementAndGet();
+            byte[] body = "{\"@context\": {\"label\": \"http://www.w3.org/2004/02/skos/core#prefLabel\"}}".getBytes();
+            exchange.getResponseHeaders().set("Content-Type", "application/ld+json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        contexts.start();
+        try {
+            String remoteContext = "{\"@context\": \"http://127.0.0.1:" + contexts.getAddress().getPort() + "/context.jsonld\", "
+                    + "\"@id\": \"https://example.org/x\", \"@type\": \"http://www.w3.org/2004/02/skos/core#Concept\", "
+                    + "\"label\": \"X\"}";
+            Map<String, Object> jsonld = importInto(slug, "application/ld+json", remoteContext.getBytes());
+            assertEquals("failed", jsonld.get("state"), jsonld.toString());
+            assertEquals(0, fetched.get(), "the import fetched the remote context");
+        } finally {
+            contexts.stop(0);
+        }
     }
 
     @Test
