@@ -1,0 +1,112 @@
+package org.ziggurat.auth.oauth;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The OAuth protocol rules as plain code (they were tested only through HTTP): scopes, PKCE, redirect URIs. */
+class ProtocolRulesTest {
+
+    static OAuthError refusal(Runnable rule) {
+        return assertThrows(OAuthException.class, rule::run).error();
+    }
+
+    @Test
+    void scopesAreParsedInThePlatformsOrderAndUnknownOnesRefused() {
+        assertEquals(List.of(), List.copyOf(Scopes.parse(null)));
+        assertEquals(List.of(), List.copyOf(Scopes.parse("   ")));
+        assertEquals(List.of("user", "write", "admin"), List.copyOf(Scopes.parse("admin  write user write")));
+        assertEquals(List.of("public", "user"), List.copyOf(Scopes.parse(" user public ")));
+        assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.parse("user root")));
+        assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.parse("USER")));
+        OAuthException long_ = assertThrows(OAuthException.class, () -> Scopes.parse("x".repeat(100) + "\u0007"));
+        assertTrue(long_.getMessage().contains("…") && !long_.getMessage().contains("\u0007"), long_.getMessage());
+    }
+
+    @Test
+    void publicNeedsNoGrantAndIsShownWhenThereIsNothingElse() {
+        assertEquals(List.of("user"), Scopes.granted(List.of("public", "user")));
+        assertEquals(List.of(), Scopes.granted(List.of("public")));
+        assertEquals("public", Scopes.display(List.of()));
+        assertEquals("user write", Scopes.display(List.of("user", "write")));
+        assertEquals(List.of("public"), Scopes.list(List.of()));
+        assertEquals(List.of("admin"), Scopes.list(List.of("admin")));
+    }
+
+    @Test
+    void anApplicationAsksOnlyForWhatItRegistered() {
+        Scopes.requireAllowed(Set.of("public", "user"), List.of("user"));
+        Scopes.requireAllowed(Set.of(), List.of());
+        assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.requireAllowed(Set.of("user", "admin"), List.of("user"))));
+    }
+
+    static final String VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+
+    @Test
+    void pkceIsS256Only() {
+        // RFC 7636 appendix B.
+        assertEquals("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", Pkce.s256(VERIFIER));
+        String challenge = Pkce.s256(VERIFIER);
+        assertEquals(challenge, Pkce.challenge(challenge, "S256"));
+        assertNull(Pkce.challenge(null, null));
+        assertNull(Pkce.challenge("", ""));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> Pkce.challenge(challenge, "plain")));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> Pkce.challenge(challenge, null)));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> Pkce.challenge(challenge, "")));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> Pkce.challenge(null, "S256")));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> Pkce.challenge(challenge + "A", "S256")));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> Pkce.challenge(challenge.substring(1), "S256")));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> Pkce.challenge(challenge.replace('-', '+'), "S256")));
+    }
+
+    @Test
+    void aVerifierMatchesOnlyItsOwnChallenge() {
+        String challenge = Pkce.s256(VERIFIER);
+        assertTrue(Pkce.matches(VERIFIER, challenge));
+        assertFalse(Pkce.matches(VERIFIER + "x", challenge));
+        assertFalse(Pkce.matches(null, challenge));
+        assertFalse(Pkce.matches(VERIFIER, null));
+        // RFC 7636 §4.1: 43 to 128 characters of the unreserved set.
+        String short42 = VERIFIER.substring(0, 42);
+        assertFalse(Pkce.matches(short42, Pkce.s256(short42)));
+        String long129 = "a".repeat(129);
+        assertFalse(Pkce.matches(long129, Pkce.s256(long129)));
+        String long128 = "a".repeat(128);
+        assertTrue(Pkce.matches(long128, Pkce.s256(long128)));
+        String odd = VERIFIER.substring(0, 42) + "!";
+        assertFalse(Pkce.matches(odd, Pkce.s256(odd)));
+    }
+
+    @Test
+    void redirectUrisAreHttpsLoopbackOrOutOfBand() {
+        for (String ok : new String[] {"https://app.example.org/callback", "https://app.example.org:8443/cb?x=1",
+                "http://127.0.0.1:9/cb", "http://localhost/cb", "http://[::1]:8080/cb", "urn:ietf:wg:oauth:2.0:oob"}) {
+            assertNull(RedirectUris.problem(ok), ok);
+        }
+        assertEquals("must not be empty", RedirectUris.problem(null));
+        assertEquals("must not be empty", RedirectUris.problem(" "));
+        assertEquals("must use https (or http on a loopback address)", RedirectUris.problem("http://app.example.org/cb"));
+        assertEquals("must use https (or http on a loopback address)", RedirectUris.problem("ftp://app.example.org/cb"));
+        assertEquals("must use https (or http on a loopback address)", RedirectUris.problem("http://127.0.0.2/cb"));
+        assertEquals("must not have a fragment", RedirectUris.problem("https://app.example.org/cb#x"));
+        assertEquals("must not carry user information", RedirectUris.problem("https://me@app.example.org/cb"));
+        assertEquals("must be an absolute URI with a host", RedirectUris.problem("/cb"));
+        assertEquals("must be an absolute URI with a host", RedirectUris.problem("mailto:a@example.org"));
+        assertEquals("is not a valid URI", RedirectUris.problem("https://app.example.org/a|b"));
+        assertEquals("must be at most 2000 characters without spaces or control characters",
+                RedirectUris.problem("https://app.example.org/" + "a".repeat(2000)));
+        assertEquals("must be at most 2000 characters without spaces or control characters",
+                RedirectUris.problem("https://app.example.org/\u007f"));
+        assertNull(RedirectUris.problem("https://app.example.org/" + "a".repeat(1970)));
+        assertTrue(RedirectUris.isOutOfBand("urn:ietf:wg:oauth:2.0:oob"));
+        assertFalse(RedirectUris.isOutOfBand("urn:ietf:wg:oauth:2.0:oob:auto"));
+        assertFalse(RedirectUris.isOutOfBand(null));
+    }
+}
