@@ -54,4 +54,25 @@ class ClientAddressesTest {
     void aBadSettingIsRefusedAtStart() {
         assertThrows(IllegalArgumentException.class, () -> new ClientAddresses(List.of("ingress.local")));
     }
+
+    @Test
+    void aSingleAddressTrustsThatAddressAlone() {
+        ClientAddresses exact = new ClientAddresses(List.of("192.0.2.1", "2001:db8::1"));
+        assertEquals(true, exact.isTrusted("192.0.2.1"));
+        assertEquals(false, exact.isTrusted("192.0.2.2"));
+        assertEquals(true, exact.isTrusted("2001:db8::1"));
+        assertEquals(false, exact.isTrusted("2001:db8::2"));
+        assertEquals(false, behindIngress.isTrusted("::2"));
+        assertEquals(false, behindIngress.isTrusted("not-an-address"));
+        assertEquals("not-an-address", behindIngress.of("not-an-address", "198.51.100.7", null));
+    }
+
+    @Test
+    void portsAndQuotesAroundForwardedAddressesAreRemoved() {
+        assertEquals("198.51.100.7", behindIngress.of("10.1.2.3", null, "for=198.51.100.7:4711"));
+        assertEquals("198.51.100.7", behindIngress.of("10.1.2.3", "198.51.100.7:4711", null));
+        assertEquals("10.1.2.3", behindIngress.of("10.1.2.3", null, "for=\""));
+        assertEquals("10.1.2.3", behindIngress.of("10.1.2.3", null, "for=\"[2001:db8::7\""));
+        assertEquals("10.1.2.3", behindIngress.of("10.1.2.3", null, null));
+    }
 }

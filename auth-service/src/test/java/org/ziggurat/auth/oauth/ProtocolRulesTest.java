@@ -26,6 +26,8 @@ class ProtocolRulesTest {
         assertEquals(List.of("public", "user"), List.copyOf(Scopes.parse(" user public ")));
         assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.parse("user root")));
         assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.parse("USER")));
+        OAuthException forty = assertThrows(OAuthException.class, () -> Scopes.parse("y".repeat(40)));
+        assertTrue(forty.getMessage().contains("'" + "y".repeat(40) + "'"), forty.getMessage());
         OAuthException long_ = assertThrows(OAuthException.class, () -> Scopes.parse("x".repeat(100) + "\u0007"));
         assertTrue(long_.getMessage().contains("…") && !long_.getMessage().contains("\u0007"), long_.getMessage());
     }
@@ -104,7 +106,12 @@ class ProtocolRulesTest {
                 RedirectUris.problem("https://app.example.org/" + "a".repeat(2000)));
         assertEquals("must be at most 2000 characters without spaces or control characters",
                 RedirectUris.problem("https://app.example.org/\u007f"));
-        assertNull(RedirectUris.problem("https://app.example.org/" + "a".repeat(1970)));
+        assertNull(RedirectUris.problem("https://app.example.org/" + "a".repeat(2000 - 24)));
+        assertEquals("must be at most 2000 characters without spaces or control characters",
+                RedirectUris.problem("https://app.example.org/" + "a".repeat(2001 - 24)));
+        assertEquals("must be at most 2000 characters without spaces or control characters",
+                RedirectUris.problem("https://app.example.org/a b"));
+        assertNull(RedirectUris.problem("https://app.example.org/a!b"));
         assertTrue(RedirectUris.isOutOfBand("urn:ietf:wg:oauth:2.0:oob"));
         assertFalse(RedirectUris.isOutOfBand("urn:ietf:wg:oauth:2.0:oob:auto"));
         assertFalse(RedirectUris.isOutOfBand(null));

@@ -86,6 +86,41 @@ class ChangesetsTest {
         assertEquals(11, Changesets.values(numbers(0, 1000), 10), "counting stops past the limit");
     }
 
+    /** Exactly at the small limit (2,000 values together), zjsonpatch's patch, moves included. */
+    @Test
+    void theSmallLimitIsInclusive() {
+        ObjectNode before = JSON.objectNode().put("x", "v");
+        before.set("pad", numbers(0, 997));
+        ObjectNode after = JSON.objectNode().put("y", "v");
+        after.set("pad", numbers(0, 997));
+        assertEquals(2_000, Changesets.values(before, 5_000) + Changesets.values(after, 5_000));
+        assertEquals(JsonDiff.asJson(before, after), Changesets.diff(before, after));
+        assertEquals("move", Changesets.diff(before, after).get(0).get("op").asText());
+    }
+
+    /** In a large document, a pair of arrays of exactly 256 values gets element operations, not a replacement. */
+    @Test
+    void theSmallArrayLimitIsInclusive() {
+        ObjectNode before = JSON.objectNode();
+        ObjectNode after = JSON.objectNode();
+        before.set("big", numbers(0, 2_000));
+        after.set("big", numbers(0, 2_000));
+        before.set("pair", numbers(0, 127));
+        after.set("pair", numbers(1, 127));
+        JsonNode patch = Changesets.diff(before, after);
+        for (JsonNode op : patch) {
+            org.junit.jupiter.api.Assertions.assertTrue(op.get("path").asText().startsWith("/pair/"), op.toString());
+        }
+        assertEquals(after, JsonPatch.apply(patch, before));
+    }
+
+    @Test
+    void nestedValuesAreCountedUpToTheLimitToo() {
+        ArrayNode nested = JSON.arrayNode();
+        nested.add(numbers(0, 100));
+        assertEquals(11, Changesets.values(nested, 10));
+    }
+
     static JsonNode document(Random random, int depth) {
         int kind = depth == 0 ? 2 : random.nextInt(3);
         if (kind == 0) {
