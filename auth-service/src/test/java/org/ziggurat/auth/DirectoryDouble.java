@@ -46,8 +46,10 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
         vertx = Vertx.vertx();
         try {
             int port = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
-                if (request.getHeader("X-Platform-Token") == null) {
-                    request.response().setStatusCode(401).end();
+                // As the real internal API: a verified service token signed by that service's key.
+                int refusal = org.ziggurat.platform.testing.InternalCallers.refusal(request.getHeader("X-Platform-Token"));
+                if (refusal != 0) {
+                    request.response().setStatusCode(refusal).end();
                     return;
                 }
                 String path = request.path();

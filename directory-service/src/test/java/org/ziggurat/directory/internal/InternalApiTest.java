@@ -43,6 +43,15 @@ class InternalApiTest {
         asService("vocab-service").get("/internal/people?ids=" + p.id()).then().statusCode(200);
     }
 
+    /** The contract the doubles of this API are held to (auth-service's, and the namespaces' one). */
+    @Test
+    void internalCallersAreAuthenticatedAsTheContractSays() throws Exception {
+        org.ziggurat.platform.testing.InternalApiContract.assertAuthenticatesLikeTheService(
+                java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/internal/people?ids=1"));
+        org.ziggurat.platform.testing.InternalApiContract.assertAuthenticatesLikeTheService(
+                java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/internal/namespaces/nobody-here"));
+    }
+
     @Test
     void passwordsAreVerifiedByUsernameOrEmail() {
         Person p = signUp("pw");

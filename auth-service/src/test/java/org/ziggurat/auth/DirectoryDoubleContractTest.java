@@ -1,0 +1,19 @@
+package org.ziggurat.auth;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.testing.InternalApiContract;
+
+import java.net.URI;
+
+/** The directory double authenticates internal calls as directory-service does (its InternalApiTest runs the same contract). */
+@QuarkusTest
+class DirectoryDoubleContractTest {
+
+    @Test
+    void theDoubleIsNoLaxerThanTheDirectory() throws Exception {
+        String directory = ConfigProvider.getConfig().getValue("quarkus.rest-client.directory.url", String.class);
+        InternalApiContract.assertAuthenticatesLikeTheService(URI.create(directory + "/internal/people?ids=101"));
+    }
+}

@@ -1,0 +1,52 @@
+package org.ziggurat.platform.testing;
+
+import io.smallrye.jwt.auth.principal.DefaultJWTParser;
+import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
+import io.smallrye.jwt.auth.principal.ParseException;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.ziggurat.platform.token.PlatformClaims;
+import org.ziggurat.platform.token.PlatformKeys;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Set;
+
+/**
+ * Who may call a service's internal API, decided for the doubles of other services exactly as
+ * the real services decide it (SmallRye JWT against the trusted JWKS, then PlatformIdentityRules):
+ * no token or one that fails verification is 401, a person's token is 403, and only a service
+ * token signed by that service's own key passes. A double must be no laxer than its service.
+ */
+public final class InternalCallers {
+
+    private InternalCallers() {
+    }
+
+    /** The refusal a service's internal API answers (401 or 403), or 0 when the call may go on. */
+    public static int refusal(String platformToken) {
+        if (platformToken == null || platformToken.isBlank()) {
+            return 401;
+        }
+        JsonWebToken jwt;
+        try {
+            JWTAuthContextInfo info = new JWTAuthContextInfo(
+                    PlatformTestKeys.dir().resolve(PlatformKeys.JWKS_FILE).toUri().toString(), TestTokens.ISSUER);
+            info.setExpectedAudience(Set.of(TestTokens.AUDIENCE));
+            jwt = new DefaultJWTParser(info).parse(platformToken);
+        } catch (ParseException e) {
+            return 401;
+        }
+        String service = jwt.getClaim(PlatformClaims.SERVICE);
+        if (service == null) {
+            return 403; // a person (or nobody) through the gateway: not a service
+        }
+        return service.equals(PlatformKeys.signerOf(keyId(platformToken))) ? 0 : 401;
+    }
+
+    private static String keyId(String token) {
+        String header = new String(Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+                StandardCharsets.UTF_8);
+        java.util.regex.Matcher kid = java.util.regex.Pattern.compile("\"kid\"\\s*:\\s*\"([^\"]+)\"").matcher(header);
+        return kid.find() ? kid.group(1) : null;
+    }
+}
