@@ -96,7 +96,7 @@ public class PeopleService {
             return Uni.createFrom().failure(ProblemException.badRequest("The request body must be a PNG or JPEG image."));
         }
         if (bytes.length > config.avatarMaxBytes()) {
-            return Uni.createFrom().failure(new ProblemException(413, "Content Too Large",
+            return Uni.createFrom().failure(ProblemException.tooLarge(
                     "An avatar may be at most " + config.avatarMaxBytes() + " bytes."));
         }
         // Decoding an image is CPU work: off the event loop.

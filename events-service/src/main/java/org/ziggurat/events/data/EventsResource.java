@@ -80,7 +80,7 @@ public class EventsResource {
             throw ProblemException.badRequest("A JSON body is required.");
         }
         if (body.length() > config.maxBodyBytes() || body.getBytes(StandardCharsets.UTF_8).length > config.maxBodyBytes()) {
-            throw new ProblemException(413, "Content Too Large", "A data event may be at most " + config.maxBodyBytes() + " bytes.");
+            throw ProblemException.tooLarge("A data event may be at most " + config.maxBodyBytes() + " bytes.");
         }
         if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
             throw ProblemException.invalidField("Idempotency-Key", "must be 1 to 255 visible ASCII characters");

@@ -41,6 +41,14 @@ public class PlatformIdentityRules implements SecurityIdentityAugmentor {
 
     /** Why this verified token may not be believed, or null when it may. */
     String refusal(JsonWebToken token) {
+        return refusal(token, config.userSigner());
+    }
+
+    /**
+     * The rule itself, for a verified token, with the name of the one signer that may state a
+     * user ({@code userSigner}); also what the tests' doubles of a service's internal API apply.
+     */
+    public static String refusal(JsonWebToken token, String userSigner) {
         String signer = PlatformKeys.signerOf(keyId(token.getRawToken()));
         if (signer == null) {
             return "platform token without a signer key id";
@@ -49,7 +57,7 @@ public class PlatformIdentityRules implements SecurityIdentityAugmentor {
         if (service != null) {
             return service.equals(signer) ? null : "service token signed by another signer";
         }
-        if (!config.userSigner().equals(signer)) {
+        if (!userSigner.equals(signer)) {
             return "user identity not signed by the gateway";
         }
         String subject = token.getSubject();
