@@ -78,8 +78,9 @@ public class AuthorizationsResource {
     }
 
     /**
-     * The caller's existing authorization for one application, with the live token value, the
-     * user permissions, and who else the owner gave permissions: organizations the caller may
+     * The caller's existing authorization for one application, with the live token value (so only
+     * to the person's own token or one of that application: {@link ClientBoundReads}), the user
+     * permissions, and who else the owner gave permissions: organizations the caller may
      * see, and people.
      */
     @GET
@@ -91,6 +92,10 @@ public class AuthorizationsResource {
         }
         return callers.current().chain(c -> {
             long person = c.requireUser();
+            if (!ClientBoundReads.mayRead(c.clientId(), clientId)) {
+                // The same answer as for no authorization: nothing to learn of the other application.
+                throw ProblemException.notFound("No authorization for this application.");
+            }
             return grants.newestForClient(person, clientId)
                     .onItem().ifNull().failWith(() -> ProblemException.notFound("No authorization for this application."))
                     .chain(row -> permissions.effective(person, List.of(row.applicationId()))

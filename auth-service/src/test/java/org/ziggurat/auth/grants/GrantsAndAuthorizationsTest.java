@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.DirectoryDouble;
 import org.ziggurat.auth.OAuthTestSupport;
 import org.ziggurat.auth.OAuthTestSupport.App;
+import org.ziggurat.platform.testing.TestTokens;
 
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,14 @@ class GrantsAndAuthorizationsTest {
 
     static io.restassured.specification.RequestSpecification asAlice() {
         return asPerson(ALICE, "alice", "public");
+    }
+
+    /**
+     * A person's own token (the password grant without a client): the one that reads an
+     * application's authorization, with its live token, besides that application's own tokens.
+     */
+    static io.restassured.specification.RequestSpecification ownToken(long id, String username) {
+        return given().header("X-Platform-Token", TestTokens.userWithClient(id, username, null, "public"));
     }
 
     static io.restassured.specification.RequestSpecification asOwner() {
@@ -107,7 +116,7 @@ class GrantsAndAuthorizationsTest {
         asOwner().contentType("application/json").body(Map.of("extra", Map.of("manage", true)))
                 .put("/applications/" + app.id() + "/accessors/organizations/" + DirectoryDouble.VAULT).then().statusCode(201);
 
-        asAlice().header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "data.example.org")
+        ownToken(ALICE, "alice").header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "data.example.org")
                 .header("X-Forwarded-Prefix", "/api")
                 .get("/authorizations/clients/" + app.clientId()).then().statusCode(200)
                 .body("token", equalTo(newest))
@@ -129,14 +138,20 @@ class GrantsAndAuthorizationsTest {
         // bob is in the vault, whose manage implies every permission.
         String bobToken = OAuthTestSupport.post("/oauth/token", app, "grant_type", "password", "username", "bob",
                 "password", "bob password 12").statusCode(200).extract().path("access_token");
-        asPerson(BOB, "bob", "public").get("/authorizations/clients/" + app.clientId()).then().statusCode(200)
+        ownToken(BOB, "bob").get("/authorizations/clients/" + app.clientId()).then().statusCode(200)
                 .body("token", equalTo(bobToken))
                 .body("user_permissions.update", equalTo(true)).body("user_permissions.destroy", equalTo(true))
                 .body("user_permissions.extra.publish", equalTo(true))
                 .body("project_accessors.name", hasItem("vault"));
+        // The answer carries the live token: a token of the application itself reads it, a token
+        // another application holds for the same person does not (that application would take it).
+        given().header("X-Platform-Token", TestTokens.userWithClient(BOB, "bob", app.clientId(), "public"))
+                .get("/authorizations/clients/" + app.clientId()).then().statusCode(200).body("token", equalTo(bobToken));
+        given().header("X-Platform-Token", TestTokens.userWithClient(BOB, "bob", "AnotherClient0000000", "user", "admin"))
+                .get("/authorizations/clients/" + app.clientId()).then().statusCode(404).body("token", nullValue());
         // carol has no authorization for it.
-        asPerson(103, "carol", "public").get("/authorizations/clients/" + app.clientId()).then().statusCode(404);
-        asAlice().get("/authorizations/clients/NoSuchClient00000000").then().statusCode(404);
+        ownToken(103, "carol").get("/authorizations/clients/" + app.clientId()).then().statusCode(404);
+        ownToken(ALICE, "alice").get("/authorizations/clients/NoSuchClient00000000").then().statusCode(404);
     }
 
     @Test
@@ -172,7 +187,7 @@ class GrantsAndAuthorizationsTest {
                 .put("/applications/" + app.id() + "/accessors/organizations/" + DirectoryDouble.LAB).then().statusCode(201);
         asOwner().delete("/applications/" + app.id()).then().statusCode(204);
         asOwner().get("/applications/" + app.id() + "/accessors").then().statusCode(404);
-        asAlice().get("/authorizations/clients/" + app.clientId()).then().statusCode(404).body("token", nullValue());
+        ownToken(ALICE, "alice").get("/authorizations/clients/" + app.clientId()).then().statusCode(404).body("token", nullValue());
     }
 
     /**
