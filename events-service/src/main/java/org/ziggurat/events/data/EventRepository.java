@@ -142,25 +142,19 @@ public class EventRepository {
                                 + "ORDER BY id FOR UPDATE")
                         .execute(Tuple.of(repositoryId, ids, types, agents)))
                 .chain(rows -> {
-                    Map<EventInput.Identifier, ItemState> items = new HashMap<>();
+                    Map<EventInput.Identifier, ItemRevisions.Item> items = new HashMap<>();
                     rows.forEach(r -> items.put(new EventInput.Identifier(r.getString("identifier_id"),
                             r.getString("identifier_type"), r.getString("identifier_agent")),
-                            new ItemState(r.getLong("id"), r.getInteger("revision"), read(r.getString("payload")))));
-                    int values = 0;
-                    for (ItemState item : items.values()) {
-                        values += Changesets.values(item.payload, Changesets.SMALL);
-                    }
-                    for (EventInput.CommitInput c : commits) {
-                        values += Changesets.values(c.payload(), Changesets.SMALL);
-                    }
-                    boolean large = values > Changesets.SMALL;
+                            new ItemRevisions.Item(r.getLong("id"), r.getInteger("revision"), read(r.getString("payload")))));
                     // Small changesets (every ordinary event) right here; large ones on their own
                     // bounded pool, so that no event loop waits for them (the items stay locked).
-                    return large ? changesetWork.run(() -> revisions(commits, items))
-                            : Uni.createFrom().item(revisions(commits, items));
+                    return ItemRevisions.large(items.values(), commits)
+                            ? changesetWork.run(() -> ItemRevisions.apply(commits, items)).map(revised -> Map.entry(items, revised))
+                            : Uni.createFrom().item(Map.entry(items, ItemRevisions.apply(commits, items)));
                 })
-                .chain(revised -> {
-                    Map<EventInput.Identifier, ItemState> items = revised.items();
+                .chain(applied -> {
+                    Map<EventInput.Identifier, ItemRevisions.Item> items = applied.getKey();
+                    ItemRevisions.Revised revised = applied.getValue();
                     int n = commits.size();
                     Integer[] positions = revised.positions();
                     String[] commitTypes = revised.commitTypes();
@@ -171,7 +165,7 @@ public class EventRepository {
                     List<Long> finalIds = new ArrayList<>();
                     List<Integer> finalRevisions = new ArrayList<>();
                     List<String> finalPayloads = new ArrayList<>();
-                    items.values().stream().filter(s -> s.revision != s.startRevision).forEach(s -> {
+                    items.values().stream().filter(ItemRevisions.Item::changed).forEach(s -> {
                         finalIds.add(s.id);
                         finalRevisions.add(s.revision);
                         finalPayloads.add(s.payload.toString());
@@ -197,44 +191,6 @@ public class EventRepository {
                                             finalPayloads.toArray(String[]::new))))
                             .map(updated -> List.of(stored));
                 });
-    }
-
-    /** The commits' columns, each commit's changeset against its item's revision before it. */
-    private record Revised(Map<EventInput.Identifier, ItemState> items, Integer[] positions, String[] commitTypes,
-            Long[] itemIds, Integer[] revisions, String[] payloads, String[] changesets) {
-    }
-
-    private static Revised revisions(List<EventInput.CommitInput> commits, Map<EventInput.Identifier, ItemState> items) {
-        int n = commits.size();
-        Revised r = new Revised(items, new Integer[n], new String[n], new Long[n], new Integer[n], new String[n], new String[n]);
-        for (int i = 0; i < n; i++) {
-            EventInput.CommitInput c = commits.get(i);
-            ItemState state = items.get(c.identifier());
-            JsonNode changeset = Changesets.diff(state.payload, c.payload());
-            state.revision++;
-            state.payload = c.payload();
-            r.positions()[i] = i;
-            r.commitTypes()[i] = c.type();
-            r.itemIds()[i] = state.id;
-            r.revisions()[i] = state.revision;
-            r.payloads()[i] = c.payload().toString();
-            r.changesets()[i] = changeset.toString();
-        }
-        return r;
-    }
-
-    private static final class ItemState {
-        final long id;
-        final int startRevision;
-        int revision;
-        JsonNode payload;
-
-        ItemState(long id, int revision, JsonNode payload) {
-            this.id = id;
-            this.startRevision = revision;
-            this.revision = revision;
-            this.payload = payload;
-        }
     }
 
     public Uni<Long> repositoryId(String namespace, String repository) {
