@@ -1,5 +1,6 @@
 package org.ziggurat.directory.internal;
 
+import org.ziggurat.directory.organizations.MembershipRules;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -79,14 +80,14 @@ public class InternalRepository {
         String name = row.getString("name_key");
         if ("person".equals(row.getString("kind"))) {
             long id = row.getLong("person_id");
-            boolean own = id == personId;
-            return new Namespace(name, "person", id, "public", true, own, own);
+            MembershipRules.Rights rights = MembershipRules.inPersonNamespace(id, personId);
+            return new Namespace(name, "person", id, "public", rights.read(), rights.write(), rights.admin());
         }
-        boolean active = "active".equals(row.getString("state"));
-        boolean admin = active && "admin".equals(row.getString("role"));
         String visibility = row.getString("visibility");
-        return new Namespace(name, "organization", row.getLong("organization_id"), visibility,
-                "public".equals(visibility) || active, active, admin);
+        MembershipRules.Rights rights = MembershipRules.inOrganizationNamespace(visibility, row.getString("role"),
+                row.getString("state"));
+        return new Namespace(name, "organization", row.getLong("organization_id"), visibility, rights.read(),
+                rights.write(), rights.admin());
     }
 
     public Uni<Boolean> putLink(long organizationId, String clientId, JsonObject permissions) {

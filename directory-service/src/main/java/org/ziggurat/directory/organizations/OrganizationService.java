@@ -51,7 +51,7 @@ public class OrganizationService {
                 return Uni.createFrom().item(org);
             }
             return organizations.membership(id, viewer)
-                    .map(m -> m == null ? null : org)
+                    .map(m -> MembershipRules.sees(org, m) ? org : null)
                     .onItem().ifNull().failWith(OrganizationService::notFound);
         });
     }
@@ -117,7 +117,7 @@ public class OrganizationService {
         return organizations.byId(id).onItem().ifNull().failWith(OrganizationService::notFound)
                 .chain(org -> organizations.membership(id, viewer))
                 .chain(own -> {
-                    if (own == null && viewer != personId) {
+                    if (!MembershipRules.seesMembership(viewer, own, personId)) {
                         return Uni.createFrom().failure(notFound());
                     }
                     return organizations.membership(id, personId);
@@ -145,7 +145,7 @@ public class OrganizationService {
                                         + "VALUES ($1, $2, $3, 'pending')").execute(Tuple.of(id, personId, role))
                                         .replaceWith(true);
                             }
-                            Uni<Void> guard = existing.isActiveAdmin() && !role.equals(MembershipRow.ADMIN)
+                            Uni<Void> guard = MembershipRules.needsAnotherAdmin(existing, role)
                                     ? keepsAnAdmin(conn, id) : Uni.createFrom().voidItem();
                             return guard.chain(() -> conn.preparedQuery("UPDATE membership SET role = $3, updated_at = now() "
                                     + "WHERE organization_id = $1 AND person_id = $2").execute(Tuple.of(id, personId, role)))
@@ -183,7 +183,8 @@ public class OrganizationService {
         return allowed.chain(() -> organizations.changeMemberships(id, conn ->
                 OrganizationRepository.membership(conn, id, personId)
                         .onItem().ifNull().failWith(() -> ProblemException.notFound("This person is not a member."))
-                        .chain(m -> m.isActiveAdmin() ? keepsAnAdmin(conn, id) : Uni.createFrom().voidItem())
+                        .chain(m -> MembershipRules.needsAnotherAdmin(m, null) ? keepsAnAdmin(conn, id)
+                                : Uni.createFrom().voidItem())
                         .chain(() -> conn.preparedQuery("DELETE FROM membership WHERE organization_id = $1 AND person_id = $2")
                                 .execute(Tuple.of(id, personId)))
                         .replaceWithVoid()))
@@ -192,13 +193,14 @@ public class OrganizationService {
 
     /** 404 when the organization is invisible to the person, 403 when visible but they are not an active admin. */
     Uni<Void> requireAdmin(long id, long person) {
-        return visible(id, person).chain(org -> organizations.membership(id, person)).chain(m -> m != null && m.isActiveAdmin()
+        return visible(id, person).chain(org -> organizations.membership(id, person)).chain(m -> MembershipRules.administers(m)
                 ? Uni.createFrom().voidItem()
                 : Uni.createFrom().failure(ProblemException.forbidden("Only an admin of this organization may do this.")));
     }
 
     private static Uni<Void> keepsAnAdmin(io.vertx.mutiny.sqlclient.SqlConnection conn, long id) {
-        return OrganizationRepository.activeAdmins(conn, id).chain(count -> count > 1 ? Uni.createFrom().voidItem()
+        return OrganizationRepository.activeAdmins(conn, id).chain(count -> MembershipRules.anAdminMayGo(count)
+                ? Uni.createFrom().voidItem()
                 : Uni.createFrom().failure(ProblemException.conflict(
                         "An organization keeps at least one admin: make someone else admin first.")));
     }
