@@ -3,24 +3,13 @@ package org.ziggurat.auth.oauth;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.jboss.logging.Logger;
 import org.ziggurat.auth.applications.ApplicationRepository;
 import org.ziggurat.auth.applications.ApplicationRow;
 import org.ziggurat.auth.tokens.TokenCrypto;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
-
-/**
- * Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3):
- * HTTP Basic or {@code client_id}/{@code client_secret} form fields, never both; a confidential
- * client must prove its secret, a public client sends its id alone.
- */
+/** Client authentication ({@link ClientCredentials}' rules) against the stored applications. */
 @ApplicationScoped
 public class ClientAuthenticator {
-
-    private static final Logger LOG = Logger.getLogger("org.ziggurat.auth.security");
 
     @Inject
     ApplicationRepository applications;
@@ -28,101 +17,18 @@ public class ClientAuthenticator {
     @Inject
     TokenCrypto crypto;
 
-    /** Who claims to be calling, before any secret is checked. */
-    public record Claimed(String clientId, String secret, boolean basic) {
-    }
-
-    /** The claimed client, or null when the request names none. */
-    public static Claimed claimed(String authorization, OAuthForm form) {
-        String formId = form.get("client_id");
-        String formSecret = form.get("client_secret");
-        if (authorization != null && authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-            if (formSecret != null) {
-                throw OAuthException.invalidRequest("Use one client authentication method, not two.");
-            }
-            String decoded;
-            try {
-                decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException e) {
-                throw OAuthException.invalidClient("The Basic credentials are not valid base64.");
-            }
-            int colon = decoded.indexOf(':');
-            if (colon < 0) {
-                throw OAuthException.invalidClient("The Basic credentials are malformed.");
-            }
-            String id = urlDecode(decoded.substring(0, colon));
-            String secret = urlDecode(decoded.substring(colon + 1));
-            if (formId != null && !formId.equals(id)) {
-                throw OAuthException.invalidRequest("client_id does not match the Basic credentials.");
-            }
-            return new Claimed(id, secret.isEmpty() ? null : secret, true);
-        }
-        return formId == null ? null : new Claimed(formId, formSecret, false);
-    }
-
-    /**
-     * Whether a value can be a client id at all: ours are 20 letters and digits, the platform's
-     * own clients are named with dashes. Anything else (a NUL, an emoji, a page of text) is
-     * refused as {@code invalid_client} before any look-up.
-     */
-    public static boolean plausibleClientId(String clientId) {
-        return clientId != null && CLIENT_ID.matcher(clientId).matches();
-    }
-
-    private static final java.util.regex.Pattern CLIENT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
-
     /** The authenticated application; {@code invalid_client} otherwise. */
-    public Uni<ApplicationRow> authenticate(Claimed claimed) {
-        if (claimed == null) {
-            return Uni.createFrom().failure(OAuthException.invalidClient("Client authentication is required."));
+    public Uni<ApplicationRow> authenticate(ClientCredentials.Claimed claimed) {
+        try {
+            ClientCredentials.requireLookup(claimed);
+        } catch (OAuthException refused) {
+            return Uni.createFrom().failure(refused);
         }
-        if (!plausibleClientId(claimed.clientId())) {
-            LOG.infof("event=client_authentication_failed client_id=%s reason=unknown", safe(claimed.clientId()));
-            return Uni.createFrom().failure(OAuthException.invalidClient("Client authentication failed."));
-        }
-        return applications.byClientId(claimed.clientId()).map(app -> {
-            if (app == null) {
-                LOG.infof("event=client_authentication_failed client_id=%s reason=unknown", safe(claimed.clientId()));
-                throw OAuthException.invalidClient("Client authentication failed.");
-            }
-            if (app.confidential()) {
-                if (!crypto.matches(claimed.secret(), app.clientSecretHash())) {
-                    LOG.infof("event=client_authentication_failed client_id=%s reason=secret", app.clientId());
-                    throw OAuthException.invalidClient("Client authentication failed.");
-                }
-            } else if (claimed.secret() != null) {
-                throw OAuthException.invalidClient("A public client has no secret.");
-            }
-            return app;
-        });
+        return applications.byClientId(claimed.clientId()).map(app -> ClientCredentials.proven(claimed, app, crypto::matches));
     }
 
     /** Confidential clients only (introspection). */
-    public Uni<ApplicationRow> authenticateConfidential(Claimed claimed) {
-        return authenticate(claimed).map(app -> {
-            if (!app.confidential()) {
-                throw OAuthException.invalidClient("Only confidential clients may call this endpoint.");
-            }
-            return app;
-        });
-    }
-
-    private static String urlDecode(String s) {
-        try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw OAuthException.invalidClient("The Basic credentials are malformed.");
-        }
-    }
-
-    /** For the log: at most 64 characters, anything but an id's characters as '?'. */
-    static String safe(String clientId) {
-        if (clientId == null) {
-            return "-";
-        }
-        // Replaced first, then cut: a character outside the BMP (an emoji) is two chars and one '?',
-        // and cutting at the original length ran past the end (a 500 for client_id=😀).
-        String printable = clientId.replaceAll("[^A-Za-z0-9_-]", "?");
-        return printable.substring(0, Math.min(64, printable.length()));
+    public Uni<ApplicationRow> authenticateConfidential(ClientCredentials.Claimed claimed) {
+        return authenticate(claimed).map(ClientCredentials::confidentialOnly);
     }
 }

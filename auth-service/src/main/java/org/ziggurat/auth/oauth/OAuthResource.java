@@ -59,7 +59,7 @@ public class OAuthResource {
             @Context HttpServerRequest request) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String grantType = form.require("grant_type");
-        ClientAuthenticator.Claimed claimed = ClientAuthenticator.claimed(authorization, form);
+        ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
         return switch (grantType) {
             case "authorization_code" -> {
                 String code = form.require("code");
@@ -112,7 +112,7 @@ public class OAuthResource {
             @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
-        ClientAuthenticator.Claimed claimed = ClientAuthenticator.claimed(authorization, form);
+        ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
         Uni<Caller> caller;
         if (claimed != null) {
             caller = clients.authenticate(claimed).map(app -> new Caller(app.id(), null));
@@ -122,14 +122,14 @@ public class OAuthResource {
                 throw OAuthException.invalidClient("Client credentials or a bearer token are required.");
             }
             caller = tokens.byHash(crypto.hash(bearer)).map(row -> {
-                if (row == null || !row.isAccess() || !row.isLive(Instant.now())) {
+                if (!TokenRules.isBearer(row, Instant.now())) {
                     throw OAuthException.invalidClient("The bearer token is not valid.");
                 }
                 return new Caller(row.applicationId(), row.personId());
             });
         }
         return caller.chain(c -> tokens.byHash(crypto.hash(token)).chain(row -> {
-            if (row == null || row.revokedAt() != null || !c.mayRevoke(row)) {
+            if (row == null || row.revokedAt() != null || !TokenRules.mayRevoke(c.applicationId(), c.personId(), row)) {
                 return Uni.createFrom().item(0);
             }
             // A refresh token takes its whole authorization with it; an access token goes alone.
@@ -139,12 +139,8 @@ public class OAuthResource {
         })).map(count -> noStore(Response.ok(Map.of())));
     }
 
+    /** Who revokes: a client (no person), or a bearer token's person and client. */
     private record Caller(Long applicationId, Long personId) {
-        /** A client revokes its own tokens; a bearer revokes tokens of its own person and client. */
-        boolean mayRevoke(TokenRow row) {
-            boolean sameApp = applicationId == null ? row.applicationId() == null : applicationId.equals(row.applicationId());
-            return sameApp && (personId == null || personId.equals(row.personId()));
-        }
     }
 
     /**
@@ -163,10 +159,9 @@ public class OAuthResource {
         if (hint != null && !hint.equals("access_token") && !hint.equals("refresh_token")) {
             throw new OAuthException(OAuthError.INVALID_REQUEST, "token_type_hint must be access_token or refresh_token.");
         }
-        return clients.authenticateConfidential(ClientAuthenticator.claimed(authorization, form))
+        return clients.authenticateConfidential(ClientCredentials.claimed(authorization, form))
                 .chain(app -> liveTokens.byHash(crypto.hash(token)).map(row -> {
-                    if (row == null || !row.isLive(Instant.now()) || (!row.isAccess() && row.usedAt() != null)
-                            || (!app.introspection() && (row.applicationId() == null || row.applicationId() != app.id()))) {
+                    if (!TokenRules.activeFor(row, Instant.now(), app.id(), app.introspection())) {
                         return noStore(Response.ok(Map.of("active", false)));
                     }
                     Map<String, Object> answer = new LinkedHashMap<>();
@@ -179,7 +174,7 @@ public class OAuthResource {
                     } else {
                         answer.put("sub", row.clientId());
                     }
-                    answer.put("token_type", row.isAccess() ? "bearer" : "refresh_token");
+                    answer.put("token_type", TokenRules.tokenType(row));
                     answer.put("exp", row.expiresAt().getEpochSecond());
                     answer.put("iat", row.createdAt().getEpochSecond());
                     answer.put("iss", config.issuer());
@@ -198,7 +193,7 @@ public class OAuthResource {
         }
         return liveTokens.byHash(crypto.hash(bearer)).map(row -> {
             Instant now = Instant.now();
-            if (row == null || !row.isAccess() || !row.isLive(now)) {
+            if (!TokenRules.isBearer(row, now)) {
                 return invalidTokenInfo("The access token is invalid, expired or revoked.");
             }
             Map<String, Object> info = new LinkedHashMap<>();

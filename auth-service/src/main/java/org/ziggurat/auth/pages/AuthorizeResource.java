@@ -26,11 +26,13 @@ import org.ziggurat.auth.directory.DirectoryClient;
 import org.ziggurat.auth.oauth.ApiAuthorization;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.ClientAuthenticator;
+import org.ziggurat.auth.oauth.ClientCredentials;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.RedirectUris;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.oauth.TokenRules;
 import org.ziggurat.auth.tokens.TokenCrypto;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.platform.http.PublicUrls;
@@ -264,12 +266,12 @@ public class AuthorizeResource {
                     .entity(Map.of("error", "invalid_request",
                             "error_description", "The resource owner's access token is required.")).build());
         }
-        ClientAuthenticator.Claimed claimed = new ClientAuthenticator.Claimed(form.require("client_id"),
+        ClientCredentials.Claimed claimed = new ClientCredentials.Claimed(form.require("client_id"),
                 form.get("client_secret"), false);
         Set<String> scopes = Scopes.parse(form.get("scope"));
         String challenge = Pkce.challenge(form.get("code_challenge"), form.get("code_challenge_method"));
         return clients.authenticate(claimed).chain(app -> tokens.byHash(crypto.hash(bearer)).chain(owner -> {
-            if (owner == null || !owner.isAccess() || !owner.isLive(Instant.now()) || owner.personId() == null) {
+            if (!TokenRules.isBearer(owner, Instant.now()) || owner.personId() == null) {
                 return Uni.createFrom().item(Response.status(401).type(MediaType.APPLICATION_JSON)
                         .header("WWW-Authenticate", "Bearer error=\"invalid_token\"")
                         .entity(Map.of("error", "invalid_request", "error_description", "The access token is not valid.")).build());
@@ -326,17 +328,14 @@ public class AuthorizeResource {
         String accessToken = form.require("access_token");
         String redirectUri = form.require("redirect_uri");
         String username = form.get("username");
-        ClientAuthenticator.Claimed claimed = new ClientAuthenticator.Claimed(form.require("client_id"),
+        ClientCredentials.Claimed claimed = new ClientCredentials.Claimed(form.require("client_id"),
                 form.get("client_secret"), false);
         return clients.authenticate(claimed).chain(app -> {
             if (!app.redirectUris().contains(redirectUri)) {
                 throw OAuthException.invalidRequest("The redirect_uri is not registered for this client.");
             }
             return tokens.byHash(crypto.hash(accessToken)).chain(row -> {
-                boolean ours = row != null && row.isAccess() && row.applicationId() != null
-                        && row.applicationId() == app.id()
-                        && (username == null || username.equalsIgnoreCase(row.username()));
-                Uni<Integer> revoked = ours ? tokens.revokeFamily(row.family()) : Uni.createFrom().item(0);
+                Uni<Integer> revoked = TokenRules.deletableBy(row, app.id(), username) ? tokens.revokeFamily(row.family()) : Uni.createFrom().item(0);
                 return revoked.map(count -> {
                     if (count > 0) {
                         EVENTS.infof("event=authorization_revoked client_id=%s person_id=%s revoked=%d", app.clientId(),
@@ -353,7 +352,7 @@ public class AuthorizeResource {
     /** The client and redirect URI, checked; null when either is unknown (answer: an error page). */
     private Uni<Checked> check(Map<String, String> params) {
         String clientId = params.get("client_id");
-        if (!ClientAuthenticator.plausibleClientId(clientId)) {
+        if (!ClientCredentials.plausibleClientId(clientId)) {
             return Uni.createFrom().nullItem();
         }
         return applications.byClientId(clientId).map(app -> {

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.tokens;
 
+import org.ziggurat.auth.oauth.TokenRules;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.quarkus.runtime.ShutdownEvent;
@@ -87,7 +88,7 @@ public class LiveAccessTokens {
         }
         long before = generation();
         return tokens.byHash(hash).invoke(row -> {
-            if (row != null && row.isAccess() && row.isLive(Instant.now())) {
+            if (TokenRules.isBearer(row, Instant.now())) {
                 keep(key, row, before);
             }
         });

@@ -12,6 +12,7 @@ import org.ziggurat.auth.applications.ApplicationRow;
 import org.ziggurat.auth.directory.DirectoryClient;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.TokenRules;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
 
@@ -147,29 +148,17 @@ public class TokenService {
     /** Why a refresh token rotated nothing, read after the fact; a reuse revokes its family. */
     private Uni<IssuedTokens> refreshRefused(byte[] hash, ApplicationRow clientOrNull, Set<String> requested) {
         Long clientId = clientOrNull == null ? null : clientOrNull.id();
-        return tokens.byHash(hash).chain(row -> {
-            boolean refreshToken = row != null && row.kind() == 'r';
-            boolean ours = refreshToken && java.util.Objects.equals(row.applicationId(), clientId);
-            if (ours && row.usedAt() != null && row.revokedAt() == null) {
-                return tokens.revokeFamily(row.family()).invoke(count -> EVENTS.warnf(
-                                "event=refresh_token_reuse client_id=%s person_id=%s revoked_tokens=%d",
-                                clientIdOf(clientOrNull), row.personId(), count))
-                        .chain(count -> Uni.createFrom().failure(OAuthException.invalidGrant(
-                                "The refresh token was used already; the authorization is revoked.")));
-            }
-            if (refreshToken && row.usedAt() == null && row.isLive(Instant.now())) {
-                if (!ours && clientOrNull == null) {
-                    return Uni.createFrom().failure(OAuthException.invalidClient(
-                            "This refresh token was issued to a client: the client must authenticate."));
-                }
-                if (!ours) {
-                    return Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token was issued to another client."));
-                }
-                if (!row.scopes().containsAll(Scopes.granted(requested))) {
-                    return Uni.createFrom().failure(OAuthException.invalidScope("A refresh may not widen the scopes of the grant."));
-                }
-            }
-            return Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token is not valid."));
+        return tokens.byHash(hash).chain(row -> switch (TokenRules.refreshRefusal(row, clientId, requested, Instant.now())) {
+            case REUSED -> tokens.revokeFamily(row.family()).invoke(count -> EVENTS.warnf(
+                            "event=refresh_token_reuse client_id=%s person_id=%s revoked_tokens=%d",
+                            clientIdOf(clientOrNull), row.personId(), count))
+                    .chain(count -> Uni.createFrom().failure(OAuthException.invalidGrant(
+                            "The refresh token was used already; the authorization is revoked.")));
+            case CLIENT_MUST_AUTHENTICATE -> Uni.createFrom().failure(OAuthException.invalidClient(
+                    "This refresh token was issued to a client: the client must authenticate."));
+            case OTHER_CLIENT -> Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token was issued to another client."));
+            case WIDENS_SCOPES -> Uni.createFrom().failure(OAuthException.invalidScope("A refresh may not widen the scopes of the grant."));
+            case INVALID -> Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token is not valid."));
         });
     }
 

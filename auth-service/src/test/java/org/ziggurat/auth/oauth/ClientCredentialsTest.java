@@ -1,0 +1,122 @@
+package org.ziggurat.auth.oauth;
+
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.applications.ApplicationRow;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Client authentication (RFC 6749 §2.3), without HTTP or the database. */
+class ClientCredentialsTest {
+
+    static final String FORM = "application/x-www-form-urlencoded";
+    static final byte[] STORED = {1, 2, 3};
+
+    static OAuthForm form(String body) {
+        return OAuthForm.parse(FORM, body);
+    }
+
+    static String basic(String credentials) {
+        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static ApplicationRow app(boolean confidential) {
+        return new ApplicationRow(4, 9L, "Notebook", "Notebook000000000001", confidential ? STORED : null, confidential,
+                List.of("https://app.example.org/cb"), List.of("user"), true, false, Instant.EPOCH, Instant.EPOCH);
+    }
+
+    static OAuthError refusal(Runnable call) {
+        return assertThrows(OAuthException.class, call::run).error();
+    }
+
+    @Test
+    void aClientIsClaimedByBasicOrByTheFormNeverByBoth() {
+        assertNull(ClientCredentials.claimed(null, form("grant_type=password")));
+        assertEquals(new ClientCredentials.Claimed("abc", "s3cret", false),
+                ClientCredentials.claimed(null, form("client_id=abc&client_secret=s3cret")));
+        assertEquals(new ClientCredentials.Claimed("abc", null, false), ClientCredentials.claimed(null, form("client_id=abc")));
+        assertEquals(new ClientCredentials.Claimed("abc", "s3cret", true), ClientCredentials.claimed(basic("abc:s3cret"), form("")));
+        assertEquals(new ClientCredentials.Claimed("abc", "s3cret", true),
+                ClientCredentials.claimed("basic " + basic("abc:s3cret").substring(6), form("")), "the scheme has no case");
+        // RFC 6749 §2.3.1: both parts form-encoded before Basic.
+        assertEquals(new ClientCredentials.Claimed("a b", "p:w%", true), ClientCredentials.claimed(basic("a+b:p%3Aw%25"), form("")));
+        assertEquals(new ClientCredentials.Claimed("", "s3cret", true), ClientCredentials.claimed(basic(":s3cret"), form("")),
+                "an empty id is a claim, of no client (refused at the look-up)");
+        assertEquals(new ClientCredentials.Claimed("abc", null, true), ClientCredentials.claimed(basic("abc:"), form("")),
+                "an empty secret is none: a public client");
+        assertEquals(new ClientCredentials.Claimed("abc", "s3cret", true),
+                ClientCredentials.claimed(basic("abc:s3cret"), form("client_id=abc")), "the same id in the form is allowed");
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(basic("abc:s3cret"),
+                form("client_secret=s3cret"))));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(basic("abc:s3cret"), form("client_id=xyz"))));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.claimed("Basic %%%", form(""))));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.claimed(basic("no-colon"), form(""))));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.claimed(basic("abc:%zz"), form(""))));
+        // A bearer token is not client authentication.
+        assertNull(ClientCredentials.claimed("Bearer abc", form("")));
+    }
+
+    @Test
+    void onlyAPlausibleIdIsLookedUp() {
+        assertTrue(ClientCredentials.plausibleClientId("Notebook000000000001"));
+        assertTrue(ClientCredentials.plausibleClientId("ziggurat-gateway"));
+        assertTrue(ClientCredentials.plausibleClientId("a".repeat(64)));
+        assertFalse(ClientCredentials.plausibleClientId("a".repeat(65)));
+        assertFalse(ClientCredentials.plausibleClientId(""));
+        assertFalse(ClientCredentials.plausibleClientId(null));
+        assertFalse(ClientCredentials.plausibleClientId("abc\u0000"));
+        assertFalse(ClientCredentials.plausibleClientId("\uD83D\uDE00"));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.requireLookup(null)));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.requireLookup(
+                new ClientCredentials.Claimed("a b", null, false))));
+        ClientCredentials.requireLookup(new ClientCredentials.Claimed("abc", null, false));
+    }
+
+    @Test
+    void aConfidentialClientProvesItsSecretAPublicOneHasNone() {
+        List<String> asked = new ArrayList<>();
+        ApplicationRow confidential = app(true);
+        assertSame(confidential, ClientCredentials.proven(new ClientCredentials.Claimed("Notebook000000000001", "right", true),
+                confidential, (secret, hash) -> {
+                    asked.add(secret);
+                    return hash == STORED && secret.equals("right");
+                }));
+        assertEquals(List.of("right"), asked);
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.proven(
+                new ClientCredentials.Claimed("Notebook000000000001", "wrong", true), confidential, (s, h) -> false)));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.proven(
+                new ClientCredentials.Claimed("Notebook000000000001", null, false), confidential, (s, h) -> s != null)));
+
+        ApplicationRow open = app(false);
+        assertSame(open, ClientCredentials.proven(new ClientCredentials.Claimed("Notebook000000000001", null, false), open,
+                (s, h) -> {
+                    throw new AssertionError("a public client has no secret to compare");
+                }));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.proven(
+                new ClientCredentials.Claimed("Notebook000000000001", "any", false), open, (s, h) -> true)));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.proven(
+                new ClientCredentials.Claimed("Unknown0000000000000", "any", false), null, (s, h) -> true)));
+
+        assertSame(confidential, ClientCredentials.confidentialOnly(confidential));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.confidentialOnly(open)));
+    }
+
+    @Test
+    void theLogGetsAShortPrintableId() {
+        assertEquals("-", ClientCredentials.safe(null));
+        assertEquals("abc-_9", ClientCredentials.safe("abc-_9"));
+        assertEquals("a?b", ClientCredentials.safe("a\nb"));
+        assertEquals("?", ClientCredentials.safe("\uD83D\uDE00"));
+        assertEquals("x".repeat(64), ClientCredentials.safe("x".repeat(65)));
+    }
+}
