@@ -178,25 +178,20 @@ public class Identities {
         if (introspection == null) {
             throw new io.quarkus.security.AuthenticationFailedException("no introspection result");
         }
-        // RFC 7662 reports refresh tokens as active too: only an access token authorizes a call,
-        // whatever style it came in. A long-lived refresh token used as a bearer token would
-        // outlive its access token's revocation and skip reuse detection.
-        String tokenType = introspection.getString("token_type");
-        if (tokenType == null || !tokenType.equalsIgnoreCase("bearer")) {
+        if (!IntrospectionAnswers.authorizes(introspection.getString("token_type"))) {
             throw new io.quarkus.security.AuthenticationFailedException("not an access token");
         }
-        String subject = introspection.getSubject();
         String clientId = introspection.getClientId();
         Long exp = introspection.contains("exp") ? introspection.getLong("exp") : null;
         long expiresAt = exp == null ? 0 : exp;
-        if (subject == null || !subject.matches("[1-9][0-9]{0,18}") || introspection.getUsername() == null) {
-            // A client acting for itself (client_credentials): no person to speak for.
+        Long person = IntrospectionAnswers.person(introspection.getSubject(), introspection.getUsername());
+        if (person == null) {
             return new Resolved(null, clientId, expiresAt);
         }
-        Signed platform = platformToken(Long.parseLong(subject), introspection.getUsername(),
+        Signed platform = platformToken(person, introspection.getUsername(),
                 introspection.getScopes() == null ? List.of() : List.copyOf(introspection.getScopes()), clientId);
-        long usableUntil = platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS;
-        return new Resolved(platform.token(), clientId, expiresAt <= 0 ? usableUntil : Math.min(expiresAt, usableUntil));
+        return new Resolved(platform.token(), clientId, IntrospectionAnswers.usableUntil(expiresAt,
+                platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS));
     }
 
     /**
