@@ -1,5 +1,7 @@
 package org.ziggurat.auth;
 
+import org.ziggurat.auth.oauth.ClientCredentials;
+import org.ziggurat.platform.permissions.UserPermissions;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -8,8 +10,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A test double of directory-service's internal API, true to its HTTP contract: a platform token
- * is required. {@code POST /internal/passwords/verify}: known people answer 200 {user_id,
+ * A test double of directory-service's internal API, held to its contract
+ * ({@code InternalApiContract}, which the real service keeps too: DirectoryDoubleContractTest). {@code POST /internal/passwords/verify}: known people answer 200 {user_id,
  * username}, a wrong password 401, the login {@value #THROTTLED} 429 with Retry-After, the login
  * {@value #AWAY} 503.
  * People by ids, a person's organizations, and organization-application links, over the
@@ -45,7 +47,14 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         vertx = Vertx.vertx();
         try {
-            int port = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
+            int port = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(raw -> {
+                JsonObject body;
+                try {
+                    body = raw.length() == 0 ? null : raw.toJsonObject();
+                } catch (RuntimeException notJson) {
+                    json(request, 400, "{\"status\":400}");
+                    return;
+                }
                 // As the real internal API: a verified service token signed by that service's key.
                 int refusal = org.ziggurat.platform.testing.InternalCallers.refusal(request.getHeader("X-Platform-Token"));
                 if (refusal != 0) {
@@ -54,15 +63,21 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                 }
                 String path = request.path();
                 if (path.equals("/internal/passwords/verify") && request.method().name().equals("POST")) {
-                    verify(request, body.toJsonObject());
+                    verify(request, body);
                 } else if (path.equals("/internal/people") && request.method().name().equals("GET")) {
-                    io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
-                    for (String id : request.getParam("ids", "").split(",")) {
-                        PEOPLE.values().stream().filter(p -> Long.toString(p.id()).equals(id.trim())).findFirst()
-                                .ifPresent(p -> out.add(new JsonObject().put("id", p.id()).put("username", p.username())
-                                        .put("display_name", p.username().toUpperCase()).putNull("email")
-                                        .put("image_thumb_50", "https://x.example/people/" + p.username() + "/avatar")));
+                    String ids = request.getParam("ids", "");
+                    if (!ids.matches(" *[0-9]+ *(, *[0-9]+ *)*")) {
+                        json(request, 422, "{\"status\":422}"); // as the real API: whole numbers, at least one
+                        return;
                     }
+                    java.util.Set<String> wanted = java.util.Arrays.stream(ids.split(",")).map(String::strip)
+                            .collect(java.util.stream.Collectors.toSet());
+                    io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
+                    PEOPLE.values().stream().filter(p -> wanted.contains(Long.toString(p.id())))
+                            .sorted(java.util.Comparator.comparingLong(Person::id))
+                            .forEach(p -> out.add(new JsonObject().put("id", p.id()).put("username", p.username())
+                                    .put("display_name", p.username().toUpperCase()).putNull("email")
+                                    .put("image_thumb_50", "https://x.example/people/" + p.username() + "/avatar")));
                     json(request, 200, out.encode());
                 } else if (path.matches("/internal/people/\\d+/organizations")) {
                     long person = Long.parseLong(path.split("/")[3]);
@@ -80,10 +95,20 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     String[] parts = path.split("/");
                     long org = Long.parseLong(parts[3]);
                     String key = org + " " + parts[5];
-                    if (!ORGANIZATIONS.containsKey(org)) {
+                    if (!ORGANIZATIONS.containsKey(org) || !ClientCredentials.plausibleClientId(parts[5])) {
                         json(request, 404, "{\"status\":404}");
                     } else if (request.method().name().equals("PUT")) {
-                        boolean created = links.put(key, body.toJsonObject().getJsonObject("permissions")) == null;
+                        // As the real API: the permissions are validated whole before anything is kept.
+                        UserPermissions permissions;
+                        try {
+                            permissions = UserPermissions.parse(body == null ? null
+                                    : new com.fasterxml.jackson.databind.ObjectMapper().readTree(body.encode()).get("permissions"),
+                                    "permissions");
+                        } catch (org.ziggurat.platform.problem.ProblemException | com.fasterxml.jackson.core.JsonProcessingException e) {
+                            json(request, 422, "{\"status\":422}");
+                            return;
+                        }
+                        boolean created = links.put(key, permissions.toJson()) == null;
                         json(request, created ? 201 : 200, "{}");
                     } else if (request.method().name().equals("DELETE")) {
                         request.response().setStatusCode(links.remove(key) == null ? 404 : 204).end();
@@ -92,6 +117,10 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     }
                 } else if (path.matches("/internal/applications/[^/]+/organizations")) {
                     String client = path.split("/")[3];
+                    if (!ClientCredentials.plausibleClientId(client)) {
+                        json(request, 404, "{\"status\":404}");
+                        return;
+                    }
                     io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
                     links.forEach((key, permissions) -> {
                         if (key.endsWith(" " + client)) {
@@ -112,7 +141,11 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     }
 
     private static void verify(io.vertx.core.http.HttpServerRequest request, JsonObject check) {
-        String login = check.getString("login");
+        String login = check == null ? null : check.getString("login");
+        if (login == null || login.isBlank() || check.getString("password") == null) {
+            json(request, 422, "{\"status\":422}"); // as the real API: login and password are required
+            return;
+        }
         if (AWAY.equals(login)) {
             // As directory-service answers while its database is away.
             request.response().setStatusCode(503).putHeader("Retry-After", "2").end();

@@ -15,5 +15,10 @@ class DirectoryDoubleContractTest {
     void theDoubleIsNoLaxerThanTheDirectory() throws Exception {
         String directory = ConfigProvider.getConfig().getValue("quarkus.rest-client.directory.url", String.class);
         InternalApiContract.assertAuthenticatesLikeTheService(URI.create(directory + "/internal/people?ids=101"));
+        // People, memberships and roles, links, password checks: what directory-service's InternalApiTest runs too.
+        InternalApiContract.World world = new InternalApiContract.World("alice", 101, "alice password 1", "lab",
+                DirectoryDouble.LAB, false, 101, OAuthTestSupport.OWNER_ID, 103);
+        InternalApiContract.assertPeopleLikeTheDirectory(URI.create(directory), world);
+        InternalApiContract.assertApplicationLinksLikeTheDirectory(URI.create(directory), world, "ContractClient000000");
     }
 }

@@ -4,6 +4,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.platform.testing.InternalApiContract;
+import org.ziggurat.platform.testing.NamespaceDirectoryDouble;
 
 import java.net.URI;
 
@@ -15,5 +16,9 @@ class NamespaceDoubleContractTest {
     void theDoubleIsNoLaxerThanTheDirectory() throws Exception {
         String directory = ConfigProvider.getConfig().getValue("ziggurat.directory.url", String.class);
         InternalApiContract.assertAuthenticatesLikeTheService(URI.create(directory + "/internal/namespaces/alice"));
+        // Rights in namespaces: the same contract that directory-service's InternalApiTest runs.
+        InternalApiContract.assertNamespacesLikeTheDirectory(URI.create(directory), new InternalApiContract.World("alice",
+                NamespaceDirectoryDouble.ALICE, "", "vault", 202, true, NamespaceDirectoryDouble.BOB,
+                NamespaceDirectoryDouble.ADMIN, 104));
     }
 }

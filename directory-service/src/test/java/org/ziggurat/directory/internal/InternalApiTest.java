@@ -6,6 +6,8 @@ import org.ziggurat.directory.DirectoryTestSupport.Person;
 
 import java.util.Map;
 
+import org.ziggurat.platform.testing.InternalApiContract;
+
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.empty;
@@ -50,6 +52,38 @@ class InternalApiTest {
                 java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/internal/people?ids=1"));
         org.ziggurat.platform.testing.InternalApiContract.assertAuthenticatesLikeTheService(
                 java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/internal/namespaces/nobody-here"));
+    }
+
+    /**
+     * The rest of the contract the doubles are held to, against the real service: rights in
+     * namespaces, people and memberships with their roles, application links, password checks.
+     */
+    @Test
+    void theInternalApiKeepsTheContractItsDoublesAreHeldTo() throws Exception {
+        Person person = signUp("contract");
+        Person admin = signUp("contract-admin");
+        Person member = signUp("contract-member");
+        Person invited = signUp("contract-invited");
+        Person stranger = signUp("contract-stranger");
+        int lab = organization(admin, "private");
+        String orgName = as(admin, "admin").get("/organizations/" + lab).then().statusCode(200).extract().path("name");
+        as(admin, "admin").contentType("application/json").body(Map.of("role", "member"))
+                .put("/organizations/" + lab + "/memberships/" + member.id()).then().statusCode(201);
+        as(member, "admin").contentType("application/json").body(Map.of("state", "active"))
+                .patch("/user/memberships/organizations/" + lab).then().statusCode(200);
+        // An invitation not accepted yet gives nothing: the contract's stranger could be this one.
+        as(admin, "admin").contentType("application/json").body(Map.of("role", "admin"))
+                .put("/organizations/" + lab + "/memberships/" + invited.id()).then().statusCode(201);
+        java.net.URI base = java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port);
+        for (Person outsider : java.util.List.of(stranger, invited)) {
+            var world = new InternalApiContract.World(person.username(), person.id(), PASSWORD,
+                    orgName, lab, true, member.id(), admin.id(), outsider.id());
+            InternalApiContract.assertNamespacesLikeTheDirectory(base, world);
+            InternalApiContract.assertPeopleLikeTheDirectory(base, world);
+        }
+        InternalApiContract.assertApplicationLinksLikeTheDirectory(base,
+                new InternalApiContract.World(person.username(), person.id(), PASSWORD, orgName,
+                        lab, true, member.id(), admin.id(), stranger.id()), "Contract" + lab + "00000000");
     }
 
     @Test

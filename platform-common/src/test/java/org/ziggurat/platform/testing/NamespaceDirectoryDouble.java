@@ -10,18 +10,20 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A test double of directory-service's {@code GET /internal/namespaces/:name?person_id=}, true to
- * its contract (platform token required; 404 for unknown names). Namespaces: the person alice
- * (101); the public organization "lab" whose active member is alice; the private organization
- * "vault" whose active member is bob (102).
+ * its contract ({@link InternalApiContract}, which the real service keeps too). Namespaces: the
+ * person alice (101); the public organization "lab" whose active member is alice; the private
+ * organization "vault" whose active member is bob (102) and whose admin is {@value #ADMIN}.
  */
 public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
     public static final long ALICE = 101;
     public static final long BOB = 102;
+    /** The active admin of "vault" (and of nothing else). */
+    public static final long ADMIN = 900;
     /** A name whose look-up the directory answers 503, as when its database is away. */
     public static final String UNAVAILABLE = "unavailable";
 
-    private record Ns(String kind, long id, String visibility, Set<Long> members) {
+    private record Ns(String kind, long id, String visibility, Set<Long> members, Set<Long> admins) {
     }
 
     /** A private organization whose members a test changes ({@link #join}, {@link #leave}). */
@@ -30,11 +32,14 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
     private static final Set<Long> STUDIO_MEMBERS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private static final Map<String, Ns> NAMESPACES = Map.of(
-            "alice", new Ns("person", ALICE, "public", Set.of(ALICE)),
-            "bob", new Ns("person", BOB, "public", Set.of(BOB)),
-            "lab", new Ns("organization", 201, "public", Set.of(ALICE)),
-            "vault", new Ns("organization", 202, "private", Set.of(BOB)),
-            STUDIO, new Ns("organization", 203, "private", STUDIO_MEMBERS));
+            "alice", new Ns("person", ALICE, "public", Set.of(), Set.of()),
+            "bob", new Ns("person", BOB, "public", Set.of(), Set.of()),
+            "lab", new Ns("organization", 201, "public", Set.of(ALICE), Set.of()),
+            "vault", new Ns("organization", 202, "private", Set.of(BOB), Set.of(ADMIN)),
+            STUDIO, new Ns("organization", 203, "private", STUDIO_MEMBERS, Set.of()));
+
+    /** As the real API reads {@code person_id}: absent, empty or 0 is anonymous; anything but an id is a 404. */
+    private static final java.util.regex.Pattern PERSON_ID = java.util.regex.Pattern.compile("[1-9][0-9]{0,17}");
 
     /** The person becomes an active member of {@value #STUDIO}, as the directory would say from now on. */
     public static void join(long person) {
@@ -76,14 +81,20 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
                     request.response().setStatusCode(404).putHeader("Content-Type", "application/problem+json").end("{}");
                     return;
                 }
-                long person = Long.parseLong(request.getParam("person_id", "0"));
-                boolean member = ns.members().contains(person);
+                String personId = request.getParam("person_id", "");
+                if (!personId.isEmpty() && !personId.equals("0") && !PERSON_ID.matcher(personId).matches()) {
+                    request.response().setStatusCode(404).putHeader("Content-Type", "application/problem+json").end("{}");
+                    return;
+                }
+                long person = personId.isEmpty() ? 0 : Long.parseLong(personId);
+                boolean admin = ns.admins().contains(person);
+                boolean member = admin || ns.members().contains(person);
                 boolean own = ns.kind().equals("person") && ns.id() == person;
                 JsonObject answer = new JsonObject().put("name", name).put("kind", ns.kind()).put("id", ns.id())
                         .put("visibility", ns.visibility())
                         .put("read", ns.visibility().equals("public") || member)
                         .put("write", own || (ns.kind().equals("organization") && member))
-                        .put("admin", own);
+                        .put("admin", own || (ns.kind().equals("organization") && admin));
                 request.response().putHeader("Content-Type", "application/json").end(answer.encode());
             }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
             return Map.of("ziggurat.directory.url", "http://127.0.0.1:" + port);
