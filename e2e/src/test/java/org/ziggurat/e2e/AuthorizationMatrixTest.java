@@ -104,6 +104,8 @@ class AuthorizationMatrixTest {
         problems.forEach(p -> report.append("- ").append(p).append('\n'));
         Files.createDirectories(REPORT.getParent());
         Files.writeString(REPORT, report);
+        System.out.printf("Authorization matrix: %d routes x %d callers = %d cells, %d problems; report: %s%n",
+                matrix.rows().size(), matrix.callers().size(), cells, problems.size(), REPORT);
         assertTrue(problems.isEmpty(), problems.size() + " problems (report: " + REPORT + "):\n" + String.join("\n", problems));
     }
 
