@@ -4,7 +4,8 @@ package org.ziggurat.directory.organizations;
  * Who may see and do what in an organization, from memberships, apart from the database: the
  * rules {@link OrganizationService} and the internal namespace look-up apply. Only an active
  * membership gives rights; an invitation (pending) lets the person see the organization they are
- * invited to, and nothing more.
+ * invited to as its members see it (its page, its people), since its admins chose to show it to
+ * them, and nothing more: no content of its namespace, no writing.
  */
 public final class MembershipRules {
 
