@@ -159,6 +159,48 @@ class ManifestsTest {
      * caller is the ingress's address: the setting is in every overlay, and each entry is an
      * address or CIDR block (the gateway refuses to start on anything else).
      */
+    /**
+     * Every service with a database LISTENs on a session straight to the primary, the server
+     * Flyway migrates, never through a PgBouncer Pooler (whose transaction mode loses
+     * notifications while the connection still answers).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void notificationsNeverGoThroughThePooler(String overlay) throws Exception {
+        List<JsonNode> docs = render(overlay);
+        List<String> poolers = ofKind(docs, "Pooler").stream().map(d -> d.path("metadata").path("name").asText()).toList();
+        assertFalse(poolers.isEmpty(), overlay + ": no Pooler to check against");
+        for (String module : MODULES.subList(1, MODULES.size())) {
+            JsonNode container = named(docs, "Deployment", module).at("/spec/template/spec/containers/0");
+            String listen = envValue(docs, container, "ZIGGURAT_DATABASE_LISTEN_URL");
+            String jdbc = envValue(docs, container, "QUARKUS_DATASOURCE_JDBC_URL");
+            String reactive = envValue(docs, container, "QUARKUS_DATASOURCE_REACTIVE_URL");
+            assertTrue(listen != null && listen.startsWith("postgresql://"), overlay + ": " + module + " has no listen URL");
+            String host = java.net.URI.create(listen).getHost();
+            for (String pooler : poolers) {
+                assertFalse(host.startsWith(pooler), overlay + ": " + module + " LISTENs through the pooler " + pooler);
+            }
+            assertEquals(java.net.URI.create(jdbc.substring("jdbc:".length())).getHost(), host,
+                    overlay + ": " + module + " LISTENs elsewhere than Flyway migrates");
+            assertTrue(poolers.stream().anyMatch(p -> java.net.URI.create(reactive).getHost().startsWith(p)),
+                    overlay + ": " + module + "'s queries no longer go through the pooler (then this test checks nothing)");
+        }
+    }
+
+    /** An env variable's value, read from the ConfigMap it references, or given inline. */
+    static String envValue(List<JsonNode> docs, JsonNode container, String name) {
+        for (JsonNode e : container.path("env")) {
+            if (e.path("name").asText().equals(name)) {
+                if (e.has("value")) {
+                    return e.path("value").asText();
+                }
+                JsonNode ref = e.at("/valueFrom/configMapKeyRef");
+                return named(docs, "ConfigMap", ref.path("name").asText()).at("/data/" + ref.path("key").asText()).asText();
+            }
+        }
+        return null;
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"dev", "prod"})
     void theGatewayTrustsTheIngressForCallersAddresses(String overlay) throws Exception {

@@ -161,7 +161,7 @@ public class LiveAccessTokens {
         }
         Optional<DatasourceSettings> settings = DatasourceSettings.current();
         if (settings.isEmpty()) {
-            LOG.warn("no reactive datasource URL: introspection reads every token from the database");
+            LOG.warn("no datasource URL to LISTEN on: introspection reads every token from the database");
             return;
         }
         database = settings.get();
@@ -177,7 +177,7 @@ public class LiveAccessTokens {
         if (stopped) {
             return;
         }
-        PgConnectOptions options = PgConnectOptions.fromUri(database.reactiveUrl());
+        PgConnectOptions options = PgConnectOptions.fromUri(database.listenUrl());
         database.username().ifPresent(options::setUser);
         database.password().ifPresent(options::setPassword);
         options.addProperty("application_name", "auth-service-token-listener");

@@ -35,10 +35,10 @@ public class EventStreamHub {
     void start(@Observes StartupEvent event) {
         Optional<DatasourceSettings> database = DatasourceSettings.current();
         if (database.isEmpty()) {
-            LOG.warn("no reactive datasource URL: event streams hear only their heartbeat");
+            LOG.warn("no datasource URL: event streams hear only their heartbeat");
             return;
         }
-        PgConnectOptions options = PgConnectOptions.fromUri(database.get().reactiveUrl());
+        PgConnectOptions options = PgConnectOptions.fromUri(database.get().listenUrl());
         database.get().username().ifPresent(options::setUser);
         database.get().password().ifPresent(options::setPassword);
         subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> 1000L);
