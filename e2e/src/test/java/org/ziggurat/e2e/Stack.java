@@ -28,7 +28,9 @@ import java.util.Map;
 /**
  * The whole platform as it ships: each module's packaged application ({@code target/quarkus-app})
  * started as its own process in the production profile, on free ports, against one fresh
- * database on the test PostgreSQL, each service logging in as its own role into its own schema.
+ * database on the test PostgreSQL, each service logging in as its own role into its own schema,
+ * its queries through PgBouncer in transaction mode as in production ({@link Pooler}), its
+ * migrations and its LISTEN straight to the server.
  * Started once per test run and shared by every journey; stopped when the JVM ends. The
  * services' logs are kept in {@code e2e/target/e2e-logs}.
  */
@@ -36,6 +38,12 @@ public final class Stack {
 
     static final String DATABASE = "ziggurat_e2e";
     static final List<String> SERVICES = List.of("directory-service", "auth-service", "vocab-service", "events-service");
+    /**
+     * Services that run a second instance ({@code <module>-2}) beside the one the gateway uses, as
+     * production runs two or more: the promises that cross replicas (a revocation, an event
+     * stream) are tested between the two, each instance addressed directly ({@link #instanceUrl}).
+     */
+    static final List<String> REPLICATED = List.of("auth-service", "events-service");
     static final Map<String, String> SCHEMA = Map.of("auth-service", "auth", "directory-service", "directory",
             "vocab-service", "vocab", "events-service", "events");
 
@@ -48,7 +56,12 @@ public final class Stack {
     final Map<String, Process> processes = new LinkedHashMap<>();
     final PostgresTestDatabase.Server server = PostgresTestDatabase.adminServer();
     final String gatewayClientSecret = random(32);
+    /** auth-service's keys: one pair for all its instances and restarts, as a Kubernetes secret is. */
+    private final String tokenHashKey = Base64.getEncoder().encodeToString(randomBytes(32));
+    private final String tokenEncryptionKey = Base64.getEncoder().encodeToString(randomBytes(32));
     int managementPort;
+    private int poolerPort;
+    private Pooler pooler;
     private Path keys;
     private Map<String, String> passwords;
 
@@ -60,6 +73,10 @@ public final class Stack {
             ports.put(m, freePort());
         }
         managementPort = freePort();
+        poolerPort = freePort();
+        for (String m : REPLICATED) {
+            ports.put(m + "-2", freePort());
+        }
         api = "http://127.0.0.1:" + ports.get("gateway") + "/api";
     }
 
@@ -102,11 +119,16 @@ public final class Stack {
         }
         PlatformKeys.writeJwks(keys);
         passwords = provisionDatabase();
-        for (String m : SERVICES) {
-            launch(m, keys, passwords);
+        Map<String, String> roles = new LinkedHashMap<>();
+        passwords.forEach((schema, password) -> roles.put("ziggurat_e2e_" + schema, password));
+        pooler = Pooler.start(logs.resolve("pgbouncer.log"), poolerPort, server.host(), server.port(), DATABASE, roles);
+        List<String> instances = new ArrayList<>(SERVICES);
+        REPLICATED.forEach(m -> instances.add(m + "-2"));
+        for (String instance : instances) {
+            launch(instance, keys, passwords);
         }
-        for (String m : SERVICES) {
-            awaitHealthy(m, "http://127.0.0.1:" + ports.get(m) + "/q/health/ready");
+        for (String instance : instances) {
+            awaitHealthy(instance, "http://127.0.0.1:" + ports.get(instance) + "/q/health/ready");
         }
         launch("gateway", keys, passwords);
         awaitHealthy("gateway", "http://127.0.0.1:" + managementPort + "/q/health/ready");
@@ -143,14 +165,21 @@ public final class Stack {
         return passwords;
     }
 
-    private void launch(String module, Path keys, Map<String, String> passwords) throws IOException {
+    /** The base URL of one instance, straight, not through the gateway: {@code auth-service-2}, say. */
+    public String instanceUrl(String instance) {
+        return "http://127.0.0.1:" + ports.get(instance);
+    }
+
+    /** {@code instance}: a module, or {@code <module>-2} for its second instance. */
+    private void launch(String instance, Path keys, Map<String, String> passwords) throws IOException {
+        String module = instance.endsWith("-2") ? instance.substring(0, instance.length() - 2) : instance;
         Path jar = root.resolve(module + "/target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: package the modules first (./mvnw verify builds them before e2e)");
         }
         Map<String, String> env = new LinkedHashMap<>();
         env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(ports.get(module)));
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(ports.get(instance)));
         env.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false");
         // Our own code and the token machinery at their most talkative level, so that the log test
         // sees everything that could ever be logged (DEBUG is the finest level the builds keep).
@@ -179,7 +208,14 @@ public final class Stack {
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_TOKEN_ENDPOINT_PER_CLIENT", "1000000");
         } else {
             String schema = SCHEMA.get(module);
-            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", server.reactiveUrl(DATABASE));
+            // Queries through the pooler; Flyway (JDBC) and LISTEN (from the JDBC URL) to the server.
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + poolerPort + "/" + DATABASE);
+            if (!pooler.tracksPreparedStatements) {
+                // PgBouncer before 1.21 (Debian's is 1.18) keeps no prepared statement across
+                // transactions: the reactive client must not name and cache them (deploy/README.md).
+                env.put("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY", "true");
+                env.put("QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS", "false");
+            }
             env.put("QUARKUS_DATASOURCE_JDBC_URL", server.jdbcUrl(DATABASE));
             env.put("QUARKUS_DATASOURCE_USERNAME", "ziggurat_e2e_" + schema);
             env.put("QUARKUS_DATASOURCE_PASSWORD", passwords.get(schema));
@@ -187,8 +223,8 @@ public final class Stack {
         switch (module) {
             case "auth-service" -> {
                 env.put("ZIGGURAT_AUTH_ISSUER", api);
-                env.put("ZIGGURAT_AUTH_TOKEN_HASH_KEY", Base64.getEncoder().encodeToString(randomBytes(32)));
-                env.put("ZIGGURAT_AUTH_TOKEN_ENCRYPTION_KEY", Base64.getEncoder().encodeToString(randomBytes(32)));
+                env.put("ZIGGURAT_AUTH_TOKEN_HASH_KEY", tokenHashKey);
+                env.put("ZIGGURAT_AUTH_TOKEN_ENCRYPTION_KEY", tokenEncryptionKey);
                 env.put("ZIGGURAT_AUTH_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
             }
@@ -206,9 +242,9 @@ public final class Stack {
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString())
                 .directory(work.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(module + ".log").toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(instance + ".log").toFile()));
         builder.environment().putAll(env);
-        processes.put(module, builder.start());
+        processes.put(instance, builder.start());
     }
 
     private void awaitHealthy(String module, String url) throws Exception {
@@ -272,15 +308,21 @@ public final class Stack {
 
     private void stop() {
         processes.values().forEach(Process::destroy);
-        for (Process p : processes.values()) {
-            try {
-                if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
+        processes.values().forEach(Stack::awaitExit);
+        if (pooler != null) {
+            pooler.stop();
+        }
+    }
+
+    /** Waits up to 10 s for a process asked to stop, then kills it. */
+    static void awaitExit(Process p) {
+        try {
+            if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                Thread.currentThread().interrupt();
             }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
