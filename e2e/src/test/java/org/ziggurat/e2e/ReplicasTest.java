@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -104,5 +105,62 @@ class ReplicasTest {
         } finally {
             stream.body().close();
         }
+    }
+
+    @Test
+    void theSameIdempotencyKeyAtTwoReplicasAtOnceCreatesOneEvent() throws Exception {
+        Platform.Person ada = Platform.signUp("replica");
+        String platformToken = org.ziggurat.platform.testing.TestTokens.userSignedWith(Stack.get().keysDirectory(), ada.id(),
+                ada.username(), "write");
+        String path = "/" + ada.username() + "/repositories/twice/data/events";
+        for (int round = 0; round < 10; round++) {
+            String key = "replica-round-" + round + "-" + java.util.UUID.randomUUID();
+            String body = "{\"note\":\"round " + round + "\"}";
+            List<CompletableFuture<HttpResponse<String>>> answers = new java.util.ArrayList<>();
+            for (String instance : List.of("events-service", "events-service-2")) {
+                answers.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(instance) + path))
+                        .header("X-Platform-Token", platformToken).header("Idempotency-Key", key)
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            java.util.Set<Object> ids = new java.util.HashSet<>();
+            for (CompletableFuture<HttpResponse<String>> answer : answers) {
+                HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
+                assertEquals(201, response.statusCode(), response.body());
+                ids.add(io.restassured.path.json.JsonPath.from(response.body()).getLong("id"));
+            }
+            assertEquals(1, ids.size(), "round " + round + ": two events for one key: " + ids);
+        }
+        List<Object> notes = Platform.anonymous().queryParam("per_page", 100).get(path).then().statusCode(200).extract()
+                .jsonPath().getList("note");
+        assertEquals(10, notes.size(), "one event per key: " + notes);
+        assertEquals(10, new java.util.HashSet<>(notes).size(), notes.toString());
+    }
+
+    /** auth-service asks the directory to check a password; the throttle's count is the account's, on every replica. */
+    @Test
+    void theLoginThrottleCountsEveryReplicasFailures() throws Exception {
+        Platform.Person ada = Platform.signUp("replica");
+        String service = org.ziggurat.platform.testing.TestTokens.serviceSignedWith(Stack.get().keysDirectory(), "auth-service");
+        List<String> instances = List.of("directory-service", "directory-service-2");
+        int limit = 10; // ziggurat.directory.account-throttle.limit, as deployed
+        for (int attempt = 0; attempt < limit; attempt++) {
+            HttpResponse<String> refused = verify(instances.get(attempt % 2), service, ada.username(), "wrong password " + attempt);
+            assertEquals(401, refused.statusCode(), "attempt " + attempt + ": " + refused.body());
+        }
+        // Five failures at each replica: ten for the account. The right password is refused at both.
+        for (String instance : instances) {
+            HttpResponse<String> blocked = verify(instance, service, ada.username(), ada.password());
+            assertEquals(429, blocked.statusCode(), instance + " let the account try again: " + blocked.body());
+            assertTrue(blocked.headers().firstValue("Retry-After").isPresent(), instance);
+        }
+    }
+
+    static HttpResponse<String> verify(String instance, String serviceToken, String login, String password) throws Exception {
+        String body = "{\"login\":\"" + login + "\",\"password\":\"" + password + "\",\"client_address\":\"192.0.2."
+                + (int) (Math.random() * 200 + 1) + "\"}";
+        return HTTP.send(HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(instance) + "/internal/passwords/verify"))
+                .header("X-Platform-Token", serviceToken).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

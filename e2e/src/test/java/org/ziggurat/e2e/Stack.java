@@ -41,9 +41,10 @@ public final class Stack {
     /**
      * Services that run a second instance ({@code <module>-2}) beside the one the gateway uses, as
      * production runs two or more: the promises that cross replicas (a revocation, an event
-     * stream) are tested between the two, each instance addressed directly ({@link #instanceUrl}).
+     * stream, an idempotency key, the login throttle) are tested between the two, each instance
+     * addressed directly ({@link #instanceUrl}).
      */
-    static final List<String> REPLICATED = List.of("auth-service", "events-service");
+    static final List<String> REPLICATED = List.of("auth-service", "directory-service", "events-service");
     static final Map<String, String> SCHEMA = Map.of("auth-service", "auth", "directory-service", "directory",
             "vocab-service", "vocab", "events-service", "events");
 
@@ -163,6 +164,11 @@ public final class Stack {
             }
         }
         return passwords;
+    }
+
+    /** The platform's signing keys (for tokens a test signs as the gateway would). */
+    public Path keysDirectory() {
+        return keys;
     }
 
     /** The base URL of one instance, straight, not through the gateway: {@code auth-service-2}, say. */

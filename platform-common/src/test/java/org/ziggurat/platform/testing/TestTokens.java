@@ -31,6 +31,19 @@ public final class TestTokens {
         return sign(PlatformTestKeys.GATEWAY, PlatformTestKeys.dir(), userClaims(userId, username, "test-client", scopes));
     }
 
+    /**
+     * A person calling through a gateway whose keys are in {@code keysDir} (a stack started
+     * elsewhere, as the e2e module's), for calls made straight to one service instance.
+     */
+    public static String userSignedWith(Path keysDir, long userId, String username, String... scopes) {
+        return sign("gateway", keysDir, userClaims(userId, username, "test-client", scopes));
+    }
+
+    /** A service calling for itself, signed with its key in {@code keysDir} (a stack started elsewhere). */
+    public static String serviceSignedWith(Path keysDir, String name) {
+        return sign(name, keysDir, serviceClaims(name));
+    }
+
     public static String userWithClient(long userId, String username, String clientId, String... scopes) {
         return sign(PlatformTestKeys.GATEWAY, PlatformTestKeys.dir(), userClaims(userId, username, clientId, scopes));
     }
