@@ -130,17 +130,9 @@ final class Pooler {
     }
 
     private static String binary() {
-        String named = System.getenv("ZIGGURAT_PGBOUNCER");
-        if (named != null && !named.isBlank()) {
-            return named;
-        }
-        for (String candidate : List.of("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer")) {
-            if (Files.isExecutable(Path.of(candidate))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("PgBouncer is needed: the e2e suite runs the services through it, as production"
-                + " does (apt-get install pgbouncer; ./ziggurat test installs it), or set ZIGGURAT_PGBOUNCER");
+        return Stack.osProgram("ZIGGURAT_PGBOUNCER", List.of("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer",
+                "/usr/local/bin/pgbouncer"), "PgBouncer is needed: the e2e suite runs the services through it, as "
+                + "production does (apt-get install pgbouncer; ./ziggurat test installs it)");
     }
 
     private static String systemUser() {

@@ -94,15 +94,19 @@ class SecretsInLogsTest {
         // percent-encoded, which the page decodes to the same code.
         anonymous().urlEncodingEnabled(false).get("/oauth/authorize/" + code.getValue());
         anonymous().urlEncodingEnabled(false).get("/oauth/authorize/" + code.getValue().replace("_", "%5F"));
-        // A last request whose access-log line shows that everything before it has been written.
-        String marker = "/people/log-marker-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-        anonymous().get(marker).then().statusCode(404);
-        Path gatewayLog = Stack.get().logsDirectory().resolve("gateway.log");
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!Files.readString(gatewayLog).contains(marker) && System.currentTimeMillis() < deadline) {
-            Thread.sleep(20);
+        // A last request to each gateway instance, whose access-log line shows that everything
+        // that instance was sent before it has been written.
+        for (String gateway : Stack.instancesOf("gateway")) {
+            String marker = "/people/log-marker-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+            io.restassured.RestAssured.given().baseUri(Stack.get().instanceUrl(gateway) + "/api").get(marker).then()
+                    .statusCode(404);
+            Path gatewayLog = Stack.get().logsDirectory().resolve(gateway + ".log");
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (!Files.readString(gatewayLog).contains(marker) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(Files.readString(gatewayLog).contains(marker), gateway + "'s access log never showed the marker request");
         }
-        assertTrue(Files.readString(gatewayLog).contains(marker), "the gateway's access log never showed the marker request");
 
         List<String> found = new ArrayList<>();
         try (Stream<Path> logs = Files.list(Stack.get().logsDirectory())) {

@@ -39,12 +39,14 @@ public final class Stack {
     static final String DATABASE = "ziggurat_e2e";
     static final List<String> SERVICES = List.of("directory-service", "auth-service", "vocab-service", "events-service");
     /**
-     * Services that run a second instance ({@code <module>-2}) beside the one the gateway uses, as
-     * production runs two or more: the promises that cross replicas (a revocation, an event
-     * stream, an idempotency key, the login throttle) are tested between the two, each instance
-     * addressed directly ({@link #instanceUrl}).
+     * Every module runs two instances ({@code <module>} and {@code <module>-2}), as production
+     * runs two or more, behind HAProxy ({@link Balancer}): clients reach the gateways through the
+     * public front, the gateways and services reach a service through its front. The promises
+     * that cross replicas are tested between the two, each instance addressed directly
+     * ({@link #instanceUrl}).
      */
-    static final List<String> REPLICATED = List.of("auth-service", "directory-service", "events-service");
+    static final List<String> MODULES = List.of("gateway", "directory-service", "auth-service", "vocab-service",
+            "events-service");
     static final Map<String, String> SCHEMA = Map.of("auth-service", "auth", "directory-service", "directory",
             "vocab-service", "vocab", "events-service", "events");
 
@@ -60,9 +62,13 @@ public final class Stack {
     /** auth-service's keys: one pair for all its instances and restarts, as a Kubernetes secret is. */
     private final String tokenHashKey = Base64.getEncoder().encodeToString(randomBytes(32));
     private final String tokenEncryptionKey = Base64.getEncoder().encodeToString(randomBytes(32));
-    int managementPort;
+    /** The gateways' management ports (their readiness), by instance. */
+    final Map<String, Integer> managementPorts = new LinkedHashMap<>();
+    /** The balancer's front for each module (the gateway's is the public one). */
+    final Map<String, Integer> fronts = new LinkedHashMap<>();
     private int poolerPort;
     private Pooler pooler;
+    private Balancer balancer;
     private Path keys;
     private Map<String, String> passwords;
 
@@ -70,15 +76,17 @@ public final class Stack {
     public final String api;
 
     private Stack() throws Exception {
-        for (String m : List.of("gateway", "auth-service", "directory-service", "vocab-service", "events-service")) {
-            ports.put(m, freePort());
+        for (String m : MODULES) {
+            for (String instance : instancesOf(m)) {
+                ports.put(instance, freePort());
+            }
+            fronts.put(m, freePort());
         }
-        managementPort = freePort();
+        for (String instance : instancesOf("gateway")) {
+            managementPorts.put(instance, freePort());
+        }
         poolerPort = freePort();
-        for (String m : REPLICATED) {
-            ports.put(m + "-2", freePort());
-        }
-        api = "http://127.0.0.1:" + ports.get("gateway") + "/api";
+        api = "http://127.0.0.1:" + fronts.get("gateway") + "/api";
     }
 
     public static synchronized Stack get() {
@@ -123,16 +131,26 @@ public final class Stack {
         Map<String, String> roles = new LinkedHashMap<>();
         passwords.forEach((schema, password) -> roles.put("ziggurat_e2e_" + schema, password));
         pooler = Pooler.start(logs.resolve("pgbouncer.log"), poolerPort, server.host(), server.port(), DATABASE, roles);
-        List<String> instances = new ArrayList<>(SERVICES);
-        REPLICATED.forEach(m -> instances.add(m + "-2"));
+        List<Balancer.Front> balanced = new ArrayList<>();
+        for (String m : MODULES) {
+            balanced.add(new Balancer.Front(m.equals("gateway") ? "public" : m, fronts.get(m), instancesOf(m).stream()
+                    .map(i -> new int[] {ports.get(i), managementPorts.getOrDefault(i, ports.get(i))}).toList()));
+        }
+        balancer = Balancer.start(logs.resolve("haproxy.log"), balanced);
+        List<String> instances = new ArrayList<>();
+        SERVICES.forEach(m -> instances.addAll(instancesOf(m)));
         for (String instance : instances) {
             launch(instance, keys, passwords);
         }
         for (String instance : instances) {
-            awaitHealthy(instance, "http://127.0.0.1:" + ports.get(instance) + "/q/health/ready");
+            awaitReady(instance);
         }
-        launch("gateway", keys, passwords);
-        awaitHealthy("gateway", "http://127.0.0.1:" + managementPort + "/q/health/ready");
+        for (String instance : instancesOf("gateway")) {
+            launch(instance, keys, passwords);
+        }
+        for (String instance : instancesOf("gateway")) {
+            awaitReady(instance);
+        }
     }
 
     /** A fresh database; a role per service (as in production), owning its schema and nothing else. */
@@ -196,13 +214,13 @@ public final class Stack {
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", "file:" + keys.resolve("jwks.json"));
         env.put("ZIGGURAT_PLATFORM_TOKEN_SIGNER", module);
         env.put("ZIGGURAT_PLATFORM_TOKEN_SIGNING_KEY", keys.resolve(module + ".private.pem").toString());
-        String directory = "http://127.0.0.1:" + ports.get("directory-service");
+        String directory = "http://127.0.0.1:" + fronts.get("directory-service");
         if (module.equals("gateway")) {
-            env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
+            env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPorts.get(instance)));
             env.put("ZIGGURAT_GATEWAY_PUBLIC_BASE_URL", api);
             env.put("ZIGGURAT_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
             for (String m : SERVICES) {
-                env.put("ZIGGURAT_GATEWAY_UPSTREAMS_" + m.toUpperCase().replace('-', '_'), "http://127.0.0.1:" + ports.get(m));
+                env.put("ZIGGURAT_GATEWAY_UPSTREAMS_" + m.toUpperCase().replace('-', '_'), "http://127.0.0.1:" + fronts.get(m));
             }
             // Revocation reaches the gateway within the token cache's lifetime (30 s in production);
             // short here so that the journeys prove it in seconds.
@@ -289,18 +307,48 @@ public final class Stack {
         }
     }
 
-    /** Stops a service as a crash would (no graceful shutdown), for the fault tests. */
+    /** Stops every instance of a module as a crash would (no graceful shutdown), for the fault tests. */
     public void kill(String module) throws InterruptedException {
-        Process process = processes.get(module);
-        process.destroyForcibly();
-        process.waitFor();
+        for (String instance : instancesOf(module)) {
+            Process process = processes.get(instance);
+            process.destroyForcibly();
+            process.waitFor();
+        }
     }
 
-    /** Starts a stopped service again on its port, and waits until it is ready. */
+    /**
+     * Stops one instance as Kubernetes does in a rolling update (SIGTERM: readiness goes down,
+     * in-flight requests finish), starts it again on its port, and waits until it is ready.
+     */
+    public void restartGracefully(String instance) throws Exception {
+        Process process = processes.get(instance);
+        process.destroy();
+        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new IllegalStateException(instance + " did not stop within 30 s of SIGTERM");
+        }
+        launch(instance, keys, passwords);
+        awaitReady(instance);
+    }
+
+    /** Starts the stopped instances of a module again on their ports, and waits until they are ready. */
     public void restart(String module) throws Exception {
-        launch(module, keys, passwords);
-        awaitHealthy(module, module.equals("gateway") ? "http://127.0.0.1:" + managementPort + "/q/health/ready"
-                : "http://127.0.0.1:" + ports.get(module) + "/q/health/ready");
+        for (String instance : instancesOf(module)) {
+            if (!processes.get(instance).isAlive()) {
+                launch(instance, keys, passwords);
+            }
+        }
+        for (String instance : instancesOf(module)) {
+            awaitReady(instance);
+        }
+    }
+
+    static List<String> instancesOf(String module) {
+        return List.of(module, module + "-2");
+    }
+
+    private void awaitReady(String instance) throws Exception {
+        int port = managementPorts.getOrDefault(instance, ports.get(instance));
+        awaitHealthy(instance, "http://127.0.0.1:" + port + "/q/health/ready");
     }
 
     String tail(String module) {
@@ -315,9 +363,26 @@ public final class Stack {
     private void stop() {
         processes.values().forEach(Process::destroy);
         processes.values().forEach(Stack::awaitExit);
+        if (balancer != null) {
+            balancer.stop();
+        }
         if (pooler != null) {
             pooler.stop();
         }
+    }
+
+    /** A program from the OS packages: the one {@code variable} names, else the first candidate installed. */
+    static String osProgram(String variable, List<String> candidates, String missing) {
+        String named = System.getenv(variable);
+        if (named != null && !named.isBlank()) {
+            return named;
+        }
+        for (String candidate : candidates) {
+            if (Files.isExecutable(Path.of(candidate))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException(missing + ", or set " + variable);
     }
 
     /** Waits up to 10 s for a process asked to stop, then kills it. */
