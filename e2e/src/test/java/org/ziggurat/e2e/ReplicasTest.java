@@ -163,4 +163,74 @@ class ReplicasTest {
                 .header("X-Platform-Token", serviceToken).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
+
+    /**
+     * An import is one job for every replica: read through either one, and when the replica
+     * running it goes away mid-way (here both, so that the one running it is among them), the
+     * job does not stay "running": once its heartbeat is stale another claim runs it again.
+     */
+    @Test
+    void anImportIsReadThroughEitherReplicaAndSurvivesItsReplicaGoingAway() throws Exception {
+        Platform.Person ada = Platform.signUp("replica");
+        String token = Platform.accessToken(ada, "write", "update");
+        String ns = ada.username();
+        as(token).contentType("application/json").body(Map.of("slug", "big", "title", "Big"))
+                .post("/" + ns + "/vocab/schemes").then().statusCode(201);
+        int concepts = 20_000;
+        StringBuilder turtle = new StringBuilder("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+                + "<https://example.org/big> a skos:ConceptScheme .\n");
+        for (int i = 0; i < concepts; i++) {
+            turtle.append("<https://example.org/big/c").append(i).append("> a skos:Concept ; skos:inScheme <https://example.org/big> ;"
+                    + " skos:prefLabel \"Concept ").append(i).append("\"@en ; skos:altLabel \"Begriff ").append(i).append("\"@de .\n");
+        }
+        String job = as(token).contentType("text/turtle").body(turtle.toString()).post("/" + ns + "/vocab/schemes/big/import")
+                .then().statusCode(202).extract().header("Location");
+        String jobPath = job.substring(job.indexOf("/api/") + 4);
+        String platformToken = org.ziggurat.platform.testing.TestTokens.userSignedWith(Stack.get().keysDirectory(), ada.id(),
+                ada.username(), "write", "update");
+        for (String instance : Stack.instancesOf("vocab-service")) {
+            HttpResponse<String> read = HTTP.send(HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(instance) + jobPath))
+                    .header("X-Platform-Token", platformToken).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, read.statusCode(), instance + ": " + read.body());
+        }
+        // Mid-way: running, some concepts done, not finished.
+        long deadline = System.currentTimeMillis() + 60_000;
+        Map<String, Object> state = Map.of();
+        while (System.currentTimeMillis() < deadline) {
+            state = as(token).get(jobPath).then().statusCode(200).extract().jsonPath().getMap("");
+            if ("running".equals(state.get("state")) && ((Number) state.get("concepts_done")).intValue() > 0) {
+                break;
+            }
+            assertTrue(List.of("queued", "running").contains(state.get("state")), "the import ended before the fault: " + state);
+            Thread.sleep(50);
+        }
+        assertEquals("running", state.get("state"), "the import never ran: " + state);
+        Object doneAtKill = state.get("concepts_done");
+        long killedAt = System.nanoTime();
+        Stack.get().kill("vocab-service");
+        Stack.get().restart("vocab-service");
+        while (System.currentTimeMillis() < deadline + 120_000) {
+            state = as(token).get(jobPath).then().statusCode(200).extract().jsonPath().getMap("");
+            if (List.of("succeeded", "failed").contains(state.get("state"))) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killedAt);
+        System.out.printf("Replicas: an import whose replicas were killed mid-way (at %s of %s concepts) ended %s %d s later%n",
+                doneAtKill, concepts, state.get("state"), seconds);
+        assertEquals("succeeded", state.get("state"), "the import did not resume: " + state);
+        assertEquals(concepts, ((Number) state.get("concepts_created")).intValue() + ((Number) state.get("concepts_replaced")).intValue(),
+                state.toString());
+        var server = Stack.get().server;
+        try (var c = java.sql.DriverManager.getConnection(server.jdbcUrl(Stack.DATABASE), server.user(), server.password());
+                var q = c.prepareStatement("SELECT count(*) FROM vocab.concept c JOIN vocab.scheme s ON s.id = c.scheme_id "
+                        + "WHERE s.namespace = ? AND s.slug = 'big'")) {
+            q.setString(1, ns);
+            try (var rs = q.executeQuery()) {
+                rs.next();
+                assertEquals(concepts, rs.getInt(1), "concepts stored after the resumed import, each once");
+            }
+        }
+    }
 }

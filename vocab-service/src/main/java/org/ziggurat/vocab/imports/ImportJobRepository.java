@@ -20,7 +20,8 @@ public class ImportJobRepository {
     }
 
     /** A replica that stopped beating for this long is taken to be gone; its job is claimed again. */
-    static final String STALE = "interval '2 minutes'";
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "ziggurat.vocab.imports.stale-after", defaultValue = "2m")
+    java.time.Duration staleAfter;
 
     @Inject
     Pool pool;
@@ -49,10 +50,10 @@ public class ImportJobRepository {
         return pool.preparedQuery("UPDATE import_job SET state = 'running', "
                         + "started_at = coalesce(started_at, date_trunc('milliseconds', now())), heartbeat_at = now(), "
                         + "concepts_done = 0, attempts = attempts + 1 WHERE id = (SELECT id FROM import_job WHERE state = 'queued' "
-                        + "OR (state = 'running' AND heartbeat_at < now() - " + STALE + ") "
+                        + "OR (state = 'running' AND heartbeat_at < now() - make_interval(secs => $1)) "
                         + "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) "
                         + "RETURNING id, scheme_id, format, document, requester_id, requester_username, attempts")
-                .execute().map(rows -> {
+                .execute(Tuple.of((double) staleAfter.toMillis() / 1000)).map(rows -> {
                     if (rows.rowCount() == 0) {
                         return null;
                     }
