@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -232,5 +233,33 @@ class ReplicasTest {
                 assertEquals(concepts, rs.getInt(1), "concepts stored after the resumed import, each once");
             }
         }
+    }
+
+    /**
+     * A limit holds in total across the gateways: the token endpoint's limit per client, here
+     * {@value Stack#TOKEN_ENDPOINT_PER_CLIENT} per window, for one client whose requests the public
+     * balancer spreads over both gateways. Each gateway alone used to allow the whole limit.
+     */
+    @Test
+    void aRateLimitHoldsInTotalAcrossTheGateways() throws Exception {
+        String client = "RateProbe" + UUID.randomUUID().toString().replace("-", "").substring(0, 11);
+        int limit = Stack.TOKEN_ENDPOINT_PER_CLIENT;
+        int allowed = 0;
+        int limited = 0;
+        for (int i = 0; i < 3 * limit; i++) {
+            HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create(Platform.api() + "/oauth/token"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + client)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() == 429) {
+                limited++;
+            } else {
+                assertEquals(401, answer.statusCode(), "an unknown client past the gateway: " + answer.body());
+                allowed++;
+            }
+        }
+        System.out.printf("Replicas: %d token requests of one client through two gateways: %d let through, %d limited "
+                + "(limit %d)%n", 3 * limit, allowed, limited, limit);
+        assertTrue(Math.abs(allowed - limit) <= limit / 10, allowed + " let through for a limit of " + limit);
     }
 }

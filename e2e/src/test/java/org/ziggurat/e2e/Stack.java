@@ -37,6 +37,8 @@ import java.util.Map;
 public final class Stack {
 
     static final String DATABASE = "ziggurat_e2e";
+    /** Token requests per client and window that the gateways allow together. */
+    static final int TOKEN_ENDPOINT_PER_CLIENT = 40;
     static final List<String> SERVICES = List.of("directory-service", "auth-service", "vocab-service", "events-service");
     /**
      * Every module runs two instances ({@code <module>} and {@code <module>-2}), as production
@@ -229,7 +231,10 @@ public final class Stack {
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_AUTHENTICATED", "1000000");
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_ANONYMOUS", "1000000");
             env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_TOKEN_ENDPOINT_PER_ADDRESS", "1000000");
-            env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_TOKEN_ENDPOINT_PER_CLIENT", "1000000");
+            // Per client, a limit low enough to count: ReplicasTest checks that it holds in total
+            // across the two gateways, each of which allows its share.
+            env.put("ZIGGURAT_GATEWAY_RATE_LIMIT_TOKEN_ENDPOINT_PER_CLIENT", Integer.toString(TOKEN_ENDPOINT_PER_CLIENT));
+            env.put("ZIGGURAT_GATEWAY_REPLICAS", Integer.toString(instancesOf("gateway").size()));
         } else {
             String schema = SCHEMA.get(module);
             // Queries through the pooler; Flyway (JDBC) and LISTEN (from the JDBC URL) to the server.

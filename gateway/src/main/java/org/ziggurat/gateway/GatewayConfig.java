@@ -63,6 +63,13 @@ public interface GatewayConfig {
 
     RateLimit rateLimit();
 
+    /** Gateway replicas that share the rate limits when {@link #peers()} is not set (GatewayReplicas). */
+    @WithDefault("1")
+    int replicas();
+
+    /** The DNS name whose addresses are the gateway replicas (a headless Service), looked up every 10 s. */
+    java.util.Optional<String> peers();
+
     Cors cors();
 
     interface RateLimit {

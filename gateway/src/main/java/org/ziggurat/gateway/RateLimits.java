@@ -9,8 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * GitHub-style rate limits: a fixed window per access token, or per client address when
- * anonymous. Counts live in this replica's memory (bounded), so with N replicas behind a
- * round-robin balancer a caller gets up to N times the limit; see the README.
+ * anonymous. Counts live in this replica's memory (bounded); each of the N replicas
+ * ({@link GatewayReplicas}) allows its share, limit / N, so that a caller whose requests the
+ * balancer spreads over the replicas gets the configured limit in total, not N times it. The
+ * headers report the configured limit, and what remains of it as this replica sees it.
  */
 @Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class RateLimits {
@@ -23,10 +25,12 @@ public class RateLimits {
 
     private final GatewayConfig.RateLimit config;
     private final Cache<String, Window> windows;
+    private final GatewayReplicas replicas;
 
     @Inject
-    public RateLimits(GatewayConfig gateway) {
+    public RateLimits(GatewayConfig gateway, GatewayReplicas replicas) {
         this.config = gateway.rateLimit();
+        this.replicas = replicas;
         // Maintenance on the calling event loop, as in Identities.
         this.windows = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.maxTrackedCallers())
                 .expireAfterWrite(config.window()).build();
@@ -63,6 +67,8 @@ public class RateLimits {
                     ? new Window(now + config.window().toSeconds(), new AtomicInteger()) : old);
         }
         int used = window.used().incrementAndGet();
-        return new Decision(limit, Math.max(0, limit - used), window.resetEpochSecond(), used <= limit);
+        int n = replicas.count();
+        int share = GatewayReplicas.share(limit, n);
+        return new Decision(limit, Math.max(0, (share - used) * n), window.resetEpochSecond(), used <= share);
     }
 }
