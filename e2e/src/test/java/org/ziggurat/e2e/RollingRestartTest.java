@@ -81,7 +81,7 @@ class RollingRestartTest {
                 return null;
             }));
         }
-        Thread.sleep(1000);
+        awaitWrites(seen, 20, "the load does not flow");
         int restarted = 0;
         long started = System.nanoTime();
         for (String module : List.of("directory-service", "auth-service", "vocab-service", "events-service", "gateway")) {
@@ -91,7 +91,7 @@ class RollingRestartTest {
             }
         }
         long took = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
-        Thread.sleep(1000);
+        awaitWrites(seen, 20, "writes do not go on after the restarts");
         stop.set(true);
         clients.shutdown();
         assertTrue(clients.awaitTermination(60, TimeUnit.SECONDS), "the clients did not stop");
@@ -104,6 +104,16 @@ class RollingRestartTest {
         assertTrue(seen.failures.isEmpty(), "answers that failed after the retries the API allows: " + seen.failures);
         assertTrue(seen.acknowledged.size() > 20, "too little load: " + seen.acknowledged.size());
         FaultsTest.assertAllStored(seen.acknowledged);
+    }
+
+    /** Waits (at most 60 s) until {@code more} further writes have been acknowledged. */
+    static void awaitWrites(Seen seen, int more, String failure) throws InterruptedException {
+        int target = seen.acknowledged.size() + more;
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (seen.acknowledged.size() < target && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(seen.acknowledged.size() >= target, failure + ": " + seen.acknowledged.size() + " " + seen.failures);
     }
 
     /**
