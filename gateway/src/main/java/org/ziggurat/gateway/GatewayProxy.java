@@ -37,7 +37,6 @@ import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemRoutes;
 import org.ziggurat.platform.token.PlatformClaims;
 
-import java.io.IOException;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.List;

@@ -18,7 +18,6 @@ import org.ziggurat.auth.applications.ApplicationRow;
 import org.ziggurat.auth.tokens.TokenCrypto;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.TokenRepository;
-import org.ziggurat.auth.tokens.TokenRow;
 import org.ziggurat.auth.tokens.TokenService;
 
 import java.time.Instant;
