@@ -51,6 +51,17 @@ WARMUP_STEADY = 0.10
 PEOPLE = int(os.environ.get("BENCH_PEOPLE", "2000"))
 EVENTS = int(os.environ.get("BENCH_EVENTS", "1000000"))
 PASSWORD = "bench password 0123"
+# Gateways the rate-limit scenario starts beside the launcher's, with its environment and these changes.
+EXTRA_GATEWAYS = {
+    # ZIGGURAT_GATEWAY_REPLICAS=2 until the first lookup answers: the log then shows the lookup ran.
+    "peers": {"port": 9180, "management": 9190,
+              "env": {"ZIGGURAT_GATEWAY_PEERS": "localhost", "ZIGGURAT_GATEWAY_REPLICAS": "2"},
+              "proof": r"rate limits shared by \d+ gateway replicas \(localhost\)"},
+    "off": {"port": 9280, "management": 9290, "env": {"ZIGGURAT_GATEWAY_RATE_LIMIT_ENABLED": "false"}, "proof": None},
+}
+# The stacks the topology scenario compares: ./ziggurat up, and ./ziggurat up --replicas 2.
+TOPOLOGIES = [(1, "one instance each, straight to PostgreSQL"),
+              (2, "2 replicas each, HAProxy, PgBouncer (transaction)")]
 OWNER = "bench-00001"
 SCHEME = "agro"
 BIG_REPO = "big"
@@ -690,6 +701,25 @@ def scenarios(state):
                          "/user", 32, None, "X-Platform-Token: {}"), prepare=direct_platform_per_person),
                 floor("PostgreSQL floor", "person-by-id.sql", 32),
             ]},
+        # What holding the rate limits in total across replicas costs the gateway (GatewayReplicas:
+        # each replica allows limit / N, N from DNS every 10 s). Three gateways in front of the same
+        # services, the same request, side by side: the launcher's, one that looks its peers up, one
+        # with no limits at all. The limits are far above the load, so nothing is refused.
+        "rate-limit-share": {
+            "title": "GET /people/:username through the gateway: rate limits per replica, shared, off", "connections": 32,
+            "bars": [("ratio", "gateway, limits shared with its peers", "gateway, limits of one replica", 0.9)],
+            "targets": [
+                get("gateway, limits of one replica", "ziggurat", gw, f"{GATEWAY_PREFIX}/people/{{}}", 32,
+                    "usernames.txt", f"Authorization: Bearer {first_line('access-tokens.txt')}"),
+                dict(get("gateway, limits shared with its peers", "ziggurat",
+                         f"http://127.0.0.1:{EXTRA_GATEWAYS['peers']['port']}", f"{GATEWAY_PREFIX}/people/{{}}", 32,
+                         "usernames.txt", f"Authorization: Bearer {first_line('access-tokens.txt')}"),
+                     gateway="peers"),
+                dict(get("gateway, no rate limits", "ziggurat", f"http://127.0.0.1:{EXTRA_GATEWAYS['off']['port']}",
+                         f"{GATEWAY_PREFIX}/people/{{}}", 32, "usernames.txt",
+                         f"Authorization: Bearer {first_line('access-tokens.txt')}"),
+                     gateway="off"),
+            ]},
         "vocab-concept": {
             "title": "a concept (labels, notes, broader, narrower, matches)", "connections": 16,
             "bars": [("p99", "Ziggurat", 25)],
@@ -765,9 +795,12 @@ def owner_write_token(state):
 
 # ------------------------------------------------------------------ running and reporting
 
+SPECIAL_SCENARIOS = ["vocab-import", "topology"]
+
+
 def run_scenarios(names, state):
     catalogue = scenarios(state)
-    unknown = [n for n in names if n not in catalogue and n != "vocab-import"]
+    unknown = [n for n in names if n not in catalogue and n not in SPECIAL_SCENARIOS]
     if unknown:
         die(f"unknown scenario(s) {', '.join(unknown)}; see: bench/run list")
     results = {}
@@ -775,26 +808,146 @@ def run_scenarios(names, state):
         if name == "vocab-import":
             results[name] = run_import()
             continue
+        if name == "topology":
+            results.update(run_topology(state))
+            continue
         scenario = catalogue[name]
         if name in ("client-credentials", "refresh", "introspection", "password"):
             purge_run_tokens(state)
-        targets = scenario["targets"]
-        samples = {t["name"]: [] for t in targets}
-        log(f"== {name}: {scenario['title']}")
-        for target in targets:
-            warm_up(target)
-        for round_number in range(RUNS):
-            # Alternate the order, so neither system always runs on the warmer machine.
-            ordered = targets if round_number % 2 == 0 else list(reversed(targets))
-            for target in ordered:
-                sample = measure(target, DURATION)
-                samples[target["name"]].append(sample)
-                log(f"   {target['name']}: {sample['rps']:.0f}/s p50 {sample['p50']:.1f} ms p99 "
-                    f"{sample['p99']:.1f} ms errors {sample['errors']}")
-        results[name] = {"title": scenario["title"], "connections": scenario["connections"], "bars": scenario["bars"],
-                         "targets": [{"name": t["name"], "system": t["system"], "samples": samples[t["name"]]}
-                                     for t in targets]}
+        extra = [start_extra_gateway(t["gateway"]) for t in scenario["targets"] if t.get("gateway")]
+        try:
+            results[name] = run_targets(name, scenario)
+        finally:
+            for process in extra:
+                process.terminate()
+                process.wait(30)
     return results
+
+
+def run_targets(name, scenario):
+    """Warm-up for each target, then BENCH_RUNS rounds, the targets' order reversed every other round."""
+    targets = scenario["targets"]
+    samples = {t["name"]: [] for t in targets}
+    log(f"== {name}: {scenario['title']}")
+    for target in targets:
+        warm_up(target)
+    for round_number in range(RUNS):
+        # Alternate the order, so neither system always runs on the warmer machine.
+        ordered = targets if round_number % 2 == 0 else list(reversed(targets))
+        for target in ordered:
+            sample = measure(target, DURATION)
+            samples[target["name"]].append(sample)
+            log_sample(target, sample)
+    return {"title": scenario["title"], "connections": scenario["connections"], "bars": scenario["bars"],
+            "targets": [{"name": t["name"], "system": t["system"], "samples": samples[t["name"]]}
+                        for t in targets]}
+
+
+def log_sample(target, sample):
+    log(f"   {target['name']}: {sample['rps']:.0f}/s p50 {sample['p50']:.1f} ms p99 "
+        f"{sample['p99']:.1f} ms errors {sample['errors']}")
+
+
+def start_extra_gateway(which):
+    """A second gateway beside the launcher's: its environment (read from the running process), its
+    jar, other ports, and the settings of EXTRA_GATEWAYS[which]. Stopped when the scenario ends."""
+    settings = EXTRA_GATEWAYS[which]
+    pid = (ROOT / ".run" / "pids" / "gateway.pid").read_text().strip()
+    env = dict(entry.split("=", 1) for entry in
+               Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0") if "=" in entry)
+    env.update({"QUARKUS_HTTP_PORT": str(settings["port"]), "QUARKUS_HTTP_HOST": "127.0.0.1",
+                "QUARKUS_MANAGEMENT_PORT": str(settings["management"])}, **settings["env"])
+    log_file = ROOT / ".run" / "logs" / f"gateway-bench-{which}.log"
+    with open(log_file, "w") as out:
+        process = subprocess.Popen(["java", "-Xmx384m", "-jar", str(ROOT / "gateway/target/quarkus-app/quarkus-run.jar")],
+                                   cwd=ROOT / ".run", env=env, stdout=out, stderr=subprocess.STDOUT)
+
+    def ready():
+        try:
+            return http("GET", f"http://127.0.0.1:{settings['management']}/q/health/ready", timeout=2)[0] == 200
+        except OSError:
+            return False
+
+    await_condition(ready, 60, f"the extra gateway ({which}) did not get ready: see {log_file}")
+    if settings["proof"]:
+        await_condition(lambda: re.search(settings["proof"], log_file.read_text(errors="replace")), 15,
+                        f"the extra gateway ({which}) never logged that it looked its peers up: see {log_file}")
+    log(f"   (started a gateway with {settings['env']} on port {settings['port']})")
+    return process
+
+
+def switch_stack(replicas):
+    """./ziggurat down, then up with the given replicas (1: the plain stack). True when it restarted."""
+    running = int((ROOT / ".run" / "replicas").read_text()) if (ROOT / ".run" / "replicas").exists() else 1
+    if running == replicas and (ROOT / ".run" / "pids" / ("gateway.pid" if replicas == 1 else "gateway-1.pid")).exists():
+        return False
+    log(f"   (./ziggurat up{f' --replicas {replicas}' if replicas > 1 else ''})")
+    subprocess.run([str(ROOT / "ziggurat"), "down"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([str(ROOT / "ziggurat"), "up", *(["--replicas", str(replicas)] if replicas > 1 else [])],
+                   check=True, stdout=subprocess.DEVNULL)
+    return True
+
+
+def run_topology(state):
+    """The production topology against the plain stack, on the public port: GET /user with cached
+    tokens (1,000 people) and appends. The two stacks cannot listen at once, so each round switches;
+    the order is reversed every other round, so each switch serves two measurements."""
+    gw = GATEWAY + GATEWAY_PREFIX
+    tokens = [t for t in (STATE / "access-tokens.txt").read_text().split("\n") if t]
+    host, port = urllib.parse.urlparse(GATEWAY).hostname, urllib.parse.urlparse(GATEWAY).port
+
+    def prime(replicas):
+        # Every gateway replica caches its own answers; the balancer sends each request to the next.
+        def present(share):
+            connection = HTTPConnection(host, port, timeout=30)
+            for token in share:
+                for _ in range(replicas):
+                    connection.request("GET", f"{GATEWAY_PREFIX}/user", headers={"Authorization": f"Bearer {token}"})
+                    response = connection.getresponse()
+                    response.read()
+                    if response.status != 200:
+                        die(f"GET /user answered {response.status} while priming the gateways' caches")
+            connection.close()
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            list(pool.map(present, [tokens[i::4] for i in range(4)]))
+
+    requests = {
+        "topology-user": ("GET /user with a cached token (1,000 people), plain stack and production topology", 32,
+                          lambda label: {"name": label, "system": "ziggurat", "url": gw, "connections": 32,
+                                         "env": {"BENCH_METHOD": "GET", "BENCH_PATH": f"{GATEWAY_PREFIX}/user",
+                                                 "BENCH_HEADERS": "Authorization: Bearer {}",
+                                                 "BENCH_LINES": lines("access-tokens.txt")}}),
+        "topology-append": ("appending a data event, plain stack and production topology", 32,
+                            lambda label: {"name": label, "system": "ziggurat", "url": gw, "connections": 32, "env": {
+                                "BENCH_METHOD": "POST",
+                                "BENCH_PATH": f"{GATEWAY_PREFIX}/{OWNER}/repositories/{APPEND_REPO}/data/events",
+                                "BENCH_BODY": '{"kind":"API-Request","note":"bench append"}',
+                                "BENCH_HEADERS": "Content-Type: application/json|Authorization: Bearer "
+                                                 + owner_write_token(state)}}),
+    }
+    log("== topology: the plain stack and ./ziggurat up --replicas 2, through the public port")
+    samples = {(r, label): [] for r in requests for _, label in TOPOLOGIES}
+    try:
+        for round_number in range(RUNS):
+            order = TOPOLOGIES if round_number % 2 == 0 else list(reversed(TOPOLOGIES))
+            for replicas, label in order:
+                # A stack is warmed up once per start; the first of a round is the last of the one before.
+                restarted = switch_stack(replicas)
+                targets = {r: make(label) for r, (_, _, make) in requests.items()}
+                if restarted or round_number == 0:
+                    prime(replicas)
+                    for target in targets.values():
+                        warm_up(target)
+                for r, target in targets.items():
+                    sample = measure(target, DURATION)
+                    samples[(r, label)].append(sample)
+                    log_sample(target, sample)
+    finally:
+        switch_stack(1)
+    return {r: {"title": title, "connections": connections, "bars": [],
+                "targets": [{"name": label, "system": "ziggurat", "samples": samples[(r, label)]}
+                            for _, label in TOPOLOGIES]}
+            for r, (title, connections, _) in requests.items()}
 
 
 def purge_run_tokens(state):
@@ -968,13 +1121,13 @@ def main(argv):
         seed()
         return 0
     if argv[0] == "list":
-        print("\n".join(list(scenarios({})) + ["vocab-import"]))
+        print("\n".join(list(scenarios({})) + SPECIAL_SCENARIOS))
         return 0
     state = seed()
     prepare_floor(state)
     write_lines("pages.txt", [str(p) for p in range(1, 201)])
     state["owner_id"] = int(sql(f"SELECT id FROM directory.person WHERE username = '{OWNER}'"))
-    chosen = list(scenarios(state)) + ["vocab-import"] if argv[0] == "all" else argv
+    chosen = list(scenarios(state)) + SPECIAL_SCENARIOS if argv[0] == "all" else argv
     results = run_scenarios(chosen, state)
     return 0 if report(results, os.environ.get("BENCH_NOTES")) else 1
 
