@@ -47,6 +47,8 @@ RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 DURATION = os.environ.get("BENCH_DURATION", "10s")
 WARMUP = os.environ.get("BENCH_WARMUP", "25s")
 WARMUP_MORE = int(os.environ.get("BENCH_WARMUP_MORE", "4"))
+# Load on a freshly started replica topology before its usual warm-up: ten JVMs share the machine.
+TOPOLOGY_WARMUP = os.environ.get("BENCH_TOPOLOGY_WARMUP", "240s")
 WARMUP_STEADY = 0.10
 PEOPLE = int(os.environ.get("BENCH_PEOPLE", "2000"))
 EVENTS = int(os.environ.get("BENCH_EVENTS", "1000000"))
@@ -890,8 +892,8 @@ def switch_stack(replicas):
 
 def run_topology(state):
     """The production topology against the plain stack, on the public port: GET /user with cached
-    tokens (1,000 people) and appends. The two stacks cannot listen at once, so each round switches;
-    the order is reversed every other round, so each switch serves two measurements."""
+    tokens (1,000 people) and appends, the plain stack first, then the replicas after a longer
+    warm-up (BENCH_TOPOLOGY_WARMUP per request), then the plain stack is started again."""
     gw = GATEWAY + GATEWAY_PREFIX
     tokens = [t for t in (STATE / "access-tokens.txt").read_text().split("\n") if t]
     host, port = urllib.parse.urlparse(GATEWAY).hostname, urllib.parse.urlparse(GATEWAY).port
@@ -928,16 +930,19 @@ def run_topology(state):
     log("== topology: the plain stack and ./ziggurat up --replicas 2, through the public port")
     samples = {(r, label): [] for r in requests for _, label in TOPOLOGIES}
     try:
-        for round_number in range(RUNS):
-            order = TOPOLOGIES if round_number % 2 == 0 else list(reversed(TOPOLOGIES))
-            for replicas, label in order:
-                # A stack is warmed up once per start; the first of a round is the last of the one before.
-                restarted = switch_stack(replicas)
-                targets = {r: make(label) for r, (_, _, make) in requests.items()}
-                if restarted or round_number == 0:
-                    prime(replicas)
-                    for target in targets.values():
-                        warm_up(target)
+        # One block per stack, not alternating rounds: the stacks cannot listen at once, and every
+        # switch restarts ten JVMs whose JIT takes minutes to settle on a small machine (GET /user
+        # through the replicas climbed from 104/s to about 2,000/s over five minutes of load),
+        # which would weigh far more than the machine's noise between two blocks.
+        for replicas, label in TOPOLOGIES:
+            switch_stack(replicas)
+            targets = {r: make(label) for r, (_, _, make) in requests.items()}
+            prime(replicas)
+            for target in targets.values():
+                if replicas > 1:
+                    measure(target, TOPOLOGY_WARMUP)
+                warm_up(target)
+            for _ in range(RUNS):
                 for r, target in targets.items():
                     sample = measure(target, DURATION)
                     samples[(r, label)].append(sample)
