@@ -1,5 +1,7 @@
 package org.ziggurat.platform.http;
 
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpVersion;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
@@ -89,10 +91,10 @@ public class BodyLimits {
     private void refuse(RoutingContext ctx, int status, String detail) {
         HttpServerRequest request = ctx.request();
         problems.write(ctx, status, detail);
-        if (request.version() == io.vertx.core.http.HttpVersion.HTTP_2 || request.connection() == null || request.isEnded()) {
+        if (request.version() == HttpVersion.HTTP_2 || request.connection() == null || request.isEnded()) {
             return;
         }
-        io.vertx.core.http.HttpConnection connection = request.connection();
+        HttpConnection connection = request.connection();
         long[] drained = {0};
         long timer = ctx.vertx().setTimer(DRAIN_MILLIS, t -> connection.close());
         request.handler(buffer -> {

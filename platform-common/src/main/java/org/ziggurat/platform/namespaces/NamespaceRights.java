@@ -1,5 +1,6 @@
 package org.ziggurat.platform.namespaces;
 
+import io.vertx.core.Future;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -97,7 +98,7 @@ public class NamespaceRights {
                 });
     }
 
-    private io.vertx.core.Future<Namespace> fetch(String namespace, long person) {
+    private Future<Namespace> fetch(String namespace, long person) {
         String path = "/internal/namespaces/" + URLEncoder.encode(namespace, StandardCharsets.UTF_8) + "?person_id=" + person;
         return client().request(new RequestOptions().setMethod(HttpMethod.GET).setHost(directory.getHost())
                         .setPort(directory.getPort() > 0 ? directory.getPort() : 80).setURI(path).setTimeout(5000)
@@ -119,7 +120,7 @@ public class NamespaceRights {
                     } catch (IOException e) {
                         throw new IllegalStateException("directory-service answered with an unreadable namespace", e);
                     }
-                }), failure -> io.vertx.core.Future.failedFuture(ProblemMappers.connectionFailure(failure)
+                }), failure -> Future.failedFuture(ProblemMappers.connectionFailure(failure)
                         ? new DependencyUnavailable("directory-service is not reachable", failure) : failure));
     }
 

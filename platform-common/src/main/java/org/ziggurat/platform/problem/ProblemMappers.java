@@ -1,5 +1,12 @@
 package org.ziggurat.platform.problem;
 
+import com.fasterxml.jackson.core.JacksonException;
+import io.netty.channel.ConnectTimeoutException;
+import io.vertx.sqlclient.ClosedConnectionException;
+import io.vertx.sqlclient.DatabaseException;
+import jakarta.ws.rs.ProcessingException;
+import java.io.IOException;
+import java.util.concurrent.TimeoutException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -100,7 +107,7 @@ public class ProblemMappers {
         // PostgreSQL's class 22 (data exception): a value the database cannot take, such as a NUL
         // character in text or a number out of range. The request's fault, whichever check missed it.
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof io.vertx.sqlclient.DatabaseException db && db.getSqlState() != null
+            if (t instanceof DatabaseException db && db.getSqlState() != null
                     && db.getSqlState().startsWith("22")) {
                 LOG.debugf("Refused input the database cannot store (SQL state %s) at %s", db.getSqlState(), uri.getPath());
                 return respond(400, "Bad Request", "The request holds a value that cannot be stored or searched for, "
@@ -136,7 +143,7 @@ public class ProblemMappers {
      */
     static boolean databaseAway(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof io.vertx.sqlclient.DatabaseException db && db.getSqlState() != null
+            if (t instanceof DatabaseException db && db.getSqlState() != null
                     && (db.getSqlState().startsWith("08") || db.getSqlState().startsWith("57P")
                     || db.getSqlState().equals("55000") && String.valueOf(db.getMessage()).contains("accepting connections"))) {
                 return true;
@@ -154,9 +161,9 @@ public class ProblemMappers {
      * tells an unreachable service from an answer it could not use.
      */
     public static boolean connectionFailure(Throwable t) {
-        return t instanceof io.vertx.sqlclient.ClosedConnectionException
-                || t instanceof java.io.IOException && !(t instanceof com.fasterxml.jackson.core.JacksonException)
-                || t instanceof io.netty.channel.ConnectTimeoutException;
+        return t instanceof ClosedConnectionException
+                || t instanceof IOException && !(t instanceof JacksonException)
+                || t instanceof ConnectTimeoutException;
     }
 
     /**
@@ -173,7 +180,7 @@ public class ProblemMappers {
             if (t instanceof DependencyUnavailable) {
                 return true;
             }
-            if (t instanceof jakarta.ws.rs.ProcessingException) {
+            if (t instanceof ProcessingException) {
                 serviceCall = true;
             } else if (serviceCall && connectionFailure(t)) {
                 return true;
@@ -189,7 +196,7 @@ public class ProblemMappers {
      */
     static boolean dependencyTimedOut(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.util.concurrent.TimeoutException) {
+            if (t instanceof TimeoutException) {
                 return true;
             }
         }

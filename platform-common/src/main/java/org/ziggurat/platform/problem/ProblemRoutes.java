@@ -1,5 +1,6 @@
 package org.ziggurat.platform.problem;
 
+import io.vertx.core.http.HttpVersion;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.http.HttpServerResponse;
@@ -46,7 +47,7 @@ public class ProblemRoutes {
             LOG.error("Cannot serialise a problem document", e);
             body = "{\"status\":" + status + "}";
         }
-        if (!ctx.request().isEnded() && ctx.request().version() != io.vertx.core.http.HttpVersion.HTTP_2) {
+        if (!ctx.request().isEnded() && ctx.request().version() != HttpVersion.HTTP_2) {
             // Refused before its body was read: the rest of that body must not be taken for the next
             // request on this connection, so the connection ends with this answer, and says so.
             response.putHeader("Connection", "close");

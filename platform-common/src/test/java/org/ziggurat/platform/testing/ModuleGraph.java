@@ -1,0 +1,101 @@
+package org.ziggurat.platform.testing;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The module graph inside a service, read from its compiled classes (ArchUnit): each package
+ * under the service's root uses only the packages it is allowed to, the packages have no cycle,
+ * and no repository speaks HTTP. A service's {@code ArchitectureTest} states its graph and calls
+ * these; they start no Quarkus.
+ */
+public final class ModuleGraph {
+
+    /** The root package itself (a service's configuration and application classes). */
+    public static final String ROOT = "(root)";
+
+    private final String root;
+    private final JavaClasses classes;
+
+    private ModuleGraph(String root, JavaClasses classes) {
+        this.root = root;
+        this.classes = classes;
+    }
+
+    /** The main classes (not the tests) under a root package. */
+    public static ModuleGraph of(String root) {
+        return new ModuleGraph(root, new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(root));
+    }
+
+    public JavaClasses classes() {
+        return classes;
+    }
+
+    /**
+     * Every dependency between the root's packages (the first segment under the root; {@link #ROOT}
+     * for the root itself) is one {@code mayUse} allows; every package has an entry.
+     */
+    public void usesOnly(Map<String, Set<String>> mayUse) {
+        List<String> violations = new ArrayList<>();
+        Set<String> unplaced = new TreeSet<>();
+        for (JavaClass type : classes) {
+            String from = packageOf(type);
+            if (!mayUse.containsKey(from)) {
+                unplaced.add(from);
+                continue;
+            }
+            for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+                JavaClass target = dependency.getTargetClass();
+                if (!target.getPackageName().equals(root) && !target.getPackageName().startsWith(root + ".")) {
+                    continue;
+                }
+                String to = packageOf(target);
+                if (!to.equals(from) && !mayUse.get(from).contains(to)) {
+                    violations.add(from + " → " + to + ": " + dependency.getDescription());
+                }
+            }
+        }
+        assertEquals(Set.of(), unplaced, "packages with no place in the graph");
+        assertEquals(List.of(), violations.stream().distinct().sorted().toList(), "dependencies the graph does not allow");
+    }
+
+    public void hasNoCycles() {
+        slices().matching(root + ".(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    /** Repositories read and write rows; what an answer looks like is their callers' business. */
+    public void repositoriesSpeakNoHttp(String... moreForbiddenPackages) {
+        List<String> forbidden = new ArrayList<>(List.of("jakarta.ws.rs..", "org.jboss.resteasy..",
+                "org.ziggurat.platform.problem.."));
+        forbidden.addAll(List.of(moreForbiddenPackages));
+        noClasses().that().haveSimpleNameEndingWith("Repository")
+                .should().dependOnClassesThat(resideInAnyPackage(forbidden.toArray(String[]::new)))
+                .because("a repository reads and writes rows; what an answer looks like is its callers' business")
+                .check(classes);
+    }
+
+    private String packageOf(JavaClass type) {
+        String name = type.getPackageName();
+        if (name.equals(root)) {
+            return ROOT;
+        }
+        String rest = name.substring(root.length() + 1);
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+}
