@@ -1,6 +1,6 @@
 package org.ziggurat.auth;
 
-import org.ziggurat.auth.oauth.ClientCredentials;
+import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.platform.permissions.UserPermissions;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.Vertx;

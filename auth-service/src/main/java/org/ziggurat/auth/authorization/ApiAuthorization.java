@@ -1,5 +1,8 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.authorization;
 
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.Scopes;
 import java.util.Collection;
 import java.util.Set;
 

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.pages;
+package org.ziggurat.auth.authorization;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -7,7 +7,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
-import org.ziggurat.auth.tokens.TokenCrypto;
+import org.ziggurat.auth.crypto.TokenCrypto;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

@@ -1,5 +1,7 @@
-package org.ziggurat.auth.grants;
+package org.ziggurat.auth.clients;
 
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -52,7 +54,7 @@ public class AccessorRepository {
                 .execute(Tuple.of(applicationIds, personId, organizationIds)).map(AccessorRepository::all);
     }
 
-    private static List<Accessor> all(io.vertx.mutiny.sqlclient.RowSet<io.vertx.mutiny.sqlclient.Row> rows) {
+    private static List<Accessor> all(RowSet<Row> rows) {
         List<Accessor> list = new ArrayList<>();
         rows.forEach(r -> list.add(new Accessor(r.getLong("application_id"), r.getString("kind"), r.getLong("subject_id"),
                 UserPermissions.fromJson((JsonObject) r.getValue("permissions")))));

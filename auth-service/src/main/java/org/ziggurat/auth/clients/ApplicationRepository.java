@@ -1,4 +1,4 @@
-package org.ziggurat.auth.applications;
+package org.ziggurat.auth.clients;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -9,9 +9,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
-import org.ziggurat.auth.tokens.LiveAccessTokens;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ public class ApplicationRepository {
     Pool pool;
 
     @Inject
-    LiveAccessTokens liveTokens;
+    Event<ApplicationDeleted> deletions;
 
     /**
      * Clients by client_id, as the token, introspection and revocation endpoints authenticate them
@@ -113,7 +113,7 @@ public class ApplicationRepository {
         return pool.preparedQuery("DELETE FROM application WHERE id = $1").execute(Tuple.of(id))
                 .invoke(rows -> {
                     changed(id);
-                    liveTokens.forgetAll();
+                    deletions.fire(new ApplicationDeleted(id));
                 }).map(rows -> rows.rowCount() > 0);
     }
 

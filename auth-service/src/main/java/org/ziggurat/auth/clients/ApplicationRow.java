@@ -1,5 +1,6 @@
-package org.ziggurat.auth.applications;
+package org.ziggurat.auth.clients;
 
+import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Row;
 
 import java.time.Instant;
@@ -15,7 +16,7 @@ public record ApplicationRow(long id, Long ownerId, String name, String clientId
             + "scopes, password_grant, introspection, created_at, updated_at";
 
     public static ApplicationRow from(Row row) {
-        io.vertx.mutiny.core.buffer.Buffer secret = row.getBuffer("client_secret_hash");
+        Buffer secret = row.getBuffer("client_secret_hash");
         return new ApplicationRow(row.getLong("id"), row.getLong("owner_id"), row.getString("name"),
                 row.getString("client_id"), secret == null ? null : secret.getBytes(), row.getBoolean("confidential"),
                 Arrays.asList(row.getArrayOfStrings("redirect_uris")), Arrays.asList(row.getArrayOfStrings("scopes")),

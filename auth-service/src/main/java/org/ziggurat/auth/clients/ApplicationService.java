@@ -1,5 +1,7 @@
-package org.ziggurat.auth.applications;
+package org.ziggurat.auth.clients;
 
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.ziggurat.auth.directory.DirectoryClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,7 +10,7 @@ import org.jboss.logging.Logger;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.RedirectUris;
 import org.ziggurat.auth.oauth.Scopes;
-import org.ziggurat.auth.tokens.TokenCrypto;
+import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
 
@@ -30,11 +32,11 @@ public class ApplicationService {
     TokenCrypto crypto;
 
     @Inject
-    org.ziggurat.auth.grants.AccessorRepository accessors;
+    AccessorRepository accessors;
 
     @Inject
-    @org.eclipse.microprofile.rest.client.inject.RestClient
-    org.ziggurat.auth.directory.DirectoryClient directory;
+    @RestClient
+    DirectoryClient directory;
 
     public record Created(ApplicationRow application, String secret) {
     }
@@ -89,9 +91,9 @@ public class ApplicationService {
         return accessors.ofApplication(app.id()).chain(all -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (var accessor : all) {
-                if (accessor.kind().equals(org.ziggurat.auth.grants.AccessorRepository.ORGANIZATION)) {
+                if (accessor.kind().equals(AccessorRepository.ORGANIZATION)) {
                     chain = chain.call(() -> directory.unlink(accessor.subjectId(), app.clientId())
-                            .onFailure(org.ziggurat.auth.directory.DirectoryClient.NotFound.class).recoverWithNull());
+                            .onFailure(DirectoryClient.NotFound.class).recoverWithNull());
                 }
             }
             return chain;

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.applications;
+package org.ziggurat.auth.clients;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;

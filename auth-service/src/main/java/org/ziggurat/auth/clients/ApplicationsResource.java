@@ -1,4 +1,4 @@
-package org.ziggurat.auth.applications;
+package org.ziggurat.auth.clients;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;

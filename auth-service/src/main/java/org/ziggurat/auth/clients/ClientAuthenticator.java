@@ -1,11 +1,12 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.clients;
 
+import org.ziggurat.auth.oauth.OAuthException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.ziggurat.auth.applications.ApplicationRepository;
-import org.ziggurat.auth.applications.ApplicationRow;
-import org.ziggurat.auth.tokens.TokenCrypto;
+import org.ziggurat.auth.clients.ApplicationRepository;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.crypto.TokenCrypto;
 
 /** Client authentication ({@link ClientCredentials}' rules) against the stored applications. */
 @ApplicationScoped

@@ -1,7 +1,9 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.clients;
 
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.OAuthForm;
 import org.jboss.logging.Logger;
-import org.ziggurat.auth.applications.ApplicationRow;
+import org.ziggurat.auth.clients.ApplicationRow;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.applications;
+package org.ziggurat.auth.clients;
 
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -6,7 +6,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
-import org.ziggurat.auth.tokens.TokenCrypto;
+import org.ziggurat.auth.crypto.TokenCrypto;
 
 /** At start: the gateway's confidential client, with the right to introspect any token, from settings. */
 @ApplicationScoped

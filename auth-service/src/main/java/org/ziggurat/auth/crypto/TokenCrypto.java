@@ -1,4 +1,4 @@
-package org.ziggurat.auth.tokens;
+package org.ziggurat.auth.crypto;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -110,6 +110,11 @@ public class TokenCrypto {
     }
 
     /** Constant-time comparison of a presented secret with a stored hash. */
+    /** Two values the same, in time that does not tell how much of them matched (CSRF tokens); false if either is null. */
+    public static boolean sameValue(String a, String b) {
+        return a != null && b != null && MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+
     public boolean matches(String presented, byte[] storedHash) {
         return presented != null && storedHash != null && MessageDigest.isEqual(hash(presented), storedHash);
     }

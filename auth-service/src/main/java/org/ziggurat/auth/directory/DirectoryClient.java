@@ -1,5 +1,14 @@
 package org.ziggurat.auth.directory;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 import io.smallrye.mutiny.Uni;
@@ -52,7 +61,7 @@ public interface DirectoryClient {
     /** A person as the directory's internal API returns them. */
     @RegisterForReflection
     record PersonSummary(long id, String username, String displayName,
-            @com.fasterxml.jackson.annotation.JsonProperty("image_thumb_50") String imageThumb50, String url,
+            @JsonProperty("image_thumb_50") String imageThumb50, String url,
             String htmlUrl, String email) {
     }
 
@@ -62,35 +71,35 @@ public interface DirectoryClient {
 
     /** The directory's Organization object, passed on as it is, and the permissions recorded with the link. */
     @RegisterForReflection
-    record LinkedOrganization(com.fasterxml.jackson.databind.JsonNode organization,
-            com.fasterxml.jackson.databind.JsonNode permissions) {
+    record LinkedOrganization(JsonNode organization,
+            JsonNode permissions) {
     }
 
     @RegisterForReflection
-    record LinkPermissions(io.vertx.core.json.JsonObject permissions) {
+    record LinkPermissions(JsonObject permissions) {
     }
 
-    @jakarta.ws.rs.GET
+    @GET
     @Path("/people")
-    Uni<java.util.List<PersonSummary>> people(@jakarta.ws.rs.QueryParam("ids") String ids);
+    Uni<List<PersonSummary>> people(@QueryParam("ids") String ids);
 
-    @jakarta.ws.rs.GET
+    @GET
     @Path("/people/{id}/organizations")
-    Uni<java.util.List<OrganizationOfPerson>> organizationsOf(@jakarta.ws.rs.PathParam("id") long personId);
+    Uni<List<OrganizationOfPerson>> organizationsOf(@PathParam("id") long personId);
 
-    @jakarta.ws.rs.GET
+    @GET
     @Path("/applications/{clientId}/organizations")
-    Uni<java.util.List<LinkedOrganization>> linkedOrganizations(@jakarta.ws.rs.PathParam("clientId") String clientId);
+    Uni<List<LinkedOrganization>> linkedOrganizations(@PathParam("clientId") String clientId);
 
-    @jakarta.ws.rs.PUT
+    @PUT
     @Path("/organizations/{id}/applications/{clientId}")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> link(@jakarta.ws.rs.PathParam("id") long organizationId, @jakarta.ws.rs.PathParam("clientId") String clientId,
+    Uni<Response> link(@PathParam("id") long organizationId, @PathParam("clientId") String clientId,
             LinkPermissions permissions);
 
-    @jakarta.ws.rs.DELETE
+    @DELETE
     @Path("/organizations/{id}/applications/{clientId}")
-    Uni<Response> unlink(@jakarta.ws.rs.PathParam("id") long organizationId, @jakarta.ws.rs.PathParam("clientId") String clientId);
+    Uni<Response> unlink(@PathParam("id") long organizationId, @PathParam("clientId") String clientId);
 
     /** The directory answered 404: the person, organization or link does not exist. */
     class NotFound extends RuntimeException {

@@ -1,5 +1,7 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.endpoints;
 
+import org.ziggurat.auth.oauth.Pkce;
+import org.ziggurat.auth.oauth.Scopes;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.endpoints;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
@@ -12,12 +12,19 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
-import org.ziggurat.auth.applications.ApplicationRow;
-import org.ziggurat.auth.tokens.TokenCrypto;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.clients.ClientAuthenticator;
+import org.ziggurat.auth.clients.ClientCredentials;
+import org.ziggurat.auth.http.CallerAddress;
+import org.ziggurat.auth.oauth.BearerTokens;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.oauth.TokenResponses;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
-import org.ziggurat.auth.tokens.TokenRepository;
+import org.ziggurat.auth.tokens.TokenRules;
 import org.ziggurat.auth.tokens.TokenService;
 
 import java.time.Instant;
@@ -25,30 +32,26 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** The token endpoint, revocation (RFC 7009), introspection (RFC 7662) and token info. */
+/**
+ * The token endpoint, revocation (RFC 7009), introspection (RFC 7662) and token info over HTTP:
+ * forms in, answers out. The grants are {@link TokenService}'s; introspection and token info read
+ * live access tokens from memory where they may ({@link LiveAccessTokens}).
+ */
 @Path("/oauth")
 public class OAuthResource {
 
-    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+    private final ClientAuthenticator clients;
+    private final TokenService tokenService;
+    private final LiveAccessTokens liveTokens;
+    private final AuthConfig config;
 
-    @Inject
-    ClientAuthenticator clients;
-
-    @Inject
-    TokenService tokenService;
-
-    @Inject
-    TokenRepository tokens;
-
-    /** Introspection and token info read live access tokens from memory where they may. */
-    @Inject
-    LiveAccessTokens liveTokens;
-
-    @Inject
-    TokenCrypto crypto;
-
-    @Inject
-    AuthConfig config;
+    public OAuthResource(ClientAuthenticator clients, TokenService tokenService, LiveAccessTokens liveTokens,
+            AuthConfig config) {
+        this.clients = clients;
+        this.tokenService = tokenService;
+        this.liveTokens = liveTokens;
+        this.config = config;
+    }
 
     @POST
     @Path("/token")
@@ -72,11 +75,8 @@ public class OAuthResource {
                 String username = form.require("username");
                 String password = form.require("password");
                 Set<String> scopes = Scopes.parse(form.get("scope"));
-                String address = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
-                String forwarded = request.getHeader("X-Forwarded-For");
-                String clientAddress = forwarded != null ? forwarded.split(",")[0].trim() : address;
                 Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : clients.authenticate(claimed);
-                yield client.chain(app -> tokenService.password(app, username, password, scopes, clientAddress))
+                yield client.chain(app -> tokenService.password(app, username, password, scopes, CallerAddress.of(request)))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
             case "refresh_token" -> {
@@ -112,34 +112,22 @@ public class OAuthResource {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
         ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
-        Uni<Caller> caller;
+        Uni<TokenService.Revoker> revoker;
         if (claimed != null) {
-            caller = clients.authenticate(claimed).map(app -> new Caller(app.id(), null));
+            revoker = clients.authenticate(claimed).map(app -> new TokenService.Revoker(app.id(), null));
         } else {
             String bearer = BearerTokens.from(authorization);
             if (bearer == null) {
                 throw OAuthException.invalidClient("Client credentials or a bearer token are required.");
             }
-            caller = tokens.byHash(crypto.hash(bearer)).map(row -> {
-                if (!TokenRules.isBearer(row, Instant.now())) {
+            revoker = liveTokens.bearer(bearer).map(row -> {
+                if (row == null) {
                     throw OAuthException.invalidClient("The bearer token is not valid.");
                 }
-                return new Caller(row.applicationId(), row.personId());
+                return new TokenService.Revoker(row.applicationId(), row.personId());
             });
         }
-        return caller.chain(c -> tokens.byHash(crypto.hash(token)).chain(row -> {
-            if (row == null || row.revokedAt() != null || !TokenRules.mayRevoke(c.applicationId(), c.personId(), row)) {
-                return Uni.createFrom().item(0);
-            }
-            // A refresh token takes its whole authorization with it; an access token goes alone.
-            return (row.isAccess() ? tokens.revokeOne(row.id()) : tokens.revokeFamily(row.family()))
-                    .invoke(count -> EVENTS.infof("event=token_revoked client_id=%s person_id=%s kind=%s revoked=%d",
-                            row.clientId(), row.personId(), row.isAccess() ? "access" : "refresh", count));
-        })).map(count -> noStore(Response.ok(Map.of())));
-    }
-
-    /** Who revokes: a client (no person), or a bearer token's person and client. */
-    private record Caller(Long applicationId, Long personId) {
+        return revoker.chain(r -> tokenService.revoke(r, token)).map(count -> noStore(Response.ok(Map.of())));
     }
 
     /**
@@ -159,7 +147,7 @@ public class OAuthResource {
             throw new OAuthException(OAuthError.INVALID_REQUEST, "token_type_hint must be access_token or refresh_token.");
         }
         return clients.authenticateConfidential(ClientCredentials.claimed(authorization, form))
-                .chain(app -> liveTokens.byHash(crypto.hash(token)).map(row -> {
+                .chain(app -> liveTokens.find(token).map(row -> {
                     if (!TokenRules.activeFor(row, Instant.now(), app.id(), app.introspection())) {
                         return noStore(Response.ok(Map.of("active", false)));
                     }
@@ -188,13 +176,13 @@ public class OAuthResource {
     public Uni<Response> tokenInfo(@HeaderParam("Authorization") String authorization) {
         String bearer = BearerTokens.from(authorization);
         if (bearer == null) {
-            return Uni.createFrom().item(invalidTokenInfo("The access token is missing."));
+            throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is missing.");
         }
-        return liveTokens.byHash(crypto.hash(bearer)).map(row -> {
-            Instant now = Instant.now();
-            if (!TokenRules.isBearer(row, now)) {
-                return invalidTokenInfo("The access token is invalid, expired or revoked.");
+        return liveTokens.bearer(bearer).map(row -> {
+            if (row == null) {
+                throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is invalid, expired or revoked.");
             }
+            Instant now = Instant.now();
             Map<String, Object> info = new LinkedHashMap<>();
             info.put("resource_owner_id", row.personId());
             info.put("scopes", Scopes.list(row.scopes()));
@@ -205,13 +193,6 @@ public class OAuthResource {
             info.put("created_at", row.createdAt().getEpochSecond());
             return noStore(Response.ok(info));
         });
-    }
-
-    private static Response invalidTokenInfo(String description) {
-        return Response.status(401).type(MediaType.APPLICATION_JSON)
-                .header("WWW-Authenticate", "Bearer error=\"invalid_token\"")
-                .header("Cache-Control", "no-store")
-                .entity(Map.of("error", "invalid_request", "error_description", description)).build();
     }
 
     private static Response noStore(Response.ResponseBuilder builder) {

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.platform.http.PathIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
@@ -15,8 +16,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
-import org.ziggurat.auth.applications.ApplicationRow;
-import org.ziggurat.auth.applications.ApplicationService;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.clients.ApplicationService;
 import org.ziggurat.auth.directory.DirectoryClient;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;

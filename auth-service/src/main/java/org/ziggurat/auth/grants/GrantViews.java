@@ -1,5 +1,7 @@
 package org.ziggurat.auth.grants;
 
+import org.ziggurat.auth.tokens.GrantRepository;
+import org.ziggurat.auth.directory.DirectoryClient;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -66,7 +68,7 @@ public final class GrantViews {
                 null, null);
     }
 
-    public static UserAccessor accessor(org.ziggurat.auth.directory.DirectoryClient.PersonSummary p) {
+    public static UserAccessor accessor(DirectoryClient.PersonSummary p) {
         return new UserAccessor(p.username(), p.id(), p.email() == null ? "" : p.email(), p.displayName(), p.imageThumb50());
     }
 }

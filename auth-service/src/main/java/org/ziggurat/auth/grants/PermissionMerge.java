@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.platform.permissions.UserPermissions;
 
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.tokens;
+package org.ziggurat.auth.oauth;
 
 import java.util.List;
 

@@ -1,25 +1,35 @@
 package org.ziggurat.auth.oauth;
 
-/** RFC 6749 error codes with the HTTP status each answers with (RFC 6749 §5.2: 400, invalid_client 401). */
+/**
+ * RFC 6749 error codes with the HTTP status each answers with (RFC 6749 §5.2: 400, invalid_client
+ * 401) and the {@code WWW-Authenticate} challenge that goes with it, if any. Every OAuth error
+ * answer of this service is one of these, thrown as an {@link OAuthException}.
+ */
 public enum OAuthError {
-    INVALID_REQUEST("invalid_request", 400),
-    INVALID_CLIENT("invalid_client", 401),
-    INVALID_GRANT("invalid_grant", 400),
-    UNAUTHORIZED_CLIENT("unauthorized_client", 400),
-    UNSUPPORTED_GRANT_TYPE("unsupported_grant_type", 400),
-    UNSUPPORTED_RESPONSE_TYPE("unsupported_response_type", 400),
-    INVALID_SCOPE("invalid_scope", 400),
-    ACCESS_DENIED("access_denied", 403),
+    INVALID_REQUEST("invalid_request", 400, null),
+    INVALID_CLIENT("invalid_client", 401, "Basic realm=\"ziggurat\""),
+    INVALID_GRANT("invalid_grant", 400, null),
+    UNAUTHORIZED_CLIENT("unauthorized_client", 400, null),
+    UNSUPPORTED_GRANT_TYPE("unsupported_grant_type", 400, null),
+    UNSUPPORTED_RESPONSE_TYPE("unsupported_response_type", 400, null),
+    INVALID_SCOPE("invalid_scope", 400, null),
+    ACCESS_DENIED("access_denied", 403, null),
     /** RFC 6750 §3.1: the presented access token does not carry what the request needs. */
-    INSUFFICIENT_SCOPE("insufficient_scope", 403),
-    SLOW_DOWN("slow_down", 429);
+    INSUFFICIENT_SCOPE("insufficient_scope", 403, "Bearer error=\"insufficient_scope\""),
+    /** RFC 6750 §3.1: a request that needs the resource owner's access token came without one. */
+    TOKEN_MISSING("invalid_request", 401, "Bearer"),
+    /** RFC 6750 §3.1: the access token is unknown, expired, revoked, or not an access token. */
+    TOKEN_INVALID("invalid_request", 401, "Bearer error=\"invalid_token\""),
+    SLOW_DOWN("slow_down", 429, null);
 
     private final String code;
     private final int status;
+    private final String challenge;
 
-    OAuthError(String code, int status) {
+    OAuthError(String code, int status, String challenge) {
         this.code = code;
         this.status = status;
+        this.challenge = challenge;
     }
 
     public String code() {
@@ -28,5 +38,10 @@ public enum OAuthError {
 
     public int status() {
         return status;
+    }
+
+    /** The {@code WWW-Authenticate} header's value, or null when the answer carries none. */
+    public String challenge() {
+        return challenge;
     }
 }

@@ -6,7 +6,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** RFC 6749 error bodies for /oauth/**, never cached; invalid_client with a Basic challenge. */
+/** RFC 6749 error bodies for /oauth/**, never cached, with the error's challenge. */
 public class OAuthExceptionMapper {
 
     @ServerExceptionMapper
@@ -19,11 +19,8 @@ public class OAuthExceptionMapper {
                 .header("Cache-Control", "no-store")
                 .header("Pragma", "no-cache")
                 .entity(body);
-        if (e.error() == OAuthError.INVALID_CLIENT) {
-            builder.header("WWW-Authenticate", "Basic realm=\"ziggurat\"");
-        }
-        if (e.error() == OAuthError.INSUFFICIENT_SCOPE) {
-            builder.header("WWW-Authenticate", "Bearer error=\"insufficient_scope\"");
+        if (e.error().challenge() != null) {
+            builder.header("WWW-Authenticate", e.error().challenge());
         }
         if (e.retryAfterSeconds() != null) {
             builder.header("Retry-After", e.retryAfterSeconds());

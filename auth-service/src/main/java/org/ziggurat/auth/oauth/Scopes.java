@@ -1,5 +1,6 @@
 package org.ziggurat.auth.oauth;
 
+import java.util.HashSet;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,7 +24,7 @@ public final class Scopes {
         if (requested == null || requested.isBlank()) {
             return scopes;
         }
-        Set<String> asked = new java.util.HashSet<>(List.of(requested.trim().split("[ ]+")));
+        Set<String> asked = new HashSet<>(List.of(requested.trim().split("[ ]+")));
         for (String scope : asked) {
             if (!KNOWN.contains(scope)) {
                 throw OAuthException.invalidScope("Unknown scope '" + printable(scope) + "'. Known scopes: "

@@ -1,7 +1,7 @@
 package org.ziggurat.auth.oauth;
 
 import jakarta.ws.rs.core.Response;
-import org.ziggurat.auth.tokens.IssuedTokens;
+import org.ziggurat.auth.oauth.IssuedTokens;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

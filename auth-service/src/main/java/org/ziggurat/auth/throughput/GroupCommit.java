@@ -1,4 +1,4 @@
-package org.ziggurat.auth.tokens;
+package org.ziggurat.auth.throughput;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.LongAdder;
  * request's context, not on the context of the request whose arrival sent the group: what a
  * request keeps in its context (its log fields, its request id) stays its own.
  */
-final class GroupCommit {
+public final class GroupCommit {
 
     private final Pool pool;
     private final String sql;
@@ -44,7 +44,7 @@ final class GroupCommit {
     private final ThreadLocal<Lane> lanes = ThreadLocal.withInitial(Lane::new);
     private final LongAdder groups = new LongAdder();
 
-    GroupCommit(Pool pool, String sql, int maxInFlight, int maxGroup) {
+    public GroupCommit(Pool pool, String sql, int maxInFlight, int maxGroup) {
         this.pool = pool;
         this.sql = sql;
         this.maxInFlight = maxInFlight;
@@ -57,7 +57,7 @@ final class GroupCommit {
     }
 
     /** The rows that this execution of the statement returned, once they are committed. */
-    Uni<RowSet<Row>> execute(Tuple parameters) {
+    public Uni<RowSet<Row>> execute(Tuple parameters) {
         Context context = Vertx.currentContext();
         if (context == null || !context.isEventLoopContext() || !Context.isOnEventLoopThread()) {
             return pool.preparedQuery(sql).execute(parameters);

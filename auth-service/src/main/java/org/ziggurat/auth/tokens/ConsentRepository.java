@@ -1,5 +1,6 @@
-package org.ziggurat.auth.pages;
+package org.ziggurat.auth.tokens;
 
+import org.ziggurat.auth.oauth.Scopes;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -29,6 +30,6 @@ public class ConsentRepository {
                 .execute(Tuple.of(personId, applicationId))
                 .map(rows -> rows.rowCount() > 0
                         && Arrays.asList(rows.iterator().next().getArrayOfStrings("scopes")).containsAll(
-                                scopes.stream().filter(s -> !s.equals(org.ziggurat.auth.oauth.Scopes.PUBLIC)).toList()));
+                                scopes.stream().filter(s -> !s.equals(Scopes.PUBLIC)).toList()));
     }
 }

@@ -1,12 +1,13 @@
-package org.ziggurat.auth.grants;
+package org.ziggurat.auth.tokens;
 
+import io.vertx.mutiny.sqlclient.RowSet;
+import java.util.function.Function;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.ziggurat.auth.tokens.TokenRepository;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ public class GrantRepository {
                 sealed == null ? null : sealed.getBytes());
     }
 
-    private static <T> List<T> map(io.vertx.mutiny.sqlclient.RowSet<Row> rows, java.util.function.Function<Row, T> f) {
+    private static <T> List<T> map(RowSet<Row> rows, Function<Row, T> f) {
         List<T> list = new ArrayList<>(rows.rowCount());
         rows.forEach(r -> list.add(f.apply(r)));
         return list;

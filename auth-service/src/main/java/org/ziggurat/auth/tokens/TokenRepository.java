@@ -1,5 +1,6 @@
 package org.ziggurat.auth.tokens;
 
+import org.ziggurat.auth.throughput.GroupCommit;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;

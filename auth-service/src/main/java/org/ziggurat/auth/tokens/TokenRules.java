@@ -1,5 +1,6 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.tokens;
 
+import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.TokenRow;
 
 import java.time.Instant;

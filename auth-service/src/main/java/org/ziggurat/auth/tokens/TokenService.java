@@ -1,5 +1,6 @@
 package org.ziggurat.auth.tokens;
 
+import io.vertx.pgclient.PgException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -8,11 +9,12 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
-import org.ziggurat.auth.applications.ApplicationRow;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.auth.oauth.IssuedTokens;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
-import org.ziggurat.auth.oauth.TokenRules;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
 
@@ -50,7 +52,7 @@ public class TokenService {
     DirectoryClient directory;
 
     @Inject
-    org.ziggurat.auth.pages.ConsentRepository consents;
+    ConsentRepository consents;
 
     /** authorization_code: single use, same client and redirect URI, PKCE when the code has a challenge. */
     public Uni<IssuedTokens> exchangeCode(ApplicationRow client, String code, String redirectUri, String verifier) {
@@ -174,6 +176,26 @@ public class TokenService {
                 .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }
 
+    /** Who revokes (RFC 7009): a client (no person), or a bearer token's person and client. */
+    public record Revoker(Long applicationId, Long personId) {
+    }
+
+    /**
+     * RFC 7009: how many tokens the revoker's request revoked. Unknown, foreign or already
+     * revoked tokens revoke nothing, which the endpoint does not tell. A refresh token takes its
+     * whole authorization with it; an access token goes alone.
+     */
+    public Uni<Integer> revoke(Revoker revoker, String token) {
+        return tokens.byHash(crypto.hash(token)).chain(row -> {
+            if (row == null || row.revokedAt() != null || !TokenRules.mayRevoke(revoker.applicationId(), revoker.personId(), row)) {
+                return Uni.createFrom().item(0);
+            }
+            return (row.isAccess() ? tokens.revokeOne(row.id()) : tokens.revokeFamily(row.family()))
+                    .invoke(count -> EVENTS.infof("event=token_revoked client_id=%s person_id=%s kind=%s revoked=%d",
+                            row.clientId(), row.personId(), row.isAccess() ? "access" : "refresh", count));
+        });
+    }
+
     /** One INSERT: the access token and, when asked, its refresh token. */
     Uni<IssuedTokens> issue(SqlClient client, Long applicationId, Long personId, String username, List<String> scopes,
             UUID family, boolean withRefresh) {
@@ -190,7 +212,7 @@ public class TokenService {
                         now.getEpochSecond()))
                 // The application was deleted meanwhile (through another replica, whose change this
                 // one's client cache has not seen yet): its tokens may not exist.
-                .onFailure(e -> e instanceof io.vertx.pgclient.PgException pg && "23503".equals(pg.getSqlState()))
+                .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
                 .transform(e -> OAuthException.invalidClient("Client authentication failed."));
     }
 

@@ -1,5 +1,7 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.authorization;
 
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.applications;
+package org.ziggurat.auth.clients;
 
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;

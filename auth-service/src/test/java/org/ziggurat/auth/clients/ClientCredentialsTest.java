@@ -1,7 +1,10 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.clients;
 
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.OAuthForm;
 import org.junit.jupiter.api.Test;
-import org.ziggurat.auth.applications.ApplicationRow;
+import org.ziggurat.auth.clients.ApplicationRow;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.endpoints;
 
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;

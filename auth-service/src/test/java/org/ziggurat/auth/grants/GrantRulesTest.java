@@ -2,6 +2,7 @@ package org.ziggurat.auth.grants;
 
 import org.junit.jupiter.api.Test;
 
+import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.platform.permissions.UserPermissions;
 
 import java.util.List;

@@ -90,7 +90,7 @@ class GrantsAndAuthorizationsTest {
         aliceTokens(app, "user");
         aliceTokens(app, "public");
         var mine = asAlice().get("/authorizations").then().statusCode(200).extract().jsonPath();
-        List<Integer> ids = mine.getList("findAll { it.app.client_id == '" + app.clientId() + "' }.id");
+        List<Integer> ids = mine.getList("findAll { it.app?.client_id == '" + app.clientId() + "' }.id");
         org.junit.jupiter.api.Assertions.assertEquals(2, ids.size());
         asAlice().get("/authorizations/" + ids.get(0)).then().statusCode(200)
                 .body("token", equalTo(""))

@@ -1,9 +1,10 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.pages;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.OAuthTestSupport.App;
+import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.platform.testing.ServiceDatabase;
 
 import java.net.URI;
@@ -170,8 +171,8 @@ class AuthorizeFlowTest {
         Response page = given().redirects().follow(false).urlEncodingEnabled(false).header("X-Forwarded-Proto", "https")
                 .header("X-Forwarded-Host", "api.ziggurat.example").header("X-Forwarded-Prefix", "/api").get(url);
         page.then().statusCode(200).body(containsString("action=\"/api/oauth/authorize\""));
-        browser.cookies.put(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE,
-                page.getCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE));
+        browser.cookies.put(org.ziggurat.auth.authorization.LoginSessions.LOGIN_CSRF_COOKIE,
+                page.getCookie(org.ziggurat.auth.authorization.LoginSessions.LOGIN_CSRF_COOKIE));
         Map<String, String> form = hiddenFields(page.asString());
         form.put("login", "alice");
         form.put("password", "alice password 1");
@@ -188,13 +189,13 @@ class AuthorizeFlowTest {
         Response overHttps = given().redirects().follow(false).urlEncodingEnabled(false)
                 .header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", "api.ziggurat.example").get(url);
         overHttps.then().statusCode(200);
-        io.restassured.http.Cookie csrf = overHttps.getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE);
+        io.restassured.http.Cookie csrf = overHttps.getDetailedCookie(org.ziggurat.auth.authorization.LoginSessions.LOGIN_CSRF_COOKIE);
         assertTrue(csrf.isSecured(), "a page served over HTTPS sets a cookie without Secure");
         assertTrue(csrf.isHttpOnly());
         assertEquals("Lax", csrf.getSameSite());
         // Plain HTTP (a local run): a Secure cookie would never come back, so it is not marked.
         assertFalse(given().redirects().follow(false).urlEncodingEnabled(false).get(url)
-                .getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE).isSecured());
+                .getDetailedCookie(org.ziggurat.auth.authorization.LoginSessions.LOGIN_CSRF_COOKIE).isSecured());
     }
 
     @Test
@@ -206,18 +207,18 @@ class AuthorizeFlowTest {
                 .header("Content-Security-Policy", containsString("default-src 'none'"))
                 .header("X-Frame-Options", "DENY").header("Cache-Control", "no-store")
                 .body(containsString("name=\"password\"")).body(containsString("Test app"));
-        assertTrue(page.getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.LOGIN_CSRF_COOKIE).isHttpOnly());
+        assertTrue(page.getDetailedCookie(org.ziggurat.auth.authorization.LoginSessions.LOGIN_CSRF_COOKIE).isHttpOnly());
         // Without the CSRF cookie's twin in the form: refused, no session.
         Map<String, String> form = hiddenFields(page.asString());
         form.put("csrf", "forged");
         form.put("login", "alice");
         form.put("password", "alice password 1");
         browser.post(form).then().statusCode(403);
-        assertNull(browser.cookies.get(org.ziggurat.auth.pages.LoginSessions.COOKIE));
+        assertNull(browser.cookies.get(org.ziggurat.auth.authorization.LoginSessions.COOKIE));
         // A wrong password shows an error and makes no session.
         Response wrong = signIn(browser, authorizeUrl(app, CALLBACK, "user", "s1", null), "wrong password");
         wrong.then().statusCode(401).body(containsString("id=\"login_error\""));
-        assertNull(browser.cookies.get(org.ziggurat.auth.pages.LoginSessions.COOKIE));
+        assertNull(browser.cookies.get(org.ziggurat.auth.authorization.LoginSessions.COOKIE));
         // The directory cannot check passwords now: the page says to try again, no session.
         Response again = browser.get(authorizeUrl(app, CALLBACK, "user", "s1", null));
         Map<String, String> away = hiddenFields(again.asString());
@@ -225,7 +226,7 @@ class AuthorizeFlowTest {
         away.put("password", "whatever");
         browser.post(away).then().statusCode(503).contentType(startsWith("text/html"))
                 .body(containsString("Try again shortly"));
-        assertNull(browser.cookies.get(org.ziggurat.auth.pages.LoginSessions.COOKIE));
+        assertNull(browser.cookies.get(org.ziggurat.auth.authorization.LoginSessions.COOKIE));
     }
 
     @Test
@@ -234,7 +235,7 @@ class AuthorizeFlowTest {
         Browser browser = new Browser();
         Response afterLogin = signIn(browser, authorizeUrl(app, CALLBACK, "user", "xyz", null), "alice password 1");
         afterLogin.then().statusCode(303);
-        io.restassured.http.Cookie session = afterLogin.getDetailedCookie(org.ziggurat.auth.pages.LoginSessions.COOKIE);
+        io.restassured.http.Cookie session = afterLogin.getDetailedCookie(org.ziggurat.auth.authorization.LoginSessions.COOKIE);
         assertTrue(session.isHttpOnly());
         assertEquals("Lax", session.getSameSite());
         Response consent = browser.get(relative(afterLogin.getHeader("Location")));

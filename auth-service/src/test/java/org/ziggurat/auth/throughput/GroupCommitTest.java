@@ -1,4 +1,4 @@
-package org.ziggurat.auth.tokens;
+package org.ziggurat.auth.throughput;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.tokens;
 
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

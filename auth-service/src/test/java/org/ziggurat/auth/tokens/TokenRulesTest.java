@@ -1,4 +1,4 @@
-package org.ziggurat.auth.oauth;
+package org.ziggurat.auth.tokens;
 
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.tokens.TokenRow;
@@ -11,11 +11,11 @@ import java.util.UUID;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ziggurat.auth.oauth.TokenRules.RefreshRefusal.CLIENT_MUST_AUTHENTICATE;
-import static org.ziggurat.auth.oauth.TokenRules.RefreshRefusal.INVALID;
-import static org.ziggurat.auth.oauth.TokenRules.RefreshRefusal.OTHER_CLIENT;
-import static org.ziggurat.auth.oauth.TokenRules.RefreshRefusal.REUSED;
-import static org.ziggurat.auth.oauth.TokenRules.RefreshRefusal.WIDENS_SCOPES;
+import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.CLIENT_MUST_AUTHENTICATE;
+import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.INVALID;
+import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.OTHER_CLIENT;
+import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.REUSED;
+import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.WIDENS_SCOPES;
 
 /** Token kinds and who may learn or change what of a token, without HTTP or the database. */
 class TokenRulesTest {

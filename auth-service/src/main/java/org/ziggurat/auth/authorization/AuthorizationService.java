@@ -1,0 +1,245 @@
+package org.ziggurat.auth.authorization;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.clients.ApplicationRepository;
+import org.ziggurat.auth.clients.ClientAuthenticator;
+import org.ziggurat.auth.clients.ClientCredentials;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.Pkce;
+import org.ziggurat.auth.oauth.RedirectUris;
+import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.tokens.ConsentRepository;
+import org.ziggurat.auth.tokens.LiveAccessTokens;
+import org.ziggurat.auth.tokens.TokenRepository;
+import org.ziggurat.auth.tokens.TokenRules;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The authorization endpoint's decisions (RFC 6749 §4.1), apart from the pages that show them:
+ * which requests are good, signing in, issuing a code on consent, the spec's API form (a code
+ * approved by the resource owner's own access token), and revoking an authorization. Security
+ * events are logged here, with client and person ids, never a secret.
+ */
+@ApplicationScoped
+public class AuthorizationService {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    private final ApplicationRepository applications;
+    private final ClientAuthenticator clients;
+    private final LoginSessions sessions;
+    private final ConsentRepository consents;
+    private final TokenRepository tokens;
+    private final LiveAccessTokens liveTokens;
+    private final TokenCrypto crypto;
+    private final AuthConfig config;
+    private final DirectoryClient directory;
+
+    public AuthorizationService(ApplicationRepository applications, ClientAuthenticator clients, LoginSessions sessions,
+            ConsentRepository consents, TokenRepository tokens, LiveAccessTokens liveTokens, TokenCrypto crypto,
+            AuthConfig config, @RestClient DirectoryClient directory) {
+        this.applications = applications;
+        this.clients = clients;
+        this.sessions = sessions;
+        this.consents = consents;
+        this.tokens = tokens;
+        this.liveTokens = liveTokens;
+        this.crypto = crypto;
+        this.config = config;
+        this.directory = directory;
+    }
+
+    /** The request, when its client and redirect URI are known good; null otherwise (an error page). */
+    public Uni<AuthorizationRequest> check(Map<String, String> params) {
+        if (!AuthorizationRequest.plausibleClient(params)) {
+            return Uni.createFrom().nullItem();
+        }
+        return applications.byClientId(params.get("client_id")).map(app -> AuthorizationRequest.of(app, params));
+    }
+
+    /**
+     * What is wrong with the rest of a request whose client and redirect URI are good, as the
+     * error page says it; null when nothing is. A bad request is an error page, not a redirect to
+     * the client: an error redirect that needs no interaction of the person's would make this
+     * server an open redirector for any registered URI (RFC 9700 §4.11.2). Only the person's own
+     * answer (approve or deny) goes back.
+     */
+    public String refusal(AuthorizationRequest request) {
+        if (!"code".equals(request.params().get("response_type"))) {
+            return OAuthError.UNSUPPORTED_RESPONSE_TYPE.code() + ": response_type must be code.";
+        }
+        try {
+            Scopes.requireAllowed(Scopes.parse(request.scope()), request.app().scopes());
+            String challenge = Pkce.challenge(request.codeChallenge(), request.params().get("code_challenge_method"));
+            if (challenge == null && !request.app().confidential()) {
+                return OAuthError.INVALID_REQUEST.code() + ": A public client must send a PKCE code_challenge (S256).";
+            }
+        } catch (OAuthException e) {
+            return e.error().code() + ": " + e.getMessage();
+        }
+        return null;
+    }
+
+    /** Why signing in did not work: the password, or too many attempts (the directory's throttle). */
+    public static final class SignInRefused extends RuntimeException {
+
+        private final boolean throttled;
+
+        SignInRefused(boolean throttled) {
+            super(throttled ? "too many sign-in attempts" : "wrong login or password", null, false, false);
+            this.throttled = throttled;
+        }
+
+        public boolean throttled() {
+            return throttled;
+        }
+    }
+
+    /**
+     * Signs a person in for a request: a new login session. Fails with {@link SignInRefused}, or
+     * with the directory's own failure when it cannot be asked.
+     */
+    public Uni<LoginSessions.Created> signIn(AuthorizationRequest request, String login, String password,
+            String clientAddress) {
+        return directory.verifyPassword(new DirectoryClient.PasswordCheck(login, password, clientAddress))
+                .chain(person -> sessions.create(person.userId(), person.username()))
+                .invoke(created -> EVENTS.infof("event=login_succeeded client_id=%s person_id=%d",
+                        request.app().clientId(), created.session().personId()))
+                .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
+                    EVENTS.infof("event=login_failed page=login client_id=%s", request.app().clientId());
+                    return new SignInRefused(false);
+                })
+                .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true));
+    }
+
+    /** A code at once when the person granted these scopes before; null when the consent page is needed. */
+    public Uni<String> codeIfGranted(AuthorizationRequest request, LoginSessions.Session session) {
+        Set<String> scopes = Scopes.parse(request.scope());
+        return consents.covers(request.app().id(), session.personId(), scopes).chain(covered -> covered
+                ? issueCode(request, session.personId(), session.username(), scopes)
+                : Uni.createFrom().nullItem());
+    }
+
+    /** The person approved on the consent page: the grant is recorded, and a code issued. */
+    public Uni<String> approve(AuthorizationRequest request, LoginSessions.Session session) {
+        Set<String> scopes = Scopes.parse(request.scope());
+        return consents.grant(request.app().id(), session.personId(), scopes)
+                .chain(() -> issueCode(request, session.personId(), session.username(), scopes))
+                .invoke(() -> EVENTS.infof("event=consent_granted client_id=%s person_id=%d", request.app().clientId(),
+                        session.personId()));
+    }
+
+    public void denied(AuthorizationRequest request, LoginSessions.Session session) {
+        EVENTS.infof("event=consent_denied client_id=%s person_id=%d", request.app().clientId(), session.personId());
+    }
+
+    public void csrfRefused(String page, AuthorizationRequest request, LoginSessions.Session session) {
+        if (session == null) {
+            EVENTS.infof("event=csrf_refused page=%s client_id=%s", page, request.app().clientId());
+        } else {
+            EVENTS.infof("event=csrf_refused page=%s client_id=%s person_id=%d", page, request.app().clientId(),
+                    session.personId());
+        }
+    }
+
+    /** The spec's API form of the authorization endpoint (spec 4.2), as its form sends it. */
+    public record ApiApproval(ClientCredentials.Claimed client, String username, String redirectUri, String scope,
+            String state, String codeChallenge, String codeChallengeMethod) {
+    }
+
+    /** A code approved by API, with the request it answers. */
+    public record ApprovedByApi(AuthorizationRequest request, String code) {
+    }
+
+    /**
+     * {@code POST /oauth/authorize} by API: the resource owner's own access token stands for their
+     * consent, and the client proves itself too. Which tokens may do this, and for which scopes:
+     * {@link ApiAuthorization}. The token carries these scopes already, so the grant is recorded
+     * as the person's own.
+     */
+    public Uni<ApprovedByApi> approveByApi(ApiApproval approval, String bearer) {
+        if (bearer == null) {
+            throw new OAuthException(OAuthError.TOKEN_MISSING, "The resource owner's access token is required.");
+        }
+        Set<String> scopes = Scopes.parse(approval.scope());
+        String challenge = Pkce.challenge(approval.codeChallenge(), approval.codeChallengeMethod());
+        return clients.authenticate(approval.client()).chain(app -> liveTokens.bearer(bearer).chain(owner -> {
+            if (owner == null || owner.personId() == null) {
+                throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is not valid.");
+            }
+            if (!app.redirectUris().contains(approval.redirectUri())) {
+                throw OAuthException.invalidRequest("The redirect_uri is not registered for this client.");
+            }
+            if (!app.confidential() && challenge == null) {
+                throw OAuthException.invalidRequest("A public client must send a PKCE code_challenge (S256).");
+            }
+            ApiAuthorization.check(new ApiAuthorization.Presented(owner.applicationId(), owner.username(), owner.scopes()),
+                    app.id(), app.scopes(), approval.username(), scopes);
+            Map<String, String> params = new LinkedHashMap<>();
+            params.put("redirect_uri", approval.redirectUri());
+            if (approval.state() != null) {
+                params.put("state", approval.state());
+            }
+            if (challenge != null) {
+                params.put("code_challenge", challenge);
+            }
+            AuthorizationRequest request = new AuthorizationRequest(app, approval.redirectUri(), params);
+            return consents.grant(app.id(), owner.personId(), scopes)
+                    .chain(() -> issueCode(request, owner.personId(), owner.username(), scopes))
+                    .map(code -> new ApprovedByApi(request, code));
+        }));
+    }
+
+    /**
+     * The spec's {@code DELETE /oauth/authorize}: the client revokes the authorization an access
+     * token of its own belongs to (all its tokens). The answer is the same whether there was one
+     * or not; the caller is sent back to the redirect URI, which must be the client's.
+     */
+    public Uni<Void> revoke(ClientCredentials.Claimed claimed, String accessToken, String redirectUri, String username) {
+        return clients.authenticate(claimed).chain(app -> {
+            if (!app.redirectUris().contains(redirectUri)) {
+                throw OAuthException.invalidRequest("The redirect_uri is not registered for this client.");
+            }
+            return tokens.byHash(crypto.hash(accessToken)).chain(row -> {
+                Uni<Integer> revoked = TokenRules.deletableBy(row, app.id(), username)
+                        ? tokens.revokeFamily(row.family()) : Uni.createFrom().item(0);
+                return revoked.invoke(count -> {
+                    if (count > 0) {
+                        EVENTS.infof("event=authorization_revoked client_id=%s person_id=%s revoked=%d", app.clientId(),
+                                row.personId(), count);
+                    }
+                }).replaceWithVoid();
+            });
+        });
+    }
+
+    private Uni<String> issueCode(AuthorizationRequest request, long personId, String username, Set<String> scopes) {
+        String value = crypto.newCode();
+        String challenge = request.codeChallenge();
+        return tokens.insertCode(crypto.hash(value), new TokenRepository.Code(request.app().id(), personId, username,
+                        request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
+                        OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false))
+                .replaceWith(value)
+                .invoke(() -> EVENTS.infof("event=code_issued client_id=%s person_id=%d pkce=%s", request.app().clientId(),
+                        personId, challenge != null));
+    }
+
+    /** Whether the redirect URI is the out-of-band one, whose code is shown on a page of ours. */
+    public static boolean outOfBand(AuthorizationRequest request) {
+        return RedirectUris.isOutOfBand(request.redirectUri());
+    }
+}

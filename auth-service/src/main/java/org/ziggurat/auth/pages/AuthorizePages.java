@@ -1,0 +1,175 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.authorization.AuthorizationRequest;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.oauth.RedirectUris;
+import org.ziggurat.platform.http.PublicUrls;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the authorization endpoint answers a browser with: its pages (sign-in, consent, error,
+ * the out-of-band code) and its redirects (the code, or the person's refusal, to the client).
+ */
+@ApplicationScoped
+public class AuthorizePages {
+
+    private final Template login;
+    private final Template consent;
+    private final Template error;
+    private final Template code;
+    private final Template redirect;
+    private final TokenCrypto crypto;
+    private final AuthConfig config;
+
+    public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
+            @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
+            TokenCrypto crypto, AuthConfig config) {
+        this.login = login;
+        this.consent = consent;
+        this.error = error;
+        this.code = code;
+        this.redirect = redirect;
+        this.crypto = crypto;
+        this.config = config;
+    }
+
+    @TemplateData
+    public record Param(String name, String value) {
+    }
+
+    /** The sign-in page, with a fresh double-submit CSRF cookie. */
+    public Response login(AuthorizationRequest request, UriInfo uri, String message, String loginName, int status) {
+        String csrf = crypto.newCsrfToken();
+        String html = login.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/authorize"))
+                .data("appName", request.app().name()).data("error", message).data("login", loginName)
+                .data("csrf", csrf).data("params", hidden(request.params())).render();
+        return PageHeaders.page(status, html, null)
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, secure(uri), 3600)).build();
+    }
+
+    /** Post/redirect/get after signing in: back to the authorization request, now with a session. */
+    public Response signedIn(AuthorizationRequest request, UriInfo uri, LoginSessions.Created created) {
+        return Response.status(303).header("Location", withQuery(apiPath(uri, "/oauth/authorize"), request.params()))
+                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), secure(uri),
+                        (int) config.loginSessionLifetime().toSeconds()))
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", secure(uri), 0))
+                .header("Cache-Control", "no-store").build();
+    }
+
+    public Response consent(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes, UriInfo uri) {
+        String target = PageHeaders.origin(request.redirectUri());
+        String html = consent.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/authorize"))
+                .data("appName", request.app().name()).data("username", session.username())
+                .data("scopes", ScopeDescriptions.describe(scopes))
+                .data("redirectHost", target == null ? "this page" : target)
+                .data("csrf", session.csrfToken()).data("params", hidden(request.params())).render();
+        return PageHeaders.page(200, html, target).build();
+    }
+
+    public Response error(int status, String message) {
+        return PageHeaders.page(status, error.data("assets", "/oauth/assets").data("message", message).render(), null).build();
+    }
+
+    /** The out-of-band page: the code in {@code #authorization_code}. */
+    public Response code(String codeValue, UriInfo uri) {
+        return PageHeaders.page(200, code.data("assets", assets(uri)).data("code", codeValue).render(), null).build();
+    }
+
+    /** The browser's way on with a code: to the client, or to our out-of-band page. */
+    public Response codeRedirect(AuthorizationRequest request, String codeValue, UriInfo uri) {
+        if (RedirectUris.isOutOfBand(request.redirectUri())) {
+            return Response.status(303).header("Location", apiPath(uri, "/oauth/authorize/" + codeValue))
+                    .header("Cache-Control", "no-store").build();
+        }
+        return Response.seeOther(URI.create(withQuery(request.redirectUri(), codeAnswer(request, codeValue))))
+                .header("Cache-Control", "no-store").build();
+    }
+
+    /**
+     * The API form's answer: 302 to the client's redirect URI with the code (RFC 6749 §4.1.2), or
+     * to the out-of-band page, with a page that links there for clients that do not follow.
+     */
+    public Response codeFound(AuthorizationRequest request, String codeValue, UriInfo uri) {
+        String location = RedirectUris.isOutOfBand(request.redirectUri())
+                ? PublicUrls.of(uri).api("/oauth/authorize/" + codeValue)
+                : withQuery(request.redirectUri(), codeAnswer(request, codeValue));
+        return Response.status(302).location(URI.create(location)).type("text/html; charset=UTF-8")
+                .entity(redirect.data("assets", assets(uri)).data("location", location).render())
+                .header("Cache-Control", "no-store").build();
+    }
+
+    /** The person's refusal, back to the client (RFC 6749 §4.1.2.1). */
+    public Response redirectError(AuthorizationRequest request, String errorCode, String description) {
+        if (RedirectUris.isOutOfBand(request.redirectUri())) {
+            return error(400, description);
+        }
+        Map<String, String> answer = new LinkedHashMap<>();
+        answer.put("error", errorCode);
+        answer.put("error_description", description);
+        if (request.state() != null) {
+            answer.put("state", request.state());
+        }
+        return Response.seeOther(URI.create(withQuery(request.redirectUri(), answer))).header("Cache-Control", "no-store").build();
+    }
+
+    /** The authorization response's parameters (RFC 6749 §4.1.2). */
+    private static Map<String, String> codeAnswer(AuthorizationRequest request, String codeValue) {
+        Map<String, String> answer = new LinkedHashMap<>();
+        answer.put("code", codeValue);
+        if (request.state() != null) {
+            answer.put("state", request.state());
+        }
+        return answer;
+    }
+
+    private static List<Param> hidden(Map<String, String> params) {
+        List<Param> list = new ArrayList<>();
+        params.forEach((name, value) -> list.add(new Param(name, value)));
+        return list;
+    }
+
+    static String withQuery(String base, Map<String, String> params) {
+        StringBuilder out = new StringBuilder(base);
+        char separator = base.contains("?") ? '&' : '?';
+        for (Map.Entry<String, String> e : params.entrySet()) {
+            out.append(separator).append(e.getKey()).append('=').append(URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
+            separator = '&';
+        }
+        return out.toString();
+    }
+
+    private static String assets(UriInfo uri) {
+        return apiPath(uri, "/oauth/assets");
+    }
+
+    /**
+     * A public path without scheme and host, for the pages' forms and the browser's redirects
+     * (set as the Location header itself: JAX-RS's {@code location()} would resolve it against
+     * the base URI, with the gateway's public host and its prefix twice). They then stay on
+     * whatever host name reached the gateway (localhost, 127.0.0.1, a LAN address), where the
+     * session cookie and the CSP's {@code form-action 'self'} are.
+     */
+    private static String apiPath(UriInfo uri, String path) {
+        return URI.create(PublicUrls.of(uri).api(path)).getRawPath();
+    }
+
+    static boolean secure(UriInfo uri) {
+        return "https".equalsIgnoreCase(uri.getBaseUri().getScheme());
+    }
+}
