@@ -1,5 +1,7 @@
 package org.ziggurat.gateway;
 
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.util.Map;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -40,7 +42,7 @@ public class AccessLog {
         }
         long micros = (System.nanoTime() - startedNanos) / 1000;
         String service = ctx.get(SERVICE);
-        String client = GatewayProxy.clientAddress(ctx);
+        String client = ClientAddresses.of(ctx);
         writer.write(new AccessLogWriter.Entry(Instant.now(), Thread.currentThread().getName(), requestId,
                 ctx.request().method().name(), loggedPath(ctx.request().path()), Integer.toString(ctx.response().getStatusCode()),
                 millis(micros), service == null ? "-" : service,
@@ -58,7 +60,7 @@ public class AccessLog {
         }
         String redacted = TokenRedaction.redact(path);
         if (path.indexOf('%') >= 0) {
-            String decoded = io.netty.handler.codec.http.QueryStringDecoder.decodeComponent(path);
+            String decoded = QueryStringDecoder.decodeComponent(path);
             String decodedRedacted = TokenRedaction.redact(decoded);
             if (!decodedRedacted.equals(decoded)) {
                 return decodedRedacted;
@@ -69,7 +71,7 @@ public class AccessLog {
 
     /** When the writer's queue is full: through the logging system, slower but never lost. */
     private static void throughLogger(AccessLogWriter.Entry e) {
-        java.util.Map<String, String> fields = e.mdc();
+        Map<String, String> fields = e.mdc();
         fields.forEach(MDC::put);
         try {
             LOG.info(e.message());

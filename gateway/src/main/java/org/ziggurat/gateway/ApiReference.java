@@ -1,5 +1,6 @@
 package org.ziggurat.gateway;
 
+import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -111,7 +112,7 @@ public class ApiReference {
                 .map(body -> {
                     try {
                         return mapper.readTree(body.getBytes());
-                    } catch (java.io.IOException e) {
+                    } catch (IOException e) {
                         throw new IllegalStateException("not JSON", e);
                     }
                 });

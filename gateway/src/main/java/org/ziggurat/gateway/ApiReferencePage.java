@@ -1,5 +1,7 @@
 package org.ziggurat.gateway;
 
+import java.util.ArrayList;
+import java.util.Iterator;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.List;
@@ -68,8 +70,8 @@ final class ApiReferencePage {
                 .append("</td><td>").append(esc(p.path("schema").path("type").asText(""))).append("</td></tr>");
     }
 
-    private static List<String> iterable(java.util.Iterator<String> it) {
-        List<String> list = new java.util.ArrayList<>();
+    private static List<String> iterable(Iterator<String> it) {
+        List<String> list = new ArrayList<>();
         it.forEachRemaining(list::add);
         return list;
     }

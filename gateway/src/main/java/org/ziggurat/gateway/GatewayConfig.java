@@ -1,5 +1,7 @@
 package org.ziggurat.gateway;
 
+import java.util.List;
+import java.util.Optional;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -29,7 +31,7 @@ public interface GatewayConfig {
     Duration upstreamTimeout();
 
     /** The secret of the gateway's confidential client at auth-service (introspection). */
-    java.util.Optional<String> clientSecret();
+    Optional<String> clientSecret();
 
     /**
      * How long an introspection answer, and the platform token signed from it, is reused: a
@@ -59,7 +61,7 @@ public interface GatewayConfig {
      * {@code X-Forwarded-For} or {@code Forwarded} names the caller (ClientAddresses). None by
      * default: the TCP peer is the caller, and such headers from it change nothing.
      */
-    java.util.Optional<java.util.List<String>> trustedProxies();
+    Optional<List<String>> trustedProxies();
 
     RateLimit rateLimit();
 
@@ -68,7 +70,7 @@ public interface GatewayConfig {
     int replicas();
 
     /** The DNS name whose addresses are the gateway replicas (a headless Service), looked up every 10 s. */
-    java.util.Optional<String> peers();
+    Optional<String> peers();
 
     Cors cors();
 
@@ -105,7 +107,7 @@ public interface GatewayConfig {
     interface Cors {
         /** Origins allowed to call the API from a browser; {@code *} for any (bearer tokens, no cookies). */
         @WithDefault("*")
-        java.util.List<String> allowedOrigins();
+        List<String> allowedOrigins();
 
         @WithDefault("86400")
         int maxAgeSeconds();

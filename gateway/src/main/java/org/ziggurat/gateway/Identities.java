@@ -1,5 +1,9 @@
 package org.ziggurat.gateway;
 
+import io.quarkus.security.AuthenticationFailedException;
+import io.netty.channel.ConnectTimeoutException;
+import io.quarkus.oidc.OIDCException;
+import io.quarkus.oidc.common.runtime.OidcEndpointAccessException;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -19,12 +23,14 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.ziggurat.platform.token.PlatformTokenSigner;
 
+import java.net.ConnectException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 
 /**
  * From an access token to the platform token the services trust: RFC 7662 introspection at
@@ -149,13 +155,13 @@ public class Identities {
             return Uni.createFrom().item(known);
         }
         if (inactive.getIfPresent(accessToken) != null) {
-            return Uni.createFrom().failure(new io.quarkus.security.AuthenticationFailedException("inactive (known)"));
+            return Uni.createFrom().failure(new AuthenticationFailedException("inactive (known)"));
         }
         CompletableFuture<Resolved> answer = resolved.get(accessToken,
                 (token, executor) -> introspect(token, ctx)
                         // Only a token found inactive is remembered; not one that could not be checked.
-                        .onFailure(e -> e instanceof io.quarkus.security.AuthenticationFailedException
-                                && !GatewayProxy.introspectionUnavailable(e))
+                        .onFailure(e -> e instanceof AuthenticationFailedException
+                                && !introspectionUnavailable(e))
                         .invoke(e -> inactive.put(token, Boolean.TRUE))
                         .subscribeAsCompletionStage());
         // A copy: cancelling one request's wait must not cancel the look-up others share.
@@ -176,10 +182,10 @@ public class Identities {
     private Resolved toPlatform(SecurityIdentity identity) {
         TokenIntrospection introspection = identity.getAttribute(OidcUtils.INTROSPECTION_ATTRIBUTE);
         if (introspection == null) {
-            throw new io.quarkus.security.AuthenticationFailedException("no introspection result");
+            throw new AuthenticationFailedException("no introspection result");
         }
         if (!IntrospectionAnswers.authorizes(introspection.getString("token_type"))) {
-            throw new io.quarkus.security.AuthenticationFailedException("not an access token");
+            throw new AuthenticationFailedException("not an access token");
         }
         String clientId = introspection.getClientId();
         Long exp = introspection.contains("exp") ? introspection.getLong("exp") : null;
@@ -211,5 +217,25 @@ public class Identities {
         Signed fresh = new Signed(signer.signUser(userId, username, scopes, clientId), now + signer.lifetimeSeconds());
         signed.put(claims, fresh);
         return fresh;
+    }
+
+    /**
+     * The token could not be checked, as opposed to being checked and refused: auth-service
+     * answered its introspection endpoint with a 5xx (its database away, say) or did not answer.
+     * quarkus-oidc reports both as an authentication failure; a client must see 503 and retry,
+     * not 401 and throw its token away.
+     */
+    static boolean introspectionUnavailable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // OIDCException: the introspection endpoint answered other than 200 (an inactive token is
+            // a 200 with active=false, reported as a plain authentication failure).
+            if (t instanceof OIDCException
+                    || t instanceof OidcEndpointAccessException access && access.getErrorStatus() >= 500
+                    || t instanceof ConnectException || t instanceof ConnectTimeoutException
+                    || t instanceof TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -1,5 +1,9 @@
 package org.ziggurat.gateway;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -85,8 +89,8 @@ public final class OpenApiMerge {
      * the internal API's shapes stay out of the public document.
      */
     static void pruneUnreferenced(ObjectNode paths, ObjectNode components) {
-        java.util.Set<String> used = new java.util.HashSet<>();
-        java.util.Deque<JsonNode> pending = new java.util.ArrayDeque<>();
+        Set<String> used = new HashSet<>();
+        Deque<JsonNode> pending = new ArrayDeque<>();
         pending.add(paths);
         while (!pending.isEmpty()) {
             for (String ref : refs(pending.poll())) {

@@ -16,14 +16,14 @@ class UpstreamFailuresTest {
 
     @Test
     void aResetRequestIsTheCallerLeaving() {
-        assertTrue(GatewayProxy.callerLeft(new StreamResetException(0)));
+        assertTrue(UpstreamProxies.callerLeft(new StreamResetException(0)));
     }
 
     @Test
     void anUpstreamThatCannotBeReachedOrIsSilentIsNot() {
-        assertFalse(GatewayProxy.callerLeft(new ConnectException("Connection refused")));
-        assertFalse(GatewayProxy.callerLeft(new ConnectTimeoutException("connection timed out")));
-        assertFalse(GatewayProxy.callerLeft(new TimeoutException("idle timeout")));
-        assertFalse(GatewayProxy.callerLeft(new VertxException("Connection was closed", true)));
+        assertFalse(UpstreamProxies.callerLeft(new ConnectException("Connection refused")));
+        assertFalse(UpstreamProxies.callerLeft(new ConnectTimeoutException("connection timed out")));
+        assertFalse(UpstreamProxies.callerLeft(new TimeoutException("idle timeout")));
+        assertFalse(UpstreamProxies.callerLeft(new VertxException("Connection was closed", true)));
     }
 }

@@ -1,0 +1,45 @@
+package org.ziggurat.gateway;
+
+import io.vertx.core.MultiMap;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.inject.Singleton;
+import org.ziggurat.platform.problem.ProblemRoutes;
+
+import java.time.Instant;
+
+/** The gateway's own refusals, as problems: a spent rate limit (429), a missing or bad access token (401). */
+@Singleton // called on every request: no client proxy in between (GatewayProxy)
+public class Refusals {
+
+    private final ProblemRoutes problems;
+
+    public Refusals(ProblemRoutes problems) {
+        this.problems = problems;
+    }
+
+    /** Sets the rate-limit headers; answers 429 and returns true when the caller's window is spent. */
+    boolean limited(RoutingContext ctx, RateLimits.Decision decision) {
+        if (decision == null) {
+            return false;
+        }
+        MultiMap out = ctx.response().headers();
+        out.set("X-RateLimit-Limit", Integer.toString(decision.limit()));
+        out.set("X-RateLimit-Remaining", Integer.toString(decision.remaining()));
+        out.set("X-RateLimit-Reset", Long.toString(decision.resetEpochSecond()));
+        if (decision.allowed()) {
+            return false;
+        }
+        out.set("Retry-After", Long.toString(Math.max(1, decision.resetEpochSecond() - Instant.now().getEpochSecond())));
+        problems.write(ctx, 429, "The rate limit for this caller is spent until X-RateLimit-Reset.");
+        return true;
+    }
+
+    void unauthorized(RoutingContext ctx, String error, String detail) {
+        ctx.response().headers().set("WWW-Authenticate", "Bearer realm=\"ziggurat\", error=\"" + error + "\"");
+        problems.write(ctx, 401, detail);
+    }
+
+    void problem(RoutingContext ctx, int status, String detail) {
+        problems.write(ctx, status, detail);
+    }
+}
