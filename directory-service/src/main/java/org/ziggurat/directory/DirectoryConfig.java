@@ -1,5 +1,6 @@
 package org.ziggurat.directory;
 
+import java.time.Duration;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -39,10 +40,10 @@ public interface DirectoryConfig {
         int limit();
 
         @WithDefault("15m")
-        java.time.Duration window();
+        Duration window();
 
         @WithDefault("15m")
-        java.time.Duration block();
+        Duration block();
     }
 
     interface Argon2 {

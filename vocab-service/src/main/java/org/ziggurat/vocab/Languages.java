@@ -1,5 +1,7 @@
 package org.ziggurat.vocab;
 
+import java.util.MissingResourceException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +24,7 @@ public final class Languages {
             Locale locale = Locale.forLanguageTag(two);
             try {
                 BY_ISO3.put(locale.getISO3Language(), locale);
-            } catch (java.util.MissingResourceException e) {
+            } catch (MissingResourceException e) {
                 // no three-letter code: not a language we can show in the platform's form
             }
         }
@@ -46,7 +48,7 @@ public final class Languages {
             try {
                 String three = locale.getISO3Language();
                 return BY_ISO3.containsKey(three) ? Optional.of(three) : Optional.empty();
-            } catch (java.util.MissingResourceException e) {
+            } catch (MissingResourceException e) {
                 return Optional.empty();
             }
         }
@@ -73,7 +75,7 @@ public final class Languages {
     }
 
     /** Bounded by the language codes that exist (ISO 639-2 and -3), so it needs no eviction. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, String> DISPLAY = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, String> DISPLAY = new ConcurrentHashMap<>();
 
     /** The BCP 47 tag of a stored language: its two-letter code where one exists ({@code en}), else the three-letter one ({@code grc}). */
     public static String tag(String iso3) {

@@ -1,5 +1,7 @@
 package org.ziggurat.directory.internal;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
@@ -72,8 +74,8 @@ public class InternalResource {
 
     @RegisterForReflection
     public record PersonSummary(long id, String username, String displayName,
-            @com.fasterxml.jackson.annotation.JsonProperty("image_thumb_50") String imageThumb50, String url,
-            String htmlUrl, @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS) String email) {
+            @JsonProperty("image_thumb_50") String imageThumb50, String url,
+            String htmlUrl, @JsonInclude(JsonInclude.Include.ALWAYS) String email) {
     }
 
     @RegisterForReflection

@@ -1,5 +1,6 @@
 package org.ziggurat.directory.internal;
 
+import io.vertx.mutiny.sqlclient.Row;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -86,7 +87,7 @@ public class LoginThrottle {
      * One more for the key, in one statement: a new window when the old one ended, else one more
      * in it. The count, and the seconds left in its window.
      */
-    private Uni<io.vertx.mutiny.sqlclient.Row> count(String key, Duration window) {
+    private Uni<Row> count(String key, Duration window) {
         return pool.preparedQuery("""
                 INSERT INTO login_throttle AS t (key, failures, window_started_at) VALUES ($1, 1, now())
                 ON CONFLICT (key) DO UPDATE SET

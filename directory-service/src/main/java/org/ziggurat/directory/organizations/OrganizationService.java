@@ -1,5 +1,6 @@
 package org.ziggurat.directory.organizations;
 
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -198,7 +199,7 @@ public class OrganizationService {
                 : Uni.createFrom().failure(ProblemException.forbidden("Only an admin of this organization may do this.")));
     }
 
-    private static Uni<Void> keepsAnAdmin(io.vertx.mutiny.sqlclient.SqlConnection conn, long id) {
+    private static Uni<Void> keepsAnAdmin(SqlConnection conn, long id) {
         return OrganizationRepository.activeAdmins(conn, id).chain(count -> MembershipRules.anAdminMayGo(count)
                 ? Uni.createFrom().voidItem()
                 : Uni.createFrom().failure(ProblemException.conflict(

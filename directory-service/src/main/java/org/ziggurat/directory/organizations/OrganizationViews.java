@@ -1,5 +1,6 @@
 package org.ziggurat.directory.organizations;
 
+import org.ziggurat.directory.people.PersonRow;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.platform.http.PublicUrls;
@@ -51,7 +52,7 @@ public final class OrganizationViews {
     }
 
     /** Members are listed as the spec's Person. */
-    public static List<PersonViews.Person> members(List<org.ziggurat.directory.people.PersonRow> rows, PublicUrls urls) {
+    public static List<PersonViews.Person> members(List<PersonRow> rows, PublicUrls urls) {
         return rows.stream().map(r -> PersonViews.person(r, urls)).toList();
     }
 }

@@ -1,5 +1,6 @@
 package org.ziggurat.directory.people;
 
+import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -41,6 +42,6 @@ public final class Names {
 
     /** The look-up key: names are compared without regard to case. */
     public static String key(String name) {
-        return name.toLowerCase(java.util.Locale.ROOT);
+        return name.toLowerCase(Locale.ROOT);
     }
 }

@@ -1,5 +1,6 @@
 package org.ziggurat.directory.people;
 
+import io.vertx.core.buffer.Buffer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -74,7 +75,7 @@ public class PeopleRepository {
 
     public Uni<PersonRow> setAvatar(long id, byte[] bytes, String type) {
         return one("UPDATE person SET avatar = $2, avatar_type = $3, updated_at = now() WHERE id = $1 RETURNING "
-                + PersonRow.COLUMNS, Tuple.of(id, io.vertx.core.buffer.Buffer.buffer(bytes), type));
+                + PersonRow.COLUMNS, Tuple.of(id, Buffer.buffer(bytes), type));
     }
 
     private Uni<PersonRow> one(String sql, Tuple args) {

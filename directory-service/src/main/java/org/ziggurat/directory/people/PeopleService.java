@@ -1,5 +1,6 @@
 package org.ziggurat.directory.people;
 
+import io.vertx.mutiny.core.Vertx;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,7 +30,7 @@ public class PeopleService {
     DirectoryConfig config;
 
     @Inject
-    io.vertx.mutiny.core.Vertx vertx;
+    Vertx vertx;
 
     public record SignUp(String username, String password, String email, String displayName) {
     }

@@ -1,5 +1,8 @@
 package org.ziggurat.directory.security;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.ziggurat.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.WorkerExecutor;
@@ -22,7 +25,7 @@ public class Hashing {
     private final PasswordHasher hasher;
     private final WorkerExecutor executor;
     private final int queue;
-    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private volatile String decoy;
 
     @Inject
@@ -41,10 +44,10 @@ public class Hashing {
      * At most {@code hashing-queue} hashes running or waiting: past it, a 503 with Retry-After at
      * once (nothing hashed), rather than a queue that makes everyone's sign-in time out.
      */
-    private <T> Uni<T> bounded(java.util.function.Supplier<T> work) {
+    private <T> Uni<T> bounded(Supplier<T> work) {
         if (inFlight.incrementAndGet() > queue) {
             inFlight.decrementAndGet();
-            return Uni.createFrom().failure(org.ziggurat.platform.problem.ProblemException.busy(
+            return Uni.createFrom().failure(ProblemException.busy(
                     "Too many passwords are being checked right now. Try again shortly."));
         }
         return executor.executeBlocking(Uni.createFrom().item(work), false).onTermination().invoke(inFlight::decrementAndGet);

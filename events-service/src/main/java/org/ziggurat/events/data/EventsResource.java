@@ -1,5 +1,7 @@
 package org.ziggurat.events.data;
 
+import jakarta.ws.rs.container.ContainerRequestContext;
+import org.ziggurat.platform.problem.Problem;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -143,11 +145,11 @@ public class EventsResource {
         PageRequest request = PageRequest.of(page, perPage);
         if (kind != null && !EventInput.KINDS.contains(kind)) {
             throw new ProblemException(400, "Bad Request", "kind must be one of FileUpload, API-Request, Fork.",
-                    List.of(new org.ziggurat.platform.problem.Problem.FieldError("kind", "unknown kind")));
+                    List.of(new Problem.FieldError("kind", "unknown kind")));
         }
         OffsetDateTime after = since == null ? null : Timestamps.parse(since).map(i -> i.atOffset(ZoneOffset.UTC))
                 .orElseThrow(() -> new ProblemException(400, "Bad Request", "since must be an ISO 8601 timestamp.",
-                        List.of(new org.ziggurat.platform.problem.Problem.FieldError("since", "not an ISO 8601 timestamp"))));
+                        List.of(new Problem.FieldError("since", "not an ISO 8601 timestamp"))));
         return callers.current().chain(caller -> rights.forReading(namespace, caller)).chain(ns -> {
             EventViews.Place place = new EventViews.Place(ns.name(), repo, PublicUrls.of(uri));
             return events.page(ns.name(), repo, kind, after, request.limitPlusOne(), request.offset())
@@ -194,7 +196,7 @@ public class EventsResource {
     public Multi<OutboundSseEvent> stream(@PathParam("namespace") String namespace,
             @PathParam("repository") String repository, @HeaderParam("Last-Event-ID") String lastEventId,
             @QueryParam("after") String afterParam, @Context UriInfo uri, @Context Sse sse,
-            @Context jakarta.ws.rs.container.ContainerRequestContext request) {
+            @Context ContainerRequestContext request) {
         String repo = repositoryName(repository);
         String resumeFrom = lastEventId != null ? lastEventId : afterParam;
         if (resumeFrom != null && !resumeFrom.matches("[0-9]{1,18}")) {

@@ -1,5 +1,7 @@
 package org.ziggurat.vocab.concepts;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.platform.problem.Problem;
@@ -40,8 +42,8 @@ public record ConceptInput(String status, List<Label> labels, List<Note> notes, 
     }
 
     /** The current concept in the form a body would have, so that a PATCH can be laid over it and checked whole. */
-    public static com.fasterxml.jackson.databind.node.ObjectNode asBody(String status, List<Label> labels, List<Note> notes,
-            List<String> broader, List<Match> matches, com.fasterxml.jackson.databind.ObjectMapper mapper) {
+    public static ObjectNode asBody(String status, List<Label> labels, List<Note> notes,
+            List<String> broader, List<Match> matches, ObjectMapper mapper) {
         var body = mapper.createObjectNode();
         body.put("status", status);
         body.set("labels", mapper.valueToTree(labels));

@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.concepts;
 
+import java.util.EnumMap;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -56,7 +57,7 @@ public class ConceptRepository {
     }
 
     /** Every list and search statement, built once: a list or a search is a hot path, and its SQL never changes. */
-    private static final Map<ConceptSearch.Shape, String> SEARCH_BY_SHAPE = new java.util.EnumMap<>(ConceptSearch.Shape.class);
+    private static final Map<ConceptSearch.Shape, String> SEARCH_BY_SHAPE = new EnumMap<>(ConceptSearch.Shape.class);
     private static final String[] PAGE_BY_SHAPE = new String[8];
 
     static {

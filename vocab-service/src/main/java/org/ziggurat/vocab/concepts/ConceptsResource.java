@@ -1,5 +1,9 @@
 package org.ziggurat.vocab.concepts;
 
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -59,7 +63,7 @@ public class ConceptsResource {
     RenderedPages pages;
 
     @Inject
-    com.fasterxml.jackson.databind.ObjectMapper mapper;
+    ObjectMapper mapper;
 
     record ListQuery(OffsetDateTime since, boolean descending, PageRequest page, boolean synsets, String ifNoneMatch,
             ConceptSearch search) {
@@ -82,7 +86,7 @@ public class ConceptsResource {
     }
 
     /** Changes the fields the body names (collections are replaced whole), checked as a whole concept. */
-    @jakarta.ws.rs.PATCH
+    @PATCH
     @Path("/schemes/{slug}/concepts/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ConceptViews.Concepts> update(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
@@ -113,7 +117,7 @@ public class ConceptsResource {
                 .map(concept -> new ConceptViews.Concepts(List.of(concept)));
     }
 
-    @jakarta.ws.rs.DELETE
+    @DELETE
     @Path("/schemes/{slug}/concepts/{id}")
     public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             @PathParam("id") String id) {
@@ -140,7 +144,7 @@ public class ConceptsResource {
     @Path("/schemes/{slug}/concepts/{id}")
     public Uni<Response> one(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             @PathParam("id") String id, @QueryParam("synsets") String synsets,
-            @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch, @Context UriInfo uri) {
+            @HeaderParam("If-None-Match") String ifNoneMatch, @Context UriInfo uri) {
         boolean asSynset = flag(synsets);
         requireId(id);
         PublicUrls urls = PublicUrls.of(uri);
@@ -160,7 +164,7 @@ public class ConceptsResource {
     public Uni<Response> ofScheme(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             @QueryParam("since") String since, @QueryParam("sort") String sort, @QueryParam("page") String page,
             @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @QueryParam("q") String q,
-            @QueryParam("lang") String lang, @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch,
+            @QueryParam("lang") String lang, @HeaderParam("If-None-Match") String ifNoneMatch,
             @Context UriInfo uri) {
         ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch, searchText(q, uri), lang);
         return schemeAccess.visible(namespace, slug).chain(scheme -> list(scheme.namespace(), scheme, query, uri));
@@ -171,7 +175,7 @@ public class ConceptsResource {
     public Uni<Response> ofNamespace(@PathParam("namespace") String namespace, @QueryParam("in_scheme") String inScheme,
             @QueryParam("since") String since, @QueryParam("sort") String sort, @QueryParam("page") String page,
             @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @QueryParam("q") String q,
-            @QueryParam("lang") String lang, @jakarta.ws.rs.HeaderParam("If-None-Match") String ifNoneMatch,
+            @QueryParam("lang") String lang, @HeaderParam("If-None-Match") String ifNoneMatch,
             @Context UriInfo uri) {
         ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch, searchText(q, uri), lang);
         if (inScheme != null) {

@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.imports;
 
+import java.util.Iterator;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -19,7 +20,7 @@ final class Hierarchy {
             if (state.containsKey(start)) {
                 continue;
             }
-            Deque<Map.Entry<String, java.util.Iterator<String>>> path = new ArrayDeque<>();
+            Deque<Map.Entry<String, Iterator<String>>> path = new ArrayDeque<>();
             state.put(start, 1);
             path.push(Map.entry(start, broader.getOrDefault(start, List.of()).iterator()));
             while (!path.isEmpty()) {

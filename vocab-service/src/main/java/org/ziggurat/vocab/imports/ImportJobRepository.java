@@ -1,5 +1,8 @@
 package org.ziggurat.vocab.imports;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
@@ -20,8 +23,8 @@ public class ImportJobRepository {
     }
 
     /** A replica that stopped beating for this long is taken to be gone; its job is claimed again. */
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "ziggurat.vocab.imports.stale-after", defaultValue = "2m")
-    java.time.Duration staleAfter;
+    @ConfigProperty(name = "ziggurat.vocab.imports.stale-after", defaultValue = "2m")
+    Duration staleAfter;
 
     @Inject
     Pool pool;
@@ -32,7 +35,7 @@ public class ImportJobRepository {
     public Uni<ImportJob> create(long schemeId, String format, byte[] document, long requesterId, String requesterUsername) {
         return pool.preparedQuery("INSERT INTO import_job AS j (scheme_id, format, document, requester_id, requester_username) "
                         + "VALUES ($1, $2, $3, $4, $5) RETURNING " + ImportJob.COLUMNS)
-                .execute(Tuple.of(schemeId, format, io.vertx.core.buffer.Buffer.buffer(document), requesterId,
+                .execute(Tuple.of(schemeId, format, Buffer.buffer(document), requesterId,
                         requesterUsername))
                 .map(rows -> ImportJob.from(rows.iterator().next(), mapper));
     }

@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.imports;
 
+import java.util.ArrayList;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -91,7 +92,7 @@ public class ImportWorker {
             }
             int total = parsed.concepts().size();
             jobs.progress(job.id(), job.attempts(), total, 0).await().atMost(Duration.ofSeconds(30));
-            List<String> warnings = new java.util.ArrayList<>(parsed.warnings());
+            List<String> warnings = new ArrayList<>(parsed.warnings());
             SkosImporter.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
                     done -> jobs.progress(job.id(), job.attempts(), total, done),
                     (conn, done) -> {

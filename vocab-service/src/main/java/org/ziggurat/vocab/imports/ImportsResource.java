@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.imports;
 
+import jakarta.ws.rs.Consumes;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -62,7 +63,7 @@ public class ImportsResource {
 
     @POST
     @Path("/schemes/{slug}/import")
-    @jakarta.ws.rs.Consumes(MediaType.WILDCARD)
+    @Consumes(MediaType.WILDCARD)
     public Uni<Response> create(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             @HeaderParam("Content-Type") String contentType, byte[] document, @Context UriInfo uri) {
         String format = Skos.format(contentType).map(f -> f.getDefaultMIMEType()).orElseThrow(() -> new ProblemException(415,

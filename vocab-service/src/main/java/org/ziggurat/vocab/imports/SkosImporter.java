@@ -1,5 +1,8 @@
 package org.ziggurat.vocab.imports;
 
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.BiFunction;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -49,7 +52,7 @@ public class SkosImporter {
      * success, and fails if the job is no longer this run's), so an import commits exactly once.
      */
     public Uni<Outcome> write(SchemeRow scheme, List<SkosDocument.Concept> document, long creatorId, String creatorUsername,
-            IntFunction<Uni<Void>> progress, java.util.function.BiFunction<SqlConnection, Outcome, Uni<Void>> finish) {
+            IntFunction<Uni<Void>> progress, BiFunction<SqlConnection, Outcome, Uni<Void>> finish) {
         Pattern own = Pattern.compile(".*/" + Pattern.quote(scheme.namespace() + "/vocab/schemes/" + scheme.slug())
                 + "/concepts/(" + ConceptIds.FORM.pattern() + ")$", Pattern.CASE_INSENSITIVE);
         List<String> warnings = new ArrayList<>();
@@ -113,11 +116,11 @@ public class SkosImporter {
 
     private static String ownId(Pattern own, String iri) {
         Matcher m = own.matcher(iri == null ? "" : iri);
-        return m.matches() ? m.group(1).toLowerCase(java.util.Locale.ROOT) : null;
+        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
     }
 
     private static List<String> ownIds(Pattern own, List<SkosDocument.Concept> document) {
-        return document.stream().map(c -> ownId(own, c.iri())).filter(java.util.Objects::nonNull).toList();
+        return document.stream().map(c -> ownId(own, c.iri())).filter(Objects::nonNull).toList();
     }
 
     private static Uni<Set<String>> existing(SqlConnection conn, long schemeId, List<String> ids) {

@@ -1,5 +1,10 @@
 package org.ziggurat.vocab.rdf;
 
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.rdf4j.rio.RDFFormat;
@@ -21,25 +26,25 @@ public class SchemeExporter {
     ConceptRepository concepts;
 
     /** The export in a temporary file (blocks: call it on a worker thread). */
-    public java.nio.file.Path writeToTemporaryFile(SchemeRow scheme, RDFFormat format, PublicUrls urls) {
-        java.nio.file.Path file = null;
+    public Path writeToTemporaryFile(SchemeRow scheme, RDFFormat format, PublicUrls urls) {
+        Path file = null;
         try {
-            file = java.nio.file.Files.createTempFile("scheme-export-", "." + format.getDefaultFileExtension());
-            try (OutputStream out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16)) {
+            file = Files.createTempFile("scheme-export-", "." + format.getDefaultFileExtension());
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
                 write(scheme, format, out, urls);
             }
             return file;
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             delete(file);
-            throw e instanceof RuntimeException r ? r : new java.io.UncheckedIOException((java.io.IOException) e);
+            throw e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e);
         }
     }
 
-    public void delete(java.nio.file.Path file) {
+    public void delete(Path file) {
         if (file != null) {
             try {
-                java.nio.file.Files.deleteIfExists(file);
-            } catch (java.io.IOException e) {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
                 // the temporary directory is cleaned with the pod; nothing else to do
             }
         }

@@ -1,5 +1,7 @@
 package org.ziggurat.vocab.rdf;
 
+import java.util.HashMap;
+import java.util.Locale;
 import org.eclipse.rdf4j.model.IRI;
 import org.eclipse.rdf4j.model.ValueFactory;
 import org.eclipse.rdf4j.model.impl.SimpleValueFactory;
@@ -44,7 +46,7 @@ public final class Skos {
         if (mediaType == null) {
             return Optional.empty();
         }
-        String bare = mediaType.split(";")[0].trim().toLowerCase(java.util.Locale.ROOT);
+        String bare = mediaType.split(";")[0].trim().toLowerCase(Locale.ROOT);
         return FORMATS.stream().filter(f -> f.getMIMETypes().contains(bare)).findFirst();
     }
 
@@ -55,7 +57,7 @@ public final class Skos {
     static final Map<IRI, String> MATCH_OF = inverse(MATCHES);
 
     private static Map<IRI, String> inverse(Map<String, IRI> map) {
-        Map<IRI, String> inverse = new java.util.HashMap<>();
+        Map<IRI, String> inverse = new HashMap<>();
         map.forEach((key, iri) -> inverse.put(iri, key));
         return Map.copyOf(inverse);
     }

@@ -1,5 +1,7 @@
 package org.ziggurat.vocab.rdf;
 
+import java.io.IOException;
+import org.eclipse.rdf4j.model.BNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -71,7 +73,7 @@ public final class SkosDocument {
             String where = e.getLineNumber() > 0 ? " (line " + e.getLineNumber() + ")" : "";
             throw ProblemException.invalidField("document", "is not valid " + format.getName() + where + ": "
                     + firstLine(e.getMessage()));
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException | IOException e) {
             throw ProblemException.invalidField("document", "is not valid " + format.getName() + ": " + firstLine(e.getMessage()));
         }
         List<Concept> concepts = new ArrayList<>();
@@ -150,7 +152,7 @@ public final class SkosDocument {
         }
 
         static String key(Value resource) {
-            return resource instanceof org.eclipse.rdf4j.model.BNode b ? "_:" + b.getID() : resource.stringValue();
+            return resource instanceof BNode b ? "_:" + b.getID() : resource.stringValue();
         }
 
         @Override

@@ -1,5 +1,8 @@
 package org.ziggurat.vocab.schemes;
 
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.http.HttpServerResponse;
+import org.ziggurat.vocab.rdf.SchemeExporter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -53,7 +56,7 @@ public class SchemesResource {
     SchemeAccess access;
 
     @Inject
-    org.ziggurat.vocab.rdf.SchemeExporter exporter;
+    SchemeExporter exporter;
 
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @QueryParam("page") String page,
@@ -76,7 +79,7 @@ public class SchemesResource {
     @Path("/{slug}")
     @Produces({MediaType.APPLICATION_JSON, "text/turtle", "application/rdf+xml", "application/ld+json"})
     public Uni<Response> get(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
-            @Context UriInfo uri, @Context Request request, @Context io.vertx.core.http.HttpServerResponse response) {
+            @Context UriInfo uri, @Context Request request, @Context HttpServerResponse response) {
         Variant chosen = request.selectVariant(VARIANTS);
         if (chosen == null) {
             throw new ProblemException(406, "Not Acceptable", "A scheme is served as application/json, text/turtle, "
@@ -88,7 +91,7 @@ public class SchemesResource {
         if (rdf.isEmpty()) {
             return visible.map(row -> Response.ok(SchemeViews.scheme(row, urls), MediaType.APPLICATION_JSON_TYPE).build());
         }
-        return visible.emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool()).map(row -> {
+        return visible.emitOn(Infrastructure.getDefaultWorkerPool()).map(row -> {
             java.nio.file.Path file = exporter.writeToTemporaryFile(row, rdf.get(), urls);
             Runnable delete = () -> exporter.delete(file);
             response.endHandler(v -> delete.run());
