@@ -42,7 +42,7 @@ public class AccessLog {
         }
         long micros = (System.nanoTime() - startedNanos) / 1000;
         String service = ctx.get(SERVICE);
-        String client = ClientAddresses.of(ctx);
+        String client = CallerAddress.of(ctx);
         writer.write(new AccessLogWriter.Entry(Instant.now(), Thread.currentThread().getName(), requestId,
                 ctx.request().method().name(), loggedPath(ctx.request().path()), Integer.toString(ctx.response().getStatusCode()),
                 millis(micros), service == null ? "-" : service,

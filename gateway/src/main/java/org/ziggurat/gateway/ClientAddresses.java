@@ -1,9 +1,6 @@
 package org.ziggurat.gateway;
 
 import java.net.UnknownHostException;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.net.SocketAddress;
-import io.vertx.ext.web.RoutingContext;
 import io.netty.handler.ipfilter.IpFilterRuleType;
 import io.netty.handler.ipfilter.IpSubnetFilterRule;
 import io.netty.util.NetUtil;
@@ -134,23 +131,5 @@ public final class ClientAddresses {
         }
         int colon = v.indexOf(':');
         return colon > 0 && v.indexOf(':', colon + 1) < 0 ? v.substring(0, colon) : v;
-    }
-
-    /** The caller's address as the routing context carries it from the start of the request. */
-    static final String CONTEXT_KEY = "ziggurat.client-address";
-
-    /**
-     * The TCP peer's address, from the connection (Quarkus's forwarded-address parsing is off:
-     * {@link #of(String, String, String)} decides which forwarded headers to believe).
-     */
-    static String peer(HttpServerRequest request) {
-        SocketAddress address = request.connection() == null ? null : request.connection().remoteAddress();
-        return address == null ? null : address.hostAddress();
-    }
-
-    /** The caller's address of a request under way: the peer, or the one trusted proxies name. */
-    static String of(RoutingContext ctx) {
-        String known = ctx.get(CONTEXT_KEY);
-        return known != null ? known : peer(ctx.request());
     }
 }

@@ -83,9 +83,9 @@ public class GatewayProxy {
         HttpServerRequest request = ctx.request();
         String requestId = RequestIds.acceptOrGenerate(request.getHeader(RequestIds.HEADER));
         request.headers().set(RequestIds.HEADER, requestId);
-        String client = clientAddresses.of(ClientAddresses.peer(request), request.getHeader("X-Forwarded-For"),
+        String client = clientAddresses.of(CallerAddress.peer(request), request.getHeader("X-Forwarded-For"),
                 request.getHeader("Forwarded"));
-        ctx.put(ClientAddresses.CONTEXT_KEY, client);
+        ctx.put(CallerAddress.CONTEXT_KEY, client);
         ctx.addEndHandler(done -> accessLog.log(ctx, requestId, started));
         String publicPath = PublicRoutes.stripVersion(ctx.normalizedPath());
         if (reference.handles(publicPath) && request.method() == HttpMethod.GET) {
@@ -194,6 +194,6 @@ public class GatewayProxy {
             String platformToken, String accessToken, Buffer body) {
         upstreams.send(ctx, route.service(), new UpstreamProxies.Upstream(
                 query == null || query.isEmpty() ? route.path() : route.path() + "?" + query,
-                passAuthorization, platformToken, ClientAddresses.of(ctx), accessToken, ctx, body));
+                passAuthorization, platformToken, CallerAddress.of(ctx), accessToken, ctx, body));
     }
 }
