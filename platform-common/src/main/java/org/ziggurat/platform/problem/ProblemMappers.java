@@ -1,5 +1,8 @@
 package org.ziggurat.platform.problem;
 
+import org.ziggurat.platform.data.InvalidReference;
+import org.ziggurat.platform.data.RowMissing;
+import org.ziggurat.platform.data.ValueTaken;
 import com.fasterxml.jackson.core.JacksonException;
 import io.netty.channel.ConnectTimeoutException;
 import io.vertx.sqlclient.ClosedConnectionException;
@@ -39,6 +42,24 @@ public class ProblemMappers {
             return retryShortly(e.detail(), headers, uri);
         }
         return respond(e.status(), e.title(), e.detail(), e.errors(), headers, uri);
+    }
+
+    /** A repository's word for a unique violation. */
+    @ServerExceptionMapper
+    public Response taken(ValueTaken e, HttpHeaders headers, UriInfo uri) {
+        return problem(ProblemException.conflict(e.getMessage()), headers, uri);
+    }
+
+    /** A repository's word for a row the work needs that is not there. */
+    @ServerExceptionMapper
+    public Response missing(RowMissing e, HttpHeaders headers, UriInfo uri) {
+        return problem(ProblemException.notFound(e.getMessage()), headers, uri);
+    }
+
+    /** A repository's word for input that names rows it cannot use as asked. */
+    @ServerExceptionMapper
+    public Response invalidReference(InvalidReference e, HttpHeaders headers, UriInfo uri) {
+        return problem(ProblemException.invalidField(e.field(), e.getMessage()), headers, uri);
     }
 
     @ServerExceptionMapper
