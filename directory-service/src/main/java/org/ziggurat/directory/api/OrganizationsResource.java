@@ -1,5 +1,8 @@
-package org.ziggurat.directory.organizations;
+package org.ziggurat.directory.api;
 
+import org.ziggurat.directory.organizations.OrganizationRepository;
+import org.ziggurat.directory.organizations.OrganizationService;
+import org.ziggurat.directory.organizations.OrganizationViews;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;

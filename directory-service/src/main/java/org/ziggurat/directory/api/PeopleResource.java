@@ -1,5 +1,9 @@
-package org.ziggurat.directory.people;
+package org.ziggurat.directory.api;
 
+import org.ziggurat.directory.people.DefaultAvatars;
+import org.ziggurat.directory.people.PeopleRepository;
+import org.ziggurat.directory.people.PeopleService;
+import org.ziggurat.directory.people.PersonViews;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;

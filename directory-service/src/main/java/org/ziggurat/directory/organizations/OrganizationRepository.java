@@ -10,7 +10,8 @@ import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.ziggurat.directory.people.PersonRow;
-import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.data.RowMissing;
+import org.ziggurat.platform.data.ValueTaken;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +115,7 @@ public class OrganizationRepository {
         return pool.withTransaction(conn -> conn
                 .preparedQuery("SELECT id FROM organization WHERE id = $1 FOR UPDATE").execute(Tuple.of(organizationId))
                 .chain(rows -> rows.rowCount() == 0
-                        ? Uni.createFrom().failure(ProblemException.notFound("No such organization."))
+                        ? Uni.createFrom().failure(new RowMissing("No such organization."))
                         : work.apply(conn)));
     }
 
@@ -141,6 +142,6 @@ public class OrganizationRepository {
 
     private static Throwable conflict(Throwable failure) {
         PgException pg = (PgException) failure;
-        return "23505".equals(pg.getSqlState()) ? ProblemException.conflict("This name is taken.") : failure;
+        return "23505".equals(pg.getSqlState()) ? new ValueTaken("This name is taken.") : failure;
     }
 }

@@ -9,7 +9,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.data.ValueTaken;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -96,8 +96,8 @@ public class PeopleRepository {
         }
         String constraint = pg.getConstraint() == null ? "" : pg.getConstraint();
         if (constraint.contains("email")) {
-            return ProblemException.conflict("An account with this email address exists already.");
+            return new ValueTaken("An account with this email address exists already.");
         }
-        return ProblemException.conflict("This name is taken.");
+        return new ValueTaken("This name is taken.");
     }
 }

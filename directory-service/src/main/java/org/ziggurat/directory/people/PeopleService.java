@@ -110,7 +110,7 @@ public class PeopleService {
     }
 
     /** The token names a person who no longer exists. */
-    static ProblemException gone() {
+    public static ProblemException gone() {
         return ProblemException.unauthorized("The authenticated person does not exist.");
     }
 }

@@ -8,7 +8,8 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.data.InvalidReference;
+import org.ziggurat.platform.data.RowMissing;
 import org.ziggurat.vocab.schemes.SchemeRepository;
 
 import java.time.Instant;
@@ -132,7 +133,7 @@ public class ConceptRepository {
                     rows.forEach(r -> found.add(r.getString("id")));
                     for (int i = 0; i < broader.size(); i++) {
                         if (!found.contains(broader.get(i))) {
-                            throw ProblemException.invalidField("broader[" + i + "]", "is not a concept of this scheme");
+                            throw new InvalidReference("broader[" + i + "]", "is not a concept of this scheme");
                         }
                     }
                     return null;
@@ -211,7 +212,7 @@ public class ConceptRepository {
                         .execute(Tuple.of(schemeId, id)))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
-                        throw ProblemException.notFound("No concept has the id '" + id + "'.");
+                        throw new RowMissing("No concept has the id '" + id + "'.");
                     }
                     return null;
                 })
@@ -239,7 +240,7 @@ public class ConceptRepository {
                 .execute(Tuple.of(broader.toArray(String[]::new), id))
                 .map(rows -> {
                     if (rows.rowCount() > 0) {
-                        throw ProblemException.invalidField("broader", "would make the concept broader than itself (a cycle)");
+                        throw new InvalidReference("broader", "would make the concept broader than itself (a cycle)");
                     }
                     return null;
                 });

@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.vocab.concepts.ConceptRepository;
+import org.ziggurat.vocab.schemes.SchemeExport;
 import org.ziggurat.vocab.schemes.SchemeRow;
 
 import java.io.OutputStream;
@@ -18,7 +20,13 @@ import java.util.List;
 
 /** Streams a scheme as SKOS, reading its concepts a page at a time in id order. */
 @ApplicationScoped
-public class SchemeExporter {
+public class SchemeExporter implements SchemeExport {
+
+    @Override
+    public Optional<RDFFormat> format(String mediaType) {
+        return Skos.format(mediaType);
+    }
+
 
     static final int PAGE = 500;
 
@@ -26,6 +34,7 @@ public class SchemeExporter {
     ConceptRepository concepts;
 
     /** The export in a temporary file (blocks: call it on a worker thread). */
+    @Override
     public Path writeToTemporaryFile(SchemeRow scheme, RDFFormat format, PublicUrls urls) {
         Path file = null;
         try {
@@ -40,6 +49,7 @@ public class SchemeExporter {
         }
     }
 
+    @Override
     public void delete(Path file) {
         if (file != null) {
             try {

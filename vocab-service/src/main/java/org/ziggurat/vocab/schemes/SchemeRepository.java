@@ -7,7 +7,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.data.ValueTaken;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +60,7 @@ public class SchemeRepository {
                         .addValue(language).addValue(creatorId).addValue(creatorUsername))
                 .map(rows -> SchemeRow.from(rows.iterator().next()))
                 .onFailure(e -> e instanceof PgException pg && "23505".equals(pg.getSqlState()))
-                .transform(e -> ProblemException.conflict("A scheme with the slug '" + slug + "' exists in this namespace."));
+                .transform(e -> new ValueTaken("A scheme with the slug '" + slug + "' exists in this namespace."));
     }
 
     public Uni<SchemeRow> update(long id, String abbr, String title, String definition, String language) {

@@ -2,7 +2,6 @@ package org.ziggurat.vocab.schemes;
 
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.http.HttpServerResponse;
-import org.ziggurat.vocab.rdf.SchemeExporter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -31,7 +30,6 @@ import org.ziggurat.vocab.Languages;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Variant;
 import org.eclipse.rdf4j.rio.RDFFormat;
-import org.ziggurat.vocab.rdf.Skos;
 
 import java.net.URI;
 import java.util.Optional;
@@ -56,7 +54,7 @@ public class SchemesResource {
     SchemeAccess access;
 
     @Inject
-    SchemeExporter exporter;
+    SchemeExport exporter;
 
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @QueryParam("page") String page,
@@ -86,7 +84,7 @@ public class SchemesResource {
                     + "application/rdf+xml or application/ld+json.");
         }
         PublicUrls urls = PublicUrls.of(uri);
-        Optional<RDFFormat> rdf = Skos.format(chosen.getMediaType().toString());
+        Optional<RDFFormat> rdf = exporter.format(chosen.getMediaType().toString());
         Uni<SchemeRow> visible = access.visible(namespace, slug);
         if (rdf.isEmpty()) {
             return visible.map(row -> Response.ok(SchemeViews.scheme(row, urls), MediaType.APPLICATION_JSON_TYPE).build());
