@@ -4,7 +4,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.oauth.OAuthException;
-import org.ziggurat.platform.testing.ModuleGraph;
+import org.ziggurat.platform.testing.ModuleGraphChecks;
 
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +20,7 @@ import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
  * clients nothing of tokens; tokens nothing of the authorization flow; and nothing uses the HTTP
  * layers ({@code pages}, {@code endpoints}, the grants API). Plain JUnit: no Quarkus starts.
  */
-class ArchitectureTest {
+class ArchitectureTest extends ModuleGraphChecks {
 
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             entry(ROOT, Set.of()),
@@ -36,23 +36,20 @@ class ArchitectureTest {
             entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens")),
             entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization")));
 
-    private static final ModuleGraph GRAPH = ModuleGraph.of("org.ziggurat.auth");
+    @Override
+    protected String root() {
+        return "org.ziggurat.auth";
+    }
 
-    @Test
-    void everyPackageUsesOnlyThePackagesBelowIt() {
-        GRAPH.usesOnly(MAY_USE);
+    @Override
+    protected Map<String, Set<String>> mayUse() {
+        return MAY_USE;
     }
 
     @Test
-    void thePackagesHaveNoCycles() {
-        GRAPH.hasNoCycles();
-    }
-
-    @Test
-    void repositoriesSpeakNoHttp() {
-        GRAPH.repositoriesSpeakNoHttp();
+    void repositoriesThrowNoOAuthErrors() {
         noClasses().that().haveSimpleNameEndingWith("Repository").should().dependOnClassesThat(assignableTo(OAuthException.class))
-                .because("an OAuth error answer is the protocol's, not the rows'").check(GRAPH.classes());
+                .because("an OAuth error answer is the protocol's, not the rows'").check(graph().classes());
     }
 
     @Test

@@ -1,7 +1,6 @@
 package org.ziggurat.directory;
 
-import org.junit.jupiter.api.Test;
-import org.ziggurat.platform.testing.ModuleGraph;
+import org.ziggurat.platform.testing.ModuleGraphChecks;
 
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +13,7 @@ import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
  * {@code internal}) on top; organizations, which have people as members, above people; people
  * above the password hashing ({@code security}). Plain JUnit: no Quarkus starts.
  */
-class ArchitectureTest {
+class ArchitectureTest extends ModuleGraphChecks {
 
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             entry(ROOT, Set.of()),
@@ -24,20 +23,13 @@ class ArchitectureTest {
             entry("internal", Set.of(ROOT, "people", "organizations", "security")),
             entry("api", Set.of(ROOT, "people", "organizations", "security")));
 
-    private static final ModuleGraph GRAPH = ModuleGraph.of("org.ziggurat.directory");
-
-    @Test
-    void everyPackageUsesOnlyThePackagesBelowIt() {
-        GRAPH.usesOnly(MAY_USE);
+    @Override
+    protected String root() {
+        return "org.ziggurat.directory";
     }
 
-    @Test
-    void thePackagesHaveNoCycles() {
-        GRAPH.hasNoCycles();
-    }
-
-    @Test
-    void repositoriesSpeakNoHttp() {
-        GRAPH.repositoriesSpeakNoHttp();
+    @Override
+    protected Map<String, Set<String>> mayUse() {
+        return MAY_USE;
     }
 }

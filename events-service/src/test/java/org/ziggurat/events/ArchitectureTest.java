@@ -1,7 +1,6 @@
 package org.ziggurat.events;
 
-import org.junit.jupiter.api.Test;
-import org.ziggurat.platform.testing.ModuleGraph;
+import org.ziggurat.platform.testing.ModuleGraphChecks;
 
 import java.util.Map;
 import java.util.Set;
@@ -12,26 +11,19 @@ import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
 /**
  * The module graph inside events-service points one way: the data events ({@code data}) above the service's configuration. Plain JUnit: no Quarkus starts.
  */
-class ArchitectureTest {
+class ArchitectureTest extends ModuleGraphChecks {
 
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             entry(ROOT, Set.of()),
             entry("data", Set.of(ROOT)));
 
-    private static final ModuleGraph GRAPH = ModuleGraph.of("org.ziggurat.events");
-
-    @Test
-    void everyPackageUsesOnlyThePackagesBelowIt() {
-        GRAPH.usesOnly(MAY_USE);
+    @Override
+    protected String root() {
+        return "org.ziggurat.events";
     }
 
-    @Test
-    void thePackagesHaveNoCycles() {
-        GRAPH.hasNoCycles();
-    }
-
-    @Test
-    void repositoriesSpeakNoHttp() {
-        GRAPH.repositoriesSpeakNoHttp();
+    @Override
+    protected Map<String, Set<String>> mayUse() {
+        return MAY_USE;
     }
 }

@@ -1,7 +1,6 @@
 package org.ziggurat.vocab;
 
-import org.junit.jupiter.api.Test;
-import org.ziggurat.platform.testing.ModuleGraph;
+import org.ziggurat.platform.testing.ModuleGraphChecks;
 
 import java.util.Map;
 import java.util.Set;
@@ -12,7 +11,7 @@ import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
 /**
  * The module graph inside vocab-service points one way: schemes at the bottom; concepts, which belong to a scheme, above them; RDF (reading and writing SKOS) above both, and the scheme's export stated by schemes ({@code SchemeExport}) and written there; imports on top. Plain JUnit: no Quarkus starts.
  */
-class ArchitectureTest {
+class ArchitectureTest extends ModuleGraphChecks {
 
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             entry(ROOT, Set.of()),
@@ -21,20 +20,13 @@ class ArchitectureTest {
             entry("rdf", Set.of(ROOT, "schemes", "concepts")),
             entry("imports", Set.of(ROOT, "schemes", "concepts", "rdf")));
 
-    private static final ModuleGraph GRAPH = ModuleGraph.of("org.ziggurat.vocab");
-
-    @Test
-    void everyPackageUsesOnlyThePackagesBelowIt() {
-        GRAPH.usesOnly(MAY_USE);
+    @Override
+    protected String root() {
+        return "org.ziggurat.vocab";
     }
 
-    @Test
-    void thePackagesHaveNoCycles() {
-        GRAPH.hasNoCycles();
-    }
-
-    @Test
-    void repositoriesSpeakNoHttp() {
-        GRAPH.repositoriesSpeakNoHttp();
+    @Override
+    protected Map<String, Set<String>> mayUse() {
+        return MAY_USE;
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -28,6 +29,8 @@ public final class ModuleGraph {
     /** The root package itself (a service's configuration and application classes). */
     public static final String ROOT = "(root)";
 
+    private static final Map<String, ModuleGraph> LOADED = new ConcurrentHashMap<>();
+
     private final String root;
     private final JavaClasses classes;
 
@@ -36,10 +39,10 @@ public final class ModuleGraph {
         this.classes = classes;
     }
 
-    /** The main classes (not the tests) under a root package. */
+    /** The main classes (not the tests) under a root package, read once per test run. */
     public static ModuleGraph of(String root) {
-        return new ModuleGraph(root, new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(root));
+        return LOADED.computeIfAbsent(root, r -> new ModuleGraph(r, new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(r)));
     }
 
     public JavaClasses classes() {
