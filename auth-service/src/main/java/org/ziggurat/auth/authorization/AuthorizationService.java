@@ -13,7 +13,6 @@ import org.ziggurat.auth.directory.DirectoryClient;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.Pkce;
-import org.ziggurat.auth.oauth.RedirectUris;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
@@ -236,10 +235,5 @@ public class AuthorizationService {
                 .replaceWith(value)
                 .invoke(() -> EVENTS.infof("event=code_issued client_id=%s person_id=%d pkce=%s", request.app().clientId(),
                         personId, challenge != null));
-    }
-
-    /** Whether the redirect URI is the out-of-band one, whose code is shown on a page of ours. */
-    public static boolean outOfBand(AuthorizationRequest request) {
-        return RedirectUris.isOutOfBand(request.redirectUri());
     }
 }
