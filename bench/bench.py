@@ -587,21 +587,7 @@ def scenarios(state):
         # other targets' runs between two of its runs take longer, so without this every run began
         # with 1,000 introspections and signatures at once (p99 68 to 111 ms, against 17 to 25 ms
         # for runs that directly followed another). Each token is presented once before the run.
-        tokens = [t for t in (STATE / "access-tokens.txt").read_text().split("\n") if t]
-        host, port = urllib.parse.urlparse(GATEWAY).hostname, urllib.parse.urlparse(GATEWAY).port
-
-        def present(share):
-            connection = HTTPConnection(host, port, timeout=30)
-            for token in share:
-                connection.request("GET", f"{GATEWAY_PREFIX}/user", headers={"Authorization": f"Bearer {token}"})
-                response = connection.getresponse()
-                response.read()
-                if response.status != 200:
-                    die(f"GET /user through the gateway answered {response.status} while priming its cache")
-            connection.close()
-
-        with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            list(pool.map(present, [tokens[i::4] for i in range(4)]))
+        prime_gateway_caches(1)
 
     def direct_platform_per_person(env):
         # The same people, in the same order, as the access tokens the gateway target presents.
@@ -770,6 +756,27 @@ def scenarios(state):
     }
 
 
+def prime_gateway_caches(replicas):
+    """Presents each seeded access token once to every gateway replica (the balancer sends each
+    request to the next one), so that a run measures cached tokens, not a burst of introspections."""
+    tokens = [t for t in (STATE / "access-tokens.txt").read_text().split("\n") if t]
+    host, port = urllib.parse.urlparse(GATEWAY).hostname, urllib.parse.urlparse(GATEWAY).port
+
+    def present(share):
+        connection = HTTPConnection(host, port, timeout=30)
+        for token in share:
+            for _ in range(replicas):
+                connection.request("GET", f"{GATEWAY_PREFIX}/user", headers={"Authorization": f"Bearer {token}"})
+                response = connection.getresponse()
+                response.read()
+                if response.status != 200:
+                    die(f"GET /user through the gateway answered {response.status} while priming its cache")
+        connection.close()
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        list(pool.map(present, [tokens[i::4] for i in range(4)]))
+
+
 def take_unused(name, count):
     """The next `count` tokens of a seeded file that no earlier run took; the cursor lives beside it."""
     tokens = [t for t in (STATE / name).read_text().split("\n") if t]
@@ -895,24 +902,6 @@ def run_topology(state):
     tokens (1,000 people) and appends, the plain stack first, then the replicas after a longer
     warm-up (BENCH_TOPOLOGY_WARMUP per request), then the plain stack is started again."""
     gw = GATEWAY + GATEWAY_PREFIX
-    tokens = [t for t in (STATE / "access-tokens.txt").read_text().split("\n") if t]
-    host, port = urllib.parse.urlparse(GATEWAY).hostname, urllib.parse.urlparse(GATEWAY).port
-
-    def prime(replicas):
-        # Every gateway replica caches its own answers; the balancer sends each request to the next.
-        def present(share):
-            connection = HTTPConnection(host, port, timeout=30)
-            for token in share:
-                for _ in range(replicas):
-                    connection.request("GET", f"{GATEWAY_PREFIX}/user", headers={"Authorization": f"Bearer {token}"})
-                    response = connection.getresponse()
-                    response.read()
-                    if response.status != 200:
-                        die(f"GET /user answered {response.status} while priming the gateways' caches")
-            connection.close()
-        with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            list(pool.map(present, [tokens[i::4] for i in range(4)]))
-
     requests = {
         "topology-user": ("GET /user with a cached token (1,000 people), plain stack and production topology", 32,
                           lambda label: {"name": label, "system": "ziggurat", "url": gw, "connections": 32,
@@ -937,7 +926,7 @@ def run_topology(state):
         for replicas, label in TOPOLOGIES:
             switch_stack(replicas)
             targets = {r: make(label) for r, (_, _, make) in requests.items()}
-            prime(replicas)
+            prime_gateway_caches(replicas)
             for target in targets.values():
                 if replicas > 1:
                     measure(target, TOPOLOGY_WARMUP)
