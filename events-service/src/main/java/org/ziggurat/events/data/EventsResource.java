@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.pgclient.PgException;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -26,7 +25,6 @@ import jakarta.ws.rs.sse.Sse;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.ziggurat.events.EventsConfig;
 import org.ziggurat.platform.namespaces.Namespace;
-import org.ziggurat.platform.namespaces.NamespaceRights;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
@@ -37,7 +35,6 @@ import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -52,17 +49,12 @@ public class EventsResource {
     private static final int STREAM_BATCH = 100;
     private static final Pattern REPOSITORY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
-    /** Recording an event creates content: the write scope. */
-    static final String WRITE_SCOPE = "write";
 
     @Inject
     Callers callers;
 
     @Inject
-    NamespaceRights rights;
-
-    @Inject
-    EventRepository events;
+    EventService service;
 
     @Inject
     EventStreamHub hub;
@@ -81,7 +73,9 @@ public class EventsResource {
         if (body == null || body.isEmpty()) {
             throw ProblemException.badRequest("A JSON body is required.");
         }
-        if (body.length() > config.maxBodyBytes() || body.getBytes(StandardCharsets.UTF_8).length > config.maxBodyBytes()) {
+        // The characters first: a body far too large is refused before it is encoded.
+        byte[] bytes = body.length() > config.maxBodyBytes() ? null : body.getBytes(StandardCharsets.UTF_8);
+        if (bytes == null || bytes.length > config.maxBodyBytes()) {
             throw ProblemException.tooLarge("A data event may be at most " + config.maxBodyBytes() + " bytes.");
         }
         if (idempotencyKey != null && !IDEMPOTENCY_KEY.matcher(idempotencyKey).matches()) {
@@ -93,47 +87,10 @@ public class EventsResource {
         } catch (JsonProcessingException e) {
             throw ProblemException.badRequest("The request body is not valid JSON.");
         }
-        EventInput input = EventInput.parse(json, config);
-        byte[] hash = idempotencyKey == null ? null : sha256(body);
-        return callers.current().chain(caller -> rights.forWriting(namespace, caller, WRITE_SCOPE).chain(ns -> {
-            EventViews.Place place = new EventViews.Place(ns.name(), repo, PublicUrls.of(uri));
-            long creator = caller.requireUser();
-            EventRepository.NewEvent event = new EventRepository.NewEvent(ns.name(), repo, input, creator,
-                    caller.username().orElse(""), caller.clientId().orElse(null), idempotencyKey, hash);
-            // A first write answers with what it stored; a replay reads the first answer's event again.
-            Uni<EventViews.Event> written = idempotencyKey == null ? events.write(event).map(w -> view(w, place))
-                    : writeOnce(event, hash, place);
-            return written.map(view -> Response.created(URI.create(view.url())).entity(view).build());
-        }));
-    }
-
-    /** The same key and body return the first answer; the same key with another body is 422. */
-    private Uni<EventViews.Event> writeOnce(EventRepository.NewEvent event, byte[] hash, EventViews.Place place) {
-        Uni<Long> replay = events.byIdempotencyKey(event.namespace(), event.repository(), event.creatorId(),
-                event.idempotencyKey()).map(previous -> {
-                    if (previous == null) {
-                        return null;
-                    }
-                    if (!MessageDigest.isEqual(previous.requestHash(), hash)) {
-                        throw ProblemException.invalidField("Idempotency-Key", "was used before with another body");
-                    }
-                    return previous.id();
-                });
-        return replay.chain(id -> id != null ? single(place, id)
-                : events.write(event).map(w -> view(w, place))
-                        .onFailure(e -> e instanceof PgException pg && "23505".equals(pg.getSqlState()))
-                        .recoverWithUni(() -> writeOnceAfterRace(event, hash).chain(first -> single(place, first))));
-    }
-
-    /** Two requests with one key at the same time: the other one won; answer with its event. */
-    private Uni<Long> writeOnceAfterRace(EventRepository.NewEvent event, byte[] hash) {
-        return events.byIdempotencyKey(event.namespace(), event.repository(), event.creatorId(), event.idempotencyKey())
-                .map(previous -> {
-                    if (previous == null || !MessageDigest.isEqual(previous.requestHash(), hash)) {
-                        throw ProblemException.invalidField("Idempotency-Key", "was used before with another body");
-                    }
-                    return previous.id();
-                });
+        EventService.Append append = new EventService.Append(namespace, repo, EventInput.parse(json, config),
+                idempotencyKey, idempotencyKey == null ? null : IdempotentReplays.hash(bytes));
+        return callers.current().chain(caller -> service.append(append, caller, PublicUrls.of(uri)))
+                .map(view -> Response.created(URI.create(view.url())).entity(view).build());
     }
 
     /** Newest first, {@code kind} and {@code since} filters, {@code page}/{@code per_page} with Link headers. */
@@ -150,16 +107,10 @@ public class EventsResource {
         OffsetDateTime after = since == null ? null : Timestamps.parse(since).map(i -> i.atOffset(ZoneOffset.UTC))
                 .orElseThrow(() -> new ProblemException(400, "Bad Request", "since must be an ISO 8601 timestamp.",
                         List.of(new Problem.FieldError("since", "not an ISO 8601 timestamp"))));
-        return callers.current().chain(caller -> rights.forReading(namespace, caller)).chain(ns -> {
-            EventViews.Place place = new EventViews.Place(ns.name(), repo, PublicUrls.of(uri));
-            return events.page(ns.name(), repo, kind, after, request.limitPlusOne(), request.offset())
-                    .map(rows -> {
-                        boolean more = rows.size() > request.limit();
-                        List<EventViews.Event> views = rows.stream().limit(request.limit())
-                                .map(r -> EventViews.event(r, place, null)).toList();
-                        return PageLinks.withoutTotal(Response.ok(views), uri, request, more).build();
-                    });
-        });
+        return callers.current().chain(caller -> service.readable(namespace, caller))
+                .chain(ns -> service.page(ns, repo, kind, after, request.limitPlusOne(), request.offset(), PublicUrls.of(uri)))
+                .map(views -> PageLinks.withoutTotal(Response.ok(views.stream().limit(request.limit()).toList()), uri,
+                        request, views.size() > request.limit()).build());
     }
 
     @GET
@@ -168,8 +119,8 @@ public class EventsResource {
             @PathParam("id") String id, @Context UriInfo uri) {
         String repo = repositoryName(repository);
         long eventId = eventId(id);
-        return callers.current().chain(caller -> rights.forReading(namespace, caller))
-                .chain(ns -> single(new EventViews.Place(ns.name(), repo, PublicUrls.of(uri)), eventId));
+        return callers.current().chain(caller -> service.readable(namespace, caller))
+                .chain(ns -> service.single(new EventViews.Place(ns.name(), repo, PublicUrls.of(uri)), eventId));
     }
 
     @GET
@@ -178,12 +129,8 @@ public class EventsResource {
             @PathParam("repository") String repository, @PathParam("id") String id) {
         String repo = repositoryName(repository);
         long eventId = eventId(id);
-        return callers.current().chain(caller -> rights.forReading(namespace, caller))
-                .chain(ns -> events.repositoryId(ns.name(), repo))
-                .chain(repoId -> repoId == null ? Uni.createFrom().nullItem() : events.event(repoId, eventId))
-                .onItem().ifNull().failWith(() -> ProblemException.notFound("No such data event."))
-                .chain(row -> events.commits(row.id()))
-                .map(rows -> rows.stream().map(EventViews::commit).toList());
+        return callers.current().chain(caller -> service.readable(namespace, caller))
+                .chain(ns -> service.commits(ns.name(), repo, eventId));
     }
 
     /**
@@ -206,7 +153,7 @@ public class EventsResource {
         // Rights were settled by StreamRights before this method, while a refusal could still be a 404.
         Namespace ns = (Namespace) request.getProperty(StreamRights.NAMESPACE);
         Uni<StreamStart> start = (resumeFrom != null ? Uni.createFrom().item(Long.parseLong(resumeFrom))
-                : events.newestId(ns.name(), repo)).map(after -> new StreamStart(ns, after));
+                : service.newestId(ns.name(), repo)).map(after -> new StreamStart(ns, after));
         return RestMulti.fromUniResponse(start, begin -> {
             AtomicLong last = new AtomicLong(begin.after());
             EventViews.Place place = new EventViews.Place(begin.namespace().name(), repo, urls);
@@ -217,7 +164,7 @@ public class EventsResource {
                     Multi.createFrom().ticks().every(config.streamHeartbeat()).map(t -> 0L));
             Multi<OutboundSseEvent> appended = ticks.onOverflow().drop()
                     .onItem().transformToMultiAndConcatenate(tick -> Multi.createBy().repeating()
-                            .uni(() -> events.after(place.namespace(), repo, last.get(), STREAM_BATCH)
+                            .uni(() -> service.after(place.namespace(), repo, last.get(), STREAM_BATCH)
                                     .invoke(rows -> rows.forEach(r -> last.set(Math.max(last.get(), r.id())))))
                             .whilst(rows -> rows.size() == STREAM_BATCH)
                             .onItem().transformToIterable(rows -> rows))
@@ -237,7 +184,7 @@ public class EventsResource {
                     "You may no longer read this namespace."))).build();
             Multi<OutboundSseEvent> rightsLost = Multi.createFrom().ticks().every(config.streamRightsRecheck())
                     .onOverflow().drop()
-                    .onItem().transformToUniAndConcatenate(t -> rights.forReading(begin.namespace().name(), caller).map(ok -> false)
+                    .onItem().transformToUniAndConcatenate(t -> service.readable(begin.namespace().name(), caller).map(ok -> false)
                             .onFailure(ProblemException.class).recoverWithItem(true)
                             // The directory away for a moment is no reason to end a stream.
                             .onFailure().recoverWithItem(false))
@@ -268,17 +215,6 @@ public class EventsResource {
     private record StreamStart(Namespace namespace, long after) {
     }
 
-    private static EventViews.Event view(EventRepository.Written written, EventViews.Place place) {
-        return EventViews.event(written.event(), place, written.commits());
-    }
-
-    private Uni<EventViews.Event> single(EventViews.Place place, long id) {
-        return events.repositoryId(place.namespace(), place.repository())
-                .chain(repoId -> repoId == null ? Uni.createFrom().nullItem() : events.event(repoId, id))
-                .onItem().ifNull().failWith(() -> ProblemException.notFound("No such data event."))
-                .chain(row -> events.commits(row.id()).map(commits -> EventViews.event(row, place, commits)));
-    }
-
     static String repositoryName(String name) {
         if (name == null || !REPOSITORY_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
             throw ProblemException.notFound("No repository is called '" + name + "'.");
@@ -293,11 +229,4 @@ public class EventsResource {
         return Long.parseLong(id);
     }
 
-    private static byte[] sha256(String body) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }
