@@ -53,6 +53,26 @@ public record ConceptInput(String status, List<Label> labels, List<Note> notes, 
         return body;
     }
 
+    /** The fields a PATCH may change; collections are replaced whole. */
+    static final List<String> PATCHABLE = List.of("status", "labels", "notes", "broader", "matches");
+
+    /**
+     * A PATCH laid over the current concept (as {@link #asBody} gives it) and checked as a whole
+     * concept: the fields the patch names replace the current ones, others are ignored.
+     */
+    public static ConceptInput patched(ObjectNode current, JsonNode patch) {
+        if (patch == null || !patch.isObject()) {
+            throw ProblemException.badRequest("A JSON object is required.");
+        }
+        ObjectNode merged = current.deepCopy();
+        patch.fields().forEachRemaining(f -> {
+            if (PATCHABLE.contains(f.getKey())) {
+                merged.set(f.getKey(), f.getValue());
+            }
+        });
+        return parse(merged);
+    }
+
     public static ConceptInput parse(JsonNode body) {
         if (body == null || !body.isObject()) {
             throw ProblemException.badRequest("The body must be a JSON object.");

@@ -3,7 +3,6 @@ package org.ziggurat.vocab.concepts;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -19,25 +18,20 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PublicUrls;
-import org.ziggurat.platform.namespaces.NamespaceRights;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.time.Timestamps;
 import org.ziggurat.platform.token.Callers;
-import org.ziggurat.vocab.schemes.SchemeRepository;
-import org.ziggurat.vocab.schemes.SchemeRow;
 import org.ziggurat.vocab.Etags;
 import org.ziggurat.vocab.RenderedPages;
-import org.ziggurat.vocab.schemes.SchemeAccess;
+import org.ziggurat.vocab.schemes.SchemeService;
 
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Concepts (spec 4.6): of a scheme, or of a whole namespace ({@code in_scheme} narrows it). */
 @Path("/{namespace}/vocab")
@@ -48,26 +42,10 @@ public class ConceptsResource {
     Callers callers;
 
     @Inject
-    NamespaceRights rights;
+    SchemeService schemes;
 
     @Inject
-    SchemeRepository schemes;
-
-    @Inject
-    SchemeAccess schemeAccess;
-
-    @Inject
-    ConceptRepository concepts;
-
-    @Inject
-    RenderedPages pages;
-
-    @Inject
-    ObjectMapper mapper;
-
-    record ListQuery(OffsetDateTime since, boolean descending, PageRequest page, boolean synsets, String ifNoneMatch,
-            ConceptSearch search) {
-    }
+    ConceptService concepts;
 
     @POST
     @Path("/schemes/{slug}/concepts")
@@ -76,11 +54,7 @@ public class ConceptsResource {
             @Context UriInfo uri) {
         ConceptInput input = ConceptInput.parse(body);
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(c -> rights.forWriting(namespace, c, "write")
-                .chain(ns -> schemes.bySlug(ns.name(), slug))
-                .onItem().ifNull().failWith(() -> SchemeAccess.notFound(slug))
-                .chain(scheme -> concepts.insert(scheme.id(), input, c.requireUser(), c.username().orElse(""))
-                        .chain(id -> render(scheme, id, urls))))
+        return callers.current().chain(c -> concepts.create(namespace, slug, input, c, urls))
                 .map(concept -> Response.created(URI.create(concept.url())).entity(new ConceptViews.Concepts(List.of(concept)))
                         .build());
     }
@@ -96,24 +70,7 @@ public class ConceptsResource {
             throw ProblemException.badRequest("A JSON object is required.");
         }
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(c -> rights.forWriting(namespace, c, "update")
-                .chain(ns -> schemes.bySlug(ns.name(), slug))
-                .onItem().ifNull().failWith(() -> SchemeAccess.notFound(slug))
-                .chain(scheme -> concepts.one(scheme.id(), id)
-                        .onItem().ifNull().failWith(() -> ProblemException.notFound("No concept has the id '" + id + "'."))
-                        .chain(row -> concepts.details(List.of(id)).map(d -> {
-                            var merged = ConceptInput.asBody(row.status(), d.labels().getOrDefault(id, List.of()),
-                                    d.notes().getOrDefault(id, List.of()), d.broader().getOrDefault(id, List.of()),
-                                    d.matches().getOrDefault(id, List.of()), mapper);
-                            body.fields().forEachRemaining(f -> {
-                                if (List.of("status", "labels", "notes", "broader", "matches").contains(f.getKey())) {
-                                    merged.set(f.getKey(), f.getValue());
-                                }
-                            });
-                            return ConceptInput.parse(merged);
-                        }))
-                        .chain(input -> concepts.replace(scheme.id(), id, input, c.username().orElse("")))
-                        .chain(() -> render(scheme, id, urls))))
+        return callers.current().chain(c -> concepts.update(namespace, slug, id, body, c, urls))
                 .map(concept -> new ConceptViews.Concepts(List.of(concept)));
     }
 
@@ -122,21 +79,13 @@ public class ConceptsResource {
     public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             @PathParam("id") String id) {
         requireId(id);
-        return callers.current().chain(c -> rights.forWriting(namespace, c, "update"))
-                .chain(ns -> schemes.bySlug(ns.name(), slug))
-                .onItem().ifNull().failWith(() -> SchemeAccess.notFound(slug))
-                .chain(scheme -> concepts.delete(scheme.id(), id))
-                .map(deleted -> {
-                    if (!deleted) {
-                        throw ProblemException.notFound("No concept has the id '" + id + "'.");
-                    }
-                    return Response.noContent().build();
-                });
+        return callers.current().chain(c -> concepts.delete(namespace, slug, id, c))
+                .map(deleted -> Response.noContent().build());
     }
 
     private static void requireId(String id) {
         if (!ConceptIds.FORM.matcher(id).matches()) {
-            throw ProblemException.notFound("No concept has the id '" + id + "'.");
+            throw ConceptService.notFound(id);
         }
     }
 
@@ -148,14 +97,7 @@ public class ConceptsResource {
         boolean asSynset = flag(synsets);
         requireId(id);
         PublicUrls urls = PublicUrls.of(uri);
-        return schemeAccess.visible(namespace, slug)
-                .chain(scheme -> pages.get(RenderedPages.ofScheme(scheme.id(), scheme.revision()), urls, uri, () -> concepts
-                        .one(scheme.id(), id)
-                        .onItem().ifNull().failWith(() -> ProblemException.notFound("No concept has the id '" + id + "'."))
-                        .chain(row -> concepts.details(List.of(row.id())).map(d -> new RenderedPages.Page(Etags.render(mapper,
-                                asSynset ? ConceptViews.synset(row.id(), d)
-                                        : new ConceptViews.Concepts(List.of(ConceptViews.concept(row, scheme, d, urls)))),
-                                false)))))
+        return schemes.visible(namespace, slug).chain(scheme -> concepts.one(scheme, id, asSynset, urls, uri))
                 .map(page -> Etags.respond(page.rendered(), ifNoneMatch, Response.ok()).build());
     }
 
@@ -166,8 +108,9 @@ public class ConceptsResource {
             @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @QueryParam("q") String q,
             @QueryParam("lang") String lang, @HeaderParam("If-None-Match") String ifNoneMatch,
             @Context UriInfo uri) {
-        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch, searchText(q, uri), lang);
-        return schemeAccess.visible(namespace, slug).chain(scheme -> list(scheme.namespace(), scheme, query, uri));
+        ConceptService.ListQuery query = query(since, sort, page, perPage, synsets, searchText(q, uri), lang);
+        return respond(schemes.visible(namespace, slug)
+                .chain(scheme -> concepts.ofScheme(scheme, query, PublicUrls.of(uri), uri)), query, ifNoneMatch, uri);
     }
 
     @GET
@@ -177,67 +120,22 @@ public class ConceptsResource {
             @QueryParam("per_page") String perPage, @QueryParam("synsets") String synsets, @QueryParam("q") String q,
             @QueryParam("lang") String lang, @HeaderParam("If-None-Match") String ifNoneMatch,
             @Context UriInfo uri) {
-        ListQuery query = query(since, sort, page, perPage, synsets, ifNoneMatch, searchText(q, uri), lang);
-        if (inScheme != null) {
-            return schemeAccess.visible(namespace, inScheme).chain(scheme -> list(scheme.namespace(), scheme, query, uri));
-        }
-        return callers.current().chain(c -> rights.forReading(namespace, c)).chain(ns -> list(ns.name(), null, query, uri));
-    }
-
-    /** A page as sent, from the rendered pages when its scheme (or namespace) has not changed since. */
-    private Uni<Response> list(String namespace, SchemeRow only, ListQuery q, UriInfo uri) {
-        Uni<String> readUnder = only != null ? Uni.createFrom().item(RenderedPages.ofScheme(only.id(), only.revision()))
-                : schemes.namespaceRevision(namespace).map(RenderedPages::ofNamespace);
+        ConceptService.ListQuery query = query(since, sort, page, perPage, synsets, searchText(q, uri), lang);
         PublicUrls urls = PublicUrls.of(uri);
-        return readUnder.chain(state -> pages.get(state, urls, uri, () -> render(namespace, only, q, urls)))
-                .map(page -> Etags.respond(page.rendered(), q.ifNoneMatch(),
-                        PageLinks.withoutTotal(Response.ok(), uri, q.page(), page.more())).build());
+        Uni<RenderedPages.Page> found = inScheme != null
+                ? schemes.visible(namespace, inScheme).chain(scheme -> concepts.ofScheme(scheme, query, urls, uri))
+                : callers.current().chain(c -> concepts.ofNamespace(namespace, c, query, urls, uri));
+        return respond(found, query, ifNoneMatch, uri);
     }
 
-    private Uni<RenderedPages.Page> render(String namespace, SchemeRow only, ListQuery q, PublicUrls urls) {
-        Long schemeId = only == null ? null : only.id();
-        Uni<List<ConceptRepository.ConceptRow>> found = q.search() != null
-                ? concepts.search(namespace, schemeId, q.search(), q.since(), q.page().limitPlusOne(), q.page().offset())
-                : concepts.page(namespace, schemeId, q.since(), q.descending(), q.page().limitPlusOne(), q.page().offset());
-        return found.chain(rows -> {
-            boolean more = rows.size() > q.page().limit();
-            List<ConceptRepository.ConceptRow> shown = rows.stream().limit(q.page().limit()).toList();
-            if (shown.isEmpty()) {
-                return Uni.createFrom().item(page(q.synsets() ? List.of() : new ConceptViews.Concepts(List.of()), false));
-            }
-            return schemesOf(namespace, shown, only).chain(byId -> concepts.details(shown.stream()
-                    .map(ConceptRepository.ConceptRow::id).toList()).map(d -> page(q.synsets()
-                            ? shown.stream().map(r -> ConceptViews.synset(r.id(), d)).toList()
-                            : new ConceptViews.Concepts(shown.stream()
-                                    .map(r -> ConceptViews.concept(r, byId.get(r.schemeId()), d, urls)).toList()),
-                    more)));
-        });
+    /** A page as sent: its ETag, and its Link header. */
+    private static Uni<Response> respond(Uni<RenderedPages.Page> found, ConceptService.ListQuery q, String ifNoneMatch,
+            UriInfo uri) {
+        return found.map(page -> Etags.respond(page.rendered(), ifNoneMatch,
+                PageLinks.withoutTotal(Response.ok(), uri, q.page(), page.more())).build());
     }
 
-    /** The schemes of a page of concepts, each read once. */
-    private Uni<Map<Long, SchemeRow>> schemesOf(String namespace, List<ConceptRepository.ConceptRow> rows, SchemeRow only) {
-        if (only != null) {
-            return Uni.createFrom().item(Map.of(only.id(), only));
-        }
-        List<String> slugs = rows.stream().map(ConceptRepository.ConceptRow::schemeSlug).distinct().toList();
-        Map<Long, SchemeRow> found = new HashMap<>();
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (String slug : slugs) {
-            chain = chain.chain(() -> schemes.bySlug(namespace, slug).invoke(s -> found.put(s.id(), s)).replaceWithVoid());
-        }
-        return chain.map(v -> found);
-    }
-
-    private RenderedPages.Page page(Object body, boolean more) {
-        return new RenderedPages.Page(Etags.render(mapper, body), more);
-    }
-
-    private Uni<ConceptViews.Concept> render(SchemeRow scheme, String id, PublicUrls urls) {
-        return concepts.one(scheme.id(), id).chain(row -> concepts.details(List.of(id))
-                .map(d -> ConceptViews.concept(row, scheme, d, urls)));
-    }
-
-    static ListQuery query(String since, String sort, String page, String perPage, String synsets, String ifNoneMatch,
+    static ConceptService.ListQuery query(String since, String sort, String page, String perPage, String synsets,
             String q, String lang) {
         PageRequest request = PageRequest.of(page, perPage);
         OffsetDateTime after = null;
@@ -258,7 +156,7 @@ public class ConceptsResource {
             throw new ProblemException(400, "Bad Request", "lang narrows a search: give q as well.",
                     List.of(new Problem.FieldError("lang", "only with q")));
         }
-        return new ListQuery(after, "updated_at_desc".equals(sort), request, flag(synsets), ifNoneMatch,
+        return new ConceptService.ListQuery(after, "updated_at_desc".equals(sort), request, flag(synsets),
                 ConceptSearch.parse(q, lang));
     }
 

@@ -16,12 +16,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.http.PublicUrls;
-import org.ziggurat.platform.namespaces.NamespaceRights;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.vocab.rdf.Skos;
-import org.ziggurat.vocab.schemes.SchemeAccess;
-import org.ziggurat.vocab.schemes.SchemeRepository;
 
 import java.net.URI;
 import java.time.Instant;
@@ -40,16 +37,7 @@ public class ImportsResource {
     Callers callers;
 
     @Inject
-    NamespaceRights rights;
-
-    @Inject
-    SchemeRepository schemes;
-
-    @Inject
-    ImportJobRepository jobs;
-
-    @Inject
-    ImportWorker worker;
+    ImportService imports;
 
     @RegisterForReflection
     public record SchemeRef(String id, String url) {
@@ -73,17 +61,9 @@ public class ImportsResource {
             throw ProblemException.invalidField("document", "is empty");
         }
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(c -> {
-            c.requireUserWithScope("update");
-            return rights.forWriting(namespace, c, "write")
-                    .chain(ns -> schemes.bySlug(ns.name(), slug))
-                    .onItem().ifNull().failWith(() -> SchemeAccess.notFound(slug))
-                    .chain(scheme -> jobs.create(scheme.id(), format, document, c.requireUser(), c.username().orElse(""))
-                            .map(job -> view(job, scheme.namespace(), scheme.slug(), urls)));
-        }).map(job -> {
-            worker.wake();
-            return Response.accepted(job).location(URI.create(job.url())).build();
-        });
+        return callers.current().chain(c -> imports.accept(namespace, slug, c, format, document))
+                .map(accepted -> view(accepted, urls))
+                .map(job -> Response.accepted(job).location(URI.create(job.url())).build());
     }
 
     @GET
@@ -91,13 +71,13 @@ public class ImportsResource {
     public Uni<Job> get(@PathParam("namespace") String namespace, @PathParam("id") String rawId, @Context UriInfo uri) {
         long id = PathIds.parse(rawId, "import");
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(c -> rights.forWriting(namespace, c, "write"))
-                .chain(ns -> jobs.inNamespace(ns.name(), id)
-                        .onItem().ifNull().failWith(() -> ProblemException.notFound("No import has the id " + id + "."))
-                        .chain(job -> schemes.byId(job.schemeId()).map(s -> view(job, s.namespace(), s.slug(), urls))));
+        return callers.current().chain(c -> imports.get(namespace, id, c)).map(found -> view(found, urls));
     }
 
-    static Job view(ImportJob job, String namespace, String slug, PublicUrls urls) {
+    static Job view(ImportService.JobOfScheme found, PublicUrls urls) {
+        ImportJob job = found.job();
+        String namespace = found.scheme().namespace();
+        String slug = found.scheme().slug();
         return new Job(job.id(), urls.api("/" + namespace + "/vocab/imports/" + job.id()), job.state(), job.format(),
                 new SchemeRef(slug, urls.api("/" + namespace + "/vocab/schemes/" + slug)), job.conceptsTotal(),
                 job.conceptsDone(), job.conceptsCreated(), job.conceptsReplaced(), job.errors(), job.warnings(),

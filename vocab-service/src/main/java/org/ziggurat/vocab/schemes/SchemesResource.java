@@ -19,13 +19,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PublicUrls;
-import org.ziggurat.platform.namespaces.NamespaceRights;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
-import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
-import org.ziggurat.vocab.Languages;
 
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Variant;
@@ -33,7 +30,6 @@ import org.eclipse.rdf4j.rio.RDFFormat;
 
 import java.net.URI;
 import java.util.Optional;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Concept schemes of a namespace (spec 4.6). */
@@ -45,13 +41,7 @@ public class SchemesResource {
     Callers callers;
 
     @Inject
-    NamespaceRights rights;
-
-    @Inject
-    SchemeRepository schemes;
-
-    @Inject
-    SchemeAccess access;
+    SchemeService schemes;
 
     @Inject
     SchemeExport exporter;
@@ -61,8 +51,7 @@ public class SchemesResource {
             @QueryParam("per_page") String perPage, @Context UriInfo uri) {
         PageRequest request = PageRequest.of(page, perPage);
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(c -> rights.forReading(namespace, c))
-                .chain(ns -> schemes.page(ns.name(), request.limitPlusOne(), request.offset()))
+        return callers.current().chain(c -> schemes.page(namespace, c, request.limitPlusOne(), request.offset()))
                 .map(rows -> PageLinks.withoutTotal(Response.ok(rows.stream().limit(request.limit())
                         .map(r -> SchemeViews.scheme(r, urls)).toList()), uri, request, rows.size() > request.limit()).build());
     }
@@ -85,7 +74,7 @@ public class SchemesResource {
         }
         PublicUrls urls = PublicUrls.of(uri);
         Optional<RDFFormat> rdf = exporter.format(chosen.getMediaType().toString());
-        Uni<SchemeRow> visible = access.visible(namespace, slug);
+        Uni<SchemeRow> visible = schemes.visible(namespace, slug);
         if (rdf.isEmpty()) {
             return visible.map(row -> Response.ok(SchemeViews.scheme(row, urls), MediaType.APPLICATION_JSON_TYPE).build());
         }
@@ -108,11 +97,9 @@ public class SchemesResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(@PathParam("namespace") String namespace, JsonNode body, @Context UriInfo uri) {
-        Fields f = fields(body, true);
+        SchemeFields f = SchemeFields.parse(body, true);
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(c -> rights.forWriting(namespace, c, "write").chain(ns -> schemes.insert(ns.name(),
-                        f.slug(), f.abbr() == null ? f.slug() : f.abbr(), f.title(), f.definition() == null ? "" : f.definition(),
-                        f.language() == null ? "eng" : f.language(), c.requireUser(), c.username().orElse(""))))
+        return callers.current().chain(c -> schemes.create(namespace, c, f))
                 .map(row -> {
                     SchemeViews.Scheme view = SchemeViews.scheme(row, urls);
                     return Response.created(URI.create(view.url())).entity(view).build();
@@ -124,82 +111,15 @@ public class SchemesResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<SchemeViews.Scheme> update(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
             JsonNode body, @Context UriInfo uri) {
-        Fields f = fields(body, false);
-        return callers.current().chain(c -> rights.forWriting(namespace, c, "update"))
-                .chain(ns -> schemes.bySlug(ns.name(), slug))
-                .onItem().ifNull().failWith(() -> notFound(slug))
-                .chain(row -> schemes.update(row.id(), f.abbr(), f.title(), f.definition(), f.language()))
+        SchemeFields f = SchemeFields.parse(body, false);
+        return callers.current().chain(c -> schemes.update(namespace, slug, c, f))
                 .map(row -> SchemeViews.scheme(row, PublicUrls.of(uri)));
     }
 
     @DELETE
     @Path("/{slug}")
     public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug) {
-        return callers.current().chain(c -> rights.forWriting(namespace, c, "update"))
-                .chain(ns -> schemes.bySlug(ns.name(), slug))
-                .onItem().ifNull().failWith(() -> notFound(slug))
-                .chain(row -> schemes.delete(row.id()))
+        return callers.current().chain(c -> schemes.delete(namespace, slug, c))
                 .map(v -> Response.noContent().build());
-    }
-
-    record Fields(String slug, String abbr, String title, String definition, String language) {
-    }
-
-    static Fields fields(JsonNode body, boolean creating) {
-        if (body == null || !body.isObject()) {
-            throw ProblemException.badRequest("A JSON object is required.");
-        }
-        List<Problem.FieldError> errors = new ArrayList<>();
-        String slug = null;
-        if (creating) {
-            slug = text(body, "slug", 64, true, errors);
-            if (slug != null && !slug.matches("[a-z0-9][a-z0-9-]{0,63}")) {
-                errors.add(new Problem.FieldError("slug", "lower-case letters, digits and dashes, starting with a letter or digit"));
-            }
-        } else if (body.has("slug")) {
-            errors.add(new Problem.FieldError("slug", "cannot be changed"));
-        }
-        String abbr = text(body, "abbr", 32, false, errors);
-        String title = text(body, "title", 500, creating, errors);
-        JsonNode d = body.get("definition");
-        String definition = null;
-        if (d != null && !d.isNull()) {
-            if (!d.isTextual() || d.asText().length() > 20_000) {
-                errors.add(new Problem.FieldError("definition", "must be a string of at most 20000 characters"));
-            } else {
-                definition = d.asText();
-            }
-        }
-        String language = null;
-        JsonNode l = body.get("default_language");
-        if (l != null && !l.isNull()) {
-            language = l.isTextual() ? Languages.parse(l.asText()).orElse(null) : null;
-            if (language == null) {
-                errors.add(new Problem.FieldError("default_language", "must be a language: en, eng or 'eng (en) - English'"));
-            }
-        }
-        if (!errors.isEmpty()) {
-            throw ProblemException.invalid("The scheme is not valid.", errors);
-        }
-        return new Fields(slug, abbr, title, definition, language);
-    }
-
-    private static String text(JsonNode body, String field, int max, boolean required, List<Problem.FieldError> errors) {
-        JsonNode node = body.get(field);
-        if (node == null || node.isNull()) {
-            if (required) {
-                errors.add(new Problem.FieldError(field, "is required"));
-            }
-            return null;
-        }
-        if (!node.isTextual() || node.asText().isBlank() || node.asText().length() > max) {
-            errors.add(new Problem.FieldError(field, "must be 1 to " + max + " characters"));
-            return null;
-        }
-        return node.asText().strip();
-    }
-
-    private static ProblemException notFound(String slug) {
-        return SchemeAccess.notFound(slug);
     }
 }
