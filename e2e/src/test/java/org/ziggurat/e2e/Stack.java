@@ -259,14 +259,14 @@ public final class Stack {
             }
             case "directory-service" -> env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
             case "vocab-service" -> {
-                env.put("ZIGGURAT_DIRECTORY_URL", directory);
+                env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
                 // Import jobs are polled every second, and one whose replica stopped beating for
                 // 5 s is claimed again (2 minutes in production): ReplicasTest kills one mid-way.
                 env.put("ZIGGURAT_VOCAB_IMPORTS_POLL", "1s");
                 env.put("ZIGGURAT_VOCAB_IMPORTS_STALE_AFTER", "5s");
             }
             case "events-service" -> {
-                env.put("ZIGGURAT_DIRECTORY_URL", directory);
+                env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
                 // Open streams check their readers' rights again every 2 s here (StreamsTest), not 30.
                 env.put("ZIGGURAT_EVENTS_STREAM_RIGHTS_RECHECK", "2s");
             }

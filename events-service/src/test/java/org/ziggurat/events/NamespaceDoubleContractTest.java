@@ -14,7 +14,7 @@ class NamespaceDoubleContractTest {
 
     @Test
     void theDoubleIsNoLaxerThanTheDirectory() throws Exception {
-        String directory = ConfigProvider.getConfig().getValue("ziggurat.directory.url", String.class);
+        String directory = ConfigProvider.getConfig().getValue("quarkus.rest-client.directory.url", String.class);
         InternalApiContract.assertAuthenticatesLikeTheService(URI.create(directory + "/internal/namespaces/alice"));
         // Rights in namespaces: the same contract that directory-service's InternalApiTest runs.
         InternalApiContract.assertNamespacesLikeTheDirectory(URI.create(directory), new InternalApiContract.World("alice",

@@ -9,7 +9,7 @@ import org.ziggurat.auth.clients.ApplicationRepository;
 import org.ziggurat.auth.clients.ClientAuthenticator;
 import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.Pkce;

@@ -1,7 +1,7 @@
 package org.ziggurat.auth.clients;
 
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.directory.client.DirectoryClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

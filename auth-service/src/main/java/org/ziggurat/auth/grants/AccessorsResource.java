@@ -18,7 +18,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.clients.ApplicationService;
-import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;

@@ -7,7 +7,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.auth.tokens.GrantRepository;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.permissions.UserPermissions;

@@ -1,7 +1,7 @@
 package org.ziggurat.auth.grants;
 
 import org.ziggurat.auth.tokens.GrantRepository;
-import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.directory.client.DirectoryClient;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;

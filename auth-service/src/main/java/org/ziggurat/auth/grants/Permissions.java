@@ -5,7 +5,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.permissions.UserPermissions;
 
 import java.util.Collection;

@@ -11,7 +11,7 @@ import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.directory.DirectoryClient;
+import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.auth.oauth.IssuedTokens;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;

@@ -4,8 +4,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.platform.http.PublicUrls;
-import org.ziggurat.platform.namespaces.Namespace;
-import org.ziggurat.platform.namespaces.NamespaceRights;
+import org.ziggurat.directory.client.Namespace;
+import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
 

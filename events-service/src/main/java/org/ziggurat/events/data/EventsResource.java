@@ -24,7 +24,7 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.ziggurat.events.EventsConfig;
-import org.ziggurat.platform.namespaces.Namespace;
+import org.ziggurat.directory.client.Namespace;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;

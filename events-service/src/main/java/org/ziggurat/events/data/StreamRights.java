@@ -5,7 +5,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
-import org.ziggurat.platform.namespaces.NamespaceRights;
+import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.token.Callers;
 
 /**

@@ -97,7 +97,7 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
                         .put("admin", own || (ns.kind().equals("organization") && admin));
                 request.response().putHeader("Content-Type", "application/json").end(answer.encode());
             }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
-            return Map.of("ziggurat.directory.url", "http://127.0.0.1:" + port);
+            return Map.of("quarkus.rest-client.directory.url", "http://127.0.0.1:" + port);
         } catch (Exception e) {
             throw new IllegalStateException("Cannot start the directory double", e);
         }

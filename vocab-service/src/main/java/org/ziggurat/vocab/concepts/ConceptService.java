@@ -6,7 +6,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PublicUrls;
-import org.ziggurat.platform.namespaces.NamespaceRights;
+import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;

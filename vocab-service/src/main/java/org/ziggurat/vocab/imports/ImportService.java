@@ -2,7 +2,7 @@ package org.ziggurat.vocab.imports;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.ziggurat.platform.namespaces.NamespaceRights;
+import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.vocab.schemes.SchemeRepository;

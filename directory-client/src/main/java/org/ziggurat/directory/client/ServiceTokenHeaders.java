@@ -1,4 +1,4 @@
-package org.ziggurat.auth.directory;
+package org.ziggurat.directory.client;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

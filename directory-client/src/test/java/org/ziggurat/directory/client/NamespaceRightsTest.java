@@ -1,4 +1,4 @@
-package org.ziggurat.platform.namespaces;
+package org.ziggurat.directory.client;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;

@@ -1,29 +1,19 @@
-package org.ziggurat.platform.namespaces;
+package org.ziggurat.directory.client;
 
-import io.vertx.core.Future;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.platform.problem.DependencyUnavailable;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.problem.ProblemMappers;
 import org.ziggurat.platform.token.Caller;
-import org.ziggurat.platform.token.PlatformClaims;
-import org.ziggurat.platform.token.PlatformTokenSigner;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
@@ -41,21 +31,12 @@ public class NamespaceRights {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9-]{1,39}");
 
     @Inject
-    Vertx vertx;
-
-    @Inject
-    PlatformTokenSigner signer;
-
-    @Inject
-    ObjectMapper mapper;
-
-    @ConfigProperty(name = "ziggurat.directory.url", defaultValue = "http://127.0.0.1:8082")
-    URI directory;
+    @RestClient
+    DirectoryClient directory;
 
     @ConfigProperty(name = "ziggurat.namespaces.cache-ttl", defaultValue = "5s")
     Duration cacheTtl;
 
-    private volatile HttpClient client;
     private volatile AsyncCache<String, Namespace> cache;
 
     public Uni<Namespace> forReading(String namespace, Caller caller) {
@@ -89,7 +70,7 @@ public class NamespaceRights {
         // Mutiny cancels the future it waits on, which, shared, failed every other request for
         // the namespace with a CancellationException (500s, seen when a load generator stopped).
         return Uni.createFrom().completionStage(() -> cache().get(key, (k, executor) ->
-                        fetch(namespace, person).toCompletionStage().toCompletableFuture()).copy())
+                        fetch(namespace, person)).copy())
                 .map(ns -> {
                     if (ns == Namespace.UNKNOWN) {
                         throw notFound(namespace);
@@ -98,41 +79,12 @@ public class NamespaceRights {
                 });
     }
 
-    private Future<Namespace> fetch(String namespace, long person) {
-        String path = "/internal/namespaces/" + URLEncoder.encode(namespace, StandardCharsets.UTF_8) + "?person_id=" + person;
-        return client().request(new RequestOptions().setMethod(HttpMethod.GET).setHost(directory.getHost())
-                        .setPort(directory.getPort() > 0 ? directory.getPort() : 80).setURI(path).setTimeout(5000)
-                        .putHeader(PlatformClaims.HEADER, signer.cachedServiceToken())
-                        .putHeader("Accept", "application/json"))
-                .compose(request -> request.send())
-                .compose(response -> response.body().map(body -> {
-                    if (response.statusCode() == 404) {
-                        return Namespace.UNKNOWN;
-                    }
-                    if (response.statusCode() >= 500) {
-                        throw new DependencyUnavailable("directory-service answered " + response.statusCode(), null);
-                    }
-                    if (response.statusCode() != 200) {
-                        throw new IllegalStateException("directory-service answered " + response.statusCode());
-                    }
-                    try {
-                        return mapper.readValue(body.getBytes(), Namespace.class);
-                    } catch (IOException e) {
-                        throw new IllegalStateException("directory-service answered with an unreadable namespace", e);
-                    }
-                }), failure -> Future.failedFuture(ProblemMappers.connectionFailure(failure)
-                        ? new DependencyUnavailable("directory-service is not reachable", failure) : failure));
-    }
-
-    private HttpClient client() {
-        if (client == null) {
-            synchronized (this) {
-                if (client == null) {
-                    client = vertx.createHttpClient();
-                }
-            }
-        }
-        return client;
+    private CompletableFuture<Namespace> fetch(String namespace, long person) {
+        return directory.namespace(namespace, person)
+                .onFailure(DirectoryClient.NotFound.class).recoverWithItem(Namespace.UNKNOWN)
+                .onFailure(ProblemMappers::connectionFailure)
+                .transform(failure -> new DependencyUnavailable("directory-service is not reachable", failure))
+                .subscribeAsCompletionStage();
     }
 
     private AsyncCache<String, Namespace> cache() {

@@ -1,4 +1,4 @@
-package org.ziggurat.auth.directory;
+package org.ziggurat.directory.client;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.ws.rs.DELETE;
@@ -22,7 +22,14 @@ import org.eclipse.microprofile.rest.client.annotation.RegisterClientHeaders;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import org.ziggurat.platform.problem.DependencyUnavailable;
 
-/** directory-service's internal API, called with auth-service's own platform token. */
+/**
+ * directory-service's internal API ({@code /internal/**}), the one client of it. Every call carries
+ * the calling service's own platform token ({@link ServiceTokenHeaders}). Where it is:
+ * {@code quarkus.rest-client.directory.url} (timeouts in this module's
+ * {@code META-INF/microprofile-config.properties}). The answers it maps: 401 {@link PasswordRefused},
+ * 429 {@link PasswordThrottled}, 404 {@link NotFound}, 5xx {@code DependencyUnavailable} (a 503 to
+ * the caller, who may retry).
+ */
 @RegisterRestClient(configKey = "directory")
 @RegisterClientHeaders(ServiceTokenHeaders.class)
 @Path("/internal")
@@ -78,6 +85,11 @@ public interface DirectoryClient {
     @RegisterForReflection
     record LinkPermissions(JsonObject permissions) {
     }
+
+    /** A namespace and what the person ({@code 0}: anonymous) may do in it; {@link NotFound} if none has the name. */
+    @GET
+    @Path("/namespaces/{name}")
+    Uni<Namespace> namespace(@PathParam("name") String name, @QueryParam("person_id") long personId);
 
     @GET
     @Path("/people")
