@@ -1,5 +1,8 @@
 package org.ziggurat.vocab;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.ziggurat.platform.input.FieldChecks;
+
 import java.util.MissingResourceException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.HashMap;
@@ -31,6 +34,15 @@ public final class Languages {
     }
 
     private Languages() {
+    }
+
+    /** The language a field names, checked into {@code checks}: its ISO 639-3 code, or null when it names none. */
+    public static String parse(JsonNode node, String field, FieldChecks checks) {
+        String code = node != null && node.isTextual() ? parse(node.asText()).orElse(null) : null;
+        if (code == null) {
+            checks.add(field, "must be a language: en, eng or 'eng (en) - English'");
+        }
+        return code;
     }
 
     /** The ISO 639-2/T code of a language given in any of the accepted forms. */

@@ -11,10 +11,9 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.RedirectUris;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 
@@ -106,33 +105,21 @@ public class ApplicationService {
     }
 
     static Fields fields(JsonNode body, boolean required) {
-        if (body == null || !body.isObject()) {
-            throw ProblemException.badRequest("A JSON object is required.");
-        }
-        List<Problem.FieldError> errors = new ArrayList<>();
-        String name = null;
-        JsonNode n = body.get("name");
-        if (n != null && !n.isNull()) {
-            if (!n.isTextual() || n.asText().isBlank() || n.asText().length() > 100 || n.asText().matches(".*\\p{Cntrl}.*")) {
-                errors.add(new Problem.FieldError("name", "must be 1 to 100 printable characters"));
-            } else {
-                name = n.asText().strip();
-            }
-        } else if (required) {
-            errors.add(new Problem.FieldError("name", "is required"));
-        }
+        FieldChecks.object(body);
+        FieldChecks errors = new FieldChecks();
+        String name = errors.line(body.get("name"), "name", 100, required);
         List<String> uris = null;
         JsonNode u = body.get("redirect_uris");
         if (u != null && !u.isNull()) {
             if (!u.isArray() || u.isEmpty() || u.size() > MAX_REDIRECT_URIS) {
-                errors.add(new Problem.FieldError("redirect_uris", "must be a list of 1 to " + MAX_REDIRECT_URIS + " URIs"));
+                errors.add("redirect_uris", "must be a list of 1 to " + MAX_REDIRECT_URIS + " URIs");
             } else {
                 LinkedHashSet<String> set = new LinkedHashSet<>();
                 for (int i = 0; i < u.size(); i++) {
                     JsonNode item = u.get(i);
                     String problem = item.isTextual() ? RedirectUris.problem(item.asText()) : "must be a string";
                     if (problem != null) {
-                        errors.add(new Problem.FieldError("redirect_uris[" + i + "]", problem));
+                        errors.add("redirect_uris[" + i + "]", problem);
                     } else {
                         set.add(item.asText());
                     }
@@ -140,40 +127,26 @@ public class ApplicationService {
                 uris = List.copyOf(set);
             }
         } else if (required) {
-            errors.add(new Problem.FieldError("redirect_uris", "is required"));
+            errors.add("redirect_uris", "is required");
         }
         List<String> scopes = null;
         JsonNode s = body.get("scopes");
         if (s != null && !s.isNull()) {
             if (!s.isTextual()) {
-                errors.add(new Problem.FieldError("scopes", "must be a space-delimited string"));
+                errors.add("scopes", "must be a space-delimited string");
             } else {
                 try {
                     scopes = List.copyOf(Scopes.parse(s.asText()));
                 } catch (OAuthException e) {
-                    errors.add(new Problem.FieldError("scopes", e.getMessage()));
+                    errors.add("scopes", e.getMessage());
                 }
             }
         } else if (required) {
             scopes = List.of();
         }
-        Boolean confidential = bool(body, "confidential", errors);
-        Boolean passwordGrant = bool(body, "password_grant", errors);
-        if (!errors.isEmpty()) {
-            throw ProblemException.invalid("The application is not valid.", errors);
-        }
+        Boolean confidential = errors.bool(body.get("confidential"), "confidential");
+        Boolean passwordGrant = errors.bool(body.get("password_grant"), "password_grant");
+        errors.throwIfFailed("The application is not valid.");
         return new Fields(name, uris, scopes, confidential, passwordGrant);
-    }
-
-    private static Boolean bool(JsonNode body, String field, List<Problem.FieldError> errors) {
-        JsonNode v = body.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isBoolean()) {
-            errors.add(new Problem.FieldError(field, "must be true or false"));
-            return null;
-        }
-        return v.asBoolean();
     }
 }

@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 import org.ziggurat.directory.people.Names;
 import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.ProfileRules;
+import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
@@ -27,7 +28,7 @@ public class OrganizationService {
 
     /** The scope that manages one's organizations and memberships. */
     public static final String ADMIN_SCOPE = "admin";
-    private static final Set<String> VISIBILITIES = Set.of("public", "private");
+    private static final List<String> VISIBILITIES = List.of("public", "private");
     private static final Set<String> ROLES = Set.of(MembershipRow.MEMBER, MembershipRow.ADMIN);
     private static final Logger LOG = Logger.getLogger(OrganizationService.class);
 
@@ -72,10 +73,9 @@ public class OrganizationService {
         }
         String displayName = text(body, "display_name", errors);
         ProfileRules.displayName(displayName, errors);
-        String visibility = text(body, "visibility", errors);
-        if (visibility != null && !VISIBILITIES.contains(visibility)) {
-            errors.add(new Problem.FieldError("visibility", "must be public or private"));
-        }
+        FieldChecks checks = new FieldChecks();
+        String visibility = checks.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
+        errors.addAll(checks.errors());
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid("The organization is not valid.", errors));
         }
@@ -92,10 +92,9 @@ public class OrganizationService {
         List<Problem.FieldError> errors = new ArrayList<>();
         String displayName = text(body, "display_name", errors);
         ProfileRules.displayName(displayName, errors);
-        String visibility = text(body, "visibility", errors);
-        if (visibility != null && !VISIBILITIES.contains(visibility)) {
-            errors.add(new Problem.FieldError("visibility", "must be public or private"));
-        }
+        FieldChecks checks = new FieldChecks();
+        String visibility = checks.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
+        errors.addAll(checks.errors());
         if (body.has("name")) {
             errors.add(new Problem.FieldError("name", "cannot be changed: it is the organization's namespace"));
         }

@@ -2,17 +2,16 @@ package org.ziggurat.events.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.events.EventsConfig;
-import org.ziggurat.platform.problem.Problem;
-import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.input.FieldChecks;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /** A new data event as posted (spec 4.7), validated: every fault named, never a 500. */
 public record EventInput(String kind, String note, List<CommitInput> commits) {
 
-    public static final Set<String> KINDS = Set.of("FileUpload", "API-Request", "Fork");
+    /** A list, not a set: a refusal names the kinds in this order. */
+    public static final List<String> KINDS = List.of("FileUpload", "API-Request", "Fork");
     public static final String DEFAULT_KIND = "API-Request";
     static final int MAX_TEXT = 255;
 
@@ -32,35 +31,22 @@ public record EventInput(String kind, String note, List<CommitInput> commits) {
     }
 
     public static EventInput parse(JsonNode body, EventsConfig limits) {
-        if (body == null || !body.isObject()) {
-            throw ProblemException.badRequest("The body must be a JSON object.");
-        }
-        List<Problem.FieldError> errors = new ArrayList<>();
-        String kind = DEFAULT_KIND;
-        JsonNode k = body.get("kind");
-        if (k != null && !k.isNull()) {
-            if (!k.isTextual() || !KINDS.contains(k.asText())) {
-                errors.add(new Problem.FieldError("kind", "must be one of FileUpload, API-Request, Fork"));
-            } else {
-                kind = k.asText();
-            }
-        }
-        String note = null;
-        JsonNode n = body.get("note");
-        if (n == null || n.isNull() || !n.isTextual() || n.asText().isBlank()) {
-            errors.add(new Problem.FieldError("note", "is required: a non-empty string"));
-        } else if (n.asText().length() > limits.maxNoteLength()) {
-            errors.add(new Problem.FieldError("note", "must be at most " + limits.maxNoteLength() + " characters"));
-        } else {
-            note = n.asText();
+        FieldChecks.object(body);
+        FieldChecks errors = new FieldChecks();
+        String kind = errors.oneOf(body.get("kind"), "kind", KINDS, DEFAULT_KIND);
+        // The note is kept as written, but is never blank.
+        String note = errors.string(body.get("note"), "note", limits.maxNoteLength(), true);
+        if (note != null && note.isBlank()) {
+            errors.add("note", "must be 1 to " + limits.maxNoteLength() + " characters");
+            note = null;
         }
         List<CommitInput> commits = new ArrayList<>();
         JsonNode list = body.get("commits_attributes");
         if (list != null && !list.isNull()) {
             if (!list.isArray()) {
-                errors.add(new Problem.FieldError("commits_attributes", "must be an array"));
+                errors.add("commits_attributes", "must be an array");
             } else if (list.size() > limits.maxCommits()) {
-                errors.add(new Problem.FieldError("commits_attributes", "at most " + limits.maxCommits() + " commits an event"));
+                errors.add("commits_attributes", "at most " + limits.maxCommits() + " commits an event");
             } else {
                 int values = 0;
                 for (int i = 0; i < list.size(); i++) {
@@ -69,32 +55,30 @@ public record EventInput(String kind, String note, List<CommitInput> commits) {
                         commits.add(commit);
                         values += Changesets.values(commit.payload(), limits.maxPayloadValues() - values);
                         if (values > limits.maxPayloadValues()) {
-                            errors.add(new Problem.FieldError("commits_attributes[" + i + "].payload", "the payloads of an "
+                            errors.add("commits_attributes[" + i + "].payload", "the payloads of an "
                                     + "event may hold at most " + limits.maxPayloadValues() + " values (objects, arrays "
-                                    + "and scalars) together"));
+                                    + "and scalars) together");
                             break;
                         }
                     }
                 }
             }
         }
-        if (!errors.isEmpty()) {
-            throw ProblemException.invalid("The data event is not valid.", errors);
-        }
+        errors.throwIfFailed("The data event is not valid.");
         return new EventInput(kind, note, commits);
     }
 
-    private static CommitInput commit(JsonNode c, String at, EventsConfig limits, List<Problem.FieldError> errors) {
+    private static CommitInput commit(JsonNode c, String at, EventsConfig limits, FieldChecks errors) {
         if (!c.isObject()) {
-            errors.add(new Problem.FieldError(at, "must be an object"));
+            errors.add(at, "must be an object");
             return null;
         }
-        int before = errors.size();
+        int before = errors.errors().size();
         String type = text(c.get("type"), at + ".type", errors);
         JsonNode ident = c.get("identifier");
         Identifier identifier = null;
         if (ident == null || !ident.isObject()) {
-            errors.add(new Problem.FieldError(at + ".identifier", "is required: an object with id, type and agent"));
+            errors.add(at + ".identifier", "is required: an object with id, type and agent");
         } else {
             String id = text(ident.get("id"), at + ".identifier.id", errors);
             String itype = text(ident.get("type"), at + ".identifier.type", errors);
@@ -103,19 +87,15 @@ public record EventInput(String kind, String note, List<CommitInput> commits) {
         }
         JsonNode payload = c.get("payload");
         if (payload == null || !payload.isObject()) {
-            errors.add(new Problem.FieldError(at + ".payload", "is required: an object"));
+            errors.add(at + ".payload", "is required: an object");
         } else if (depth(payload, limits.maxPayloadDepth() + 1) > limits.maxPayloadDepth()) {
-            errors.add(new Problem.FieldError(at + ".payload", "nests deeper than " + limits.maxPayloadDepth() + " levels"));
+            errors.add(at + ".payload", "nests deeper than " + limits.maxPayloadDepth() + " levels");
         }
-        return errors.size() == before ? new CommitInput(type, identifier, payload) : null;
+        return errors.errors().size() == before ? new CommitInput(type, identifier, payload) : null;
     }
 
-    private static String text(JsonNode node, String field, List<Problem.FieldError> errors) {
-        if (node == null || !node.isTextual() || node.asText().isEmpty() || node.asText().length() > MAX_TEXT) {
-            errors.add(new Problem.FieldError(field, "is required: a string of 1 to " + MAX_TEXT + " characters"));
-            return null;
-        }
-        return node.asText();
+    private static String text(JsonNode node, String field, FieldChecks errors) {
+        return errors.string(node, field, MAX_TEXT, true);
     }
 
     /** Depth of nesting, counting stops once past the limit. */

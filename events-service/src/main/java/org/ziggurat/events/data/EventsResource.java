@@ -1,7 +1,7 @@
 package org.ziggurat.events.data;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
-import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.input.FieldChecks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,14 +29,12 @@ import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.time.Timestamps;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -100,13 +98,8 @@ public class EventsResource {
             @QueryParam("per_page") String perPage, @Context UriInfo uri) {
         String repo = repositoryName(repository);
         PageRequest request = PageRequest.of(page, perPage);
-        if (kind != null && !EventInput.KINDS.contains(kind)) {
-            throw new ProblemException(400, "Bad Request", "kind must be one of FileUpload, API-Request, Fork.",
-                    List.of(new Problem.FieldError("kind", "unknown kind")));
-        }
-        OffsetDateTime after = since == null ? null : Timestamps.parse(since).map(i -> i.atOffset(ZoneOffset.UTC))
-                .orElseThrow(() -> new ProblemException(400, "Bad Request", "since must be an ISO 8601 timestamp.",
-                        List.of(new Problem.FieldError("since", "not an ISO 8601 timestamp"))));
+        FieldChecks.oneOf("kind", kind, EventInput.KINDS);
+        OffsetDateTime after = FieldChecks.timestamp("since", since);
         return callers.current().chain(caller -> service.readable(namespace, caller))
                 .chain(ns -> service.page(ns, repo, kind, after, request.limitPlusOne(), request.offset(), PublicUrls.of(uri)))
                 .map(views -> PageLinks.withoutTotal(Response.ok(views.stream().limit(request.limit()).toList()), uri,

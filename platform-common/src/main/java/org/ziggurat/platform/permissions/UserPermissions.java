@@ -2,10 +2,9 @@ package org.ziggurat.platform.permissions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.json.JsonObject;
-import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -29,14 +28,14 @@ public record UserPermissions(boolean create, boolean read, boolean update, bool
         if (node == null || !node.isObject()) {
             throw ProblemException.invalidField(field.isEmpty() ? "permissions" : field, "must be an object of user permissions");
         }
-        List<Problem.FieldError> errors = new ArrayList<>();
+        FieldChecks errors = new FieldChecks();
         boolean[] f = new boolean[4];
         for (int i = 0; i < FLAGS.size(); i++) {
             f[i] = flag(node, FLAGS.get(i), prefix + FLAGS.get(i), errors);
         }
         JsonNode extraNode = node.get("extra");
         if (extraNode != null && !extraNode.isNull() && !extraNode.isObject()) {
-            errors.add(new Problem.FieldError(prefix + "extra", "must be an object"));
+            errors.add(prefix + "extra", "must be an object");
         }
         boolean[] x = new boolean[3];
         for (int i = 0; i < EXTRA.size(); i++) {
@@ -46,9 +45,7 @@ public record UserPermissions(boolean create, boolean read, boolean update, bool
         if (extraNode != null && extraNode.isObject()) {
             unknown(extraNode, Set.copyOf(EXTRA), prefix + "extra.", errors);
         }
-        if (!errors.isEmpty()) {
-            throw ProblemException.invalid("The user permissions are not valid.", errors);
-        }
+        errors.throwIfFailed("The user permissions are not valid.");
         return new UserPermissions(f[0], f[1], f[2], f[3], x[0], x[1], x[2]);
     }
 
@@ -75,23 +72,15 @@ public record UserPermissions(boolean create, boolean read, boolean update, bool
         return manage ? new UserPermissions(true, true, true, true, true, true, true) : this;
     }
 
-    private static boolean flag(JsonNode node, String name, String path, List<Problem.FieldError> errors) {
-        JsonNode value = node.get(name);
-        if (value == null || value.isNull()) {
-            return false;
-        }
-        if (!value.isBoolean()) {
-            errors.add(new Problem.FieldError(path, "must be true or false"));
-            return false;
-        }
-        return value.asBoolean();
+    private static boolean flag(JsonNode node, String name, String path, FieldChecks errors) {
+        return Boolean.TRUE.equals(errors.bool(node.get(name), path));
     }
 
-    private static void unknown(JsonNode node, Set<String> known, String prefix, List<Problem.FieldError> errors) {
+    private static void unknown(JsonNode node, Set<String> known, String prefix, FieldChecks errors) {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!known.contains(name)) {
-                errors.add(new Problem.FieldError(prefix + name, "is not a user permission"));
+                errors.add(prefix + name, "is not a user permission");
             }
         }
     }

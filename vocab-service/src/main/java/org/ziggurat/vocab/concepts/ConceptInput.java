@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.vocab.Languages;
 
@@ -21,12 +21,13 @@ import java.util.Set;
 @RegisterForReflection
 public record ConceptInput(String status, List<Label> labels, List<Note> notes, List<String> broader, List<Match> matches) {
 
-    public static final Set<String> STATUSES = Set.of("Unstable", "Testing", "Stable");
-    public static final Set<String> LABEL_TYPES = Set.of("Preferred", "Alternative", "Hidden");
-    public static final Set<String> VERNACULAR = Set.of("Vernacular", "Other", "Undetermined");
-    public static final Set<String> HISTORICAL = Set.of("Current", "Historical", "Both", "Unknown", "NotApplicable");
-    public static final Set<String> NOTE_TYPES = Set.of("Scope", "Definition", "Example", "History", "Editorial", "Change");
-    public static final Set<String> MATCHES = Set.of("exactMatch", "closeMatch", "broadMatch", "narrowMatch", "relatedMatch");
+    // Lists, not sets: a refusal names the choices in this order.
+    public static final List<String> STATUSES = List.of("Unstable", "Testing", "Stable");
+    public static final List<String> LABEL_TYPES = List.of("Preferred", "Alternative", "Hidden");
+    public static final List<String> VERNACULAR = List.of("Vernacular", "Other", "Undetermined");
+    public static final List<String> HISTORICAL = List.of("Current", "Historical", "Both", "Unknown", "NotApplicable");
+    public static final List<String> NOTE_TYPES = List.of("Scope", "Definition", "Example", "History", "Editorial", "Change");
+    public static final List<String> MATCHES = List.of("exactMatch", "closeMatch", "broadMatch", "narrowMatch", "relatedMatch");
     static final int MAX_ITEMS = 500;
 
     @RegisterForReflection
@@ -74,119 +75,78 @@ public record ConceptInput(String status, List<Label> labels, List<Note> notes, 
     }
 
     public static ConceptInput parse(JsonNode body) {
-        if (body == null || !body.isObject()) {
-            throw ProblemException.badRequest("The body must be a JSON object.");
-        }
-        List<Problem.FieldError> errors = new ArrayList<>();
-        String status = "Unstable";
-        JsonNode s = body.get("status");
-        if (s != null && !s.isNull()) {
-            if (!s.isTextual() || !STATUSES.contains(s.asText())) {
-                errors.add(new Problem.FieldError("status", "must be Unstable, Testing or Stable"));
-            } else {
-                status = s.asText();
-            }
-        }
+        FieldChecks.object(body);
+        FieldChecks checks = new FieldChecks();
+        String status = checks.oneOf(body.get("status"), "status", STATUSES, "Unstable");
         List<Label> labels = new ArrayList<>();
         Set<String> preferred = new HashSet<>();
         Set<String> bodies = new HashSet<>();
-        for (JsonNode l : array(body, "labels", errors)) {
+        for (JsonNode l : array(body, "labels", checks)) {
             String at = "labels[" + labels.size() + "]";
-            String type = choice(l.get("type"), LABEL_TYPES, "Preferred", at + ".type", errors);
-            String text = text(l.get("body"), at + ".body", 1000, errors);
-            String language = language(l.get("language"), at + ".language", errors);
-            String vernacular = choice(l.get("vernacular"), VERNACULAR, "Undetermined", at + ".vernacular", errors);
-            String historical = choice(l.get("historical"), HISTORICAL, "Unknown", at + ".historical", errors);
+            String type = checks.oneOf(l.get("type"), at + ".type", LABEL_TYPES, "Preferred");
+            String text = checks.text(l.get("body"), at + ".body", 1000, true);
+            String language = Languages.parse(l.get("language"), at + ".language", checks);
+            String vernacular = checks.oneOf(l.get("vernacular"), at + ".vernacular", VERNACULAR, "Undetermined");
+            String historical = checks.oneOf(l.get("historical"), at + ".historical", HISTORICAL, "Unknown");
             boolean abbreviation = l.path("abbreviation").asBoolean(false);
             if (type != null && type.equals("Preferred") && language != null && !preferred.add(language)) {
-                errors.add(new Problem.FieldError(at + ".type", "a concept has at most one Preferred label per language"));
+                checks.add(at + ".type", "a concept has at most one Preferred label per language");
             }
             if (text != null && language != null && !bodies.add(language + "\u0000" + text)) {
-                errors.add(new Problem.FieldError(at + ".body", "the same label body appears twice in this language"));
+                checks.add(at + ".body", "the same label body appears twice in this language");
             }
             labels.add(new Label(type, text, language, abbreviation, vernacular, historical));
         }
         List<Note> notes = new ArrayList<>();
-        for (JsonNode n : array(body, "notes", errors)) {
+        for (JsonNode n : array(body, "notes", checks)) {
             String at = "notes[" + notes.size() + "]";
-            notes.add(new Note(choice(n.get("type"), NOTE_TYPES, "Scope", at + ".type", errors),
-                    text(n.get("body"), at + ".body", 10_000, errors), language(n.get("language"), at + ".language", errors)));
+            notes.add(new Note(checks.oneOf(n.get("type"), at + ".type", NOTE_TYPES, "Scope"),
+                    checks.text(n.get("body"), at + ".body", 10_000, true),
+                    Languages.parse(n.get("language"), at + ".language", checks)));
         }
         List<String> broader = new ArrayList<>();
-        for (JsonNode b : array(body, "broader", errors)) {
+        for (JsonNode b : array(body, "broader", checks)) {
             String id = b.isTextual() ? b.asText() : null;
             if (id == null || !ConceptIds.FORM.matcher(id).matches()) {
-                errors.add(new Problem.FieldError("broader[" + broader.size() + "]", "must be a concept id"));
+                checks.add("broader[" + broader.size() + "]", "must be a concept id");
             }
             broader.add(id);
         }
         List<Match> matches = new ArrayList<>();
-        for (JsonNode m : array(body, "matches", errors)) {
+        for (JsonNode m : array(body, "matches", checks)) {
             String at = "matches[" + matches.size() + "]";
-            String property = choice(m.get("property"), MATCHES, null, at + ".property", errors);
-            String url = text(m.get("url"), at + ".url", 2000, errors);
+            String property = checks.requiredOneOf(m.get("property"), at + ".property", MATCHES);
+            String url = checks.text(m.get("url"), at + ".url", 2000, true);
             if (url != null && !absoluteHttp(url)) {
-                errors.add(new Problem.FieldError(at + ".url", "must be an absolute http(s) URL"));
+                checks.add(at + ".url", "must be an absolute http(s) URL");
             }
             matches.add(new Match(property, url));
         }
         if (labels.stream().noneMatch(l -> "Preferred".equals(l.type()))) {
-            errors.add(new Problem.FieldError("labels", "a concept needs a Preferred label"));
+            checks.add("labels", "a concept needs a Preferred label");
         }
-        if (!errors.isEmpty()) {
-            throw ProblemException.invalid("The concept is not valid.", errors);
-        }
+        checks.throwIfFailed("The concept is not valid.");
         return new ConceptInput(status, labels, notes, broader, matches);
     }
 
-    private static List<JsonNode> array(JsonNode body, String field, List<Problem.FieldError> errors) {
+    private static List<JsonNode> array(JsonNode body, String field, FieldChecks checks) {
         JsonNode node = body.get(field);
         List<JsonNode> items = new ArrayList<>();
         if (node == null || node.isNull()) {
             return items;
         }
         if (!node.isArray() || node.size() > MAX_ITEMS) {
-            errors.add(new Problem.FieldError(field, "must be an array of at most " + MAX_ITEMS + " entries"));
+            checks.add(field, "must be an array of at most " + MAX_ITEMS + " entries");
             return items;
         }
         for (JsonNode item : node) {
             if (!item.isObject() && !field.equals("broader")) {
-                errors.add(new Problem.FieldError(field + "[" + items.size() + "]", "must be an object"));
+                checks.add(field + "[" + items.size() + "]", "must be an object");
                 return new ArrayList<>();
             }
             items.add(item);
         }
         return items;
-    }
-
-    private static String choice(JsonNode node, Set<String> allowed, String fallback, String field, List<Problem.FieldError> errors) {
-        if (node == null || node.isNull()) {
-            if (fallback == null) {
-                errors.add(new Problem.FieldError(field, "is required: one of " + String.join(", ", allowed)));
-            }
-            return fallback;
-        }
-        if (!node.isTextual() || !allowed.contains(node.asText())) {
-            errors.add(new Problem.FieldError(field, "must be one of " + String.join(", ", allowed)));
-            return null;
-        }
-        return node.asText();
-    }
-
-    private static String text(JsonNode node, String field, int max, List<Problem.FieldError> errors) {
-        if (node == null || !node.isTextual() || node.asText().isBlank() || node.asText().length() > max) {
-            errors.add(new Problem.FieldError(field, "is required: 1 to " + max + " characters"));
-            return null;
-        }
-        return node.asText().strip();
-    }
-
-    private static String language(JsonNode node, String field, List<Problem.FieldError> errors) {
-        String code = node != null && node.isTextual() ? Languages.parse(node.asText()).orElse(null) : null;
-        if (code == null) {
-            errors.add(new Problem.FieldError(field, "must be a language: en, eng or 'eng (en) - English'"));
-        }
-        return code;
     }
 
     private static boolean absoluteHttp(String url) {

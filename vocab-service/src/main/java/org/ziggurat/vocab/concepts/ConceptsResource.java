@@ -20,9 +20,8 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
-import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.time.Timestamps;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.vocab.Etags;
 import org.ziggurat.vocab.RenderedPages;
@@ -30,13 +29,15 @@ import org.ziggurat.vocab.schemes.SchemeService;
 
 import java.net.URI;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 
 /** Concepts (spec 4.6): of a scheme, or of a whole namespace ({@code in_scheme} narrows it). */
 @Path("/{namespace}/vocab")
 @Produces(MediaType.APPLICATION_JSON)
 public class ConceptsResource {
+
+    /** The orders of a plain list (a search is ordered by relevance). */
+    private static final List<String> SORTS = List.of("updated_at_asc", "updated_at_desc");
 
     @Inject
     Callers callers;
@@ -138,23 +139,13 @@ public class ConceptsResource {
     static ConceptService.ListQuery query(String since, String sort, String page, String perPage, String synsets,
             String q, String lang) {
         PageRequest request = PageRequest.of(page, perPage);
-        OffsetDateTime after = null;
-        if (since != null) {
-            after = Timestamps.parse(since).map(i -> i.atOffset(ZoneOffset.UTC)).orElseThrow(() -> new ProblemException(400,
-                    "Bad Request", "since must be an ISO 8601 timestamp such as 2026-01-18T11:03:26.395Z.",
-                    List.of(new Problem.FieldError("since", "not an ISO 8601 timestamp"))));
-        }
-        if (sort != null && !sort.equals("updated_at_asc") && !sort.equals("updated_at_desc")) {
-            throw new ProblemException(400, "Bad Request", "sort must be updated_at_asc or updated_at_desc.",
-                    List.of(new Problem.FieldError("sort", "unknown order")));
-        }
+        OffsetDateTime after = FieldChecks.timestamp("since", since);
+        FieldChecks.oneOf("sort", sort, SORTS);
         if (q != null && sort != null) {
-            throw new ProblemException(400, "Bad Request", "A search (q) is ordered by relevance; it takes no sort.",
-                    List.of(new Problem.FieldError("sort", "not with q")));
+            throw FieldChecks.parameter("sort", "A search (q) is ordered by relevance; it takes no sort.", "not with q");
         }
         if (q == null && lang != null) {
-            throw new ProblemException(400, "Bad Request", "lang narrows a search: give q as well.",
-                    List.of(new Problem.FieldError("lang", "only with q")));
+            throw FieldChecks.parameter("lang", "lang narrows a search: give q as well.", "only with q");
         }
         return new ConceptService.ListQuery(after, "updated_at_desc".equals(sort), request, flag(synsets),
                 ConceptSearch.parse(q, lang));
@@ -166,13 +157,6 @@ public class ConceptsResource {
     }
 
     private static boolean flag(String value) {
-        if (value == null || value.equals("false")) {
-            return false;
-        }
-        if (value.equals("true")) {
-            return true;
-        }
-        throw new ProblemException(400, "Bad Request", "synsets must be true or false.",
-                List.of(new Problem.FieldError("synsets", "must be true or false")));
+        return FieldChecks.flag("synsets", value);
     }
 }
