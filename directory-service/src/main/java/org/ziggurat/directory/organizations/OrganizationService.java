@@ -11,11 +11,9 @@ import org.ziggurat.directory.people.Names;
 import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.ProfileRules;
 import org.ziggurat.platform.input.FieldChecks;
-import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -63,21 +61,19 @@ public class OrganizationService {
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
-        List<Problem.FieldError> errors = new ArrayList<>();
+        FieldChecks errors = new FieldChecks();
         String name = text(body, "name", errors);
         if (name != null || !body.has("name")) {
             String problem = Names.problem(name);
             if (problem != null) {
-                errors.add(new Problem.FieldError("name", problem));
+                errors.add("name", problem);
             }
         }
         String displayName = text(body, "display_name", errors);
         ProfileRules.displayName(displayName, errors);
-        FieldChecks checks = new FieldChecks();
-        String visibility = checks.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
-        errors.addAll(checks.errors());
-        if (!errors.isEmpty()) {
-            return Uni.createFrom().failure(ProblemException.invalid("The organization is not valid.", errors));
+        String visibility = errors.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
+        if (errors.failed()) {
+            return Uni.createFrom().failure(ProblemException.invalid("The organization is not valid.", errors.errors()));
         }
         return organizations.create(name, displayName == null ? name : displayName.strip(),
                         visibility == null ? "public" : visibility, creator)
@@ -89,17 +85,15 @@ public class OrganizationService {
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
-        List<Problem.FieldError> errors = new ArrayList<>();
+        FieldChecks errors = new FieldChecks();
         String displayName = text(body, "display_name", errors);
         ProfileRules.displayName(displayName, errors);
-        FieldChecks checks = new FieldChecks();
-        String visibility = checks.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
-        errors.addAll(checks.errors());
+        String visibility = errors.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
         if (body.has("name")) {
-            errors.add(new Problem.FieldError("name", "cannot be changed: it is the organization's namespace"));
+            errors.add("name", "cannot be changed: it is the organization's namespace");
         }
-        if (!errors.isEmpty()) {
-            return Uni.createFrom().failure(ProblemException.invalid("The change is not valid.", errors));
+        if (errors.failed()) {
+            return Uni.createFrom().failure(ProblemException.invalid("The change is not valid.", errors.errors()));
         }
         String cleanName = displayName == null ? null : displayName.strip();
         return requireAdmin(id, person).chain(() -> organizations.update(id, cleanName, visibility));
@@ -209,13 +203,13 @@ public class OrganizationService {
         return ProblemException.notFound("No such organization.");
     }
 
-    private static String text(JsonNode body, String field, List<Problem.FieldError> errors) {
+    private static String text(JsonNode body, String field, FieldChecks errors) {
         JsonNode node = body.get(field);
         if (node == null || node.isNull()) {
             return null;
         }
         if (!node.isTextual()) {
-            errors.add(new Problem.FieldError(field, "must be a string"));
+            errors.add(field, "must be a string");
             return null;
         }
         return node.asText();

@@ -8,10 +8,9 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.DirectoryConfig;
 import org.ziggurat.directory.security.Hashing;
-import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** The rules of people: sign-up, profile changes, avatars. */
@@ -42,13 +41,13 @@ public class PeopleService {
         if (request == null) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON body is required."));
         }
-        List<Problem.FieldError> errors = new ArrayList<>();
+        FieldChecks errors = new FieldChecks();
         ProfileRules.username(request.username(), errors);
         ProfileRules.password(request.password(), errors);
         ProfileRules.email("email", request.email(), errors);
         ProfileRules.displayName(request.displayName(), errors);
-        if (!errors.isEmpty()) {
-            return Uni.createFrom().failure(ProblemException.invalid("The sign-up is not valid.", errors));
+        if (errors.failed()) {
+            return Uni.createFrom().failure(ProblemException.invalid("The sign-up is not valid.", errors.errors()));
         }
         String displayName = request.displayName() == null ? request.username() : request.displayName().strip();
         return hashing.hash(request.password())
@@ -62,12 +61,12 @@ public class PeopleService {
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
-        List<Problem.FieldError> errors = new ArrayList<>();
+        FieldChecks errors = new FieldChecks();
         String displayName = null;
         if (body.has("display_name")) {
             JsonNode node = body.get("display_name");
             if (!node.isTextual()) {
-                errors.add(new Problem.FieldError("display_name", "must be a string"));
+                errors.add("display_name", "must be a string");
             } else {
                 displayName = node.asText().strip();
                 ProfileRules.displayName(displayName, errors);
@@ -79,15 +78,15 @@ public class PeopleService {
             JsonNode node = body.get("email");
             if (!node.isNull()) {
                 if (!node.isTextual()) {
-                    errors.add(new Problem.FieldError("email", "must be a string or null"));
+                    errors.add("email", "must be a string or null");
                 } else {
                     email = node.asText().strip();
                     ProfileRules.email("email", email, errors);
                 }
             }
         }
-        if (!errors.isEmpty()) {
-            return Uni.createFrom().failure(ProblemException.invalid("The profile change is not valid.", errors));
+        if (errors.failed()) {
+            return Uni.createFrom().failure(ProblemException.invalid("The profile change is not valid.", errors.errors()));
         }
         return people.updateProfile(id, displayName, setEmail, email).onItem().ifNull().failWith(PeopleService::gone);
     }

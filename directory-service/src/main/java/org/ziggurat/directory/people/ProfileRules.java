@@ -1,11 +1,11 @@
 package org.ziggurat.directory.people;
 
-import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.input.FieldChecks;
 
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Field rules of a person's profile, each adding what is wrong to a list of field errors. */
+/** Field rules of a person's profile, each adding what is wrong to the request's {@link FieldChecks}. */
 public final class ProfileRules {
 
     public static final int PASSWORD_MIN = 10;
@@ -19,40 +19,38 @@ public final class ProfileRules {
     private ProfileRules() {
     }
 
-    public static void username(String value, List<Problem.FieldError> errors) {
+    public static void username(String value, FieldChecks errors) {
         String problem = Names.problem(value);
         if (problem != null) {
-            errors.add(new Problem.FieldError("username", problem));
+            errors.add("username", problem);
         }
     }
 
-    public static void password(String value, List<Problem.FieldError> errors) {
+    public static void password(String value, FieldChecks errors) {
         if (value == null || value.isEmpty()) {
-            errors.add(new Problem.FieldError("password", "is required"));
+            errors.add("password", FieldChecks.REQUIRED);
             return;
         }
         int length = value.codePointCount(0, value.length());
         if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
-            errors.add(new Problem.FieldError("password",
-                    "must be between " + PASSWORD_MIN + " and " + PASSWORD_MAX + " characters"));
+            errors.add("password", "must be between " + PASSWORD_MIN + " and " + PASSWORD_MAX + " characters");
         }
     }
 
-    public static void email(String field, String value, List<Problem.FieldError> errors) {
+    public static void email(String field, String value, FieldChecks errors) {
         if (value == null || value.isBlank()) {
-            errors.add(new Problem.FieldError(field, "is required"));
+            errors.add(field, FieldChecks.REQUIRED);
         } else if (value.length() > EMAIL_MAX || !EMAIL.matcher(value).matches()) {
-            errors.add(new Problem.FieldError(field, "must be an email address"));
+            errors.add(field, "must be an email address");
         }
     }
 
-    public static void displayName(String value, List<Problem.FieldError> errors) {
+    public static void displayName(String value, FieldChecks errors) {
         if (value == null) {
             return;
         }
         if (value.isBlank() || value.length() > DISPLAY_NAME_MAX || CONTROL.matcher(value).find()) {
-            errors.add(new Problem.FieldError("display_name",
-                    "must be 1 to " + DISPLAY_NAME_MAX + " printable characters"));
+            errors.add("display_name", "must be 1 to " + DISPLAY_NAME_MAX + " printable characters");
         }
     }
 }
