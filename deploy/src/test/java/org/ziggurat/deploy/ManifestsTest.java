@@ -201,6 +201,31 @@ class ManifestsTest {
         return null;
     }
 
+    /**
+     * The modules refuse to start with a public URL over plain HTTP outside loopback unless
+     * allowed: production serves https and never allows it; the dev cluster, without TLS, must
+     * allow it, or its pods would not start.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void plainHttpIsAllowedOnlyWhereThePublicUrlIsPlainHttp(String overlay) throws Exception {
+        List<JsonNode> docs = render(overlay);
+        JsonNode config = named(docs, "ConfigMap", "ziggurat-config").path("data");
+        boolean plain = config.path("public-base-url").asText().startsWith("http://");
+        assertEquals(plain ? "true" : "false", config.path("allow-plain-http").asText(), overlay);
+        assertEquals(overlay.equals("dev"), plain, overlay + ": only the dev cluster runs without TLS");
+        for (String module : List.of("gateway", "auth-service")) {
+            JsonNode env = named(docs, "Deployment", module).at("/spec/template/spec/containers/0/env");
+            boolean read = false;
+            for (JsonNode e : env) {
+                if (e.path("name").asText().equals("ZIGGURAT_ALLOW_PLAIN_HTTP")) {
+                    read = e.at("/valueFrom/configMapKeyRef/key").asText().equals("allow-plain-http");
+                }
+            }
+            assertTrue(read, overlay + ": " + module + " does not read allow-plain-http");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"dev", "prod"})
     void theGatewayTrustsTheIngressForCallersAddresses(String overlay) throws Exception {
