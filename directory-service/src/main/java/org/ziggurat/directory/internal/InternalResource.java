@@ -20,11 +20,9 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.jboss.logging.Logger;
 import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.directory.people.PersonViews;
-import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.permissions.UserPermissions;
@@ -46,8 +44,6 @@ public class InternalResource {
 
     static final int MAX_IDS = 100;
     private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-    private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
-    private static final Logger LOG = Logger.getLogger(InternalResource.class);
 
     @Inject
     Callers callers;
@@ -59,10 +55,7 @@ public class InternalResource {
     OrganizationRepository organizations;
 
     @Inject
-    LoginThrottle throttle;
-
-    @Inject
-    Hashing hashing;
+    PasswordChecks passwords;
 
     @RegisterForReflection
     public record PasswordCheck(String login, String password, String clientAddress) {
@@ -91,38 +84,12 @@ public class InternalResource {
     @Path("/passwords/verify")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> verifyPassword(PasswordCheck check) {
-        return callers.service().chain(service -> {
-            if (check == null || check.login() == null || check.login().isBlank() || check.login().length() > 254
-                    || check.password() == null) {
-                throw ProblemException.invalidField("login", "login and password are required");
-            }
-            String address = check.clientAddress() != null && ADDRESS.matcher(check.clientAddress()).matches()
-                    ? check.clientAddress() : null;
-            String login = check.login().strip();
-            return repository.credential(login).chain(credential -> {
-                String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
-                return throttle.blockedFor(account, address)
-                        .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : throttle.admitCheck(account))
-                        .chain(seconds -> {
-                    if (seconds > 0) {
-                        LOG.infof("password check throttled: service=%s address=%s", service, address);
-                        return Uni.createFrom().item(Response.status(429).header("Retry-After", seconds)
-                                .type("application/problem+json")
-                                .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
-                                        "detail", "Too many attempts. Try again later."))
-                                .build());
-                    }
-                    return hashing.verify(check.password(), credential == null ? null : credential.passwordHash())
-                            .chain(ok -> ok
-                                    ? throttle.recordSuccess(account).replaceWith(Response.ok(
-                                            new VerifiedPerson(credential.id(), credential.username())).build())
-                                    : throttle.recordFailure(account, address).map(v -> {
-                                        LOG.infof("password check failed: service=%s address=%s", service, address);
-                                        throw ProblemException.unauthorized("The login or password is not valid.");
-                                    }));
-                });
-            });
-        });
+        return callers.service().chain(service -> passwords.verify(service, check)).map(outcome -> outcome.person() != null
+                ? Response.ok(outcome.person()).build()
+                : Response.status(429).header("Retry-After", outcome.retryAfter()).type("application/problem+json")
+                        .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
+                                "detail", "Too many attempts. Try again later."))
+                        .build());
     }
 
     /** Many people in one call: {@code ?ids=1,2,3} (at most 100); unknown ids are left out. */

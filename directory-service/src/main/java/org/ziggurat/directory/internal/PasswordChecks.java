@@ -1,0 +1,65 @@
+package org.ziggurat.directory.internal;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.security.Hashing;
+import org.ziggurat.platform.problem.ProblemException;
+
+import java.util.regex.Pattern;
+
+/**
+ * Checking a password for another service (auth-service's sign-in and password grant): throttled
+ * per account and per client address, and the same answer, after the same work, whether or not
+ * the account exists.
+ */
+@ApplicationScoped
+public class PasswordChecks {
+
+    private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+    private static final Logger LOG = Logger.getLogger(PasswordChecks.class);
+
+    /** The outcome that is not a refusal: the person, or how many seconds the caller must wait. */
+    public record Outcome(InternalResource.VerifiedPerson person, long retryAfter) {
+    }
+
+    private final InternalRepository repository;
+    private final LoginThrottle throttle;
+    private final Hashing hashing;
+
+    PasswordChecks(InternalRepository repository, LoginThrottle throttle, Hashing hashing) {
+        this.repository = repository;
+        this.throttle = throttle;
+        this.hashing = hashing;
+    }
+
+    /** {@code service}: who asks, for the log. A wrong password fails with 401. */
+    public Uni<Outcome> verify(String service, InternalResource.PasswordCheck check) {
+        if (check == null || check.login() == null || check.login().isBlank() || check.login().length() > 254
+                || check.password() == null) {
+            throw ProblemException.invalidField("login", "login and password are required");
+        }
+        String address = check.clientAddress() != null && ADDRESS.matcher(check.clientAddress()).matches()
+                ? check.clientAddress() : null;
+        String login = check.login().strip();
+        return repository.credential(login).chain(credential -> {
+            String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
+            return throttle.blockedFor(account, address)
+                    .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : throttle.admitCheck(account))
+                    .chain(seconds -> {
+                        if (seconds > 0) {
+                            LOG.infof("password check throttled: service=%s address=%s", service, address);
+                            return Uni.createFrom().item(new Outcome(null, seconds));
+                        }
+                        return hashing.verify(check.password(), credential == null ? null : credential.passwordHash())
+                                .chain(ok -> ok
+                                        ? throttle.recordSuccess(account).replaceWith(new Outcome(
+                                                new InternalResource.VerifiedPerson(credential.id(), credential.username()), 0))
+                                        : throttle.recordFailure(account, address).map(v -> {
+                                            LOG.infof("password check failed: service=%s address=%s", service, address);
+                                            throw ProblemException.unauthorized("The login or password is not valid.");
+                                        }));
+                    });
+        });
+    }
+}
