@@ -141,16 +141,18 @@ class UnsafeSettingsTest {
             fail(module + " started with unsafe settings:\n" + Files.readString(log(module)));
         }
         String log = Files.readString(log(module));
-        assertNotEquals(0, process.exitValue(), log);
-        assertTrue(log.contains(module + "'s " + REFUSED), log);
+        String said = module + " exited with " + process.exitValue() + ", its output:\n" + log;
+        assertNotEquals(0, process.exitValue(), said);
+        assertTrue(log.contains(module + "'s " + REFUSED), said);
         return log;
     }
 
     private Process launch(String module, Map<String, String> env) throws IOException {
         Path jar = ROOT.resolve(module + "/target/quarkus-app/quarkus-run.jar");
         assertTrue(Files.exists(jar), jar + " is missing: package the modules first");
+        // The heap the stack's instances get: with 128 MB, vocab-service sometimes died silently at start.
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString())
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString())
                 .directory(keys.toFile()).redirectErrorStream(true).redirectOutput(log(module).toFile());
         builder.environment().putAll(env);
         return builder.start();
