@@ -6,6 +6,7 @@ Keycloak (the peer) and pgbench (the database floor) in alternation, and writes 
     bench/run seed                seed only
     bench/run SCENARIO [...]      the named scenarios, then a report of those
     bench/run list                the scenarios
+    BENCH_AB_BASE=REV bench/run ab  this build against the build of commit REV, side by side
 
 Settings (environment): BENCH_RUNS (3 measured runs per target, the report gives the median),
 BENCH_DURATION (10s per run), BENCH_WARMUP (25s, once per target), BENCH_WARMUP_MORE (up to 4 more
@@ -405,7 +406,7 @@ def ensure_server_settings():
             "then restart it")
 
 
-def seed():
+def seed(with_keycloak=True):
     ensure_server_settings()
     subprocess.run([str(ROOT / "ziggurat"), "up"], check=True, stdout=subprocess.DEVNULL)
     state = read_state()
@@ -414,7 +415,8 @@ def seed():
     seed_tokens(state)
     seed_vocabulary(state)
     seed_events(state)
-    seed_keycloak(state)
+    if with_keycloak:
+        seed_keycloak(state)
     # What autovacuum does after a bulk load; on a server where it is off (as on this machine) the
     # planner would otherwise work from statistics of empty tables.
     sql("ANALYZE auth.token; ANALYZE auth.application; ANALYZE directory.person; ANALYZE events.data_event; "
@@ -756,11 +758,11 @@ def scenarios(state):
     }
 
 
-def prime_gateway_caches(replicas):
+def prime_gateway_caches(replicas, gateway=GATEWAY):
     """Presents each seeded access token once to every gateway replica (the balancer sends each
     request to the next one), so that a run measures cached tokens, not a burst of introspections."""
     tokens = [t for t in (STATE / "access-tokens.txt").read_text().split("\n") if t]
-    host, port = urllib.parse.urlparse(GATEWAY).hostname, urllib.parse.urlparse(GATEWAY).port
+    host, port = urllib.parse.urlparse(gateway).hostname, urllib.parse.urlparse(gateway).port
 
     def present(share):
         connection = HTTPConnection(host, port, timeout=30)
@@ -804,7 +806,14 @@ def owner_write_token(state):
 
 # ------------------------------------------------------------------ running and reporting
 
-SPECIAL_SCENARIOS = ["vocab-import", "topology"]
+SPECIAL_SCENARIOS = ["vocab-import", "topology", "ab"]
+# The scenarios the A/B comparison runs against both builds, and their targets of this build.
+AB_SCENARIOS = {"client-credentials": "Ziggurat (auth-service)", "refresh": "Ziggurat (auth-service)",
+                "introspection": "Ziggurat (auth-service)", "people": "Ziggurat through the gateway",
+                "user": "Ziggurat through the gateway", "vocab-concept": "Ziggurat", "vocab-list": "Ziggurat",
+                "vocab-search": "Ziggurat", "events-append": "Ziggurat", "events-newest": "Ziggurat"}
+# The base build's stack listens on the launcher's ports + 1000.
+AB_PORT_OFFSET = 1000
 
 
 def run_scenarios(names, state):
@@ -819,6 +828,9 @@ def run_scenarios(names, state):
             continue
         if name == "topology":
             results.update(run_topology(state))
+            continue
+        if name == "ab":
+            results.update(run_ab(state))
             continue
         scenario = catalogue[name]
         if name in ("client-credentials", "refresh", "introspection", "password"):
@@ -861,9 +873,7 @@ def start_extra_gateway(which):
     """A second gateway beside the launcher's: its environment (read from the running process), its
     jar, other ports, and the settings of EXTRA_GATEWAYS[which]. Stopped when the scenario ends."""
     settings = EXTRA_GATEWAYS[which]
-    pid = (ROOT / ".run" / "pids" / "gateway.pid").read_text().strip()
-    env = dict(entry.split("=", 1) for entry in
-               Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0") if "=" in entry)
+    env = running_env("gateway")
     env.update({"QUARKUS_HTTP_PORT": str(settings["port"]), "QUARKUS_HTTP_HOST": "127.0.0.1",
                 "QUARKUS_MANAGEMENT_PORT": str(settings["management"])}, **settings["env"])
     log_file = ROOT / ".run" / "logs" / f"gateway-bench-{which}.log"
@@ -883,6 +893,102 @@ def start_extra_gateway(which):
                         f"the extra gateway ({which}) never logged that it looked its peers up: see {log_file}")
     log(f"   (started a gateway with {settings['env']} on port {settings['port']})")
     return process
+
+
+def running_env(module):
+    """The environment of the launcher's running instance of a module."""
+    pid = (ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip()
+    return dict(entry.split("=", 1) for entry in
+                Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0") if "=" in entry)
+
+
+def ab_port(port):
+    return port + AB_PORT_OFFSET
+
+
+def ab_url(url):
+    """A URL of the launcher's stack, pointed at the base build's stack."""
+    parts = urllib.parse.urlparse(url)
+    if parts.port in (8080, *SERVICE_PORTS.values()):
+        return parts._replace(netloc=f"{parts.hostname}:{ab_port(parts.port)}").geturl()
+    return url
+
+
+def start_base_stack(rev):
+    """The build of commit `rev`, from a worktree under .run/ab, beside the launcher's stack: the same
+    database, keys and secrets (each module's environment is read from its running instance), on
+    the ports + 1000, each module calling the base build's others. Returns the processes."""
+    tree = ROOT / ".run" / "ab" / rev
+    if not tree.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True,
+                       stdout=subprocess.DEVNULL)
+    modules = ["directory-service", "auth-service", "vocab-service", "events-service", "gateway"]
+    jars = {m: tree / m / "target" / "quarkus-app" / "quarkus-run.jar" for m in modules}
+    if not all(j.exists() for j in jars.values()):
+        log(f"   (building {rev} in {tree}: a few minutes)")
+        subprocess.run(["./mvnw", "-q", "-B", "package", "-DskipTests"], cwd=tree, check=True)
+    directory = f"http://127.0.0.1:{ab_port(SERVICE_PORTS['directory-service'])}"
+    processes = []
+    for module in modules:
+        env = running_env(module)
+        env["QUARKUS_HTTP_PORT"] = str(ab_port(8080 if module == "gateway" else SERVICE_PORTS[module]))
+        if module == "gateway":
+            env["QUARKUS_MANAGEMENT_PORT"] = str(ab_port(8090))
+            for service, port in SERVICE_PORTS.items():
+                env["ZIGGURAT_GATEWAY_UPSTREAMS_" + service.upper().replace("-", "_")] = f"http://127.0.0.1:{ab_port(port)}"
+        else:
+            # Both names of the directory's address: the base build may read either.
+            env["QUARKUS_REST_CLIENT_DIRECTORY_URL"] = directory
+            env["ZIGGURAT_DIRECTORY_URL"] = directory
+        log_file = ROOT / ".run" / "logs" / f"{module}-ab-{rev}.log"
+        with open(log_file, "w") as out:
+            processes.append(subprocess.Popen(["java", "-jar", str(jars[module])], cwd=ROOT / ".run", env=env,
+                                              stdout=out, stderr=subprocess.STDOUT))
+        health = ab_port(8090) if module == "gateway" else int(env["QUARKUS_HTTP_PORT"])
+
+        def ready(port=health):
+            try:
+                return http("GET", f"http://127.0.0.1:{port}/q/health/ready", timeout=2)[0] == 200
+            except OSError:
+                return False
+
+        await_condition(ready, 120, f"the base build's {module} did not get ready: see {log_file}")
+    log(f"   (the build of {rev} runs on ports {ab_port(8080)}-{ab_port(8084)})")
+    return processes
+
+
+def run_ab(state):
+    """Each scenario of AB_SCENARIOS against this build and the build of BENCH_AB_BASE, side by side
+    (alternating rounds, as every scenario): what a change cost or saved, measured in one run."""
+    rev = os.environ.get("BENCH_AB_BASE")
+    if not rev:
+        die("ab compares with another build: BENCH_AB_BASE=<commit> bench/run ab")
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    processes = start_base_stack(rev)
+    results = {}
+    try:
+        catalogue = scenarios(state)
+        for name, target_name in AB_SCENARIOS.items():
+            scenario = catalogue[name]
+            ours = dict(next(t for t in scenario["targets"] if t["name"] == target_name))
+            ours["name"] = f"this build ({head})"
+            base = dict(ours, name=f"base build ({rev})", url=ab_url(ours["url"]))
+            if name == "user":
+                base["prepare"] = lambda env: prime_gateway_caches(1, ab_url(GATEWAY))
+            if name in ("client-credentials", "refresh", "introspection"):
+                purge_run_tokens(state)
+            results[f"ab {name}"] = run_targets(f"ab {name}", {
+                "title": f"{scenario['title']}: {ours['name']} and {base['name']}", "connections": scenario["connections"],
+                "bars": [("ratio", ours["name"], base["name"], 0.9)], "targets": [ours, base]})
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(30)
+    return results
 
 
 def switch_stack(replicas):
@@ -1117,7 +1223,8 @@ def main(argv):
     if argv[0] == "list":
         print("\n".join(list(scenarios({})) + SPECIAL_SCENARIOS))
         return 0
-    state = seed()
+    # The A/B comparison measures two builds of Ziggurat, not the peer.
+    state = seed(with_keycloak=argv != ["ab"])
     prepare_floor(state)
     write_lines("pages.txt", [str(p) for p in range(1, 201)])
     state["owner_id"] = int(sql(f"SELECT id FROM directory.person WHERE username = '{OWNER}'"))
