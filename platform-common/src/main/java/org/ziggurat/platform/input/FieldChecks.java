@@ -40,10 +40,7 @@ public final class FieldChecks {
 
     /** Text of 1 to {@code max} characters, not blank, stripped; null when absent (or wrong). */
     public String text(JsonNode node, String field, int max, boolean required) {
-        if (absent(node)) {
-            if (required) {
-                add(field, REQUIRED);
-            }
+        if (missing(node, field, required)) {
             return null;
         }
         if (!node.isTextual() || node.asText().isBlank() || node.asText().length() > max) {
@@ -55,10 +52,7 @@ public final class FieldChecks {
 
     /** A string of 1 to {@code max} characters as given, spaces and all (identifiers); null when absent (or wrong). */
     public String string(JsonNode node, String field, int max, boolean required) {
-        if (absent(node)) {
-            if (required) {
-                add(field, REQUIRED);
-            }
+        if (missing(node, field, required)) {
             return null;
         }
         if (!node.isTextual() || node.asText().isEmpty() || node.asText().length() > max) {
@@ -70,10 +64,7 @@ public final class FieldChecks {
 
     /** Like {@link #text}, and one line of printable characters (a name shown in lists and pages). */
     public String line(JsonNode node, String field, int max, boolean required) {
-        if (absent(node)) {
-            if (required) {
-                add(field, REQUIRED);
-            }
+        if (missing(node, field, required)) {
             return null;
         }
         String text = node.isTextual() ? node.asText() : null;
@@ -130,6 +121,17 @@ public final class FieldChecks {
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(detail, errors);
         }
+    }
+
+    /** Absent: a problem when required. */
+    private boolean missing(JsonNode node, String field, boolean required) {
+        if (!absent(node)) {
+            return false;
+        }
+        if (required) {
+            add(field, REQUIRED);
+        }
+        return true;
     }
 
     private static boolean absent(JsonNode node) {
