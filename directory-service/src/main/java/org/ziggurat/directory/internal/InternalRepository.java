@@ -1,6 +1,5 @@
 package org.ziggurat.directory.internal;
 
-import org.ziggurat.directory.organizations.MembershipRules;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -23,9 +22,9 @@ public class InternalRepository {
     public record Credential(long id, String username, String passwordHash) {
     }
 
-    /** A namespace as the other services need it, with the rights of one person in it. */
-    public record Namespace(String name, String kind, long id, String visibility, boolean read, boolean write,
-            boolean admin) {
+    /** A namespace's owner, and the person's membership there if it is an organization's. */
+    public record NamespaceRow(String name, String kind, Long personId, Long organizationId, String visibility,
+            String role, String state) {
     }
 
     public record OrganizationOfPerson(long id, String name, String role) {
@@ -64,7 +63,7 @@ public class InternalRepository {
     }
 
     /** One round trip: the name's kind, owner and visibility, and the person's membership if any. */
-    public Uni<Namespace> namespace(String name, long personId) {
+    public Uni<NamespaceRow> namespace(String name, long personId) {
         return pool.preparedQuery("""
                 SELECT n.name_key, n.kind, p.id AS person_id, o.id AS organization_id, o.visibility, m.role, m.state
                 FROM namespace n
@@ -73,21 +72,14 @@ public class InternalRepository {
                 LEFT JOIN membership m ON m.organization_id = o.id AND m.person_id = $2
                 WHERE n.name_key = lower($1) AND n.kind <> 'retired'""")
                 .execute(Tuple.of(name, personId))
-                .map(rows -> rows.rowCount() == 0 ? null : namespace(rows.iterator().next(), personId));
-    }
-
-    private static Namespace namespace(Row row, long personId) {
-        String name = row.getString("name_key");
-        if ("person".equals(row.getString("kind"))) {
-            long id = row.getLong("person_id");
-            MembershipRules.Rights rights = MembershipRules.inPersonNamespace(id, personId);
-            return new Namespace(name, "person", id, "public", rights.read(), rights.write(), rights.admin());
-        }
-        String visibility = row.getString("visibility");
-        MembershipRules.Rights rights = MembershipRules.inOrganizationNamespace(visibility, row.getString("role"),
-                row.getString("state"));
-        return new Namespace(name, "organization", row.getLong("organization_id"), visibility, rights.read(),
-                rights.write(), rights.admin());
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    Row r = rows.iterator().next();
+                    return new NamespaceRow(r.getString("name_key"), r.getString("kind"), r.getLong("person_id"),
+                            r.getLong("organization_id"), r.getString("visibility"), r.getString("role"), r.getString("state"));
+                });
     }
 
     public Uni<Boolean> putLink(long organizationId, String clientId, JsonObject permissions) {

@@ -6,7 +6,6 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -20,7 +19,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.platform.http.PathIds;
@@ -45,17 +43,20 @@ public class InternalResource {
     static final int MAX_IDS = 100;
     private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final InternalRepository repository;
+    private final ApplicationLinks links;
+    private final NamespaceLookups namespaces;
+    private final PasswordChecks passwords;
 
-    @Inject
-    InternalRepository repository;
-
-    @Inject
-    OrganizationRepository organizations;
-
-    @Inject
-    PasswordChecks passwords;
+    InternalResource(Callers callers, InternalRepository repository, ApplicationLinks links,
+            NamespaceLookups namespaces, PasswordChecks passwords) {
+        this.callers = callers;
+        this.repository = repository;
+        this.links = links;
+        this.namespaces = namespaces;
+        this.passwords = passwords;
+    }
 
     @RegisterForReflection
     public record PasswordCheck(String login, String password, String clientAddress) {
@@ -115,14 +116,14 @@ public class InternalResource {
     /** A namespace's kind, id and visibility, and the rights of {@code person_id} (0 or absent: anonymous) in it. */
     @GET
     @Path("/namespaces/{name}")
-    public Uni<InternalRepository.Namespace> namespace(@PathParam("name") String name,
+    public Uni<NamespaceLookups.Namespace> namespace(@PathParam("name") String name,
             @QueryParam("person_id") String personId) {
         long person = personId == null || personId.isBlank() || personId.equals("0") ? 0 : PathIds.parse(personId, "person");
         return callers.service().chain(service -> {
             if (name.length() > 39) {
                 throw ProblemException.notFound("No namespace is called '" + name + "'.");
             }
-            return repository.namespace(name, person);
+            return namespaces.rights(name, person);
         }).onItem().ifNull().failWith(() -> ProblemException.notFound("No namespace is called '" + name + "'."));
     }
 
@@ -135,9 +136,7 @@ public class InternalResource {
         return callers.service().chain(service -> {
             requireClientId(clientId);
             JsonObject permissions = UserPermissions.parse(body == null ? null : body.get("permissions"), "permissions").toJson();
-            return organizations.byId(orgId)
-                    .onItem().ifNull().failWith(() -> ProblemException.notFound("No such organization."))
-                    .chain(org -> repository.putLink(orgId, clientId, permissions))
+            return links.attach(orgId, clientId, permissions)
                     .map(created -> Response.status(created ? 201 : 200)
                             .entity(Map.of("organization_id", orgId, "client_id", clientId, "permissions", permissions.getMap()))
                             .build());
@@ -150,13 +149,8 @@ public class InternalResource {
         long orgId = PathIds.parse(id, "organization");
         return callers.service().chain(service -> {
             requireClientId(clientId);
-            return repository.deleteLink(orgId, clientId);
-        }).map(deleted -> {
-            if (!deleted) {
-                throw ProblemException.notFound("This application is not attached to this organization.");
-            }
-            return Response.noContent().build();
-        });
+            return links.detach(orgId, clientId);
+        }).map(detached -> Response.noContent().build());
     }
 
     /** The organizations an application is attached to, with the permissions given to each. */
@@ -166,13 +160,9 @@ public class InternalResource {
         PublicUrls urls = PublicUrls.of(uri);
         return callers.service().chain(service -> {
             requireClientId(clientId);
-            return repository.linksOf(clientId);
-        }).chain(links -> links.isEmpty() ? Uni.createFrom().item(List.<LinkedOrganization>of())
-                : organizations.byIds(links.stream().map(InternalRepository.Link::organizationId).toArray(Long[]::new))
-                        .map(orgs -> orgs.stream().map(org -> new LinkedOrganization(
-                                OrganizationViews.organization(org, urls),
-                                links.stream().filter(l -> l.organizationId() == org.id()).findFirst().orElseThrow().permissions()))
-                                .toList()));
+            return links.of(clientId);
+        }).map(linked -> linked.stream().map(l -> new LinkedOrganization(OrganizationViews.organization(l.organization(), urls),
+                l.permissions())).toList());
     }
 
     private static void requireClientId(String clientId) {

@@ -1,0 +1,40 @@
+package org.ziggurat.directory.internal;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.directory.organizations.MembershipRules;
+
+/**
+ * What a person may do in a namespace, for the services whose content lives in namespaces: the
+ * rights {@link MembershipRules} gives from the namespace's owner and the person's membership.
+ */
+@ApplicationScoped
+public class NamespaceLookups {
+
+    /** A namespace as the other services need it, with the rights of one person in it. */
+    public record Namespace(String name, String kind, long id, String visibility, boolean read, boolean write,
+            boolean admin) {
+    }
+
+    private final InternalRepository repository;
+
+    NamespaceLookups(InternalRepository repository) {
+        this.repository = repository;
+    }
+
+    /** Null when no namespace has the name; {@code personId} 0 is anonymous. */
+    public Uni<Namespace> rights(String name, long personId) {
+        return repository.namespace(name, personId).map(row -> row == null ? null : rights(row, personId));
+    }
+
+    static Namespace rights(InternalRepository.NamespaceRow row, long personId) {
+        if ("person".equals(row.kind())) {
+            MembershipRules.Rights rights = MembershipRules.inPersonNamespace(row.personId(), personId);
+            return new Namespace(row.name(), "person", row.personId(), "public", rights.read(), rights.write(),
+                    rights.admin());
+        }
+        MembershipRules.Rights rights = MembershipRules.inOrganizationNamespace(row.visibility(), row.role(), row.state());
+        return new Namespace(row.name(), "organization", row.organizationId(), row.visibility(), rights.read(),
+                rights.write(), rights.admin());
+    }
+}
