@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -48,20 +47,19 @@ public class EventsResource {
     private static final Pattern REPOSITORY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final EventService service;
+    private final EventStreamHub hub;
+    private final EventsConfig config;
+    private final ObjectMapper mapper;
 
-    @Inject
-    EventService service;
-
-    @Inject
-    EventStreamHub hub;
-
-    @Inject
-    EventsConfig config;
-
-    @Inject
-    ObjectMapper mapper;
+    EventsResource(Callers callers, EventService service, EventStreamHub hub, EventsConfig config, ObjectMapper mapper) {
+        this.callers = callers;
+        this.service = service;
+        this.hub = hub;
+        this.config = config;
+        this.mapper = mapper;
+    }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)

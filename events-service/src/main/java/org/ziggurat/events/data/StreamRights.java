@@ -1,11 +1,9 @@
 package org.ziggurat.events.data;
 
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
-import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.token.Callers;
 
 /**
@@ -19,11 +17,13 @@ public class StreamRights {
     static final String NAMESPACE = "ziggurat.stream.namespace";
     static final String CALLER = "ziggurat.stream.caller";
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final EventService events;
 
-    @Inject
-    NamespaceRights rights;
+    StreamRights(Callers callers, EventService events) {
+        this.callers = callers;
+        this.events = events;
+    }
 
     @ServerRequestFilter
     public Uni<Response> check(ContainerRequestContext request) {
@@ -32,7 +32,7 @@ public class StreamRights {
             return Uni.createFrom().nullItem();
         }
         String namespace = request.getUriInfo().getPathParameters().getFirst("namespace");
-        return callers.current().chain(caller -> rights.forReading(namespace, caller)
+        return callers.current().chain(caller -> events.readable(namespace, caller)
                 .map(ns -> {
                     request.setProperty(NAMESPACE, ns);
                     request.setProperty(CALLER, caller);

@@ -5,7 +5,6 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -39,14 +38,15 @@ public class ConceptsResource {
     /** The orders of a plain list (a search is ordered by relevance). */
     private static final List<String> SORTS = List.of("updated_at_asc", "updated_at_desc");
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final SchemeService schemes;
+    private final ConceptService concepts;
 
-    @Inject
-    SchemeService schemes;
-
-    @Inject
-    ConceptService concepts;
+    ConceptsResource(Callers callers, SchemeService schemes, ConceptService concepts) {
+        this.callers = callers;
+        this.schemes = schemes;
+        this.concepts = concepts;
+    }
 
     @POST
     @Path("/schemes/{slug}/concepts")

@@ -3,7 +3,6 @@ package org.ziggurat.vocab.imports;
 import jakarta.ws.rs.Consumes;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -33,11 +32,13 @@ import java.util.stream.Collectors;
 @Produces(MediaType.APPLICATION_JSON)
 public class ImportsResource {
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final ImportService imports;
 
-    @Inject
-    ImportService imports;
+    ImportsResource(Callers callers, ImportService imports) {
+        this.callers = callers;
+        this.imports = imports;
+    }
 
     @RegisterForReflection
     public record SchemeRef(String id, String url) {

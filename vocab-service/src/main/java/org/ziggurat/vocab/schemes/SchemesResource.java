@@ -4,7 +4,6 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.http.HttpServerResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -37,14 +36,15 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class SchemesResource {
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final SchemeService schemes;
+    private final SchemeExport exporter;
 
-    @Inject
-    SchemeService schemes;
-
-    @Inject
-    SchemeExport exporter;
+    SchemesResource(Callers callers, SchemeService schemes, SchemeExport exporter) {
+        this.callers = callers;
+        this.schemes = schemes;
+        this.exporter = exporter;
+    }
 
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @QueryParam("page") String page,
