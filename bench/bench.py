@@ -971,7 +971,8 @@ def run_ab(state):
     results = {}
     try:
         catalogue = scenarios(state)
-        for name, target_name in AB_SCENARIOS.items():
+        chosen = os.environ.get("BENCH_AB_SCENARIOS", ",".join(AB_SCENARIOS)).split(",")
+        for name, target_name in ((n, AB_SCENARIOS[n]) for n in chosen):
             scenario = catalogue[name]
             ours = dict(next(t for t in scenario["targets"] if t["name"] == target_name))
             ours["name"] = f"this build ({head})"
