@@ -5,7 +5,6 @@ import org.ziggurat.directory.client.DirectoryClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.RedirectUris;
@@ -24,18 +23,17 @@ public class ApplicationService {
     public static final int MAX_REDIRECT_URIS = 10;
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
-    @Inject
-    ApplicationRepository applications;
+    private final ApplicationRepository applications;
+    private final TokenCrypto crypto;
+    private final AccessorRepository accessors;
+    private final DirectoryClient directory;
 
-    @Inject
-    TokenCrypto crypto;
-
-    @Inject
-    AccessorRepository accessors;
-
-    @Inject
-    @RestClient
-    DirectoryClient directory;
+    ApplicationService(ApplicationRepository applications, TokenCrypto crypto, AccessorRepository accessors, @RestClient DirectoryClient directory) {
+        this.applications = applications;
+        this.crypto = crypto;
+        this.accessors = accessors;
+        this.directory = directory;
+    }
 
     public record Created(ApplicationRow application, String secret) {
     }

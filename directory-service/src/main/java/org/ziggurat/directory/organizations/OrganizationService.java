@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.people.Names;
 import org.ziggurat.directory.people.PeopleRepository;
@@ -30,11 +29,13 @@ public class OrganizationService {
     private static final Set<String> ROLES = Set.of(MembershipRow.MEMBER, MembershipRow.ADMIN);
     private static final Logger LOG = Logger.getLogger(OrganizationService.class);
 
-    @Inject
-    OrganizationRepository organizations;
+    private final OrganizationRepository organizations;
+    private final PeopleRepository people;
 
-    @Inject
-    PeopleRepository people;
+    OrganizationService(OrganizationRepository organizations, PeopleRepository people) {
+        this.organizations = organizations;
+        this.people = people;
+    }
 
     /** The viewer id for visibility checks: the person, or anonymous. */
     public static long viewer(Caller caller) {

@@ -4,7 +4,6 @@ import io.vertx.mutiny.core.Vertx;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.DirectoryConfig;
 import org.ziggurat.directory.security.Hashing;
@@ -19,17 +18,17 @@ public class PeopleService {
 
     private static final Logger LOG = Logger.getLogger(PeopleService.class);
 
-    @Inject
-    PeopleRepository people;
+    private final PeopleRepository people;
+    private final Hashing hashing;
+    private final DirectoryConfig config;
+    private final Vertx vertx;
 
-    @Inject
-    Hashing hashing;
-
-    @Inject
-    DirectoryConfig config;
-
-    @Inject
-    Vertx vertx;
+    PeopleService(PeopleRepository people, Hashing hashing, DirectoryConfig config, Vertx vertx) {
+        this.people = people;
+        this.hashing = hashing;
+        this.config = config;
+        this.vertx = vertx;
+    }
 
     public record SignUp(String username, String password, String email, String displayName) {
     }
