@@ -10,7 +10,6 @@ import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 
-import java.util.List;
 
 /** The rules of people: sign-up, profile changes, avatars. */
 @ApplicationScoped

@@ -2,7 +2,6 @@ package org.ziggurat.directory.people;
 
 import org.ziggurat.platform.input.FieldChecks;
 
-import java.util.List;
 import java.util.regex.Pattern;
 
 /** Field rules of a person's profile, each adding what is wrong to the request's {@link FieldChecks}. */
