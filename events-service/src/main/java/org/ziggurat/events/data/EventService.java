@@ -70,12 +70,17 @@ public class EventService {
                 .map(previous -> IdempotentReplays.replayOf(previous, event.requestHash(), mustExist));
     }
 
-    /** Newest first, one more than the page to tell whether another follows. */
-    public Uni<List<EventViews.Event>> page(Namespace ns, String repository, String kind, OffsetDateTime since,
-            int limitPlusOne, long offset, PublicUrls urls) {
+    /** A page of events, newest first, and whether another page follows. */
+    public record Page(List<EventViews.Event> events, boolean more) {
+    }
+
+    /** Newest first; one row more is read than shown, to tell whether another page follows. */
+    public Uni<Page> page(Namespace ns, String repository, String kind, OffsetDateTime since, int limit, long offset,
+            PublicUrls urls) {
         EventViews.Place place = new EventViews.Place(ns.name(), repository, urls);
-        return events.page(ns.name(), repository, kind, since, limitPlusOne, offset)
-                .map(rows -> rows.stream().map(r -> EventViews.event(r, place, null)).toList());
+        return events.page(ns.name(), repository, kind, since, limit + 1, offset)
+                .map(rows -> new Page(rows.stream().limit(limit).map(r -> EventViews.event(r, place, null)).toList(),
+                        rows.size() > limit));
     }
 
     /** One event with its commits, or 404. */

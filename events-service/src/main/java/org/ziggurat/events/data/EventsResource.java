@@ -99,9 +99,8 @@ public class EventsResource {
         FieldChecks.oneOf("kind", kind, EventInput.KINDS);
         OffsetDateTime after = FieldChecks.timestamp("since", since);
         return callers.current().chain(caller -> service.readable(namespace, caller))
-                .chain(ns -> service.page(ns, repo, kind, after, request.limitPlusOne(), request.offset(), PublicUrls.of(uri)))
-                .map(views -> PageLinks.withoutTotal(Response.ok(views.stream().limit(request.limit()).toList()), uri,
-                        request, views.size() > request.limit()).build());
+                .chain(ns -> service.page(ns, repo, kind, after, request.limit(), request.offset(), PublicUrls.of(uri)))
+                .map(found -> PageLinks.withoutTotal(Response.ok(found.events()), uri, request, found.more()).build());
     }
 
     @GET
