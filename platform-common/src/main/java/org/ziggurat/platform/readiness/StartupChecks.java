@@ -31,15 +31,16 @@ public class StartupChecks {
                 config.getOptionalValue(UnsafeSettings.ALLOW_PLAIN_HTTP, Boolean.class).orElse(false));
         platform(config, settings);
         checks.forEach(check -> check.check(settings));
-        String who = config.getOptionalValue("quarkus.application.name", String.class).orElse("this service");
-        if (!settings.problems().isEmpty()) {
+        try {
+            settings.requireNone(config.getOptionalValue("quarkus.application.name", String.class).orElse("this service"));
+        } catch (IllegalStateException refused) {
             // Straight to standard error as well: a start that fails this early sometimes loses the
             // console log's buffered lines (seen in about one start of eight), and the operator must
             // learn why the process exited.
-            System.err.println(who + "'s settings are not safe to run with: " + String.join("; ", settings.problems()));
+            System.err.println(refused.getMessage());
             System.err.flush();
+            throw refused;
         }
-        settings.requireNone(who);
         LOG.debugf("settings checked: nothing unsafe");
     }
 
