@@ -23,6 +23,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.Map;
 
 /**
@@ -283,12 +284,20 @@ public final class Stack {
     }
 
     private void awaitHealthy(String module, String url) throws Exception {
+        awaitReady(module, processes.get(module), url, Duration.ofSeconds(120), () -> tail(module));
+    }
+
+    /**
+     * Polls a process's readiness URL until it answers 200; fails at once when the process exits, and
+     * at the deadline otherwise, with what {@code log} says.
+     */
+    static void awaitReady(String name, Process process, String url, Duration limit, Callable<String> log)
+            throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+        Instant deadline = Instant.now().plus(limit);
         while (Instant.now().isBefore(deadline)) {
-            Process process = processes.get(module);
             if (!process.isAlive()) {
-                throw new IllegalStateException(module + " exited (" + process.exitValue() + "):\n" + tail(module));
+                throw new IllegalStateException(name + " exited (" + process.exitValue() + "):\n" + log.call());
             }
             try {
                 HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
@@ -301,7 +310,7 @@ public final class Stack {
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException(module + " was not healthy within two minutes:\n" + tail(module));
+        throw new IllegalStateException(name + " was not ready within " + limit.toSeconds() + " s:\n" + log.call());
     }
 
     /**

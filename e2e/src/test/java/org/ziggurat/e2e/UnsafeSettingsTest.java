@@ -7,21 +7,14 @@ import org.ziggurat.platform.token.PlatformKeys;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -97,7 +90,8 @@ class UnsafeSettingsTest {
         allowed.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(management));
         Process gateway = launch("gateway", allowed);
         try {
-            awaitReady(gateway, "http://127.0.0.1:" + management + "/q/health/ready");
+            Stack.awaitReady("the gateway", gateway, "http://127.0.0.1:" + management + "/q/health/ready",
+                    Duration.ofSeconds(60), () -> Files.readString(log("gateway")));
         } finally {
             gateway.destroy();
             gateway.waitFor(20, TimeUnit.SECONDS);
@@ -160,26 +154,6 @@ class UnsafeSettingsTest {
 
     private static Path log(String module) {
         return keys.resolve(module + ".log");
-    }
-
-    private static void awaitReady(Process process, String url) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(deadline)) {
-            assertFalse(!process.isAlive(), "the gateway exited: " + Files.readString(log("gateway")));
-            try {
-                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-                if (answer.statusCode() == 200) {
-                    assertEquals(200, answer.statusCode());
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        fail("the gateway was not ready within 60 s: " + Files.readString(log("gateway")));
     }
 
     private static int freePort() throws IOException {
