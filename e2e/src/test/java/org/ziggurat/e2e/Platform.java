@@ -31,8 +31,17 @@ public final class Platform {
         return Stack.get().api;
     }
 
+    /** A request whose both sides are checked against the OpenAPI document ({@link ContractCheck}). */
     public static RequestSpecification anonymous() {
-        return RestAssured.given().baseUri(api()).urlEncodingEnabled(true);
+        return RestAssured.given().baseUri(api()).urlEncodingEnabled(true).filter(ContractCheck.exchanges());
+    }
+
+    /**
+     * A request that is off the contract on purpose (bad input, no token, a spent one): only the
+     * answer is checked against the document.
+     */
+    public static RequestSpecification offContract() {
+        return RestAssured.given().baseUri(api()).urlEncodingEnabled(true).filter(ContractCheck.answers());
     }
 
     public static RequestSpecification as(String accessToken) {

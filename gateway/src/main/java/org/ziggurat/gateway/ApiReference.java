@@ -93,6 +93,7 @@ public class ApiReference {
                 }
             }
             ObjectNode merged = OpenApiMerge.merge(documents, config.publicBaseUrl().toString(), unavailable);
+            GatewayContract.apply(merged, config.publicBaseUrl().toString(), config.rateLimit().enabled());
             if (unavailable.isEmpty()) {
                 cached = merged;
                 cachedAt = System.currentTimeMillis();

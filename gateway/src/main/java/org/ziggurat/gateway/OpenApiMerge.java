@@ -105,6 +105,9 @@ public final class OpenApiMerge {
         }
         List<String> emptyKinds = new ArrayList<>();
         components.fields().forEachRemaining(kind -> {
+            if (kind.getKey().equals("securitySchemes")) {
+                return; // named by the operations' security requirements, never by $ref
+            }
             List<String> unused = new ArrayList<>();
             kind.getValue().fieldNames().forEachRemaining(name -> {
                 if (!used.contains("#/components/" + kind.getKey() + "/" + name)) {

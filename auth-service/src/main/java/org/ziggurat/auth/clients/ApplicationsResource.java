@@ -1,5 +1,17 @@
 package org.ziggurat.auth.clients;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -24,6 +36,7 @@ import java.net.URI;
 import java.util.List;
 
 /** The caller's own applications (spec 4.3); managing them needs the {@code admin} scope. */
+@Tag(name = "Applications", description = "The caller's OAuth applications (clients), their secrets and accessors. Managing them needs the admin scope.")
 @Path("/applications")
 @Produces(MediaType.APPLICATION_JSON)
 public class ApplicationsResource {
@@ -39,6 +52,11 @@ public class ApplicationsResource {
     @Inject
     ApplicationService service;
 
+    @Operation(operationId = "listApplications", summary = "List the caller's applications")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "200", description = "The caller's applications, without secrets.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
     @GET
     public Uni<List<ApplicationViews.Application>> list(@Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
@@ -46,6 +64,15 @@ public class ApplicationsResource {
                 .map(rows -> rows.stream().map(r -> ApplicationViews.of(r, null, urls)).toList());
     }
 
+    @Operation(operationId = "createApplication", summary = "Create an application",
+    description = "A confidential client (the default) gets a client_secret, shown in this answer only.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
+    @APIResponse(responseCode = "201", description = "The new application, with its secret.", headers = @Header(name = "Location",
+    description = "The application's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationViews.Application.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode body, @Context UriInfo uri) {
@@ -56,6 +83,13 @@ public class ApplicationsResource {
         });
     }
 
+    @Operation(operationId = "getApplication", summary = "Get one of the caller's applications")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "200", description = "The application, without its secret.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}")
     public Uni<ApplicationViews.Application> get(@PathParam("id") String id, @Context UriInfo uri) {
@@ -63,6 +97,16 @@ public class ApplicationsResource {
         return owner().chain(owner -> service.owned(appId, owner)).map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
 
+    @Operation(operationId = "updateApplication", summary = "Change an application",
+    description = "Changes the fields the body names. confidential cannot change.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
+    @APIResponse(responseCode = "200", description = "The changed application.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -72,6 +116,16 @@ public class ApplicationsResource {
                 .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
 
+    @Operation(operationId = "replaceApplication", summary = "Replace an application's settings",
+    description = "name and redirect_uris are required; scopes left out become none. confidential cannot change.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
+    @APIResponse(responseCode = "200", description = "The application.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -82,6 +136,14 @@ public class ApplicationsResource {
     }
 
     /** Deleting revokes every token and code of the application. */
+    @Operation(operationId = "deleteApplication", summary = "Delete an application",
+    description = "Every token and code of the application is revoked with it.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "204", description = "Deleted.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
@@ -90,6 +152,15 @@ public class ApplicationsResource {
     }
 
     /** A new secret, shown in this answer only; the old one stops working at once. */
+    @Operation(operationId = "resetApplicationSecret", summary = "Reset an application's secret",
+    description = "A new client_secret, shown in this answer only; the old one stops working at once.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "200", description = "The application with its new secret.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationViews.Application.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Path("/{id}/secret")
     public Uni<Response> resetSecret(@PathParam("id") String id, @Context UriInfo uri) {
@@ -103,4 +174,17 @@ public class ApplicationsResource {
         return callers.current().map(c -> c.requireUserWithScope(ADMIN_SCOPE));
     }
 
+
+    /** The body of POST, PUT and PATCH, for the API's description (ApplicationService.fields checks it). */
+    @Schema(name = "ApplicationInput")
+    record ApplicationInput(
+            @Schema(maxLength = 100, description = "Required on create and PUT.") String name,
+            @Schema(description = "1 to 10 absolute URIs, matched exactly; required on create and PUT. "
+                    + "urn:ietf:wg:oauth:2.0:oob for the out-of-band page.") List<String> redirectUris,
+            @Schema(description = "The scopes the application may ask for, space-delimited.", example = "user write")
+            String scopes,
+            @Schema(description = "A confidential client has a secret (the default); a public one uses PKCE. "
+                    + "Set on create only.") Boolean confidential,
+            @Schema(description = "Whether the password grant is allowed to this application.") Boolean passwordGrant) {
+    }
 }

@@ -1,5 +1,12 @@
 package org.ziggurat.auth.endpoints;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
 import jakarta.inject.Inject;
@@ -14,12 +21,18 @@ import java.util.List;
 import java.util.Map;
 
 /** RFC 8414 authorization server metadata: enough for a standard OAuth client to configure itself. */
+@Tag(name = "OAuth")
 @Path("/.well-known/oauth-authorization-server")
 public class MetadataResource {
 
     @Inject
     AuthConfig config;
 
+    @Operation(operationId = "getAuthorizationServerMetadata", summary = "Get the authorization server's metadata",
+    description = "RFC 8414: the endpoints, grants, scopes and client authentication methods, for OAuth clients to configure themselves.")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The metadata.",
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.ServerMetadata.class)))
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, Object> metadata() {

@@ -1,5 +1,19 @@
 package org.ziggurat.auth.endpoints;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
@@ -37,6 +51,8 @@ import java.util.Set;
  * forms in, answers out. The grants are {@link TokenService}'s; introspection and token info read
  * live access tokens from memory where they may ({@link LiveAccessTokens}).
  */
+@Tag(name = "OAuth", description = "The OAuth 2.0 authorization server: authorization, tokens, revocation (RFC 7009), "
+        + "introspection (RFC 7662), token info and metadata (RFC 8414). Errors are RFC 6749 bodies.")
 @Path("/oauth")
 public class OAuthResource {
 
@@ -53,11 +69,30 @@ public class OAuthResource {
         this.config = config;
     }
 
+    @Operation(operationId = "token", summary = "Issue tokens",
+    description = "The token endpoint (RFC 6749 section 3.2): authorization_code (with PKCE), password, refresh_token "
+    + "and client_credentials grants. Confidential clients authenticate with Basic or form credentials; public "
+    + "clients name themselves with client_id. The code exchange answers form-encoded unless the client "
+    + "accepts JSON or XML; the other grants answer JSON (or XML).")
+    @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.TokenRequest.class)))
+    @APIResponse(responseCode = "200", description = "The tokens.", headers = @Header(name = "Cache-Control",
+    description = "no-store", schema = @Schema(type = SchemaType.STRING)), content = {
+    @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.TokenResponse.class)),
+    @Content(mediaType = "application/xml", schema = @Schema(type = SchemaType.STRING,
+    description = "<OAuth> with token_type, scope, access_token and the other fields as elements.")),
+    @Content(mediaType = "application/x-www-form-urlencoded", schema = @Schema(type = SchemaType.STRING,
+    description = "access_token=...&token_type=bearer&..."))})
+    @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
+    @APIResponse(responseCode = "429", ref = ApiErrors.OAUTH_SLOW_DOWN)
     @POST
     @Path("/token")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> token(String body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam("Authorization") String authorization, @HeaderParam("Accept") String accept,
+    public Uni<Response> token(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization, @Parameter(hidden = true) @HeaderParam("Accept") String accept,
             @Context HttpServerRequest request) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String grantType = form.require("grant_type");
@@ -103,12 +138,24 @@ public class OAuthResource {
      * RFC 7009. The caller is a client (its credentials) or holds a bearer token. Unknown, foreign
      * or already revoked tokens answer 200 {} too, so the endpoint tells nothing about them.
      */
+    @Operation(operationId = "revokeToken", summary = "Revoke a token",
+    description = "RFC 7009. A client revokes its own tokens, with its credentials or a live access token of its own. "
+    + "Unknown, foreign or already revoked tokens answer 200 {} too, so the endpoint tells nothing about them.")
+    @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.TokenRevocation.class)))
+    @APIResponse(responseCode = "200", description = "Revoked, or nothing to revoke: an empty object.",
+    content = @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.OBJECT, maxProperties = 0)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @POST
     @Path("/revoke")
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> revoke(String body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam("Authorization") String authorization) {
+    public Uni<Response> revoke(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
         ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
@@ -134,12 +181,23 @@ public class OAuthResource {
      * RFC 7662, for confidential clients. The gateway (introspection right) may ask about any
      * token; any other client only about its own, else the token is reported inactive.
      */
+    @Operation(operationId = "introspectToken", summary = "Introspect a token",
+    description = "RFC 7662, for confidential clients: a client learns about its own tokens; a client with the "
+    + "introspection right (the gateway) about any.")
+    @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.TokenIntrospectionRequest.class)))
+    @APIResponse(responseCode = "200", description = "Whether the token is active, and if so what it is.",
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.TokenIntrospection.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @POST
     @Path("/introspect")
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> introspect(String body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam("Authorization") String authorization) {
+    public Uni<Response> introspect(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
         String hint = form.get("token_type_hint");
@@ -170,10 +228,16 @@ public class OAuthResource {
     }
 
     /** The spec's token info: the bearer token's owner, scopes, lifetime left and application. */
+    @Operation(operationId = "getTokenInfo", summary = "Get the access token's info",
+    description = "The bearer token's owner, scopes, lifetime left and application.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The token's info.",
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.TokenInfo.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @GET
     @Path("/token/info")
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> tokenInfo(@HeaderParam("Authorization") String authorization) {
+    public Uni<Response> tokenInfo(@Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         String bearer = BearerTokens.from(authorization);
         if (bearer == null) {
             throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is missing.");

@@ -1,5 +1,15 @@
 package org.ziggurat.auth.grants;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.platform.http.PathIds;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,6 +41,7 @@ import java.util.Map;
  * organization's grant is recorded in the directory too, so that the Organization's
  * {@code oauth_application_uids} shows the application.
  */
+@Tag(name = "Applications")
 @Path("/applications/{id}/accessors")
 @Produces(MediaType.APPLICATION_JSON)
 public class AccessorsResource {
@@ -53,6 +64,15 @@ public class AccessorsResource {
     public record Entry(long id, GrantViews.Permissions permissions) {
     }
 
+    @Operation(operationId = "listApplicationAccessors", summary = "List an application's accessors",
+    description = "The user permissions the application's owner gave people and organizations.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "200", description = "People and organizations with their permissions.",
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = AccessorList.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     public Uni<Map<String, List<Entry>>> list(@PathParam("id") String id) {
         return owned(id).chain(app -> accessors.ofApplication(app.id())).map(all -> Map.of(
@@ -60,6 +80,17 @@ public class AccessorsResource {
                 "organizations", entries(all, AccessorRepository.ORGANIZATION)));
     }
 
+    @Operation(operationId = "putPersonAccessor", summary = "Give a person permissions on an application",
+    description = "Permissions left out are false. 201 when the person had none, 200 when they changed.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = GrantViews.Permissions.class)))
+    @APIResponse(responseCode = "200", description = "The changed permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
+    @APIResponse(responseCode = "201", description = "The new permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/people/{userId}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -75,6 +106,13 @@ public class AccessorsResource {
         })).map(created -> Response.status(created ? 201 : 200).entity(new Entry(person, GrantViews.permissions(permissions))).build());
     }
 
+    @Operation(operationId = "deletePersonAccessor", summary = "Take a person's permissions on an application away")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "204", description = "Taken away.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/people/{userId}")
     public Uni<Response> deletePerson(@PathParam("id") String id, @PathParam("userId") String userId) {
@@ -87,6 +125,18 @@ public class AccessorsResource {
      * owner who does not manage it gets the same 404 as for an organization that does not exist,
      * so the answer tells nothing of private organizations.
      */
+    @Operation(operationId = "putOrganizationAccessor", summary = "Give an organization permissions on an application",
+    description = "By an admin of the organization who owns the application; the organization then lists the "
+    + "application in oauth_application_uids. 201 when it had none, 200 when they changed.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = GrantViews.Permissions.class)))
+    @APIResponse(responseCode = "200", description = "The changed permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
+    @APIResponse(responseCode = "201", description = "The new permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/organizations/{orgId}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -112,6 +162,13 @@ public class AccessorsResource {
                 .entity(new Entry(organization, GrantViews.permissions(permissions))).build());
     }
 
+    @Operation(operationId = "deleteOrganizationAccessor", summary = "Take an organization's permissions on an application away")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "204", description = "Taken away.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/organizations/{orgId}")
     public Uni<Response> deleteOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId) {
@@ -137,5 +194,10 @@ public class AccessorsResource {
             throw ProblemException.notFound("No such permission entry.");
         }
         return Response.noContent().build();
+    }
+
+    /** The answer of GET, for the API's description. */
+    @Schema(name = "ApplicationAccessors")
+    record AccessorList(@Schema(required = true) List<Entry> people, @Schema(required = true) List<Entry> organizations) {
     }
 }

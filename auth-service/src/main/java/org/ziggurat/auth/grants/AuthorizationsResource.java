@@ -1,5 +1,12 @@
 package org.ziggurat.auth.grants;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -15,6 +22,7 @@ import org.ziggurat.platform.token.Callers;
 import java.util.List;
 
 /** The caller's authorizations (spec 4.1): one per live access token. */
+@Tag(name = "Grants and authorizations")
 @Path("/authorizations")
 @Produces(MediaType.APPLICATION_JSON)
 public class AuthorizationsResource {
@@ -27,11 +35,22 @@ public class AuthorizationsResource {
         this.grants = grants;
     }
 
+    @Operation(operationId = "listAuthorizations", summary = "List the caller's authorizations",
+    description = "One per live access token of the caller; token is the empty string.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The authorizations.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<List<GrantViews.Authorization>> list(@Context UriInfo uri) {
         return callers.current().chain(c -> grants.authorizations(c.requireUser(), PublicUrls.of(uri)));
     }
 
+    @Operation(operationId = "getAuthorization", summary = "Get an authorization")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The authorization; token is the empty string.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}")
     public Uni<GrantViews.Authorization> get(@PathParam("id") String id, @Context UriInfo uri) {
@@ -40,6 +59,13 @@ public class AuthorizationsResource {
     }
 
     /** The caller's existing authorization for one application ({@link GrantService#forClient}). */
+    @Operation(operationId = "getAuthorizationForClient", summary = "Get the caller's authorization for an application",
+    description = "With the token value, the user permissions, project_accessors and user_accessors. Only the "
+    + "application's own token may read it: another application's token gets 404.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The authorization with its token.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/clients/{clientId}")
     public Uni<GrantViews.Authorization> forClient(@PathParam("clientId") String clientId, @Context UriInfo uri) {

@@ -1,5 +1,12 @@
 package org.ziggurat.auth.grants;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -17,6 +24,7 @@ import org.ziggurat.platform.token.Callers;
 import java.util.List;
 
 /** The applications the caller granted access (spec 4.1): one Grant per application. */
+@Tag(name = "Grants and authorizations", description = "The applications the caller granted access, and their live tokens.")
 @Path("/applications/grants")
 @Produces(MediaType.APPLICATION_JSON)
 public class GrantsResource {
@@ -29,11 +37,22 @@ public class GrantsResource {
         this.grants = grants;
     }
 
+    @Operation(operationId = "listGrants", summary = "List the caller's grants",
+    description = "One Grant per application that holds access to the caller, however many tokens it holds.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The grants.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<List<GrantViews.Grant>> list(@Context UriInfo uri) {
         return callers.current().chain(c -> grants.grants(c.requireUser(), PublicUrls.of(uri)));
     }
 
+    @Operation(operationId = "getGrant", summary = "Get a grant")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The grant.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}")
     public Uni<GrantViews.Grant> get(@PathParam("id") String id, @Context UriInfo uri) {
@@ -42,6 +61,14 @@ public class GrantsResource {
     }
 
     /** Revoke access: every token of this application for the caller, and the remembered consent. */
+    @Operation(operationId = "revokeGrant", summary = "Revoke a grant",
+    description = "Every token of this application for the caller, and the remembered consent. Needs no scope: "
+    + "taking access away is never an escalation.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "204", description = "Revoked.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/{id}")
     public Uni<Response> revoke(@PathParam("id") String id) {

@@ -1,5 +1,21 @@
 package org.ziggurat.auth.pages;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.ziggurat.auth.endpoints.OAuthDocs;
+
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
@@ -41,6 +57,7 @@ import java.util.regex.Pattern;
  * access token authorizes the code. What is decided is {@link AuthorizationService}'s; this class
  * reads requests, checks the pages' CSRF tokens, and answers with {@link AuthorizePages}.
  */
+@Tag(name = "OAuth")
 @Path("/oauth/authorize")
 public class AuthorizeResource {
 
@@ -56,8 +73,26 @@ public class AuthorizeResource {
         this.pages = pages;
     }
 
+    @Operation(operationId = "authorize", summary = "Start an authorization (browser)",
+    description = "The authorization endpoint (RFC 6749 section 3.1) for a person's browser: the login page when there is "
+    + "no session, then the consent page (skipped when the person already granted these scopes), then a redirect "
+    + "to the client's redirect_uri with code and state. A bad client or redirect URI is an error page, never a redirect.")
+    @SecurityRequirementsSet
+    @Parameter(name = "response_type", in = ParameterIn.QUERY, required = true, schema = @Schema(enumeration = "code"))
+    @Parameter(name = "client_id", in = ParameterIn.QUERY, required = true, schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "redirect_uri", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
+    description = "One of the application's redirect URIs, exactly; may be left out when it has one.")
+    @Parameter(name = "scope", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING), description = "Space-delimited.")
+    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "code_challenge", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
+    description = "PKCE (RFC 7636); required of public clients.")
+    @Parameter(name = "code_challenge_method", in = ParameterIn.QUERY, schema = @Schema(enumeration = "S256"))
+    @APIResponse(responseCode = "200", description = "The login or consent page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "302", description = "To the redirect URI, with code and state (or an error).",
+    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "An error page: the request cannot be trusted to redirect.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
-    public Uni<Response> authorize(@Context UriInfo uri, @CookieParam(LoginSessions.COOKIE) String sessionCookie) {
+    public Uni<Response> authorize(@Context UriInfo uri, @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie) {
         Map<String, String> params = new LinkedHashMap<>();
         for (String name : AuthorizationRequest.PARAMETERS) {
             List<String> values = uri.getQueryParameters().getOrDefault(name, List.of());
@@ -73,11 +108,33 @@ public class AuthorizeResource {
                         : pages.consent(request, session, Scopes.parse(request.scope()), uri))));
     }
 
+    @Operation(operationId = "approveAuthorization", summary = "Authorize a code (API form, or the pages' forms)",
+    description = "The spec's API form: the resource owner's access token (Authorization header) authorizes a code for the "
+    + "client, which the answer redirects to /oauth/authorize/{code}; the token may not hold more than the code "
+    + "asks for, and must be the client's own or a first-party token with the scopes asked. The login and "
+    + "consent pages post here too (action = login, approve or deny), with their CSRF fields.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.AuthorizationForm.class)))
+    @APIResponse(responseCode = "200", description = "A page: the login page again, or the consent page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "302", description = "To /oauth/authorize/{code} (API form), or to the client's redirect URI.",
+    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "303", description = "After the login form: on to the consent step.",
+    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "An invalid request: an OAuth error (API form) or an error page.", content = {
+    @Content(mediaType = "application/json", schema = @Schema(ref = ApiErrors.OAUTH_ERROR_SCHEMA)), @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING))})
+    @APIResponse(responseCode = "401", description = "No valid access token (API form), or a failed sign-in (page).", content = {
+    @Content(mediaType = "application/json", schema = @Schema(ref = ApiErrors.OAUTH_ERROR_SCHEMA)), @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING))})
+    @APIResponse(responseCode = "403", description = "The token may not authorize this code (API form), or a form "
+    + "that this site did not send (page).", content = {
+    @Content(mediaType = "application/json", schema = @Schema(ref = ApiErrors.OAUTH_ERROR_SCHEMA)), @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING))})
+    @APIResponse(responseCode = "429", description = "Too many sign-in attempts (page).", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> post(String body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam("Authorization") String authorizationHeader, @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie, @Context UriInfo uri,
+    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorizationHeader, @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie, @Context UriInfo uri,
             @Context HttpServerRequest http) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String action = form.get("action");
@@ -160,6 +217,11 @@ public class AuthorizeResource {
     }
 
     /** The out-of-band page: the code in {@code #authorization_code}. */
+    @Operation(operationId = "showAuthorizationCode", summary = "Show an authorization code (out of band)",
+    description = "The page for urn:ietf:wg:oauth:2.0:oob: the code in the element with id authorization_code.")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "404", description = "No such code: an error page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     @Path("/{code}")
     public Response showCode(@PathParam("code") String codeValue, @Context UriInfo uri) {
@@ -170,9 +232,19 @@ public class AuthorizeResource {
     }
 
     /** The spec's DELETE: revokes an access token's authorization, then back to the client's redirect URI. */
+    @Operation(operationId = "deleteAuthorization", summary = "Delete an authorization",
+    description = "The spec's DELETE: with the client's credentials, deletes the access token's authorization, "
+    + "then redirects to the client's redirect URI.")
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.AuthorizationDeletion.class)))
+    @APIResponse(responseCode = "303", description = "Deleted: to the redirect URI.",
+    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @DELETE
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> revokeAuthorization(String body, @HeaderParam("Content-Type") String contentType) {
+    public Uni<Response> revokeAuthorization(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String accessToken = form.require("access_token");
         String redirectUri = form.require("redirect_uri");

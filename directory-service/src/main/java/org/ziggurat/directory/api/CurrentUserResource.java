@@ -1,5 +1,16 @@
 package org.ziggurat.directory.api;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.PeopleService;
 import org.ziggurat.directory.people.PersonRow;
@@ -28,6 +39,7 @@ import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
 
 /** The authenticated person (spec 4.4, {@code /user}). */
+@Tag(name = "People")
 @Path("/user")
 @Produces(MediaType.APPLICATION_JSON)
 public class CurrentUserResource {
@@ -50,6 +62,11 @@ public class CurrentUserResource {
     @Inject
     OrganizationService organizationService;
 
+    @Operation(operationId = "getCurrentUser", summary = "Get the authenticated person",
+    description = "The caller's own profile with its public email; with the user scope also the private fields.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The caller.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<PersonViews.CurrentUser> me(@Context UriInfo uri) {
         return callers.current().chain(caller -> people.byId(caller.requireUser())
@@ -57,6 +74,15 @@ public class CurrentUserResource {
                 .map(row -> view(row, caller, uri)));
     }
 
+    @Operation(operationId = "updateCurrentUser", summary = "Change the authenticated person's profile",
+    description = "Changes the fields the body names: display_name, and email (the public address; null removes it).")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "user")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileChange.class)))
+    @APIResponse(responseCode = "200", description = "The changed profile.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<PersonViews.CurrentUser> update(JsonNode body, @Context UriInfo uri) {
@@ -64,6 +90,17 @@ public class CurrentUserResource {
                 .map(row -> view(row, caller, uri)));
     }
 
+    @Operation(operationId = "uploadAvatar", summary = "Upload the authenticated person's avatar",
+    description = "A PNG or JPEG image as the request body, at most the platform's avatar size.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "user")
+    @RequestBody(required = true, content = {
+    @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")),
+    @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary")),
+    @Content(mediaType = "application/octet-stream", schema = @Schema(type = SchemaType.STRING, format = "binary"))})
+    @APIResponse(responseCode = "200", description = "The profile with the new avatar's URL.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/avatar")
     @Consumes({"image/png", "image/jpeg", MediaType.APPLICATION_OCTET_STREAM})
@@ -73,6 +110,11 @@ public class CurrentUserResource {
     }
 
     /** Every organization in which the caller is an active member, private ones included. */
+    @Operation(operationId = "listCurrentUserOrganizations", summary = "List the authenticated person's organizations",
+    description = "Every organization in which the caller is an active member, private ones included.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The caller's organizations.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     @Path("/organizations")
     public Uni<List<OrganizationViews.Organization>> organizations(@Context UriInfo uri) {
@@ -84,6 +126,15 @@ public class CurrentUserResource {
     }
 
     /** Accepts an invitation: {@code {"state": "active"}}. */
+    @Operation(operationId = "acceptMembership", summary = "Accept an invitation to an organization",
+    description = "Sets the caller's pending membership to active: the body is {\"state\": \"active\"}.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = MembershipAcceptance.class)))
+    @APIResponse(responseCode = "200", description = "The active membership.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/memberships/organizations/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -96,5 +147,16 @@ public class CurrentUserResource {
 
     private static PersonViews.CurrentUser view(PersonRow row, Caller caller, UriInfo uri) {
         return PersonViews.currentUser(row, PublicUrls.of(uri), caller.hasScope(USER_SCOPE));
+    }
+
+    /** The body of PATCH /user, for the API's description: the fields it may change. */
+    @Schema(name = "ProfileChange", description = "The fields to change; those left out stay as they are.")
+    record ProfileChange(@Schema(description = "The name shown for the person.", maxLength = 255) String displayName,
+            @Schema(description = "The public email address; null removes it.", nullable = true, format = "email") String email) {
+    }
+
+    /** The body of PATCH /user/memberships/organizations/{id}. */
+    @Schema(name = "MembershipAcceptance")
+    record MembershipAcceptance(@Schema(required = true, enumeration = "active") String state) {
     }
 }

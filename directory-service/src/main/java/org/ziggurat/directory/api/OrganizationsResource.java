@@ -1,5 +1,18 @@
 package org.ziggurat.directory.api;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
@@ -33,6 +46,7 @@ import java.net.URI;
 import java.util.List;
 
 /** Organizations and their members (spec 4.5). */
+@Tag(name = "Organizations", description = "Organizations (teams), their members and memberships.")
 @Path("/organizations")
 @Produces(MediaType.APPLICATION_JSON)
 public class OrganizationsResource {
@@ -47,6 +61,13 @@ public class OrganizationsResource {
     OrganizationService service;
 
     /** Newest first; private organizations only to their members. */
+    @Operation(operationId = "listOrganizations", summary = "List organizations",
+    description = "Newest first, a page at a time (Link and X-Total-Count headers); private organizations only to their members.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "A page of organizations.", content = @Content(mediaType = "application/json",
+    schema = @Schema(type = SchemaType.ARRAY, implementation = OrganizationViews.Organization.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @GET
     public Uni<Response> list(@QueryParam("page") String page, @QueryParam("per_page") String perPage,
             @Context UriInfo uri) {
@@ -57,6 +78,17 @@ public class OrganizationsResource {
                 row -> OrganizationViews.organization(row, urls)));
     }
 
+    @Operation(operationId = "createOrganization", summary = "Create an organization",
+    description = "The caller becomes its first admin. Its name is also its namespace, and cannot change.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationInput.class)))
+    @APIResponse(responseCode = "201", description = "The new organization.", headers = @Header(name = "Location",
+    description = "The organization's URL.", schema = @Schema(type = SchemaType.STRING)),
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationViews.Organization.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode body, @Context UriInfo uri) {
@@ -66,6 +98,13 @@ public class OrganizationsResource {
                         .entity(OrganizationViews.organization(org, urls)).build());
     }
 
+    @Operation(operationId = "getOrganization", summary = "Get an organization",
+    description = "A private organization is visible to its members only; to anyone else it is 404.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The organization.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}")
     public Uni<OrganizationViews.Organization> get(@PathParam("id") String id, @Context UriInfo uri) {
@@ -74,6 +113,15 @@ public class OrganizationsResource {
                 .map(org -> OrganizationViews.organization(org, PublicUrls.of(uri)));
     }
 
+    @Operation(operationId = "updateOrganization", summary = "Change an organization",
+    description = "By an admin of the organization: display_name and visibility. The name cannot change.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationChange.class)))
+    @APIResponse(responseCode = "200", description = "The changed organization.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -83,6 +131,14 @@ public class OrganizationsResource {
                 .map(org -> OrganizationViews.organization(org, PublicUrls.of(uri)));
     }
 
+    @Operation(operationId = "deleteOrganization", summary = "Delete an organization",
+    description = "By an admin of the organization; its memberships and application links go with it.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "204", description = "Deleted.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
@@ -90,6 +146,14 @@ public class OrganizationsResource {
         return callers.current().chain(caller -> service.delete(caller, orgId)).map(v -> Response.noContent().build());
     }
 
+    @Operation(operationId = "getOrganizationAvatar", summary = "Get an organization's avatar",
+    description = "A generated PNG image, cacheable for a day.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The image.", content = @Content(mediaType = "image/png",
+    schema = @Schema(type = SchemaType.STRING, format = "binary")))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/avatar")
     @Produces("image/png")
@@ -101,6 +165,13 @@ public class OrganizationsResource {
     }
 
     /** Active members, as Person objects. */
+    @Operation(operationId = "listOrganizationMembers", summary = "List an organization's members",
+    description = "Its active members, as people.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The members.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/members")
     public Uni<List<PersonViews.Person>> members(@PathParam("id") String id, @Context UriInfo uri) {
@@ -111,6 +182,13 @@ public class OrganizationsResource {
     }
 
     /** 204 when the person is an active member, 404 when not. */
+    @Operation(operationId = "checkOrganizationMember", summary = "Check whether a person is a member",
+    description = "204 when the person is an active member, 404 when not (or when the organization is not visible).")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "204", description = "The person is an active member.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/members/{userId}")
     public Uni<Response> isMember(@PathParam("id") String id, @PathParam("userId") String userId) {
@@ -126,6 +204,13 @@ public class OrganizationsResource {
                 });
     }
 
+    @Operation(operationId = "getMembership", summary = "Get a membership",
+    description = "Visible to the organization's members and to the person it names.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The membership.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/memberships/{userId}")
     public Uni<OrganizationViews.Membership> membership(@PathParam("id") String id, @PathParam("userId") String userId,
@@ -137,6 +222,21 @@ public class OrganizationsResource {
     }
 
     /** By an admin: invites the person ({@code pending}, 201) or changes their role (200). */
+    @Operation(operationId = "putMembership", summary = "Invite a person or change their role",
+    description = "By an admin: a person who is not a member is invited (state pending, 201) until they accept; "
+    + "a member's role changes (200). The last active admin cannot step down.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = MembershipInput.class)))
+    @APIResponse(responseCode = "200", description = "The changed membership.", content = @Content(mediaType = "application/json",
+    schema = @Schema(implementation = OrganizationViews.Membership.class)))
+    @APIResponse(responseCode = "201", description = "The invitation.", headers = @Header(name = "Location",
+    description = "The membership's URL.", schema = @Schema(type = SchemaType.STRING)),
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationViews.Membership.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/{id}/memberships/{userId}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -152,6 +252,15 @@ public class OrganizationsResource {
                 });
     }
 
+    @Operation(operationId = "removeMembership", summary = "Remove a member",
+    description = "By an admin, or by the member themself. The last active admin cannot be removed.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @APIResponse(responseCode = "204", description = "Removed.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
     @DELETE
     @Path("/{id}/memberships/{userId}")
     public Uni<Response> removeMembership(@PathParam("id") String id, @PathParam("userId") String userId) {
@@ -159,5 +268,25 @@ public class OrganizationsResource {
         long personId = PathIds.parse(userId, "person");
         return callers.current().chain(caller -> service.removeMembership(caller, orgId, personId))
                 .map(v -> Response.noContent().build());
+    }
+
+    /** The body of POST /organizations, for the API's description. */
+    @Schema(name = "OrganizationInput")
+    record OrganizationInput(
+            @Schema(required = true, maxLength = 39, description = "Unique and URL-safe: lower-case letters, digits and "
+                    + "inner hyphens. It is also the organization's namespace.") String name,
+            @Schema(maxLength = 255, description = "The name shown; the name when left out.") String displayName,
+            @Schema(enumeration = {"public", "private"}, defaultValue = "public") String visibility) {
+    }
+
+    /** The body of PATCH /organizations/{id}. */
+    @Schema(name = "OrganizationChange", description = "The fields to change; those left out stay as they are.")
+    record OrganizationChange(@Schema(maxLength = 255) String displayName,
+            @Schema(enumeration = {"public", "private"}) String visibility) {
+    }
+
+    /** The body of PUT /organizations/{id}/memberships/{user_id}. */
+    @Schema(name = "MembershipInput")
+    record MembershipInput(@Schema(required = true, enumeration = {"member", "admin"}) String role) {
     }
 }

@@ -1,5 +1,18 @@
 package org.ziggurat.directory.api;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import org.ziggurat.directory.people.DefaultAvatars;
 import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.PeopleService;
@@ -32,6 +45,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 /** The directory of people (spec 4.4): public reads and sign-up. */
+@Tag(name = "People", description = "The directory of people: public profiles, sign-up, avatars.")
 @Path("/people")
 @Produces(MediaType.APPLICATION_JSON)
 public class PeopleResource {
@@ -48,6 +62,13 @@ public class PeopleResource {
     @Inject
     OrganizationRepository organizations;
 
+    @Operation(operationId = "listPeople", summary = "List people",
+    description = "Every person, in order of sign-up, a page at a time (Link and X-Total-Count headers).")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "A page of people.", content = @Content(mediaType = "application/json",
+    schema = @Schema(type = SchemaType.ARRAY, implementation = PersonViews.Person.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @GET
     public Uni<Response> list(@QueryParam("page") String page, @QueryParam("per_page") String perPage,
             @Context UriInfo uri) {
@@ -56,6 +77,17 @@ public class PeopleResource {
                 r -> people.page(r.offset(), r.limit()), row -> PersonViews.person(row, urls));
     }
 
+    @Operation(operationId = "signUp", summary = "Sign up",
+    description = "Creates a person's account. The password is at least 10 characters; username and email must be free.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = PeopleService.SignUp.class)))
+    @APIResponse(responseCode = "201", description = "The new person.", headers = @Header(name = "Location",
+    description = "The person's URL.", schema = @Schema(type = SchemaType.STRING)),
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = PersonViews.Person.class)))
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> signUp(PeopleService.SignUp body, @Context UriInfo uri) {
@@ -64,6 +96,11 @@ public class PeopleResource {
                 .entity(PersonViews.person(row, urls)).build());
     }
 
+    @Operation(operationId = "getPerson", summary = "Get a person", description = "A person's public profile, without email.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The person.")
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{username}")
     public Uni<PersonViews.Person> get(@PathParam("username") String username, @Context UriInfo uri) {
@@ -73,6 +110,13 @@ public class PeopleResource {
     }
 
     /** The person's organizations that the caller may see. */
+    @Operation(operationId = "listPersonOrganizations", summary = "List a person's organizations",
+    description = "The organizations in which the person is an active member that the caller may see: "
+    + "private ones only to their members.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The person's organizations.")
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{username}/organizations")
     public Uni<List<OrganizationViews.Organization>> organizations(@PathParam("username") String username,
@@ -86,6 +130,14 @@ public class PeopleResource {
     }
 
     /** The uploaded avatar, or the generated default. The URL in a Person is versioned, so caches may keep it. */
+    @Operation(operationId = "getPersonAvatar", summary = "Get a person's avatar",
+    description = "The uploaded image, or a generated one. Cacheable for a day; the URL in a Person changes with the image.")
+    @SecurityRequirementsSet
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @APIResponse(responseCode = "200", description = "The image.", content = {
+    @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")),
+    @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary"))})
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{username}/avatar")
     @Produces({"image/png", "image/jpeg"})

@@ -1,5 +1,6 @@
 package org.ziggurat.directory.people;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.vertx.mutiny.core.Vertx;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
@@ -29,7 +30,16 @@ public class PeopleService {
         this.vertx = vertx;
     }
 
-    public record SignUp(String username, String password, String email, String displayName) {
+    @Schema(name = "SignUp", description = "A new account.")
+    public record SignUp(
+            @Schema(required = true, maxLength = 39, description = "Lower-case letters, digits and inner hyphens; "
+                    + "it is also the person's namespace.") String username,
+            @Schema(required = true, minLength = ProfileRules.PASSWORD_MIN, maxLength = ProfileRules.PASSWORD_MAX,
+                    format = "password") String password,
+            @Schema(required = true, format = "email", maxLength = ProfileRules.EMAIL_MAX,
+                    description = "The sign-in address, private.") String email,
+            @Schema(maxLength = ProfileRules.DISPLAY_NAME_MAX, description = "The name shown; the username when left out.")
+            String displayName) {
     }
 
     public Uni<PersonRow> signUp(SignUp request) {

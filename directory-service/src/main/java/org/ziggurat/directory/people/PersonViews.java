@@ -1,5 +1,6 @@
 package org.ziggurat.directory.people;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -27,7 +28,7 @@ public final class PersonViews {
     @RegisterForReflection
     public record CurrentUser(String username, long id, String displayName,
             @JsonProperty("image_thumb_50") String imageThumb50, String url, String htmlUrl, String type,
-            Instant createdAt, @JsonInclude(JsonInclude.Include.ALWAYS) String email,
+            Instant createdAt, @JsonInclude(JsonInclude.Include.ALWAYS) @Schema(nullable = true, description = "The public address; null when none is set.") String email,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean twoFactorAuthentication,
             @JsonInclude(JsonInclude.Include.NON_NULL) String privateEmail) {
     }

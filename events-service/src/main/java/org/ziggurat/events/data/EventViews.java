@@ -1,5 +1,6 @@
 package org.ziggurat.events.data;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,7 +27,7 @@ public final class EventViews {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @RegisterForReflection
     public record Event(long id, String kind, String note, String url, String htmlUrl, String repositoryUrl,
-            Creator creator, @JsonInclude(JsonInclude.Include.ALWAYS) String clientId, int commitsCount,
+            Creator creator, @JsonInclude(JsonInclude.Include.ALWAYS) @Schema(nullable = true, description = "The application that recorded it; null without one.") String clientId, int commitsCount,
             List<Commit> commits, Instant createdAt) {
     }
 

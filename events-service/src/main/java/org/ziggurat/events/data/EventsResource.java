@@ -1,5 +1,20 @@
 package org.ziggurat.events.data;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+
 import jakarta.ws.rs.container.ContainerRequestContext;
 import org.ziggurat.platform.input.FieldChecks;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -39,6 +54,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /** Data events of a repository (spec 4.7). */
+@Tag(name = "Data events", description = "Records of data manipulation in a repository: FileUpload, API-Request, Fork.")
 @Path("/{namespace}/repositories/{repository}/data/events")
 @Produces(MediaType.APPLICATION_JSON)
 public class EventsResource {
@@ -61,6 +77,22 @@ public class EventsResource {
         this.mapper = mapper;
     }
 
+    @Operation(operationId = "createDataEvent", summary = "Record a data event",
+    description = "By a person who may write the namespace. Each commit names an item; the server keeps its revisions "
+    + "and the JSON Patch changeset against the previous one. With Idempotency-Key, the same key and body "
+    + "answer the first event again; the same key with another body is 422.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "1 to 255 visible ASCII characters.",
+    schema = @Schema(type = SchemaType.STRING, maxLength = 255))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = EventDocs.EventInput.class)))
+    @APIResponse(responseCode = "201", description = "The recorded event (or, for a replayed key, the first one).",
+    headers = @Header(name = "Location", description = "The event's URL.", schema = @Schema(type = SchemaType.STRING)),
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = EventViews.Event.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
@@ -90,6 +122,16 @@ public class EventsResource {
     }
 
     /** Newest first, {@code kind} and {@code since} filters, {@code page}/{@code per_page} with Link headers. */
+    @Operation(operationId = "listDataEvents", summary = "List a repository's data events",
+    description = "Newest first, a page at a time (Link header). A namespace that is not public needs membership.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @Parameter(name = "kind", schema = @Schema(enumeration = {"FileUpload", "API-Request", "Fork"}))
+    @Parameter(name = "since", description = "Only events after this instant (ISO 8601).", schema = @Schema(type = SchemaType.STRING, format = "date-time"))
+    @APIResponse(responseCode = "200", description = "A page of events, without their commits.", content = @Content(
+    mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = EventViews.Event.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
             @QueryParam("kind") String kind, @QueryParam("since") String since, @QueryParam("page") String page,
@@ -103,6 +145,12 @@ public class EventsResource {
                 .map(found -> PageLinks.withoutTotal(Response.ok(found.events()), uri, request, found.more()).build());
     }
 
+    @Operation(operationId = "getDataEvent", summary = "Get a data event", description = "With its commits.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The event.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id:[0-9]+}")
     public Uni<EventViews.Event> get(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
@@ -113,6 +161,13 @@ public class EventsResource {
                 .chain(ns -> service.single(new EventViews.Place(ns.name(), repo, PublicUrls.of(uri)), eventId));
     }
 
+    @Operation(operationId = "listDataEventCommits", summary = "List a data event's commits",
+    description = "Each with the item's revision, its payload and the changeset (RFC 6902) against the previous revision.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The commits.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id:[0-9]+}/commits")
     public Uni<List<EventViews.Commit>> commits(@PathParam("namespace") String namespace,
@@ -127,6 +182,17 @@ public class EventsResource {
      * Server-sent events of new data events as they are written, from any replica. With
      * {@code Last-Event-ID} (or {@code ?after=}) the stream first sends what came after that id.
      */
+    @Operation(operationId = "streamDataEvents", summary = "Follow a repository's data events",
+    description = "Server-sent events: each new event as it is written, from any replica, as one line of JSON (id: "
+    + "the event's id). With Last-Event-ID or ?after= the stream first sends what came after that id.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @Parameter(name = "Last-Event-ID", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING, pattern = "^[0-9]{1,18}$"))
+    @Parameter(name = "after", description = "An event id: start after it.", schema = @Schema(type = SchemaType.STRING, pattern = "^[0-9]{1,18}$"))
+    @APIResponse(responseCode = "200", description = "The stream.", content = @Content(mediaType = "text/event-stream",
+    schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/stream")
     @Produces(MediaType.SERVER_SENT_EVENTS)

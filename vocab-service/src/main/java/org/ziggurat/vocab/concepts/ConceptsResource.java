@@ -1,5 +1,19 @@
 package org.ziggurat.vocab.concepts;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
@@ -31,6 +45,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 
 /** Concepts (spec 4.6): of a scheme, or of a whole namespace ({@code in_scheme} narrows it). */
+@Tag(name = "Concepts", description = "Concepts of a scheme, with multilingual labels, notes, broader and narrower concepts and matches.")
 @Path("/{namespace}/vocab")
 @Produces(MediaType.APPLICATION_JSON)
 public class ConceptsResource {
@@ -48,6 +63,17 @@ public class ConceptsResource {
         this.concepts = concepts;
     }
 
+    @Operation(operationId = "createConcept", summary = "Create a concept",
+    description = "Labels, notes, broader concepts and matches; a Preferred label at least.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptDocs.NewConcept.class)))
+    @APIResponse(responseCode = "201", description = "The new concept, in the concepts wrapper.", headers = @Header(name = "Location",
+    description = "The concept's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptViews.Concepts.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Path("/schemes/{slug}/concepts")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -61,6 +87,17 @@ public class ConceptsResource {
     }
 
     /** Changes the fields the body names (collections are replaced whole), checked as a whole concept. */
+    @Operation(operationId = "updateConcept", summary = "Change a concept",
+    description = "Changes the fields the body names (status, labels, notes, broader, matches; collections are "
+    + "replaced whole), checked as a whole concept.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptDocs.NewConcept.class)))
+    @APIResponse(responseCode = "200", description = "The changed concept, in the concepts wrapper.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/schemes/{slug}/concepts/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -75,6 +112,13 @@ public class ConceptsResource {
                 .map(concept -> new ConceptViews.Concepts(List.of(concept)));
     }
 
+    @Operation(operationId = "deleteConcept", summary = "Delete a concept")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @APIResponse(responseCode = "204", description = "Deleted.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/schemes/{slug}/concepts/{id}")
     public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
@@ -90,6 +134,17 @@ public class ConceptsResource {
         }
     }
 
+    @Operation(operationId = "getConcept", summary = "Get a concept",
+    description = "In the concepts wrapper; with synsets=true one flat array of its label strings.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @Parameter(name = "synsets", description = "true: the concept as one array of its label strings.",
+    schema = @Schema(type = SchemaType.BOOLEAN))
+    @APIResponse(responseCode = "200", description = "The concept.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)),
+    content = @Content(mediaType = "application/json", schema = @Schema(oneOf = {ConceptViews.Concepts.class, Synset.class})))
+    @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/schemes/{slug}/concepts/{id}")
     public Uni<Response> one(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
@@ -102,6 +157,21 @@ public class ConceptsResource {
                 .map(page -> Etags.respond(page.rendered(), ifNoneMatch, Response.ok()).build());
     }
 
+    @Operation(operationId = "listSchemeConcepts", summary = "List a scheme's concepts",
+    description = "Newest update first by default, a page at a time (Link header); or a search with q.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @Parameter(name = "since", description = "Only what was updated strictly after this instant (ISO 8601).",
+    schema = @Schema(type = SchemaType.STRING, format = "date-time"))
+    @Parameter(name = "sort", schema = @Schema(enumeration = {"updated_at_asc", "updated_at_desc"}))
+    @Parameter(name = "synsets", description = "true: each concept as one array of its label strings.",
+    schema = @Schema(type = SchemaType.BOOLEAN))
+    @Parameter(name = "q", description = "Search the labels; ordered by relevance (no sort).", schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "lang", description = "With q: search labels of this language only.", schema = @Schema(type = SchemaType.STRING))
+    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(oneOf = {ConceptViews.Concepts.class, Synsets.class})))
+    @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/schemes/{slug}/concepts")
     public Uni<Response> ofScheme(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
@@ -114,6 +184,22 @@ public class ConceptsResource {
                 .chain(scheme -> concepts.ofScheme(scheme, query, PublicUrls.of(uri), uri)), query, ifNoneMatch, uri);
     }
 
+    @Operation(operationId = "listNamespaceConcepts", summary = "List a namespace's concepts",
+    description = "Concepts of every scheme of the namespace, or of one (in_scheme), a page at a time (Link header).")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @Parameter(name = "in_scheme", description = "A scheme's slug.", schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "since", description = "Only what was updated strictly after this instant (ISO 8601).",
+    schema = @Schema(type = SchemaType.STRING, format = "date-time"))
+    @Parameter(name = "sort", schema = @Schema(enumeration = {"updated_at_asc", "updated_at_desc"}))
+    @Parameter(name = "synsets", description = "true: each concept as one array of its label strings.",
+    schema = @Schema(type = SchemaType.BOOLEAN))
+    @Parameter(name = "q", description = "Search the labels; ordered by relevance (no sort).", schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "lang", description = "With q: search labels of this language only.", schema = @Schema(type = SchemaType.STRING))
+    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(oneOf = {ConceptViews.Concepts.class, Synsets.class})))
+    @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/concepts")
     public Uni<Response> ofNamespace(@PathParam("namespace") String namespace, @QueryParam("in_scheme") String inScheme,
@@ -158,5 +244,15 @@ public class ConceptsResource {
 
     private static boolean flag(String value) {
         return FieldChecks.flag("synsets", value);
+    }
+
+    /** A concept with synsets=true, for the API's description: its label strings. */
+    @Schema(name = "Synset", type = SchemaType.ARRAY, implementation = String.class)
+    interface Synset {
+    }
+
+    /** A list with synsets=true: one array of label strings per concept. */
+    @Schema(name = "Synsets", type = SchemaType.ARRAY, implementation = Synset.class)
+    interface Synsets {
     }
 }

@@ -1,5 +1,19 @@
 package org.ziggurat.vocab.imports;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import jakarta.ws.rs.Consumes;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
@@ -28,6 +42,7 @@ import java.util.stream.Collectors;
  * into the scheme by {@link ImportWorker}. An import creates concepts and may replace them, so it
  * needs both the {@code write} and the {@code update} scope, and write rights in the namespace.
  */
+@Tag(name = "Vocabularies")
 @Path("/{namespace}/vocab")
 @Produces(MediaType.APPLICATION_JSON)
 public class ImportsResource {
@@ -45,16 +60,39 @@ public class ImportsResource {
     }
 
     @RegisterForReflection
-    public record Job(long id, String url, String state, String format, SchemeRef scheme, Integer conceptsTotal,
-            int conceptsDone, int conceptsCreated, int conceptsReplaced, Object errors, Object warnings, Instant createdAt,
-            Instant startedAt, Instant finishedAt) {
+    @Schema(name = "ImportJob")
+    public record Job(long id, String url,
+            @Schema(enumeration = {"queued", "running", "succeeded", "failed"}) String state, String format, SchemeRef scheme,
+            @Schema(nullable = true, description = "Known once the document is read.") Integer conceptsTotal,
+            int conceptsDone, int conceptsCreated, int conceptsReplaced,
+            @Schema(type = SchemaType.ARRAY, implementation = JsonNode.class, nullable = true,
+                    description = "What made the import fail.") Object errors,
+            @Schema(type = SchemaType.ARRAY, implementation = JsonNode.class, nullable = true,
+                    description = "What was left out.") Object warnings, Instant createdAt,
+            @Schema(implementation = String.class, format = "date-time", nullable = true) Instant startedAt,
+            @Schema(implementation = String.class, format = "date-time", nullable = true) Instant finishedAt) {
     }
 
+    @Operation(operationId = "importScheme", summary = "Import SKOS into a scheme",
+    description = "A SKOS document (Turtle, RDF/XML, JSON-LD, N-Triples) as the body; its concepts are written by a "
+    + "background job, whose progress and report the answer's Location shows.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = {"write", "update"})
+    @RequestBody(required = true, content = {
+    @Content(mediaType = "text/turtle", schema = @Schema(type = SchemaType.STRING)),
+    @Content(mediaType = "application/rdf+xml", schema = @Schema(type = SchemaType.STRING)),
+    @Content(mediaType = "application/ld+json", schema = @Schema(type = SchemaType.OBJECT)),
+    @Content(mediaType = "application/n-triples", schema = @Schema(type = SchemaType.STRING))})
+    @APIResponse(responseCode = "202", description = "Accepted: the job, queued.", headers = @Header(name = "Location",
+    description = "The job's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = Job.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Path("/schemes/{slug}/import")
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> create(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
-            @HeaderParam("Content-Type") String contentType, byte[] document, @Context UriInfo uri) {
+            @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType, byte[] document, @Context UriInfo uri) {
         String format = Skos.format(contentType).map(f -> f.getDefaultMIMEType()).orElseThrow(() -> new ProblemException(415,
                 "Unsupported Media Type", "A SKOS document is imported as " + Skos.FORMATS.stream()
                         .map(f -> f.getDefaultMIMEType()).collect(Collectors.joining(", ")) + "."));
@@ -67,6 +105,14 @@ public class ImportsResource {
                 .map(job -> Response.accepted(job).location(URI.create(job.url())).build());
     }
 
+    @Operation(operationId = "getImport", summary = "Get an import job",
+    description = "Its state (queued, running, succeeded, failed), progress and report. Part of writing: it needs write rights.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @APIResponse(responseCode = "200", description = "The job.")
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/imports/{id}")
     public Uni<Job> get(@PathParam("namespace") String namespace, @PathParam("id") String rawId, @Context UriInfo uri) {

@@ -1,5 +1,18 @@
 package org.ziggurat.vocab.schemes;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.http.HttpServerResponse;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,6 +45,7 @@ import java.util.Optional;
 import java.util.List;
 
 /** Concept schemes of a namespace (spec 4.6). */
+@Tag(name = "Vocabularies", description = "Concept schemes per namespace (a person or an organization), their SKOS exports and imports.")
 @Path("/{namespace}/vocab/schemes")
 @Produces(MediaType.APPLICATION_JSON)
 public class SchemesResource {
@@ -46,6 +60,14 @@ public class SchemesResource {
         this.exporter = exporter;
     }
 
+    @Operation(operationId = "listSchemes", summary = "List a namespace's schemes",
+    description = "A page at a time, with Link headers. A private organization's schemes are visible to its members only.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "A page of schemes.", content = @Content(mediaType = "application/json",
+    schema = @Schema(type = SchemaType.ARRAY, implementation = SchemeViews.Scheme.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @QueryParam("page") String page,
             @QueryParam("per_page") String perPage, @Context UriInfo uri) {
@@ -62,6 +84,18 @@ public class SchemesResource {
      * concepts are read, to a temporary file on a worker thread (never whole in memory), then
      * sent from that file without blocking and deleted once the answer has gone or the client has.
      */
+    @Operation(operationId = "getScheme", summary = "Get a scheme, or export it as SKOS",
+    description = "JSON by default; with Accept text/turtle, application/rdf+xml or application/ld+json the whole "
+    + "scheme with its concepts as SKOS.")
+    @SecurityRequirement(name = ApiContract.OAUTH2)
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The scheme.", content = {@Content(mediaType = "application/json", schema = @Schema(implementation = SchemeViews.Scheme.class)),
+    @Content(mediaType = "text/turtle", schema = @Schema(type = SchemaType.STRING)),
+    @Content(mediaType = "application/rdf+xml", schema = @Schema(type = SchemaType.STRING)),
+    @Content(mediaType = "application/ld+json", schema = @Schema(type = SchemaType.OBJECT))})
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "406", description = "None of the accepted media types is served.",
+    content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = ApiErrors.PROBLEM_SCHEMA)))
     @GET
     @Path("/{slug}")
     @Produces({MediaType.APPLICATION_JSON, "text/turtle", "application/rdf+xml", "application/ld+json"})
@@ -94,6 +128,17 @@ public class SchemesResource {
             MediaType.valueOf("text/turtle"), MediaType.valueOf("application/rdf+xml"),
             MediaType.valueOf("application/ld+json")).build();
 
+    @Operation(operationId = "createScheme", summary = "Create a scheme",
+    description = "In a namespace the caller may write: their own, or an organization in which they are an active member.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeInput.class)))
+    @APIResponse(responseCode = "201", description = "The new scheme.", headers = @Header(name = "Location",
+    description = "The scheme's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeViews.Scheme.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(@PathParam("namespace") String namespace, JsonNode body, @Context UriInfo uri) {
@@ -106,6 +151,15 @@ public class SchemesResource {
                 });
     }
 
+    @Operation(operationId = "updateScheme", summary = "Change a scheme",
+    description = "Changes the fields the body names; the slug cannot change.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeInput.class)))
+    @APIResponse(responseCode = "200", description = "The changed scheme.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
+    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/{slug}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -116,10 +170,28 @@ public class SchemesResource {
                 .map(row -> SchemeViews.scheme(row, PublicUrls.of(uri)));
     }
 
+    @Operation(operationId = "deleteScheme", summary = "Delete a scheme", description = "With its concepts and import jobs.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @APIResponse(responseCode = "204", description = "Deleted.")
+    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/{slug}")
     public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug) {
         return callers.current().chain(c -> schemes.delete(namespace, slug, c))
                 .map(v -> Response.noContent().build());
+    }
+
+    /** The body of POST and PATCH, for the API's description (SchemeFields checks it). */
+    @Schema(name = "SchemeInput")
+    record SchemeInput(
+            @Schema(maxLength = 64, pattern = "^[a-z0-9][a-z0-9-]{0,63}$", description = "Required on create; cannot change.")
+            String slug,
+            @Schema(maxLength = 32) String abbr,
+            @Schema(maxLength = 500, description = "Required on create.") String title,
+            @Schema(maxLength = 20000, nullable = true) String definition,
+            @Schema(nullable = true, description = "The language of default labels: en, eng or 'eng (en) - English'.")
+            String defaultLanguage) {
     }
 }

@@ -1,0 +1,119 @@
+package org.ziggurat.auth.endpoints;
+
+import java.util.List;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * The shapes of the /oauth endpoints' forms and answers, for the API's description: the
+ * endpoints read forms and write maps (RFC 6749, 7009, 7662, 8414), so the description needs them
+ * named. {@code OAuthResource} and {@code TokenResponses} are what they describe.
+ */
+public final class OAuthDocs {
+
+    private OAuthDocs() {
+    }
+
+    @Schema(name = "TokenRequest", description = "A grant at the token endpoint (RFC 6749 section 4). Which fields a grant "
+            + "needs: authorization_code: code, redirect_uri (and code_verifier with PKCE); password: username, password; "
+            + "refresh_token: refresh_token; client_credentials: client authentication.")
+    public record TokenRequest(
+            @Schema(required = true, enumeration = {"authorization_code", "password", "refresh_token", "client_credentials"})
+            String grantType,
+            String code,
+            String redirectUri,
+            @Schema(description = "The PKCE verifier (RFC 7636) of the code's challenge.") String codeVerifier,
+            String username,
+            @Schema(format = "password") String password,
+            String refreshToken,
+            @Schema(description = "Space-delimited scopes: public, user, write, update, admin.") String scope,
+            @Schema(description = "client_secret_post, or a public client naming itself.") String clientId,
+            @Schema(format = "password") String clientSecret) {
+    }
+
+    @Schema(name = "TokenResponse", description = "RFC 6749 section 5.1. Never cached.")
+    public record TokenResponse(
+            @Schema(required = true) String accessToken,
+            @Schema(required = true, enumeration = "bearer") String tokenType,
+            @Schema(required = true, description = "Seconds until the access token expires.", example = "7200") long expiresIn,
+            @Schema(description = "Present in the grants that issue one; it rotates on every use.") String refreshToken,
+            @Schema(required = true, description = "Space-delimited; public when none was asked for.", example = "user write")
+            String scope,
+            @Schema(description = "Unix time, in seconds, of issue.") long createdAt) {
+    }
+
+    @Schema(name = "TokenInfo", description = "The bearer token's owner, scopes, lifetime left and application.")
+    public record TokenInfo(
+            @Schema(required = true, nullable = true, description = "The person; null for a client's own token.") Long resourceOwnerId,
+            @Schema(required = true) List<String> scopes,
+            @Schema(required = true) long expiresInSeconds,
+            @Schema(required = true) TokenInfoApplication application,
+            @Schema(required = true, description = "Unix time, in seconds.") long createdAt) {
+    }
+
+    @Schema(name = "TokenInfoApplication")
+    public record TokenInfoApplication(@Schema(required = true, nullable = true, description = "The client id.") String uid) {
+    }
+
+    @Schema(name = "TokenRevocation", description = "RFC 7009: the token to revoke, by its client (Basic or form "
+            + "credentials) or by a bearer of a live token of the same application.")
+    public record TokenRevocation(@Schema(required = true) String token,
+            @Schema(enumeration = {"access_token", "refresh_token"}) String tokenTypeHint,
+            String clientId, @Schema(format = "password") String clientSecret) {
+    }
+
+    @Schema(name = "TokenIntrospectionRequest", description = "RFC 7662, by a confidential client.")
+    public record TokenIntrospectionRequest(@Schema(required = true) String token,
+            @Schema(enumeration = {"access_token", "refresh_token"}) String tokenTypeHint,
+            String clientId, @Schema(format = "password") String clientSecret) {
+    }
+
+    @Schema(name = "TokenIntrospection", description = "RFC 7662 section 2.2; an inactive token is {\"active\": false} alone.")
+    public record TokenIntrospection(@Schema(required = true) boolean active, String scope, String clientId, String username,
+            String sub, @Schema(enumeration = {"access_token", "refresh_token"}) String tokenType,
+            Long exp, Long iat, String iss) {
+    }
+
+    @Schema(name = "AuthorizationRequest", description = "The API form of the authorization endpoint: the resource "
+            + "owner's access token (Authorization header) authorizes a code for the client. The login and consent "
+            + "pages post the same parameters with action (login, approve or deny) and their own fields.")
+    public record AuthorizationForm(
+            @Schema(enumeration = "code") String responseType,
+            @Schema(required = true) String clientId,
+            @Schema(format = "password") String clientSecret,
+            @Schema(required = true) String redirectUri,
+            @Schema(description = "The resource owner, who must be the token's holder.") String username,
+            String scope,
+            String state,
+            String codeChallenge,
+            @Schema(enumeration = "S256") String codeChallengeMethod,
+            @Schema(enumeration = {"login", "approve", "deny"}, description = "Set by the pages' own forms only.") String action) {
+    }
+
+    @Schema(name = "AuthorizationDeletion", description = "The spec's DELETE /oauth/authorize form: the client and "
+            + "the access token whose authorization goes.")
+    public record AuthorizationDeletion(@Schema(enumeration = "token") String responseType,
+            @Schema(required = true) String accessToken,
+            @Schema(required = true) String clientId,
+            @Schema(format = "password") String clientSecret,
+            @Schema(required = true) String redirectUri,
+            String username) {
+    }
+
+    @Schema(name = "AuthorizationServerMetadata", description = "RFC 8414.")
+    public record ServerMetadata(@Schema(required = true) String issuer,
+            @Schema(required = true) String authorizationEndpoint,
+            @Schema(required = true) String tokenEndpoint,
+            String revocationEndpoint,
+            String introspectionEndpoint,
+            List<String> scopesSupported,
+            @Schema(required = true) List<String> responseTypesSupported,
+            List<String> responseModesSupported,
+            List<String> grantTypesSupported,
+            List<String> tokenEndpointAuthMethodsSupported,
+            List<String> revocationEndpointAuthMethodsSupported,
+            List<String> introspectionEndpointAuthMethodsSupported,
+            List<String> codeChallengeMethodsSupported,
+            Boolean authorizationResponseIssParameterSupported) {
+    }
+}
