@@ -14,7 +14,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.platform.openapi.ApiContract;
 import org.ziggurat.platform.openapi.ApiErrors;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
-import org.ziggurat.auth.endpoints.OAuthDocs;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
@@ -116,7 +115,7 @@ public class AuthorizeResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
-    schema = @Schema(implementation = OAuthDocs.AuthorizationForm.class)))
+    schema = @Schema(implementation = AuthorizeDocs.AuthorizationForm.class)))
     @APIResponse(responseCode = "200", description = "A page: the login page again, or the consent page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "302", description = "To /oauth/authorize/{code} (API form), or to the client's redirect URI.",
     headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
@@ -237,7 +236,7 @@ public class AuthorizeResource {
     + "then redirects to the client's redirect URI.")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
-    schema = @Schema(implementation = OAuthDocs.AuthorizationDeletion.class)))
+    schema = @Schema(implementation = AuthorizeDocs.AuthorizationDeletion.class)))
     @APIResponse(responseCode = "303", description = "Deleted: to the redirect URI.",
     headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)

@@ -1,0 +1,36 @@
+package org.ziggurat.auth.pages;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** The forms of the authorization endpoint, for the API's description: {@link AuthorizeResource} reads them. */
+final class AuthorizeDocs {
+
+    private AuthorizeDocs() {
+    }
+
+    @Schema(name = "AuthorizationRequest", description = "The API form of the authorization endpoint: the resource "
+            + "owner's access token (Authorization header) authorizes a code for the client. The login and consent "
+            + "pages post the same parameters with action (login, approve or deny) and their own fields.")
+    public record AuthorizationForm(
+            @Schema(enumeration = "code") String responseType,
+            @Schema(required = true) String clientId,
+            @Schema(format = "password") String clientSecret,
+            @Schema(required = true) String redirectUri,
+            @Schema(description = "The resource owner, who must be the token's holder.") String username,
+            String scope,
+            String state,
+            String codeChallenge,
+            @Schema(enumeration = "S256") String codeChallengeMethod,
+            @Schema(enumeration = {"login", "approve", "deny"}, description = "Set by the pages' own forms only.") String action) {
+    }
+
+    @Schema(name = "AuthorizationDeletion", description = "The spec's DELETE /oauth/authorize form: the client and "
+            + "the access token whose authorization goes.")
+    public record AuthorizationDeletion(@Schema(enumeration = "token") String responseType,
+            @Schema(required = true) String accessToken,
+            @Schema(required = true) String clientId,
+            @Schema(format = "password") String clientSecret,
+            @Schema(required = true) String redirectUri,
+            String username) {
+    }
+}
