@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import org.ziggurat.platform.http.BodyLimits;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -128,6 +129,15 @@ public class GatewayProxy {
             return;
         }
         String basic = TokenEndpointCallers.basicClientId(request.getHeader(HttpHeaders.AUTHORIZATION));
+        Buffer read = ctx.get(BodyLimits.READ_BODY);
+        if (basic == null && read != null) {
+            // A chunked form, already read (BodyLimits): its client is named in it.
+            String named = TokenEndpointCallers.formClientId(read);
+            if (named == null || !refusals.limited(ctx, limits.takeForTokenEndpointClient(named))) {
+                forward(ctx, route, request.query(), true, null, null, read);
+            }
+            return;
+        }
         if (basic != null || !TokenEndpointCallers.smallForm(request)) {
             if (basic == null || !refusals.limited(ctx, limits.takeForTokenEndpointClient(basic))) {
                 forward(ctx, route, request.query(), true, null, null, null);
@@ -192,8 +202,10 @@ public class GatewayProxy {
 
     private void forward(RoutingContext ctx, PublicRoutes.Route route, String query, boolean passAuthorization,
             String platformToken, String accessToken, Buffer body) {
+        // A chunked body that BodyLimits read and counted goes on whole, with its length.
+        Buffer sent = body != null ? body : ctx.get(BodyLimits.READ_BODY);
         upstreams.send(ctx, route.service(), new UpstreamProxies.Upstream(
                 query == null || query.isEmpty() ? route.path() : route.path() + "?" + query,
-                passAuthorization, platformToken, CallerAddress.of(ctx), accessToken, ctx, body));
+                passAuthorization, platformToken, CallerAddress.of(ctx), accessToken, ctx, sent));
     }
 }

@@ -105,6 +105,50 @@ class GatewayProxyTest {
                 .contentType("application/problem+json");
     }
 
+    /**
+     * A chunked body (as Java's HttpClient streams one) is read at the gateway, counted against its
+     * route's limit, and sent on whole with its length: the services take only declared lengths.
+     */
+    @Test
+    void chunkedBodiesAreCountedAndSentOnWithTheirLength() throws Exception {
+        byte[] form = "grant_type=password&username=alice&password=p%40ss".getBytes(StandardCharsets.UTF_8);
+        String answer = chunked("/api/oauth/token", "application/x-www-form-urlencoded", form, 7);
+        org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        org.junit.jupiter.api.Assertions.assertTrue(answer.contains(UpstreamStubs.sha256(form)), answer);
+        org.junit.jupiter.api.Assertions.assertTrue(answer.contains("\"content-length\":\"" + form.length + "\""), answer);
+        org.junit.jupiter.api.Assertions.assertFalse(answer.contains("\"transfer-encoding\""), answer);
+        byte[] json = "{\"username\":\"bob\"}".getBytes(StandardCharsets.UTF_8);
+        answer = chunked("/api/people", "application/json", json, 5);
+        org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        org.junit.jupiter.api.Assertions.assertTrue(answer.contains(UpstreamStubs.sha256(json)), answer);
+        // Past the route's limit: 413, without the rest being forwarded.
+        answer = chunked("/api/people", "application/json", new byte[1_100_000], 64 * 1024);
+        org.junit.jupiter.api.Assertions.assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+    }
+
+    /** Sends {@code body} in chunks of {@code size} bytes; the whole answer, read to its end. */
+    static String chunked(String path, String type, byte[] body, int size) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+            socket.setSoTimeout(10_000);
+            var out = socket.getOutputStream();
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: " + type
+                    + "\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            try {
+                for (int at = 0; at < body.length; at += size) {
+                    int n = Math.min(size, body.length - at);
+                    out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(body, at, n);
+                    out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                }
+                out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+            } catch (java.io.IOException refusedEarly) {
+                // The gateway answered (413) and closed while the body was still being sent.
+            }
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
     @Test
     void postBodiesPassIntact() {
         byte[] body = new byte[300 * 1024];

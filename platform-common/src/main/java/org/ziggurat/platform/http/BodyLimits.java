@@ -3,6 +3,7 @@ package org.ziggurat.platform.http;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpVersion;
 import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -19,9 +20,14 @@ import java.util.regex.Pattern;
  * How large a request body each route takes, refused before a byte of it is read: before
  * authorization, before any parser. Every route takes {@code ziggurat.http.max-body-size} (1 MiB);
  * the paths that {@code ziggurat.http.large-body-paths} matches (SKOS imports) take
- * {@code ziggurat.http.large-body-size}. A declared {@code Content-Length} past the limit is 413;
- * a chunked body on a route with the small limit is 411 (send a length), since its size is known
- * only once it was read. The same in every service and in the gateway, ahead of every other route.
+ * {@code ziggurat.http.large-body-size}. A declared {@code Content-Length} past the limit is 413.
+ * A chunked body on a route with the small limit is 411 (send a length), since its size is known
+ * only once it was read; unless {@code ziggurat.http.read-chunked-bodies} is set, as the gateway
+ * sets it: there such a body is read here, counted, 413 as soon as it passes the limit, and
+ * otherwise left in {@link #READ_BODY} for the route to send on with its length. Standard clients
+ * send chunked bodies (Java's HttpClient with a stream, so the clients generated from the API's
+ * description): the public edge takes them. The same in every service and in the gateway, ahead
+ * of every other route.
  */
 @ApplicationScoped
 public class BodyLimits {
@@ -37,6 +43,12 @@ public class BodyLimits {
 
     @ConfigProperty(name = "ziggurat.http.large-body-size", defaultValue = "128M")
     MemorySize largeBodySize;
+
+    /** Where a chunked body on a small route, read here, is kept for the route (a {@code Buffer}). */
+    public static final String READ_BODY = "ziggurat.read-body";
+
+    @ConfigProperty(name = "ziggurat.http.read-chunked-bodies", defaultValue = "false")
+    boolean readChunkedBodies;
 
     @ConfigProperty(name = "ziggurat.http.large-body-paths")
     Optional<String> largeBodyPaths;
@@ -71,10 +83,45 @@ public class BodyLimits {
                 return;
             }
         } else if (!largeRoute) {
-            refuse(ctx, 411, "Send the request body with a Content-Length (at most " + limit + " bytes).");
+            if (readChunkedBodies) {
+                readWithin(ctx, limit);
+            } else {
+                refuse(ctx, 411, "Send the request body with a Content-Length (at most " + limit + " bytes).");
+            }
             return;
         }
         ctx.next();
+    }
+
+    /** A chunked body, read and counted: 413 once past {@code limit}, else kept in {@link #READ_BODY}. */
+    private void readWithin(RoutingContext ctx, long limit) {
+        HttpServerRequest request = ctx.request();
+        Buffer body = Buffer.buffer();
+        boolean[] refused = {false};
+        request.handler(chunk -> {
+            if (refused[0]) {
+                return;
+            }
+            if (body.length() + (long) chunk.length() > limit) {
+                refused[0] = true;
+                refuse(ctx, 413, "This resource takes request bodies of at most " + limit + " bytes.");
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        request.endHandler(ended -> {
+            if (!refused[0]) {
+                ctx.put(READ_BODY, body);
+                ctx.next();
+            }
+        });
+        request.exceptionHandler(failed -> {
+            if (!refused[0]) {
+                refused[0] = true;
+                ctx.fail(400, failed);
+            }
+        });
+        request.resume();
     }
 
     /** What is read and thrown away of a refused body, at most, so that the client reads the answer. */
