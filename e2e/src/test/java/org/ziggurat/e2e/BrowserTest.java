@@ -18,6 +18,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -120,6 +121,40 @@ class BrowserTest {
         URI uri = callbacks.poll(15, TimeUnit.SECONDS);
         assertNotNull(uri, "the browser never came back to the application");
         return uri;
+    }
+
+    /**
+     * The API reference (Swagger UI, served by the gateway) in a real browser: it shows every tag of
+     * the document, and "Try it out" calls the API with the person's own token.
+     */
+    @Test
+    void theApiReferenceShowsEveryTagAndTriesWithTheCallersToken() {
+        Platform.Person reader = Platform.signUp("reader");
+        String token = Platform.accessToken(reader, "user");
+        List<String> tags = io.restassured.path.json.JsonPath.from(ContractCheck.document()).getList("tags.name");
+        WebDriver driver = browser();
+        try {
+            driver.get(Platform.api() + "/docs");
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("h3.opblock-tag")));
+            List<String> shown = driver.findElements(By.cssSelector("h3.opblock-tag")).stream()
+                    .map(e -> e.getAttribute("data-tag")).toList();
+            assertEquals(new java.util.TreeSet<>(tags), new java.util.TreeSet<>(shown), "the tags the reference shows");
+            assertTrue(tags.size() >= 8, "tags: " + tags);
+            // The token a person pastes under Authorize, as Swagger UI keeps it.
+            ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                    "window.ui.preauthorizeApiKey('tokenHeader', arguments[0]);", "token " + token);
+            WebElement operation = driver.findElement(By.id("operations-People-getCurrentUser"));
+            operation.findElement(By.cssSelector(".opblock-summary-control")).click();
+            wait.until(ExpectedConditions.elementToBeClickable(operation.findElement(By.cssSelector(".try-out__btn")))).click();
+            wait.until(ExpectedConditions.elementToBeClickable(operation.findElement(By.cssSelector(".execute")))).click();
+            WebElement status = wait.until(d -> operation.findElement(By.cssSelector(".live-responses-table tbody .response-col_status")));
+            assertEquals("200", status.getText().trim());
+            assertTrue(operation.findElement(By.cssSelector(".live-responses-table tbody .response-col_description")).getText()
+                    .contains(reader.username()), "the answer shows the caller");
+        } finally {
+            driver.quit();
+        }
     }
 
     @Test

@@ -22,8 +22,7 @@ import java.util.Map;
 
 /**
  * {@code /openapi}: the merged OpenAPI document of the public API, built from the services' own
- * documents (cached for a minute); {@code /docs}: the same as a page to read, rendered here,
- * with no external assets.
+ * documents (cached for a minute); {@code /docs} and its files: the same in Swagger UI ({@link ApiViewer}).
  */
 @Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class ApiReference {
@@ -40,32 +39,31 @@ public class ApiReference {
     ObjectMapper mapper;
 
     private HttpClient client;
+    private ApiViewer viewer;
     private volatile ObjectNode cached;
     private volatile long cachedAt;
 
     void init(Vertx vertx) {
         client = vertx.createHttpClient();
+        viewer = new ApiViewer(config.publicBaseUrl().getPath());
     }
 
     public boolean handles(String path) {
-        return path.equals("/openapi") || path.equals("/docs");
+        return path.equals("/openapi") || viewer.handles(path);
     }
 
     public void serve(RoutingContext ctx, String path) {
+        if (!path.equals("/openapi")) {
+            viewer.serve(ctx, path);
+            return;
+        }
         document().onComplete(result -> {
             if (result.failed()) {
                 ctx.fail(result.cause());
                 return;
             }
-            if (path.equals("/openapi")) {
-                ctx.response().putHeader("Content-Type", "application/json").putHeader("Cache-Control", "public, max-age=60")
-                        .end(result.result().toPrettyString());
-            } else {
-                ctx.response().putHeader("Content-Type", "text/html; charset=UTF-8")
-                        .putHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-                        .putHeader("X-Content-Type-Options", "nosniff")
-                        .end(ApiReferencePage.render(result.result()));
-            }
+            ctx.response().putHeader("Content-Type", "application/json").putHeader("Cache-Control", "public, max-age=60")
+                    .end(result.result().toPrettyString());
         });
     }
 

@@ -35,11 +35,18 @@ class ApiReferenceTest {
     }
 
     @Test
-    void theReferencePageIsReadable() {
-        given().get("/docs").then().statusCode(200).contentType(containsString("text/html"))
-                .header("Content-Security-Policy", containsString("default-src 'none'"))
-                .body(containsString("/people/{username}")).body(containsString("Ziggurat API"))
-                .body(not(containsString("/internal/people")));
+    void theReferenceIsSwaggerUiServedFromHere() {
+        given().get("/api/docs").then().statusCode(200).contentType(containsString("text/html"))
+                .header("Content-Security-Policy", containsString("default-src 'none'; script-src 'self'"))
+                .body(containsString("data-openapi=\"/api/openapi\""))
+                .body(containsString("src=\"/api/docs/swagger-ui-bundle.js\""))
+                .body(containsString("src=\"/api/docs/viewer.js\""))
+                .body(not(containsString("http")));
+        given().get("/api/docs/swagger-ui-bundle.js").then().statusCode(200).contentType(containsString("javascript"))
+                .body(containsString("SwaggerUIBundle"));
+        given().get("/api/docs/viewer.js").then().statusCode(200).body(containsString("data-openapi"));
+        given().get("/api/docs/swagger-ui.css").then().statusCode(200).contentType(containsString("text/css"));
+        given().get("/api/docs/index.html").then().statusCode(404);
         given().post("/openapi").then().statusCode(404);
     }
 }

@@ -1,0 +1,17 @@
+// Starts Swagger UI on the merged OpenAPI document. A file of its own, not an inline script: the
+// page's Content-Security-Policy runs scripts from this origin only.
+window.addEventListener('load', function () {
+  var root = document.getElementById('swagger-ui');
+  window.ui = SwaggerUIBundle({
+    url: root.getAttribute('data-openapi'),
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+    // The token a person pastes under "Authorize" stays in this page's memory, never in storage.
+    persistAuthorization: false,
+    oauth2RedirectUrl: root.getAttribute('data-oauth2-redirect'),
+    validatorUrl: null,
+    tryItOutEnabled: false
+  });
+});
