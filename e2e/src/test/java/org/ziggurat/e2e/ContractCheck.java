@@ -3,6 +3,7 @@ package org.ziggurat.e2e;
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
 import com.atlassian.oai.validator.model.Request;
 import com.atlassian.oai.validator.model.SimpleRequest;
+import com.atlassian.oai.validator.model.SimpleResponse;
 import com.atlassian.oai.validator.report.LevelResolver;
 import com.atlassian.oai.validator.report.SimpleValidationReportFormat;
 import com.atlassian.oai.validator.report.ValidationReport;
@@ -22,6 +23,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,16 +47,24 @@ final class ContractCheck implements Filter {
     private static volatile String document;
     private static final ContractCheck EXCHANGES = new ContractCheck(false);
     private static final ContractCheck ANSWERS = new ContractCheck(true);
+    /** For answers whose body was not read (a stream that never ends). */
+    private static final ContractCheck ANSWERS_UNREAD = new ContractCheck(true, true);
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ContractCheck::writeReport));
     }
 
     private final boolean answersOnly;
+    private final boolean bodyUnread;
     private volatile OpenApiInteractionValidator validator;
 
     private ContractCheck(boolean answersOnly) {
+        this(answersOnly, false);
+    }
+
+    private ContractCheck(boolean answersOnly, boolean bodyUnread) {
         this.answersOnly = answersOnly;
+        this.bodyUnread = bodyUnread;
     }
 
     static ContractCheck exchanges() {
@@ -134,6 +144,9 @@ final class ContractCheck implements Filter {
                     if (answersOnly) {
                         levels.withLevel("validation.request", ValidationReport.Level.IGNORE);
                     }
+                    if (bodyUnread) {
+                        levels.withLevel("validation.response.body.missing", ValidationReport.Level.IGNORE);
+                    }
                     validator = OpenApiInteractionValidator.createForInlineApiSpecification(document())
                             .withLevelResolver(levels.build()).build();
                 }
@@ -143,12 +156,51 @@ final class ContractCheck implements Filter {
         return v;
     }
 
+    /**
+     * What is wrong, against the document, with an answer that a test got without RestAssured
+     * (the matrix's cells, the bad-input run): empty when it is described, or when its path is no
+     * operation of the document (a hostile path that the gateway answers for no service).
+     * {@code body} null: the body was not read (a stream); only the status and headers are checked.
+     */
+    static String answerProblems(String method, URI uri, Map<String, List<String>> requestHeaders, int status,
+            Map<String, List<String>> responseHeaders, String body) {
+        String path = uri.getRawPath();
+        if (!path.startsWith("/api/")) {
+            return "";
+        }
+        SimpleRequest.Builder request = new SimpleRequest.Builder(method, URLDecoder.decode(path.replace("+", "%2B"),
+                StandardCharsets.UTF_8));
+        requestHeaders.forEach((name, values) -> request.withHeader(name, values));
+        SimpleResponse.Builder response = SimpleResponse.Builder.status(status);
+        responseHeaders.forEach((name, values) -> {
+            if (!name.startsWith(":")) {
+                response.withHeader(name, values);
+            }
+        });
+        if (body != null && !body.isEmpty()) {
+            response.withBody(body);
+        }
+        ValidationReport report = (body == null ? ANSWERS_UNREAD : ANSWERS).validator().validate(request.build(), response.build());
+        if (!report.hasErrors()) {
+            TOTAL.incrementAndGet();
+            CHECKED.computeIfAbsent(method + " " + status, k -> new AtomicInteger()).incrementAndGet();
+            return "";
+        }
+        StringBuilder why = new StringBuilder(method + " " + abbreviate(path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()), 200) + " -> " + status + ":");
+        report.getMessages().forEach(m -> why.append(" [").append(m.getKey()).append("] ").append(m.getMessage()));
+        return why.toString();
+    }
+
     static int total() {
         return TOTAL.get();
     }
 
     private static String abbreviate(String body) {
-        return body.length() > 2000 ? body.substring(0, 2000) + "…" : body;
+        return abbreviate(body, 2000);
+    }
+
+    private static String abbreviate(String text, int max) {
+        return text.length() > max ? text.substring(0, max) + "…" : text;
     }
 
     private static void writeReport() {

@@ -15,7 +15,8 @@ import java.util.Set;
  * What the gateway itself adds to every operation of the merged document, since it answers
  * before (or instead of) the service: the rate limit's headers on every answer and its 429
  * ({@link Refusals}), the 401 of a bad access token on the API's routes ({@link AccessTokens},
- * {@link Identities}), and the 503 or 504 of a service it cannot reach ({@link UpstreamProxies}).
+ * {@link Identities}), the 413 of a body past the route's limit on any request (BodyLimits), and
+ * the 503 or 504 of a service it cannot reach ({@link UpstreamProxies}).
  * Also the document's own framing: its servers (the version prefixes the gateway accepts), absolute
  * OAuth URLs, and nothing that only the services' build tools read.
  */
@@ -27,6 +28,7 @@ final class GatewayContract {
     static final String SERVICE_UNAVAILABLE = "ServiceUnavailable";
     static final String GATEWAY_TIMEOUT = "GatewayTimeout";
     static final String RATE_LIMIT = "X-RateLimit-";
+    static final String URI_TOO_LONG = "UriTooLong";
 
     private GatewayContract() {
     }
@@ -52,6 +54,8 @@ final class GatewayContract {
         unavailable.putObject("headers").set("Retry-After", header("Seconds to wait.", "integer"));
         responses.set(SERVICE_UNAVAILABLE, unavailable);
         responses.set(GATEWAY_TIMEOUT, problemResponse("The service behind this route did not answer in time."));
+        // The HTTP server's own refusal, before any route: no body, and the connection closes.
+        responses.set(URI_TOO_LONG, JSON.objectNode().put("description", "The request line is longer than the server reads."));
         oauthUrls(components.path("securitySchemes"), base);
         stripBuildExtensions(merged);
         merged.path("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op -> {
@@ -78,6 +82,18 @@ final class GatewayContract {
                 ((ObjectNode) existing.get("content")).putObject("application/problem+json").putObject("schema")
                         .put("$ref", "#/components/schemas/Problem");
             }
+        }
+        if (!responses.has("400")) {
+            // A request the gateway or the HTTP server cannot read: an address it cannot decode, a
+            // malformed header or token parameter.
+            responses.putObject("400").put("$ref", "#/components/responses/BadRequest");
+        }
+        if (!responses.has("414")) {
+            responses.putObject("414").put("$ref", "#/components/responses/" + URI_TOO_LONG);
+        }
+        if (!responses.has("413")) {
+            // BodyLimits, ahead of every route: a body past the route's limit, whatever the method.
+            responses.putObject("413").put("$ref", "#/components/responses/PayloadTooLarge");
         }
         if (!responses.has("503")) {
             responses.putObject("503").put("$ref", "#/components/responses/" + SERVICE_UNAVAILABLE);

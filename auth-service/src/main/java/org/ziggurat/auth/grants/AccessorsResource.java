@@ -61,6 +61,7 @@ public class AccessorsResource {
     @RestClient
     DirectoryClient directory;
 
+    @Schema(name = "Accessor")
     public record Entry(long id, GrantViews.Permissions permissions) {
     }
 

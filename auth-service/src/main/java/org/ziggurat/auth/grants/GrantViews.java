@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.ziggurat.auth.tokens.GrantRepository;
 import org.ziggurat.directory.client.DirectoryClient;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -28,6 +29,7 @@ public final class GrantViews {
     }
 
     @RegisterForReflection
+    @Schema(name = "ExtraPermissions")
     public record Extra(boolean manage, boolean comment, boolean publish) {
     }
 
@@ -43,7 +45,8 @@ public final class GrantViews {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @RegisterForReflection
     public record Authorization(long id, String url, List<String> scopes, String token, Permissions userPermissions,
-            @JsonInclude(JsonInclude.Include.ALWAYS) AppSummary app, Instant updatedAt, Instant createdAt,
+            @JsonInclude(JsonInclude.Include.ALWAYS) @Schema(nullable = true, description = "Null for a token of no application (a first-party password grant).") AppSummary app,
+            Instant updatedAt, Instant createdAt,
             List<JsonNode> projectAccessors, List<UserAccessor> userAccessors) {
     }
 

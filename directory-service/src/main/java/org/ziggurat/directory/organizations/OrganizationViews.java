@@ -1,5 +1,6 @@
 package org.ziggurat.directory.organizations;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.ziggurat.directory.people.PersonRow;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.directory.people.PersonViews;
@@ -27,10 +28,12 @@ public final class OrganizationViews {
     }
 
     @RegisterForReflection
+    @Schema(name = "MembershipOrganization")
     public record Project(String name, String url, long id, String membersUrl, String avatarUrl, String type) {
     }
 
     @RegisterForReflection
+    @Schema(name = "MembershipPerson")
     public record MemberUser(String username, String url, String htmlUrl, long id, String avatarUrl, String type) {
     }
 

@@ -1,5 +1,6 @@
 package org.ziggurat.events.data;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.events.EventsConfig;
 import org.ziggurat.platform.input.FieldChecks;
@@ -15,6 +16,7 @@ public record EventInput(String kind, String note, List<CommitInput> commits) {
     public static final String DEFAULT_KIND = "API-Request";
     static final int MAX_TEXT = 255;
 
+    @Schema(name = "ItemIdentifier")
     public record Identifier(String id, String type, String agent) implements Comparable<Identifier> {
         @Override
         public int compareTo(Identifier o) {

@@ -16,16 +16,19 @@ public final class EventViews {
     }
 
     @RegisterForReflection
+    @Schema(name = "DataEventCreator")
     public record Creator(String username, long id, String url, String htmlUrl, String avatarUrl) {
     }
 
     @RegisterForReflection
+    @Schema(name = "DataEventCommit")
     public record Commit(long id, String type, EventInput.Identifier identifier, int revision, JsonNode payload,
             JsonNode changeset, Instant createdAt) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @RegisterForReflection
+    @Schema(name = "DataEvent")
     public record Event(long id, String kind, String note, String url, String htmlUrl, String repositoryUrl,
             Creator creator, @JsonInclude(JsonInclude.Include.ALWAYS) @Schema(nullable = true, description = "The application that recorded it; null without one.") String clientId, int commitsCount,
             List<Commit> commits, Instant createdAt) {

@@ -61,6 +61,12 @@ public class ApiContract implements OASFilter {
                 .description("RFC 8288 links to the other pages of a list: rel=\"first\", \"prev\", \"next\" and \"last\" "
                         + "(next and last only while there are more items).")
                 .schema(string()));
+        if (components.getSchemas() != null) {
+            // One of several shapes (an object or an array): the scanner's "type: object" would refuse the array.
+            components.getSchemas().values().stream().filter(schema -> schema.getOneOf() != null)
+                    .forEach(schema -> schema.setType(null));
+            components.getSchemas().values().forEach(schema -> inlineNullableReferences(schema, components));
+        }
         if (api.getPaths() != null && api.getPaths().getPathItems() != null) {
             api.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
                 expandSecurity(operation);
@@ -68,6 +74,37 @@ public class ApiContract implements OASFilter {
                 bodyErrors(operation);
             }));
         }
+    }
+
+    /**
+     * OpenAPI 3.0 cannot make a referenced schema nullable: "allOf: [$ref], nullable: true" still
+     * refuses null, in validators as in generated clients. A nullable property that refers to
+     * another schema gets a copy of it, nullable.
+     */
+    static void inlineNullableReferences(Schema schema, Components components) {
+        if (schema.getProperties() == null) {
+            return;
+        }
+        Map<String, Schema> properties = new java.util.LinkedHashMap<>(schema.getProperties());
+        properties.replaceAll((name, property) -> {
+            boolean nullable = property.getType() != null && property.getType().contains(Schema.SchemaType.NULL);
+            // The model writes a nullable reference as anyOf: [{$ref}, {type: null}].
+            String ref = property.getRef() != null ? property.getRef() : property.getAnyOf() == null ? null
+                    : property.getAnyOf().stream().map(Schema::getRef).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            if (!nullable || ref == null) {
+                return property;
+            }
+            Schema target = components.getSchemas().get(ref.substring(ref.lastIndexOf('/') + 1));
+            if (target == null || target.getType() == null) {
+                return property;
+            }
+            List<Schema.SchemaType> types = new ArrayList<>(target.getType());
+            types.add(Schema.SchemaType.NULL);
+            return OASFactory.createSchema().type(types).format(target.getFormat()).properties(target.getProperties())
+                    .required(target.getRequired()).items(target.getItems())
+                    .description(property.getDescription() != null ? property.getDescription() : target.getDescription());
+        });
+        schema.setProperties(properties); // the model hands out a copy of its properties
     }
 
     /**

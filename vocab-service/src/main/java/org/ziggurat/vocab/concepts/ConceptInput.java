@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.concepts;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -39,6 +40,7 @@ public record ConceptInput(String status, List<Label> labels, List<Note> notes, 
     }
 
     @RegisterForReflection
+    @Schema(name = "ConceptMatch")
     public record Match(String property, String url) {
     }
 

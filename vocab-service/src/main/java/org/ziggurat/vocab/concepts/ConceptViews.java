@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.concepts;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.vocab.Languages;
@@ -18,18 +19,22 @@ public final class ConceptViews {
     }
 
     @RegisterForReflection
+    @Schema(name = "ConceptContributor")
     public record Person(String name, String url, String htmlUrl) {
     }
 
     @RegisterForReflection
+    @Schema(name = "RelatedConcept")
     public record Related(String defaultLabel, String url, String htmlUrl) {
     }
 
     @RegisterForReflection
+    @Schema(name = "ConceptLabel")
     public record Label(String type, String body, String language, boolean abbreviation, String vernacular, String historical) {
     }
 
     @RegisterForReflection
+    @Schema(name = "ConceptNote")
     public record Note(String type, String body, String language) {
     }
 

@@ -141,7 +141,7 @@ public class ConceptsResource {
     @Parameter(name = "synsets", description = "true: the concept as one array of its label strings.",
     schema = @Schema(type = SchemaType.BOOLEAN))
     @APIResponse(responseCode = "200", description = "The concept.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)),
-    content = @Content(mediaType = "application/json", schema = @Schema(oneOf = {ConceptViews.Concepts.class, Synset.class})))
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OneConcept.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
@@ -168,7 +168,7 @@ public class ConceptsResource {
     schema = @Schema(type = SchemaType.BOOLEAN))
     @Parameter(name = "q", description = "Search the labels; ordered by relevance (no sort).", schema = @Schema(type = SchemaType.STRING))
     @Parameter(name = "lang", description = "With q: search labels of this language only.", schema = @Schema(type = SchemaType.STRING))
-    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(oneOf = {ConceptViews.Concepts.class, Synsets.class})))
+    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptList.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
@@ -196,7 +196,7 @@ public class ConceptsResource {
     schema = @Schema(type = SchemaType.BOOLEAN))
     @Parameter(name = "q", description = "Search the labels; ordered by relevance (no sort).", schema = @Schema(type = SchemaType.STRING))
     @Parameter(name = "lang", description = "With q: search labels of this language only.", schema = @Schema(type = SchemaType.STRING))
-    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(oneOf = {ConceptViews.Concepts.class, Synsets.class})))
+    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptList.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
@@ -249,6 +249,16 @@ public class ConceptsResource {
     /** A concept with synsets=true, for the API's description: its label strings. */
     @Schema(name = "Synset", type = SchemaType.ARRAY, implementation = String.class)
     interface Synset {
+    }
+
+    /** A list of concepts: the concepts wrapper, or with synsets=true their label strings. */
+    @Schema(name = "ConceptList", oneOf = {ConceptViews.Concepts.class, Synsets.class})
+    interface ConceptList {
+    }
+
+    /** One concept: in the concepts wrapper, or with synsets=true its label strings. */
+    @Schema(name = "OneConcept", oneOf = {ConceptViews.Concepts.class, Synset.class})
+    interface OneConcept {
     }
 
     /** A list with synsets=true: one array of label strings per concept. */

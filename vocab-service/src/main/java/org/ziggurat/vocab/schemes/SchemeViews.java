@@ -1,5 +1,6 @@
 package org.ziggurat.vocab.schemes;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.platform.http.PublicUrls;
 
@@ -10,6 +11,7 @@ public final class SchemeViews {
     }
 
     @RegisterForReflection
+    @Schema(name = "SchemeCreator")
     public record Creator(String name, String htmlUrl) {
     }
 
