@@ -66,6 +66,7 @@ public class ApiContract implements OASFilter {
             components.getSchemas().values().stream().filter(schema -> schema.getOneOf() != null)
                     .forEach(schema -> schema.setType(null));
             components.getSchemas().values().forEach(schema -> inlineNullableReferences(schema, components));
+            examples(components);
         }
         if (api.getPaths() != null && api.getPaths().getPathItems() != null) {
             api.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
@@ -73,6 +74,33 @@ public class ApiContract implements OASFilter {
                 paging(operation);
                 bodyErrors(operation);
             }));
+        }
+    }
+
+    /** Where a service keeps real answers of its API, by schema name, as the schemas' examples. */
+    static final String EXAMPLES = "META-INF/openapi-examples.json";
+
+    /**
+     * Each schema named in the service's {@link #EXAMPLES} gets that real answer as its example
+     * (the lint checks that it fits the schema).
+     */
+    static void examples(Components components) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        try (var in = loader == null ? null : loader.getResourceAsStream(EXAMPLES)) {
+            if (in == null) {
+                return;
+            }
+            Map<String, Object> examples = new com.fasterxml.jackson.databind.ObjectMapper().readValue(in,
+                    new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Object>>() { });
+            examples.forEach((name, example) -> {
+                Schema schema = components.getSchemas().get(name);
+                if (schema == null) {
+                    throw new IllegalStateException(EXAMPLES + " names " + name + ", which no schema of this API is");
+                }
+                schema.setExample(example);
+            });
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(EXAMPLES + " cannot be read", e);
         }
     }
 
