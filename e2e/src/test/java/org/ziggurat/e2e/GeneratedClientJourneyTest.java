@@ -94,7 +94,7 @@ class GeneratedClientJourneyTest {
         Concept blueNile = listed.getConcepts().stream().filter(c -> c.getDefaultLabel().equals("Blue Nile")).findFirst()
                 .orElseThrow();
         assertEquals("Nile", blueNile.getBroader().get(0).getDefaultLabel());
-        DataEvent read = events.getDataEvent(Long.toString(recorded.getId()), orgName, "gauges");
+        DataEvent read = events.getDataEvent(orgName, "gauges", Long.toString(recorded.getId()));
         assertEquals("Gauge readings", read.getNote());
         assertEquals("FileUpload", read.getKind());
         assertEquals("aswan", read.getCommits().get(0).getIdentifier().getId());

@@ -69,7 +69,8 @@ public class ApiContract implements OASFilter {
             examples(components);
         }
         if (api.getPaths() != null && api.getPaths().getPathItems() != null) {
-            api.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
+            api.getPaths().getPathItems().forEach((path, item) -> item.getOperations().values().forEach(operation -> {
+                pathParametersInPathOrder(path, operation);
                 expandSecurity(operation);
                 paging(operation);
                 bodyErrors(operation);
@@ -181,6 +182,21 @@ public class ApiContract implements OASFilter {
         return OASFactory.createSchema().addType(Schema.SchemaType.INTEGER).format("int32")
                 .minimum(java.math.BigDecimal.valueOf(minimum)).maximum(java.math.BigDecimal.valueOf(maximum))
                 .defaultValue(defaultValue);
+    }
+
+    /**
+     * Path parameters in the order the path names them, then the others: the scanner puts a
+     * method's own before its class's, and generated clients take them in this order
+     * ({@code getDataEvent(namespace, repository, id)}, not {@code (id, namespace, repository)}).
+     */
+    static void pathParametersInPathOrder(String path, Operation operation) {
+        if (operation.getParameters() == null) {
+            return;
+        }
+        List<org.eclipse.microprofile.openapi.models.parameters.Parameter> sorted = new ArrayList<>(operation.getParameters());
+        sorted.sort(java.util.Comparator.comparingInt(p -> p.getIn() == org.eclipse.microprofile.openapi.models.parameters.Parameter.In.PATH
+                && path.contains("{" + p.getName() + "}") ? path.indexOf("{" + p.getName() + "}") : Integer.MAX_VALUE));
+        operation.setParameters(sorted);
     }
 
     /** {oauth2: scopes} becomes the four ways to send that token, then {} if anonymous callers are answered. */
