@@ -22,6 +22,14 @@ public interface AuthConfig {
     @WithDefault("10m")
     Duration codeLifetime();
 
+    /** How long one signing key of ID tokens signs before the next one takes over. */
+    @WithDefault("30d")
+    Duration signingKeyLifetime();
+
+    /** How long before it signs a new key is published, so that relying parties have fetched it. */
+    @WithDefault("2d")
+    Duration signingKeyLead();
+
     @WithDefault("12h")
     Duration loginSessionLifetime();
 

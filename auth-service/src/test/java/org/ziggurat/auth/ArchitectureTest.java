@@ -28,11 +28,12 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("http", Set.of()),
             entry("throughput", Set.of()),
             entry("crypto", Set.of(ROOT)),
+            entry("keys", Set.of(ROOT, "crypto")),
             entry("clients", Set.of(ROOT, "oauth", "crypto")),
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput")),
             entry("authorization", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
-            entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens")),
+            entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys")),
             entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization")));
 
     @Override

@@ -44,6 +44,7 @@ public class MetadataResource {
         m.put("token_endpoint", issuer + "/oauth/token");
         m.put("revocation_endpoint", issuer + "/oauth/revoke");
         m.put("introspection_endpoint", issuer + "/oauth/introspect");
+        m.put("jwks_uri", issuer + "/oauth/jwks");
         m.put("scopes_supported", Scopes.KNOWN);
         m.put("response_types_supported", List.of("code"));
         m.put("response_modes_supported", List.of("query"));

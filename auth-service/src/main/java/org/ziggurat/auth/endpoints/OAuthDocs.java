@@ -80,6 +80,7 @@ public final class OAuthDocs {
             @Schema(required = true) String tokenEndpoint,
             String revocationEndpoint,
             String introspectionEndpoint,
+            @Schema(description = "The JWK Set of the keys that sign ID tokens.") String jwksUri,
             List<String> scopesSupported,
             @Schema(required = true) List<String> responseTypesSupported,
             List<String> responseModesSupported,
