@@ -98,9 +98,7 @@ final class ContractCheck implements Filter {
                     + request.getURI() + " -> " + response.statusCode() + "\n"
                     + SimpleValidationReportFormat.getInstance().apply(report) + "\nbody: " + abbreviate(response.asString()));
         }
-        TOTAL.incrementAndGet();
-        CHECKED.computeIfAbsent(request.getMethod() + " " + response.statusCode(), k -> new AtomicInteger())
-                .incrementAndGet();
+        counted(request.getMethod(), response.statusCode());
         return response;
     }
 
@@ -182,13 +180,17 @@ final class ContractCheck implements Filter {
         }
         ValidationReport report = (body == null ? ANSWERS_UNREAD : ANSWERS).validator().validate(request.build(), response.build());
         if (!report.hasErrors()) {
-            TOTAL.incrementAndGet();
-            CHECKED.computeIfAbsent(method + " " + status, k -> new AtomicInteger()).incrementAndGet();
+            counted(method, status);
             return "";
         }
         StringBuilder why = new StringBuilder(method + " " + abbreviate(path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()), 200) + " -> " + status + ":");
         report.getMessages().forEach(m -> why.append(" [").append(m.getKey()).append("] ").append(m.getMessage()));
         return why.toString();
+    }
+
+    private static void counted(String method, int status) {
+        TOTAL.incrementAndGet();
+        CHECKED.computeIfAbsent(method + " " + status, k -> new AtomicInteger()).incrementAndGet();
     }
 
     static int total() {

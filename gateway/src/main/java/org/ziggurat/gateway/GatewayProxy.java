@@ -131,11 +131,7 @@ public class GatewayProxy {
         String basic = TokenEndpointCallers.basicClientId(request.getHeader(HttpHeaders.AUTHORIZATION));
         Buffer read = ctx.get(BodyLimits.READ_BODY);
         if (basic == null && read != null) {
-            // A chunked form, already read (BodyLimits): its client is named in it.
-            String named = TokenEndpointCallers.formClientId(read);
-            if (named == null || !refusals.limited(ctx, limits.takeForTokenEndpointClient(named))) {
-                forward(ctx, route, request.query(), true, null, null, read);
-            }
+            forwardForm(ctx, route, read); // a chunked form, already read (BodyLimits)
             return;
         }
         if (basic != null || !TokenEndpointCallers.smallForm(request)) {
@@ -144,13 +140,17 @@ public class GatewayProxy {
             }
             return;
         }
-        request.body().onSuccess(form -> {
-            String named = TokenEndpointCallers.formClientId(form);
-            if (named == null || !refusals.limited(ctx, limits.takeForTokenEndpointClient(named))) {
-                forward(ctx, route, request.query(), true, null, null, form);
-            }
-        }).onFailure(failed -> refusals.problem(ctx, 400, "The request body could not be read."));
+        request.body().onSuccess(form -> forwardForm(ctx, route, form))
+                .onFailure(failed -> refusals.problem(ctx, 400, "The request body could not be read."));
         request.resume(); // the router leaves a request's body paused
+    }
+
+    /** A token request's form, read here: limited per the client it names, then sent on as it came. */
+    private void forwardForm(RoutingContext ctx, PublicRoutes.Route route, Buffer form) {
+        String named = TokenEndpointCallers.formClientId(form);
+        if (named == null || !refusals.limited(ctx, limits.takeForTokenEndpointClient(named))) {
+            forward(ctx, route, ctx.request().query(), true, null, null, form);
+        }
     }
 
     /** The API: anonymous (limited per address), or as the access token's holder (limited per token). */
