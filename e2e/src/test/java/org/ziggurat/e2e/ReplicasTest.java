@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -89,6 +90,26 @@ class ReplicasTest {
             System.out.printf("Replicas: %s refused the revoked token %d ms after the revocation%n", gateway, refusedAfter);
             assertEquals(401, status, gateway + " still let the revoked token through " + refusedAfter + " ms after it");
         }
+    }
+
+    /**
+     * Both auth-service instances rotate the ID-token signing keys as they start, at once, their
+     * queries through PgBouncer in transaction mode: one key per algorithm is made, and both
+     * publish the same set.
+     */
+    @Test
+    void bothReplicasPublishOneSigningKeySeries() throws Exception {
+        List<Set<String>> published = new java.util.ArrayList<>();
+        for (String instance : List.of("auth-service", "auth-service-2")) {
+            HttpResponse<String> jwks = HTTP.send(HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(instance)
+                    + "/oauth/jwks")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, jwks.statusCode(), jwks.body());
+            List<Map<String, Object>> keys = io.restassured.path.json.JsonPath.from(jwks.body()).getList("keys");
+            assertEquals(1, keys.stream().filter(k -> "RS256".equals(k.get("alg"))).count(), jwks.body());
+            assertEquals(1, keys.stream().filter(k -> "ES256".equals(k.get("alg"))).count(), jwks.body());
+            published.add(keys.stream().map(k -> (String) k.get("kid")).collect(java.util.stream.Collectors.toSet()));
+        }
+        assertEquals(published.get(0), published.get(1));
     }
 
     @Test
