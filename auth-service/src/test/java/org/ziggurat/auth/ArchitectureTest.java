@@ -30,7 +30,7 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("crypto", Set.of(ROOT)),
             entry("keys", Set.of(ROOT, "crypto")),
             entry("clients", Set.of(ROOT, "oauth", "crypto")),
-            entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput")),
+            entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
             entry("authorization", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys")),

@@ -79,6 +79,19 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                                     .put("display_name", p.username().toUpperCase()).putNull("email")
                                     .put("image_thumb_50", "https://x.example/people/" + p.username() + "/avatar")));
                     json(request, 200, out.encode());
+                } else if (path.matches("/internal/people/\\d+/claims") && request.method().name().equals("GET")) {
+                    long id = Long.parseLong(path.split("/")[3]);
+                    Person p = PEOPLE.values().stream().filter(q -> q.id() == id).findFirst().orElse(null);
+                    if (p == null) {
+                        json(request, 404, "{\"status\":404}");
+                    } else {
+                        json(request, 200, new JsonObject().put("id", p.id()).put("username", p.username())
+                                .put("display_name", p.username().toUpperCase())
+                                .put("picture", "https://x.example/people/" + p.username() + "/avatar")
+                                .put("html_url", "https://x.example/" + p.username())
+                                .put("email", p.username() + "@example.org")
+                                .put("updated_at", "2026-01-01T00:00:00Z").encode());
+                    }
                 } else if (path.matches("/internal/people/\\d+/organizations")) {
                     long person = Long.parseLong(path.split("/")[3]);
                     io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();

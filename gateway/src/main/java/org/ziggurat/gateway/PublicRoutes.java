@@ -83,9 +83,10 @@ public final class PublicRoutes {
         return upstreamPath.equals("/oauth") || upstreamPath.startsWith("/oauth/") || upstreamPath.startsWith("/.well-known/");
     }
 
-    /** The pages of the authorization endpoint: no CORS there. */
+    /** The pages of the authorization server (authorization, logout): no CORS there. */
     public static boolean isAuthorizationPage(String upstreamPath) {
-        return upstreamPath.equals("/oauth/authorize") || upstreamPath.startsWith("/oauth/authorize/");
+        return upstreamPath.equals("/oauth/authorize") || upstreamPath.startsWith("/oauth/authorize/")
+                || upstreamPath.equals("/oauth/logout");
     }
 
     static String stripVersion(String path) {

@@ -3,7 +3,10 @@ package org.ziggurat.auth.authorization;
 import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.clients.ApplicationRow;
 
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +20,11 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
 
     /** The parameters of the authorization request, in the order the pages carry them. */
     public static final List<String> PARAMETERS = List.of("response_type", "client_id", "redirect_uri", "scope",
-            "state", "code_challenge", "code_challenge_method");
+            "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age");
+
+    /** The prompt values (OpenID Connect Core §3.1.2.1); select_account is taken as login: there is one account. */
+    static final Set<String> PROMPTS = Set.of("none", "login", "consent", "select_account");
+    static final int MAX_NONCE_LENGTH = 255;
 
     public String state() {
         return params.get("state");
@@ -29,6 +36,76 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
 
     public String codeChallenge() {
         return params.get("code_challenge");
+    }
+
+    public String nonce() {
+        return params.get("nonce");
+    }
+
+    /** The prompt values asked for. */
+    public Set<String> prompts() {
+        String prompt = params.get("prompt");
+        return prompt == null ? Set.of() : Set.copyOf(Arrays.asList(prompt.trim().split(" +")));
+    }
+
+    /** Whether the person must sign in again whatever their session: prompt=login (or select_account). */
+    public boolean forcesLogin() {
+        Set<String> prompts = prompts();
+        return prompts.contains("login") || prompts.contains("select_account");
+    }
+
+    /** prompt=none: no page may be shown; an error goes back instead. */
+    public boolean silent() {
+        return prompts().contains("none");
+    }
+
+    /** Whether a session that began at {@code authTime} is too old for max_age. */
+    public boolean tooOld(Instant authTime, Instant now) {
+        String maxAge = params.get("max_age");
+        return maxAge != null && authTime.plusSeconds(Long.parseLong(maxAge)).isBefore(now);
+    }
+
+    /**
+     * What is wrong with the OpenID Connect parameters; null when nothing is. prompt=none goes
+     * alone; max_age is a number of seconds.
+     */
+    String openIdProblem() {
+        Set<String> prompts = prompts();
+        if (params.get("prompt") != null) {
+            if (!PROMPTS.containsAll(prompts)) {
+                return "prompt may be none, login, consent or select_account.";
+            }
+            if (prompts.contains("none") && prompts.size() > 1) {
+                return "prompt=none cannot be combined with other values.";
+            }
+        }
+        String maxAge = params.get("max_age");
+        if (maxAge != null && !maxAge.matches("[0-9]{1,9}")) {
+            return "max_age must be a number of seconds.";
+        }
+        String nonce = nonce();
+        if (nonce != null && (nonce.length() > MAX_NONCE_LENGTH || nonce.chars().anyMatch(c -> c < 0x20 || c == 0x7f))) {
+            return "nonce must be at most " + MAX_NONCE_LENGTH + " printable characters.";
+        }
+        return null;
+    }
+
+    /**
+     * The request as it continues once the person has just signed in: a fresh sign-in answers
+     * prompt=login and max_age, so they are not asked again (which would sign in forever).
+     */
+    public Map<String, String> afterSignIn() {
+        Map<String, String> next = new LinkedHashMap<>(params);
+        next.remove("max_age");
+        Set<String> prompts = new java.util.TreeSet<>(prompts());
+        prompts.remove("login");
+        prompts.remove("select_account");
+        if (prompts.isEmpty()) {
+            next.remove("prompt");
+        } else {
+            next.put("prompt", String.join(" ", prompts));
+        }
+        return next;
     }
 
     /**

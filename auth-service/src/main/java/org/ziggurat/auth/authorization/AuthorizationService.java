@@ -90,7 +90,23 @@ public class AuthorizationService {
         } catch (OAuthException e) {
             return e.error().code() + ": " + e.getMessage();
         }
-        return null;
+        String openId = request.openIdProblem();
+        return openId == null ? null : OAuthError.INVALID_REQUEST.code() + ": " + openId;
+    }
+
+    /**
+     * Whether the person must sign in (again) for this request: no session, prompt=login, or a
+     * session older than max_age.
+     */
+    public boolean needsSignIn(AuthorizationRequest request, LoginSessions.Session session) {
+        return session == null || request.forcesLogin() || request.tooOld(session.authTime(), java.time.Instant.now());
+    }
+
+    /** A request whose nonce was used for a code already: refused, since its ID token could be replayed. */
+    public static final class NonceReplayed extends RuntimeException {
+        NonceReplayed() {
+            super("nonce used before", null, false, false);
+        }
     }
 
     /** Why signing in did not work: the password, or too many attempts (the directory's throttle). */
@@ -125,11 +141,17 @@ public class AuthorizationService {
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true));
     }
 
-    /** A code at once when the person granted these scopes before; null when the consent page is needed. */
+    /**
+     * A code at once when the person granted these scopes before and the request does not ask
+     * for consent again (prompt=consent); null when the consent page is needed.
+     */
     public Uni<String> codeIfGranted(AuthorizationRequest request, LoginSessions.Session session) {
+        if (request.prompts().contains("consent")) {
+            return Uni.createFrom().nullItem();
+        }
         Set<String> scopes = Scopes.parse(request.scope());
         return consents.covers(request.app().id(), session.personId(), scopes).chain(covered -> covered
-                ? issueCode(request, session.personId(), session.username(), scopes)
+                ? issueCode(request, session, scopes)
                 : Uni.createFrom().nullItem());
     }
 
@@ -137,7 +159,7 @@ public class AuthorizationService {
     public Uni<String> approve(AuthorizationRequest request, LoginSessions.Session session) {
         Set<String> scopes = Scopes.parse(request.scope());
         return consents.grant(request.app().id(), session.personId(), scopes)
-                .chain(() -> issueCode(request, session.personId(), session.username(), scopes))
+                .chain(() -> issueCode(request, session, scopes))
                 .invoke(() -> EVENTS.infof("event=consent_granted client_id=%s person_id=%d", request.app().clientId(),
                         session.personId()));
     }
@@ -198,7 +220,7 @@ public class AuthorizationService {
             }
             AuthorizationRequest request = new AuthorizationRequest(app, approval.redirectUri(), params);
             return consents.grant(app.id(), owner.personId(), scopes)
-                    .chain(() -> issueCode(request, owner.personId(), owner.username(), scopes))
+                    .chain(() -> issueCode(request, owner.personId(), owner.username(), null, scopes))
                     .map(code -> new ApprovedByApi(request, code));
         }));
     }
@@ -226,12 +248,25 @@ public class AuthorizationService {
         });
     }
 
-    private Uni<String> issueCode(AuthorizationRequest request, long personId, String username, Set<String> scopes) {
+    private Uni<String> issueCode(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes) {
+        return issueCode(request, session.personId(), session.username(), session.authTime(), scopes);
+    }
+
+    /** {@code authTime}: when the person signed in; null for the API form, which has no sign-in. */
+    private Uni<String> issueCode(AuthorizationRequest request, long personId, String username, java.time.Instant authTime,
+            Set<String> scopes) {
         String value = crypto.newCode();
         String challenge = request.codeChallenge();
         return tokens.insertCode(crypto.hash(value), new TokenRepository.Code(request.app().id(), personId, username,
                         request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
-                        OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false))
+                        OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(),
+                        authTime == null ? null : OffsetDateTime.ofInstant(authTime, ZoneOffset.UTC)))
+                .invoke(inserted -> {
+                    if (!inserted) {
+                        EVENTS.warnf("event=nonce_replay client_id=%s person_id=%d", request.app().clientId(), personId);
+                        throw new NonceReplayed();
+                    }
+                })
                 .replaceWith(value)
                 .invoke(() -> EVENTS.infof("event=code_issued client_id=%s person_id=%d pkce=%s", request.app().clientId(),
                         personId, challenge != null));

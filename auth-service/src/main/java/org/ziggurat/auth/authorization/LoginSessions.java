@@ -9,7 +9,9 @@ import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.crypto.TokenCrypto;
 
+import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.time.ZoneOffset;
 
 /** Browser sessions of the login page: the cookie holds a random value, the database its keyed hash. */
@@ -29,7 +31,8 @@ public class LoginSessions {
     @Inject
     AuthConfig config;
 
-    public record Session(long personId, String username, String csrfToken) {
+    /** {@code authTime}: when the person signed in (OpenID Connect's auth_time, and max_age). */
+    public record Session(long personId, String username, String csrfToken, Instant authTime) {
     }
 
     public record Created(String cookieValue, Session session) {
@@ -38,11 +41,12 @@ public class LoginSessions {
     public Uni<Created> create(long personId, String username) {
         String value = crypto.newSession();
         String csrf = crypto.newCsrfToken();
-        OffsetDateTime expires = OffsetDateTime.now(ZoneOffset.UTC).plus(config.loginSessionLifetime());
-        return pool.preparedQuery("INSERT INTO login_session (session_hash, person_id, username, csrf_token, expires_at) "
-                        + "VALUES ($1, $2, $3, $4, $5)")
-                .execute(Tuple.of(Buffer.buffer(crypto.hash(value)), personId, username, csrf, expires))
-                .map(rows -> new Created(value, new Session(personId, username, csrf)));
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS);
+        return pool.preparedQuery("INSERT INTO login_session (session_hash, person_id, username, csrf_token, expires_at, "
+                        + "created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(value)), personId, username, csrf,
+                        now.plus(config.loginSessionLifetime()), now))
+                .map(rows -> new Created(value, new Session(personId, username, csrf, now.toInstant())));
     }
 
     /** The live session of a cookie value; null when absent, unknown or expired. */
@@ -50,10 +54,25 @@ public class LoginSessions {
         if (cookieValue == null || !cookieValue.startsWith(TokenCrypto.SESSION_PREFIX) || cookieValue.length() > 100) {
             return Uni.createFrom().nullItem();
         }
-        return pool.preparedQuery("SELECT person_id, username, csrf_token FROM login_session "
+        return pool.preparedQuery("SELECT person_id, username, csrf_token, created_at FROM login_session "
                         + "WHERE session_hash = $1 AND expires_at > now()")
                 .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue))))
-                .map(rows -> rows.rowCount() == 0 ? null : new Session(rows.iterator().next().getLong("person_id"),
-                        rows.iterator().next().getString("username"), rows.iterator().next().getString("csrf_token")));
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    var row = rows.iterator().next();
+                    return new Session(row.getLong("person_id"), row.getString("username"), row.getString("csrf_token"),
+                            row.getOffsetDateTime("created_at").toInstant());
+                });
+    }
+
+    /** Signs the person of a cookie out (RP-initiated logout): the session ends everywhere at once. */
+    public Uni<Boolean> end(String cookieValue) {
+        if (cookieValue == null || !cookieValue.startsWith(TokenCrypto.SESSION_PREFIX) || cookieValue.length() > 100) {
+            return Uni.createFrom().item(false);
+        }
+        return pool.preparedQuery("DELETE FROM login_session WHERE session_hash = $1")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue)))).map(rows -> rows.rowCount() > 0);
     }
 }

@@ -46,18 +46,25 @@ public class ApplicationRepository {
 
     public record NewApplication(Long ownerId, String name, String clientId, byte[] clientSecretHash,
             boolean confidential, List<String> redirectUris, List<String> scopes, boolean passwordGrant,
-            boolean introspection) {
+            boolean introspection, OpenIdSettings openId) {
+    }
+
+    /** What an application sets for OpenID Connect and pushed requests. */
+    public record OpenIdSettings(List<String> postLogoutRedirectUris, String idTokenAlg, boolean requirePushedRequests) {
+        public static final OpenIdSettings DEFAULTS = new OpenIdSettings(List.of(), "RS256", false);
     }
 
     public Uni<ApplicationRow> insert(NewApplication app) {
         return one("INSERT INTO application (owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
-                + "scopes, password_grant, introspection) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "
-                + ApplicationRow.COLUMNS, Tuple.tuple()
+                + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
+                + "require_pushed_authorization_requests) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+                + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple()
                 .addValue(app.ownerId()).addValue(app.name()).addValue(app.clientId())
                 .addValue(app.clientSecretHash() == null ? null : Buffer.buffer(app.clientSecretHash()))
                 .addValue(app.confidential()).addValue(app.redirectUris().toArray(String[]::new))
                 .addValue(app.scopes().toArray(String[]::new)).addValue(app.passwordGrant())
-                .addValue(app.introspection()));
+                .addValue(app.introspection()).addValue(app.openId().postLogoutRedirectUris().toArray(String[]::new))
+                .addValue(app.openId().idTokenAlg()).addValue(app.openId().requirePushedRequests()));
     }
 
     public Uni<ApplicationRow> byClientId(String clientId) {
@@ -93,10 +100,14 @@ public class ApplicationRepository {
     }
 
     public Uni<ApplicationRow> update(long id, String name, List<String> redirectUris, List<String> scopes,
-            boolean passwordGrant) {
+            boolean passwordGrant, OpenIdSettings openId) {
         return one("UPDATE application SET name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
-                + "updated_at = now() WHERE id = $1 RETURNING " + ApplicationRow.COLUMNS,
-                Tuple.of(id, name, redirectUris.toArray(String[]::new), scopes.toArray(String[]::new), passwordGrant))
+                + "post_logout_redirect_uris = $6, id_token_signed_response_alg = $7, "
+                + "require_pushed_authorization_requests = $8, updated_at = now() WHERE id = $1 RETURNING "
+                + ApplicationRow.COLUMNS, Tuple.tuple().addValue(id).addValue(name)
+                .addValue(redirectUris.toArray(String[]::new)).addValue(scopes.toArray(String[]::new))
+                .addValue(passwordGrant).addValue(openId.postLogoutRedirectUris().toArray(String[]::new))
+                .addValue(openId.idTokenAlg()).addValue(openId.requirePushedRequests()))
                 .invoke(row -> changed(id));
     }
 

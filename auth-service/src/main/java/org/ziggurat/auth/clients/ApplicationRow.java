@@ -10,10 +10,12 @@ import java.util.List;
 /** An OAuth client as stored: its secret only as a keyed hash. */
 public record ApplicationRow(long id, Long ownerId, String name, String clientId, byte[] clientSecretHash,
         boolean confidential, List<String> redirectUris, List<String> scopes, boolean passwordGrant,
-        boolean introspection, Instant createdAt, Instant updatedAt) {
+        boolean introspection, List<String> postLogoutRedirectUris, String idTokenAlg, boolean requirePushedRequests,
+        Instant createdAt, Instant updatedAt) {
 
     static final String COLUMNS = "id, owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
-            + "scopes, password_grant, introspection, created_at, updated_at";
+            + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
+            + "require_pushed_authorization_requests, created_at, updated_at";
 
     public static ApplicationRow from(Row row) {
         Buffer secret = row.getBuffer("client_secret_hash");
@@ -21,6 +23,8 @@ public record ApplicationRow(long id, Long ownerId, String name, String clientId
                 row.getString("client_id"), secret == null ? null : secret.getBytes(), row.getBoolean("confidential"),
                 Arrays.asList(row.getArrayOfStrings("redirect_uris")), Arrays.asList(row.getArrayOfStrings("scopes")),
                 row.getBoolean("password_grant"), row.getBoolean("introspection"),
+                Arrays.asList(row.getArrayOfStrings("post_logout_redirect_uris")),
+                row.getString("id_token_signed_response_alg"), row.getBoolean("require_pushed_authorization_requests"),
                 row.getOffsetDateTime("created_at").toInstant(), row.getOffsetDateTime("updated_at").toInstant());
     }
 }

@@ -21,6 +21,8 @@ import java.util.List;
 public class ApplicationService {
 
     public static final int MAX_REDIRECT_URIS = 10;
+    /** The algorithms of ID tokens (the signing key series). */
+    public static final List<String> ID_TOKEN_ALGORITHMS = List.of("RS256", "ES256");
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
     private final ApplicationRepository applications;
@@ -39,7 +41,19 @@ public class ApplicationService {
     }
 
     /** The fields of a create or full replace, validated. */
-    record Fields(String name, List<String> redirectUris, List<String> scopes, Boolean confidential, Boolean passwordGrant) {
+    record Fields(String name, List<String> redirectUris, List<String> scopes, Boolean confidential, Boolean passwordGrant,
+            List<String> postLogoutRedirectUris, String idTokenAlg, Boolean requirePushedRequests) {
+
+        /** These fields over the application's (or the defaults, for a new one) where they are left out. */
+        ApplicationRepository.OpenIdSettings openId(ApplicationRow app) {
+            ApplicationRepository.OpenIdSettings before = app == null ? ApplicationRepository.OpenIdSettings.DEFAULTS
+                    : new ApplicationRepository.OpenIdSettings(app.postLogoutRedirectUris(), app.idTokenAlg(),
+                            app.requirePushedRequests());
+            return new ApplicationRepository.OpenIdSettings(
+                    postLogoutRedirectUris != null ? postLogoutRedirectUris : before.postLogoutRedirectUris(),
+                    idTokenAlg != null ? idTokenAlg : before.idTokenAlg(),
+                    requirePushedRequests != null ? requirePushedRequests : before.requirePushedRequests());
+        }
     }
 
     public Uni<Created> create(long owner, JsonNode body) {
@@ -48,7 +62,7 @@ public class ApplicationService {
         String secret = confidential ? crypto.newClientSecret() : null;
         return applications.insert(new ApplicationRepository.NewApplication(owner, f.name(), crypto.newClientId(),
                         secret == null ? null : crypto.hash(secret), confidential, f.redirectUris(), f.scopes(),
-                        f.passwordGrant() == null || f.passwordGrant(), false))
+                        f.passwordGrant() == null || f.passwordGrant(), false, f.openId(null)))
                 .map(app -> new Created(app, secret))
                 .invoke(c -> EVENTS.infof("event=application_created client_id=%s person_id=%d", c.application().clientId(), owner));
     }
@@ -63,7 +77,9 @@ public class ApplicationService {
             return applications.update(id, f.name() != null ? f.name() : app.name(),
                     f.redirectUris() != null ? f.redirectUris() : app.redirectUris(),
                     f.scopes() != null ? f.scopes() : app.scopes(),
-                    f.passwordGrant() != null ? f.passwordGrant() : app.passwordGrant());
+                    f.passwordGrant() != null ? f.passwordGrant() : app.passwordGrant(),
+                    // PUT replaces these too: left out, they are the defaults again.
+                    f.openId(replace ? null : app));
         });
     }
 
@@ -106,26 +122,10 @@ public class ApplicationService {
         FieldChecks.object(body);
         FieldChecks errors = new FieldChecks();
         String name = errors.line(body.get("name"), "name", 100, required);
-        List<String> uris = null;
-        JsonNode u = body.get("redirect_uris");
-        if (u != null && !u.isNull()) {
-            if (!u.isArray() || u.isEmpty() || u.size() > MAX_REDIRECT_URIS) {
-                errors.add("redirect_uris", "must be a list of 1 to " + MAX_REDIRECT_URIS + " URIs");
-            } else {
-                LinkedHashSet<String> set = new LinkedHashSet<>();
-                for (int i = 0; i < u.size(); i++) {
-                    JsonNode item = u.get(i);
-                    String problem = item.isTextual() ? RedirectUris.problem(item.asText()) : "must be a string";
-                    if (problem != null) {
-                        errors.add("redirect_uris[" + i + "]", problem);
-                    } else {
-                        set.add(item.asText());
-                    }
-                }
-                uris = List.copyOf(set);
-            }
-        } else if (required) {
-            errors.add("redirect_uris", "is required");
+        List<String> uris = uris(errors, body, "redirect_uris", 1, required);
+        List<String> logoutUris = uris(errors, body, "post_logout_redirect_uris", 0, false);
+        if (logoutUris != null && logoutUris.stream().anyMatch(RedirectUris::isOutOfBand)) {
+            errors.add("post_logout_redirect_uris", "must be URIs of the application, not the out-of-band one");
         }
         List<String> scopes = null;
         JsonNode s = body.get("scopes");
@@ -144,7 +144,44 @@ public class ApplicationService {
         }
         Boolean confidential = errors.bool(body.get("confidential"), "confidential");
         Boolean passwordGrant = errors.bool(body.get("password_grant"), "password_grant");
+        String idTokenAlg = null;
+        JsonNode alg = body.get("id_token_signed_response_alg");
+        if (alg != null && !alg.isNull()) {
+            if (!alg.isTextual() || !ID_TOKEN_ALGORITHMS.contains(alg.asText())) {
+                errors.add("id_token_signed_response_alg", "must be one of " + String.join(", ", ID_TOKEN_ALGORITHMS));
+            } else {
+                idTokenAlg = alg.asText();
+            }
+        }
+        Boolean requirePushed = errors.bool(body.get("require_pushed_authorization_requests"),
+                "require_pushed_authorization_requests");
         errors.throwIfFailed("The application is not valid.");
-        return new Fields(name, uris, scopes, confidential, passwordGrant);
+        return new Fields(name, uris, scopes, confidential, passwordGrant, logoutUris, idTokenAlg, requirePushed);
+    }
+
+    /** A list of 'min' to MAX_REDIRECT_URIS URIs as RedirectUris takes them; null when left out. */
+    private static List<String> uris(FieldChecks errors, JsonNode body, String field, int min, boolean required) {
+        JsonNode u = body.get(field);
+        if (u == null || u.isNull()) {
+            if (required) {
+                errors.add(field, "is required");
+            }
+            return null;
+        }
+        if (!u.isArray() || u.size() < min || u.size() > MAX_REDIRECT_URIS) {
+            errors.add(field, "must be a list of " + min + " to " + MAX_REDIRECT_URIS + " URIs");
+            return null;
+        }
+        LinkedHashSet<String> set = new LinkedHashSet<>();
+        for (int i = 0; i < u.size(); i++) {
+            JsonNode item = u.get(i);
+            String problem = item.isTextual() ? RedirectUris.problem(item.asText()) : "must be a string";
+            if (problem != null) {
+                errors.add(field + "[" + i + "]", problem);
+            } else {
+                set.add(item.asText());
+            }
+        }
+        return List.copyOf(set);
     }
 }

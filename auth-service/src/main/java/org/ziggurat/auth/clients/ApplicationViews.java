@@ -17,12 +17,14 @@ public final class ApplicationViews {
     @RegisterForReflection
     public record Application(long id, String name, String clientId,
             @JsonInclude(JsonInclude.Include.NON_NULL) String clientSecret, List<String> redirectUris, String scopes,
-            boolean confidential, boolean passwordGrant, String url, Instant createdAt, Instant updatedAt) {
+            boolean confidential, boolean passwordGrant, List<String> postLogoutRedirectUris, String idTokenSignedResponseAlg,
+            boolean requirePushedAuthorizationRequests, String url, Instant createdAt, Instant updatedAt) {
     }
 
     public static Application of(ApplicationRow row, String secretOrNull, PublicUrls urls) {
         return new Application(row.id(), row.name(), row.clientId(), secretOrNull, row.redirectUris(),
-                Scopes.display(row.scopes()), row.confidential(), row.passwordGrant(),
+                Scopes.display(row.scopes()), row.confidential(), row.passwordGrant(), row.postLogoutRedirectUris(),
+                row.idTokenAlg(), row.requirePushedRequests(),
                 urls.api("/applications/" + row.id()), row.createdAt(), row.updatedAt());
     }
 }

@@ -185,6 +185,12 @@ public class ApplicationsResource {
             String scopes,
             @Schema(description = "A confidential client has a secret (the default); a public one uses PKCE. "
                     + "Set on create only.") Boolean confidential,
-            @Schema(description = "Whether the password grant is allowed to this application.") Boolean passwordGrant) {
+            @Schema(description = "Whether the password grant is allowed to this application.") Boolean passwordGrant,
+            @Schema(description = "OpenID Connect RP-initiated logout: where /oauth/logout may send the browser back "
+                    + "to, 0 to 10 absolute URIs, matched exactly.") List<String> postLogoutRedirectUris,
+            @Schema(description = "The algorithm of the application's ID tokens; RS256 by default.",
+                    enumeration = {"RS256", "ES256"}) String idTokenSignedResponseAlg,
+            @Schema(description = "Whether the application's authorization requests must be pushed first (RFC 9126); "
+                    + "false by default.") Boolean requirePushedAuthorizationRequests) {
     }
 }

@@ -7,37 +7,62 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.keys.SigningKeys;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.oauth.UserInfoClaims;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** RFC 8414 authorization server metadata: enough for a standard OAuth client to configure itself. */
+/**
+ * RFC 8414 authorization server metadata and OpenID Connect Discovery: one document at both
+ * addresses, so that OAuth clients and relying parties configure themselves alike.
+ */
 @Tag(name = "OAuth")
-@Path("/.well-known/oauth-authorization-server")
+@Path("/.well-known")
 public class MetadataResource {
 
-    @Inject
-    AuthConfig config;
+    private final Map<String, Object> document;
+
+    MetadataResource(AuthConfig config) {
+        this.document = document(Issuer.of(config));
+    }
 
     @Operation(operationId = "getAuthorizationServerMetadata", summary = "Get the authorization server's metadata",
-    description = "RFC 8414: the endpoints, grants, scopes and client authentication methods, for OAuth clients to configure themselves.")
+    description = "RFC 8414: the endpoints, grants, scopes and client authentication methods, for OAuth clients to configure "
+    + "themselves. The same document as /.well-known/openid-configuration.")
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The metadata.",
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.ServerMetadata.class)))
     @GET
+    @Path("/oauth-authorization-server")
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, Object> metadata() {
-        String issuer = config.issuer().endsWith("/") ? config.issuer().substring(0, config.issuer().length() - 1)
-                : config.issuer();
+        return document;
+    }
+
+    @Operation(operationId = "getOpenIdConfiguration", summary = "Get the OpenID provider's configuration",
+    description = "OpenID Connect Discovery 1.0: the issuer's endpoints, keys, scopes, claims and algorithms. The same "
+    + "document as /.well-known/oauth-authorization-server.")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The configuration.",
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.ServerMetadata.class)))
+    @GET
+    @Path("/openid-configuration")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Map<String, Object> openIdConfiguration() {
+        return document;
+    }
+
+    static Map<String, Object> document(String issuer) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("issuer", issuer);
         m.put("authorization_endpoint", issuer + "/oauth/authorize");
@@ -45,6 +70,8 @@ public class MetadataResource {
         m.put("revocation_endpoint", issuer + "/oauth/revoke");
         m.put("introspection_endpoint", issuer + "/oauth/introspect");
         m.put("jwks_uri", issuer + "/oauth/jwks");
+        m.put("userinfo_endpoint", issuer + "/oauth/userinfo");
+        m.put("end_session_endpoint", issuer + "/oauth/logout");
         m.put("scopes_supported", Scopes.KNOWN);
         m.put("response_types_supported", List.of("code"));
         m.put("response_modes_supported", List.of("query"));
@@ -53,7 +80,14 @@ public class MetadataResource {
         m.put("revocation_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
         m.put("introspection_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
         m.put("code_challenge_methods_supported", List.of(Pkce.S256));
-        m.put("authorization_response_iss_parameter_supported", false);
-        return m;
+        m.put("authorization_response_iss_parameter_supported", true);
+        m.put("subject_types_supported", List.of("public"));
+        m.put("id_token_signing_alg_values_supported", SigningKeys.ALGORITHMS);
+        m.put("claims_supported", UserInfoClaims.SUPPORTED);
+        m.put("prompt_values_supported", List.of("none", "login", "consent", "select_account"));
+        m.put("claims_parameter_supported", false);
+        m.put("request_parameter_supported", false);
+        m.put("request_uri_parameter_supported", false);
+        return java.util.Collections.unmodifiableMap(m);
     }
 }

@@ -39,7 +39,9 @@ public final class OAuthDocs {
             @Schema(description = "Present in the grants that issue one; it rotates on every use.") String refreshToken,
             @Schema(required = true, description = "Space-delimited; public when none was asked for.", example = "user write")
             String scope,
-            @Schema(description = "Unix time, in seconds, of issue.") long createdAt) {
+            @Schema(description = "Unix time, in seconds, of issue.") long createdAt,
+            @Schema(description = "OpenID Connect: the ID token (a signed JWT), when the scopes have openid and the "
+                    + "grant has a person and a client.") String idToken) {
     }
 
     @Schema(name = "TokenInfo", description = "The bearer token's owner, scopes, lifetime left and application.")
@@ -74,13 +76,16 @@ public final class OAuthDocs {
             Long exp, Long iat, String iss) {
     }
 
-    @Schema(name = "AuthorizationServerMetadata", description = "RFC 8414.")
+    @Schema(name = "AuthorizationServerMetadata", description = "RFC 8414, and OpenID Connect Discovery: one document "
+            + "served at both well-known addresses.")
     public record ServerMetadata(@Schema(required = true) String issuer,
             @Schema(required = true) String authorizationEndpoint,
             @Schema(required = true) String tokenEndpoint,
             String revocationEndpoint,
             String introspectionEndpoint,
             @Schema(description = "The JWK Set of the keys that sign ID tokens.") String jwksUri,
+            @Schema(description = "OpenID Connect: the person's claims, by scope.") String userinfoEndpoint,
+            @Schema(description = "OpenID Connect RP-initiated logout.") String endSessionEndpoint,
             List<String> scopesSupported,
             @Schema(required = true) List<String> responseTypesSupported,
             List<String> responseModesSupported,
@@ -89,6 +94,29 @@ public final class OAuthDocs {
             List<String> revocationEndpointAuthMethodsSupported,
             List<String> introspectionEndpointAuthMethodsSupported,
             List<String> codeChallengeMethodsSupported,
-            Boolean authorizationResponseIssParameterSupported) {
+            Boolean authorizationResponseIssParameterSupported,
+            @Schema(description = "OpenID Connect: public, the same sub for every client.") List<String> subjectTypesSupported,
+            List<String> idTokenSigningAlgValuesSupported,
+            List<String> claimsSupported,
+            List<String> promptValuesSupported,
+            Boolean claimsParameterSupported,
+            Boolean requestParameterSupported,
+            Boolean requestUriParameterSupported) {
+    }
+
+    @Schema(name = "UserInfo", description = "OpenID Connect userinfo claims (Core section 5.1), by the token's scopes.")
+    public record UserInfo(
+            @Schema(required = true, description = "The person's id: stable, never the username.", example = "42") String sub,
+            @Schema(description = "profile scope.") String name,
+            @Schema(description = "profile scope.") String preferredUsername,
+            @Schema(description = "profile scope.") String picture,
+            @Schema(description = "profile scope: the person's page.") String profile,
+            @Schema(description = "profile scope: Unix time of the profile's last change.") Long updatedAt,
+            @Schema(description = "email scope: the sign-in address.") String email,
+            @Schema(description = "email scope: false, the directory does not prove addresses.") Boolean emailVerified) {
+    }
+
+    @Schema(name = "UserInfoRequest", description = "RFC 6750 section 2.2: the access token in the form, when not in the header.")
+    public record UserInfoRequest(String accessToken) {
     }
 }

@@ -22,6 +22,8 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The keys that sign ID tokens (OpenID Connect), one series per algorithm (RS256, ES256), kept in
@@ -48,6 +50,8 @@ public class SigningKeys {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private volatile Loaded loaded;
+    /** Private keys by kid, decrypted and parsed once: ID tokens are signed on the token endpoint's hot path. */
+    private final Map<String, JWK> privateKeys = new ConcurrentHashMap<>();
 
     SigningKeys(SigningKeyRepository repository, TokenCrypto crypto, AuthConfig config) {
         this.repository = repository;
@@ -73,7 +77,7 @@ public class SigningKeys {
             SigningKeyRepository.KeyRow current = rows.stream().filter(r -> r.alg().equals(alg) && r.retireAt().isAfter(now))
                     .min(java.util.Comparator.comparing(SigningKeyRepository.KeyRow::retireAt))
                     .orElseThrow(() -> new IllegalStateException("no " + alg + " signing key"));
-            return parse(crypto.decrypt(current.privateJwk()));
+            return privateKeys.computeIfAbsent(current.kid(), kid -> parse(crypto.decrypt(current.privateJwk())));
         });
     }
 
@@ -122,7 +126,10 @@ public class SigningKeys {
                     && r.retireAt().isAfter(OffsetDateTime.now(ZoneOffset.UTC))));
             // The first use on a new database, or after a long stop: the series are made then.
             return complete ? Uni.createFrom().item(rows) : rotate().chain(repository::published);
-        }).invoke(rows -> loaded = new Loaded(rows, System.currentTimeMillis()));
+        }).invoke(rows -> {
+            loaded = new Loaded(rows, System.currentTimeMillis());
+            privateKeys.keySet().removeIf(kid -> rows.stream().noneMatch(r -> r.kid().equals(kid)));
+        });
     }
 
     static JWK generate(String alg) {

@@ -20,7 +20,11 @@ public enum OAuthError {
     TOKEN_MISSING("invalid_request", 401, "Bearer"),
     /** RFC 6750 §3.1: the access token is unknown, expired, revoked, or not an access token. */
     TOKEN_INVALID("invalid_request", 401, "Bearer error=\"invalid_token\""),
-    SLOW_DOWN("slow_down", 429, null);
+    SLOW_DOWN("slow_down", 429, null),
+    /** OpenID Connect Core §3.1.2.6: prompt=none, and the person must sign in. */
+    LOGIN_REQUIRED("login_required", 400, null),
+    /** OpenID Connect Core §3.1.2.6: prompt=none, and the person must consent. */
+    CONSENT_REQUIRED("consent_required", 400, null);
 
     private final String code;
     private final int status;

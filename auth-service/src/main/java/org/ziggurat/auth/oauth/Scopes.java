@@ -13,7 +13,9 @@ import java.util.Set;
 public final class Scopes {
 
     public static final String PUBLIC = "public";
-    public static final List<String> KNOWN = List.of(PUBLIC, "user", "write", "update", "admin");
+    /** OpenID Connect (Core §3.1.2.1): asks for an ID token. */
+    public static final String OPENID = "openid";
+    public static final List<String> KNOWN = List.of(PUBLIC, "user", "write", "update", "admin", OPENID, "profile", "email");
 
     private Scopes() {
     }

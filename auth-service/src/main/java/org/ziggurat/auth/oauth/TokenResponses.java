@@ -27,6 +27,9 @@ public final class TokenResponses {
         }
         fields.put("scope", Scopes.display(issued.scopes()));
         fields.put("created_at", issued.createdAt());
+        if (issued.idToken() != null) {
+            fields.put("id_token", issued.idToken());
+        }
         String a = accept == null ? "" : accept.toLowerCase();
         Response.ResponseBuilder builder;
         if (a.contains("application/json")) {

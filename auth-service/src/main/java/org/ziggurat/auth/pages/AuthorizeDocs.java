@@ -21,6 +21,9 @@ final class AuthorizeDocs {
             String state,
             String codeChallenge,
             @Schema(enumeration = "S256") String codeChallengeMethod,
+            @Schema(description = "OpenID Connect, on the pages' forms.") String nonce,
+            @Schema(description = "OpenID Connect, on the pages' forms.") String prompt,
+            @Schema(description = "OpenID Connect, on the pages' forms.") String maxAge,
             @Schema(enumeration = {"login", "approve", "deny"}, description = "Set by the pages' own forms only.") String action) {
     }
 
@@ -32,5 +35,12 @@ final class AuthorizeDocs {
             @Schema(format = "password") String clientSecret,
             @Schema(required = true) String redirectUri,
             String username) {
+    }
+
+    @Schema(name = "LogoutRequest", description = "OpenID Connect RP-Initiated Logout's parameters, in a form; the "
+            + "confirmation page adds action and csrf.")
+    public record LogoutForm(String idTokenHint, String postLogoutRedirectUri, String clientId, String state,
+            @Schema(enumeration = "logout", description = "Set by the confirmation page only.") String action,
+            @Schema(description = "Set by the confirmation page only.") String csrf) {
     }
 }

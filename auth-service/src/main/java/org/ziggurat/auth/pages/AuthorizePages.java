@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -34,12 +35,17 @@ public class AuthorizePages {
     private final Template error;
     private final Template code;
     private final Template redirect;
+    private final Template logout;
+    private final Template signedOut;
     private final TokenCrypto crypto;
     private final AuthConfig config;
 
     public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
             @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
-            TokenCrypto crypto, AuthConfig config) {
+            @Location("logout") Template logout, @Location("signed_out") Template signedOut, TokenCrypto crypto,
+            AuthConfig config) {
+        this.logout = logout;
+        this.signedOut = signedOut;
         this.login = login;
         this.consent = consent;
         this.error = error;
@@ -65,7 +71,7 @@ public class AuthorizePages {
 
     /** Post/redirect/get after signing in: back to the authorization request, now with a session. */
     public Response signedIn(AuthorizationRequest request, UriInfo uri, LoginSessions.Created created) {
-        return Response.status(303).header("Location", withQuery(apiPath(uri, "/oauth/authorize"), request.params()))
+        return Response.status(303).header("Location", withQuery(apiPath(uri, "/oauth/authorize"), request.afterSignIn()))
                 .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), secure(uri),
                         (int) config.loginSessionLifetime().toSeconds()))
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", secure(uri), 0))
@@ -80,6 +86,22 @@ public class AuthorizePages {
                 .data("redirectHost", target == null ? "this page" : target)
                 .data("csrf", session.csrfToken()).data("params", hidden(request.params())).render();
         return PageHeaders.page(200, html, target).build();
+    }
+
+    /** RP-initiated logout's question; its form may lead to where the browser goes after. */
+    public Response logoutConfirmation(LoginSessions.Session session, Map<String, String> params, String returnTo, UriInfo uri) {
+        String html = logout.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/logout"))
+                .data("username", session.username()).data("csrf", session.csrfToken()).data("params", hidden(params))
+                .render();
+        return PageHeaders.page(200, html, returnTo == null ? null : PageHeaders.origin(returnTo)).build();
+    }
+
+    /** Signed out: to the client's post-logout URI, or our page; the session cookie goes either way. */
+    public Response signedOut(String returnTo, UriInfo uri) {
+        Response.ResponseBuilder answer = returnTo != null
+                ? Response.seeOther(URI.create(returnTo)).header("Cache-Control", "no-store")
+                : PageHeaders.page(200, signedOut.data("assets", assets(uri)).render(), null);
+        return answer.cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", secure(uri), 0)).build();
     }
 
     public Response error(int status, String message) {
@@ -125,16 +147,21 @@ public class AuthorizePages {
         if (request.state() != null) {
             answer.put("state", request.state());
         }
+        answer.put("iss", Issuer.of(config));
         return Response.seeOther(URI.create(withQuery(request.redirectUri(), answer))).header("Cache-Control", "no-store").build();
     }
 
-    /** The authorization response's parameters (RFC 6749 §4.1.2). */
-    private static Map<String, String> codeAnswer(AuthorizationRequest request, String codeValue) {
+    /**
+     * The authorization response's parameters (RFC 6749 §4.1.2), with the issuer (RFC 9207), so
+     * that a client that talks to several servers knows which one answered (mix-up attacks).
+     */
+    private Map<String, String> codeAnswer(AuthorizationRequest request, String codeValue) {
         Map<String, String> answer = new LinkedHashMap<>();
         answer.put("code", codeValue);
         if (request.state() != null) {
             answer.put("state", request.state());
         }
+        answer.put("iss", Issuer.of(config));
         return answer;
     }
 

@@ -86,25 +86,40 @@ public class AuthorizeResource {
     @Parameter(name = "code_challenge", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
     description = "PKCE (RFC 7636); required of public clients.")
     @Parameter(name = "code_challenge_method", in = ParameterIn.QUERY, schema = @Schema(enumeration = "S256"))
+    @Parameter(name = "nonce", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, maxLength = 255),
+    description = "OpenID Connect: echoed in the ID token; good for one code per application.")
+    @Parameter(name = "prompt", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
+    description = "OpenID Connect: none (no page: login_required or consent_required back), or login, consent, "
+    + "select_account, space-delimited.")
+    @Parameter(name = "max_age", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.INTEGER, minimum = "0"),
+    description = "OpenID Connect: the oldest sign-in, in seconds, that the client accepts.")
     @APIResponse(responseCode = "200", description = "The login or consent page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "302", description = "To the redirect URI, with code and state (or an error).",
+    @APIResponse(responseCode = "302", description = "To the redirect URI, with code, state and iss (RFC 9207), or an error.",
     headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", description = "An error page: the request cannot be trusted to redirect.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     public Uni<Response> authorize(@Context UriInfo uri, @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie) {
-        Map<String, String> params = new LinkedHashMap<>();
-        for (String name : AuthorizationRequest.PARAMETERS) {
-            List<String> values = uri.getQueryParameters().getOrDefault(name, List.of());
-            if (values.size() > 1) {
-                return Uni.createFrom().item(pages.error(400, "The parameter '" + name + "' is repeated."));
-            }
-            values.stream().filter(value -> !value.isEmpty()).forEach(value -> params.put(name, value));
+        QueryParameters.Read read = QueryParameters.read(uri, AuthorizationRequest.PARAMETERS);
+        if (read.repeated() != null) {
+            return Uni.createFrom().item(pages.error(400, "The parameter '" + read.repeated() + "' is repeated."));
         }
-        return checked(params, request -> sessions.find(sessionCookie).chain(session -> session == null
-                ? Uni.createFrom().item(pages.login(request, uri, null, null, 200))
-                : authorization.codeIfGranted(request, session).map(code -> code != null
-                        ? pages.codeRedirect(request, code, uri)
-                        : pages.consent(request, session, Scopes.parse(request.scope()), uri))));
+        Map<String, String> params = read.values();
+        return checked(params, request -> sessions.find(sessionCookie).chain(session -> {
+            if (authorization.needsSignIn(request, session)) {
+                // prompt=none: no page, the client hears why (OpenID Connect Core §3.1.2.6).
+                return Uni.createFrom().item(request.silent()
+                        ? pages.redirectError(request, OAuthError.LOGIN_REQUIRED.code(), "The person must sign in.")
+                        : pages.login(request, uri, null, null, 200));
+            }
+            return authorization.codeIfGranted(request, session).map(code -> {
+                if (code != null) {
+                    return pages.codeRedirect(request, code, uri);
+                }
+                return request.silent()
+                        ? pages.redirectError(request, OAuthError.CONSENT_REQUIRED.code(), "The person must consent.")
+                        : pages.consent(request, session, Scopes.parse(request.scope()), uri);
+            });
+        }));
     }
 
     @Operation(operationId = "approveAuthorization", summary = "Authorize a code (API form, or the pages' forms)",
@@ -262,7 +277,9 @@ public class AuthorizeResource {
                         : "The application is unknown, or the redirect URI is not one it registered."));
             }
             String refusal = authorization.refusal(request);
-            return refusal != null ? Uni.createFrom().item(pages.error(400, refusal)) : next.apply(request);
+            return refusal != null ? Uni.createFrom().item(pages.error(400, refusal)) : next.apply(request)
+                    .onFailure(AuthorizationService.NonceReplayed.class).recoverWithItem(() -> pages.error(400,
+                            "This sign-in request was used already (its nonce). Start again from the application."));
         });
     }
 }

@@ -18,7 +18,10 @@ public final class ScopeDescriptions {
             "user", "see and change your private profile, including your email addresses",
             "write", "create content in the namespaces you may write to",
             "update", "change and delete content in those namespaces",
-            "admin", "manage your applications and organizations");
+            "admin", "manage your applications and organizations",
+            "openid", "sign you in with your Ziggurat account",
+            "profile", "see your name, username and picture",
+            "email", "see your email address");
 
     private ScopeDescriptions() {
     }

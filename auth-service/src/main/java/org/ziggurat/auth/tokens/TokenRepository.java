@@ -45,32 +45,37 @@ public class TokenRepository {
     }
 
     /** What to issue: the values' hashes and the access token's sealed value. */
+    /** {@code authTime}: when the person signed in, for ID tokens; null without a person or when unknown. */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
             String username, List<String> scopes, UUID family, OffsetDateTime accessExpires,
-            OffsetDateTime refreshExpires) {
+            OffsetDateTime refreshExpires, OffsetDateTime authTime) {
     }
 
+    /** {@code nonce} and {@code authTime}: the OpenID Connect request's nonce, and when the person signed in. */
     public record Code(Long applicationId, long personId, String username, String redirectUri, List<String> scopes,
-            String codeChallenge, UUID family, OffsetDateTime expiresAt, boolean expired) {
+            String codeChallenge, UUID family, OffsetDateTime expiresAt, boolean expired, String nonce,
+            OffsetDateTime authTime) {
     }
 
     public Uni<Long> issue(SqlClient client, Issue issue) {
         String[] scopes = issue.scopes().toArray(String[]::new);
         if (issue.refreshHash() == null) {
             return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                    + "scopes, family, expires_at) VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8) RETURNING id")
+                    + "scopes, family, expires_at, auth_time) VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id")
                     .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                             .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
-                            .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires()))
+                            .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
+                            .addValue(issue.authTime()))
                     .map(rows -> rows.iterator().next().getLong("id"));
         }
         return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                + "scopes, family, expires_at) VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8), "
-                + "('r', $9, NULL, $3, $4, $5, $6, $7, $10) RETURNING id, kind")
+                + "scopes, family, expires_at, auth_time) VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11), "
+                + "('r', $9, NULL, $3, $4, $5, $6, $7, $10, $11) RETURNING id, kind")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                         .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                         .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
-                        .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires()))
+                        .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires())
+                        .addValue(issue.authTime()))
                 .map(rows -> {
                     for (var row : rows) {
                         if ("a".equals(row.getString("kind"))) {
@@ -92,8 +97,11 @@ public class TokenRepository {
             byte[] accessSealed, OffsetDateTime accessExpires, byte[] newRefreshHash, OffsetDateTime refreshExpires) {
     }
 
-    /** What a rotation stored: the new access token's id and its scopes. */
-    public record Rotated(long accessTokenId, List<String> scopes) {
+    /**
+     * What a rotation stored: the new access token's id and scopes, and for the ID token its
+     * person (null for none) and when they signed in (null when unknown).
+     */
+    public record Rotated(long accessTokenId, List<String> scopes, Long personId, OffsetDateTime authTime) {
     }
 
     /**
@@ -114,21 +122,27 @@ public class TokenRepository {
                         .addValue(r.applicationId()).addValue(required).addValue(narrowed)
                         .addValue(Buffer.buffer(r.accessHash())).addValue(Buffer.buffer(r.accessSealed()))
                         .addValue(r.accessExpires()).addValue(Buffer.buffer(r.newRefreshHash())).addValue(r.refreshExpires()))
-                .map(rows -> rows.rowCount() == 0 ? null : new Rotated(rows.iterator().next().getLong("id"),
-                        List.of(rows.iterator().next().getArrayOfStrings("scopes"))));
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    Row row = rows.iterator().next();
+                    return new Rotated(row.getLong("id"), List.of(row.getArrayOfStrings("scopes")), row.getLong("person_id"),
+                            row.getOffsetDateTime("auth_time"));
+                });
     }
 
     private static final String ROTATE = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
             + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
             + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] "
-            + "RETURNING person_id, username, scopes, family), "
+            + "RETURNING person_id, username, scopes, family, auth_time), "
             + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
-            + "expires_at) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
+            + "expires_at, auth_time) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
             + "CASE WHEN n.kind = 'a' THEN coalesce($4::text[], u.scopes) ELSE u.scopes END, "
-            + "u.family, n.expires_at FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
+            + "u.family, n.expires_at, u.auth_time FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
             + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
-            + "RETURNING id, kind, scopes) "
-            + "SELECT id, scopes FROM issued WHERE kind = 'a'";
+            + "RETURNING id, kind, scopes, person_id, auth_time) "
+            + "SELECT id, scopes, person_id, auth_time FROM issued WHERE kind = 'a'";
 
     /** Revokes every token of one authorization; the number revoked. */
     public Uni<Integer> revokeFamily(UUID family) {
@@ -153,21 +167,28 @@ public class TokenRepository {
         return hashes.size();
     }
 
-    public Uni<Void> insertCode(byte[] hash, Code code) {
+    /**
+     * Stores a code; false when its nonce was used for another code of the same client before
+     * (kept until the codes are purged, a day after they expire).
+     */
+    public Uni<Boolean> insertCode(byte[] hash, Code code) {
         return pool.preparedQuery("INSERT INTO authorization_code (code_hash, application_id, person_id, username, "
-                + "redirect_uri, scopes, code_challenge, family, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+                + "redirect_uri, scopes, code_challenge, family, expires_at, nonce, auth_time) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+                + "ON CONFLICT (application_id, nonce) WHERE nonce IS NOT NULL DO NOTHING")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(hash)).addValue(code.applicationId())
                         .addValue(code.personId()).addValue(code.username()).addValue(code.redirectUri())
                         .addValue(code.scopes().toArray(String[]::new)).addValue(code.codeChallenge())
-                        .addValue(code.family()).addValue(code.expiresAt()))
-                .replaceWithVoid();
+                        .addValue(code.family()).addValue(code.expiresAt()).addValue(code.nonce())
+                        .addValue(code.authTime()))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     /** Uses a code once: the code's data when this call used it, null when it was unknown or used before. */
     public Uni<Code> consumeCode(SqlClient client, byte[] hash) {
         return client.preparedQuery("UPDATE authorization_code SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL "
                 + "RETURNING application_id, person_id, username, redirect_uri, scopes, code_challenge, family, expires_at, "
-                + "expires_at <= now() AS expired")
+                + "expires_at <= now() AS expired, nonce, auth_time")
                 .execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
@@ -177,7 +198,8 @@ public class TokenRepository {
                     return new Code(r.getLong("application_id"), r.getLong("person_id"), r.getString("username"),
                             r.getString("redirect_uri"), List.of(r.getArrayOfStrings("scopes")),
                             r.getString("code_challenge"), r.getUUID("family"),
-                            r.getOffsetDateTime("expires_at"), r.getBoolean("expired"));
+                            r.getOffsetDateTime("expires_at"), r.getBoolean("expired"), r.getString("nonce"),
+                            r.getOffsetDateTime("auth_time"));
                 });
     }
 

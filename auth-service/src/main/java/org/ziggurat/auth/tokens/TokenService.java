@@ -9,6 +9,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.oauth.IdTokenClaims;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.directory.client.DirectoryClient;
@@ -54,6 +56,9 @@ public class TokenService {
     @Inject
     ConsentRepository consents;
 
+    @Inject
+    IdTokens idTokens;
+
     /** authorization_code: single use, same client and redirect URI, PKCE when the code has a challenge. */
     public Uni<IssuedTokens> exchangeCode(ApplicationRow client, String code, String redirectUri, String verifier) {
         byte[] hash = crypto.hash(code);
@@ -75,7 +80,11 @@ public class TokenService {
                         ? "This code was issued without a code_challenge; no code_verifier is expected."
                         : "The code_verifier does not match the code_challenge.");
             }
-            return issue(conn, client.id(), stored.personId(), stored.username(), stored.scopes(), stored.family(), true);
+            Instant authTime = stored.authTime() == null ? null : stored.authTime().toInstant();
+            return issue(conn, client.id(), stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
+                    authTime)
+                    // Inside the transaction: no tokens without the ID token the answer owes.
+                    .chain(issued -> withIdToken(issued, client, stored.personId(), authTime, stored.nonce()));
         })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : replayedOrUnknown(hash, client))
                 .invoke(issued -> EVENTS.infof("event=token_issued grant=authorization_code client_id=%s token_id=%d",
                         client.clientId(), issued.accessTokenId()));
@@ -97,6 +106,10 @@ public class TokenService {
     /** password: the directory checks the person; the client, if any, must allow this grant. */
     public Uni<IssuedTokens> password(ApplicationRow clientOrNull, String username, String password, Set<String> scopes,
             String clientAddress) {
+        if (clientOrNull == null && scopes.contains(Scopes.OPENID)) {
+            return Uni.createFrom().failure(OAuthException.invalidScope(
+                    "The openid scope needs a client: an ID token is issued to one (its audience)."));
+        }
         if (clientOrNull != null) {
             if (!clientOrNull.passwordGrant()) {
                 return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
@@ -112,7 +125,9 @@ public class TokenService {
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new OAuthException(OAuthError.INVALID_GRANT,
                         "Too many sign-in attempts for this account or address. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
                 .chain(person -> pool.withTransaction(conn -> issue(conn, clientOrNull == null ? null : clientOrNull.id(),
-                        person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true))
+                        person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now())
+                        .chain(issued -> withIdToken(issued, clientOrNull, person.userId(),
+                                Instant.ofEpochSecond(issued.createdAt()), null)))
                         // The application now has access: it is one of the person's grants.
                         .call(issued -> clientOrNull == null ? Uni.createFrom().voidItem()
                                 : consents.grant(clientOrNull.id(), person.userId(), scopes))
@@ -137,10 +152,12 @@ public class TokenService {
                 OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC), crypto.hash(refresh),
                 OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC));
         return tokens.rotate(rotation)
-                .chain(rotated -> rotated != null
-                        ? Uni.createFrom().item(new IssuedTokens(rotated.accessTokenId(), access, refresh,
-                                config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()))
-                        : refreshRefused(hash, clientOrNull, requested))
+                .chain(rotated -> rotated == null ? refreshRefused(hash, clientOrNull, requested)
+                        // Core §12.2: the ID token of a refresh carries the first sign-in's auth_time, no nonce.
+                        : withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
+                                config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()),
+                                clientOrNull, rotated.personId(),
+                                rotated.authTime() == null ? null : rotated.authTime().toInstant(), null))
                 // Routine and frequent, and recorded in the token table itself: DEBUG, where
                 // sign-ins (code and password grants) and every refusal stay at INFO. One line per
                 // token was an eighth of the token endpoint's time in the profile.
@@ -171,7 +188,11 @@ public class TokenService {
                     "Only confidential clients may use client_credentials."));
         }
         Scopes.requireAllowed(scopes, client.scopes());
-        return issue(pool, client.id(), null, null, List.copyOf(scopes), UUID.randomUUID(), false)
+        if (scopes.contains(Scopes.OPENID)) {
+            return Uni.createFrom().failure(OAuthException.invalidScope(
+                    "The openid scope needs a person: client_credentials has none."));
+        }
+        return issue(pool, client.id(), null, null, List.copyOf(scopes), UUID.randomUUID(), false, null)
                 // DEBUG for the same reason as a refresh.
                 .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }
@@ -196,9 +217,23 @@ public class TokenService {
         });
     }
 
+    /**
+     * The ID token of tokens whose scopes have openid, for a person and a client (Core §3.1.3.3);
+     * the tokens as they are otherwise.
+     */
+    private Uni<IssuedTokens> withIdToken(IssuedTokens issued, ApplicationRow clientOrNull, Long personId, Instant authTime,
+            String nonce) {
+        if (clientOrNull == null || personId == null || !issued.scopes().contains(Scopes.OPENID)) {
+            return Uni.createFrom().item(issued);
+        }
+        var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce);
+        return idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(), Instant.ofEpochSecond(issued.createdAt()))
+                .map(issued::withIdToken);
+    }
+
     /** One INSERT: the access token and, when asked, its refresh token. */
     Uni<IssuedTokens> issue(SqlClient client, Long applicationId, Long personId, String username, List<String> scopes,
-            UUID family, boolean withRefresh) {
+            UUID family, boolean withRefresh, Instant authTime) {
         String access = crypto.newAccessToken();
         String refresh = withRefresh ? crypto.newRefreshToken() : null;
         Instant now = Instant.now();
@@ -207,7 +242,8 @@ public class TokenService {
         List<String> stored = new ArrayList<>(scopes);
         return tokens.issue(client, new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), applicationId, personId, username, stored, family,
-                        accessExpires, refreshExpires))
+                        accessExpires, refreshExpires,
+                        authTime == null ? null : OffsetDateTime.ofInstant(authTime.truncatedTo(java.time.temporal.ChronoUnit.SECONDS), ZoneOffset.UTC)))
                 .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
                         now.getEpochSecond()))
                 // The application was deleted meanwhile (through another replica, whose change this

@@ -95,6 +95,17 @@ public interface DirectoryClient {
     @Path("/people")
     Uni<List<PersonSummary>> people(@QueryParam("ids") String ids);
 
+    /** What a relying party may learn of a person (OpenID Connect's profile and email scopes). */
+    @RegisterForReflection
+    record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl, String email,
+            java.time.Instant updatedAt) {
+    }
+
+    /** {@link NotFound} when no person has the id. */
+    @GET
+    @Path("/people/{id}/claims")
+    Uni<OpenIdPerson> claims(@PathParam("id") long personId);
+
     @GET
     @Path("/people/{id}/organizations")
     Uni<List<OrganizationOfPerson>> organizationsOf(@PathParam("id") long personId);

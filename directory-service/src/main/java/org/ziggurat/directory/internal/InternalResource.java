@@ -1,5 +1,7 @@
 package org.ziggurat.directory.internal;
 
+import org.ziggurat.directory.people.PersonRow;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -28,6 +30,7 @@ import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
 import java.util.Arrays;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -103,6 +106,32 @@ public class InternalResource {
             return new PersonSummary(p.id(), p.username(), p.displayName(), p.imageThumb50(), p.url(), p.htmlUrl(),
                     r.publicEmail());
         }).toList());
+    }
+
+    /**
+     * What auth-service tells a relying party of a person who signed in with OpenID Connect (the
+     * profile and email scopes): the sign-in address too, which no public answer shows, and when
+     * the profile last changed.
+     */
+    @RegisterForReflection
+    public record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl,
+            String email, Instant updatedAt) {
+    }
+
+    @GET
+    @Path("/people/{id}/claims")
+    public Uni<OpenIdPerson> claims(@PathParam("id") String id, @Context UriInfo uri) {
+        long personId = PathIds.parse(id, "person");
+        PublicUrls urls = PublicUrls.of(uri);
+        return callers.service().chain(service -> repository.people(new Long[] {personId})).map(rows -> {
+            if (rows.isEmpty()) {
+                throw ProblemException.notFound("No such person.");
+            }
+            PersonRow r = rows.get(0);
+            PersonViews.Person p = PersonViews.person(r, urls);
+            return new OpenIdPerson(p.id(), p.username(), p.displayName(), p.imageThumb50(), p.htmlUrl(), r.email(),
+                    r.updatedAt());
+        });
     }
 
     /** The organizations in which the person is an active member, with their role. */

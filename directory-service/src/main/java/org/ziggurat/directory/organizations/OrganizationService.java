@@ -64,7 +64,10 @@ public class OrganizationService {
         }
         FieldChecks errors = new FieldChecks();
         String name = text(body, "name", errors);
-        if (name != null || !body.has("name")) {
+        // Left out or null alike: "is required" (a null name once reached the database: a 500).
+        // A name that is no string has its error already.
+        JsonNode given = body.get("name");
+        if (given == null || given.isNull() || given.isTextual()) {
             String problem = Names.problem(name);
             if (problem != null) {
                 errors.add("name", problem);

@@ -84,6 +84,9 @@ class OrganizationsTest {
         as(bo, "admin").contentType("application/json").body(Map.of("name", 12)).post("/organizations")
                 .then().statusCode(422);
         as(bo, "admin").contentType("application/json").body("{\"name\":").post("/organizations").then().statusCode(400);
+        // A null name is a missing one, not a 500 (BadInputTest found it).
+        as(bo, "admin").contentType("application/json").body("{\"name\":null,\"display_name\":\"Lab\"}")
+                .post("/organizations").then().statusCode(422).body("errors.field", hasItem("name"));
         // A person's username is a namespace too.
         as(bo, "admin").contentType("application/json").body(Map.of("name", bo.username())).post("/organizations")
                 .then().statusCode(409);

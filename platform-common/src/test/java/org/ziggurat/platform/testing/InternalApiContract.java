@@ -113,6 +113,17 @@ public final class InternalApiContract {
         assertStatus(422, get(base, "/internal/people?ids=1,abc"), "ids that are no numbers");
         assertStatus(422, get(base, "/internal/people"), "no ids");
 
+        HttpResponse<String> claims = get(base, "/internal/people/" + w.person() + "/claims");
+        assertStatus(200, claims, "a person's OpenID claims");
+        JsonNode claimed = JSON.readTree(claims.body());
+        assertEquals(w.person(), claimed.get("id").asLong(), claims.body());
+        assertEquals(w.personName(), claimed.get("username").asText(), claims.body());
+        assertTrue(claimed.hasNonNull("email") && claimed.get("email").asText().contains("@"),
+                "the sign-in address, which no public answer shows: " + claims.body());
+        assertTrue(claimed.hasNonNull("updated_at"), claims.body());
+        assertStatus(404, get(base, "/internal/people/999999999/claims"), "the claims of nobody");
+        assertStatus(404, get(base, "/internal/people/abc/claims"), "claims of a person id that is no id");
+
         assertEquals("member", memberships(base, w.member()).get(w.organization()), "the member's role");
         assertEquals("admin", memberships(base, w.admin()).get(w.organization()), "the admin's role");
         assertEquals(Map.of(), memberships(base, w.stranger()), "a stranger (or someone only invited) belongs nowhere");

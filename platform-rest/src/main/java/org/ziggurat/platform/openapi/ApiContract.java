@@ -45,7 +45,10 @@ public class ApiContract implements OASFilter {
             "user", "Change the person's own profile and see its private fields (GET /user).",
             "write", "Create vocabularies, concepts, data events and import jobs in the namespaces the person may write.",
             "update", "Change and delete vocabularies and concepts in the namespaces the person may write.",
-            "admin", "Manage the person's applications, their accessors, organizations and memberships.");
+            "admin", "Manage the person's applications, their accessors, organizations and memberships.",
+            "openid", "OpenID Connect: an ID token beside the access token, and the person's subject at /oauth/userinfo.",
+            "profile", "OpenID Connect: the person's name, username, picture and profile page at /oauth/userinfo.",
+            "email", "OpenID Connect: the person's email address at /oauth/userinfo.");
 
     @Override
     public void filterOpenAPI(OpenAPI api) {

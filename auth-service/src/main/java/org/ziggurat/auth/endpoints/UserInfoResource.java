@@ -1,0 +1,108 @@
+package org.ziggurat.auth.endpoints;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.ziggurat.auth.oauth.BearerTokens;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.oauth.UserInfoClaims;
+import org.ziggurat.auth.tokens.LiveAccessTokens;
+import org.ziggurat.directory.client.DirectoryClient;
+import org.ziggurat.platform.openapi.ApiContract;
+import org.ziggurat.platform.openapi.ApiErrors;
+
+/**
+ * OpenID Connect's userinfo endpoint (Core §5.3): the person of an access token with the openid
+ * scope, and their claims by the token's scopes. GET or POST; the token in the Authorization
+ * header, or for POST in the form (RFC 6750 §2.2). An ID token is no access token here either.
+ */
+@Tag(name = "OAuth")
+@Path("/oauth/userinfo")
+public class UserInfoResource {
+
+    private final LiveAccessTokens liveTokens;
+    private final DirectoryClient directory;
+
+    UserInfoResource(LiveAccessTokens liveTokens, @RestClient DirectoryClient directory) {
+        this.liveTokens = liveTokens;
+        this.directory = directory;
+    }
+
+    @Operation(operationId = "getUserInfo", summary = "Get the signed-in person's claims",
+    description = "OpenID Connect userinfo: sub always; name, preferred_username, picture, profile and updated_at with the "
+    + "profile scope; email and email_verified with the email scope. The access token must have the openid scope.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "openid")
+    @APIResponse(responseCode = "200", description = "The claims.",
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.UserInfo.class)))
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.OAUTH_FORBIDDEN)
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> get(@Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
+        return claims(BearerTokens.from(authorization));
+    }
+
+    @Operation(operationId = "postUserInfo", summary = "Get the signed-in person's claims (POST)",
+    description = "The same as GET; the access token may also be sent in the form as access_token.")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "openid")
+    @RequestBody(content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.UserInfoRequest.class)))
+    @APIResponse(responseCode = "200", description = "The claims.",
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.UserInfo.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiErrors.OAUTH_FORBIDDEN)
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
+        String header = BearerTokens.from(authorization);
+        String inForm = body == null || body.isEmpty() ? null : OAuthForm.parse(contentType, body).get("access_token");
+        if (header != null && inForm != null) {
+            // RFC 6750 §2: one way at a time.
+            throw OAuthException.invalidRequest("Send the access token once: in the header or in the form.");
+        }
+        return claims(header != null ? header : inForm);
+    }
+
+    private Uni<Response> claims(String bearer) {
+        if (bearer == null) {
+            throw new OAuthException(OAuthError.TOKEN_MISSING, "The access token is missing.");
+        }
+        return liveTokens.bearer(bearer).chain(row -> {
+            if (row == null || row.personId() == null) {
+                throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is invalid, expired or revoked.");
+            }
+            if (!row.scopes().contains(Scopes.OPENID)) {
+                throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "The access token does not have the openid scope.");
+            }
+            return directory.claims(row.personId())
+                    .map(p -> new UserInfoClaims.Person(p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(),
+                            p.email(), p.updatedAt()))
+                    // The person was deleted after the token was issued.
+                    .onFailure(DirectoryClient.NotFound.class).transform(e ->
+                            new OAuthException(OAuthError.TOKEN_INVALID, "The access token's person no longer exists."))
+                    .map(person -> Response.ok(UserInfoClaims.of(person, row.scopes()), MediaType.APPLICATION_JSON)
+                            .header("Cache-Control", "no-store").header("Pragma", "no-cache").build());
+        });
+    }
+}

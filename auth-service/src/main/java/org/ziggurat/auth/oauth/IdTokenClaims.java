@@ -1,0 +1,63 @@
+package org.ziggurat.auth.oauth;
+
+import com.nimbusds.jwt.JWTClaimsSet;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Date;
+
+/**
+ * The claims of an ID token (OpenID Connect Core §2, §3.1.3.6), apart from keys and signing, so
+ * that they are tested on their own.
+ */
+public final class IdTokenClaims {
+
+    private IdTokenClaims() {
+    }
+
+    /**
+     * What an ID token says. {@code sub} is the person's id, which never changes, never the
+     * username, which may; {@code authTime} and {@code nonce} are left out when null (a refresh
+     * carries no nonce: Core §12.2).
+     */
+    public record Subject(String issuer, long personId, String clientId, Instant authTime, String nonce) {
+    }
+
+    public static JWTClaimsSet of(Subject subject, String accessToken, Instant issuedAt, Duration lifetime) {
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
+                .issuer(subject.issuer())
+                .subject(Long.toString(subject.personId()))
+                .audience(subject.clientId())
+                .expirationTime(Date.from(issuedAt.plus(lifetime)))
+                .issueTime(Date.from(issuedAt))
+                .claim("azp", subject.clientId());
+        if (subject.authTime() != null) {
+            claims.claim("auth_time", subject.authTime().getEpochSecond());
+        }
+        if (subject.nonce() != null) {
+            claims.claim("nonce", subject.nonce());
+        }
+        if (accessToken != null) {
+            claims.claim("at_hash", atHash(accessToken));
+        }
+        return claims.build();
+    }
+
+    /**
+     * Core §3.1.3.6: the left half of the access token's SHA-256 (the hash of RS256 and ES256 alike),
+     * base64url without padding.
+     */
+    public static String atHash(String accessToken) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(accessToken.getBytes(StandardCharsets.US_ASCII));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, digest.length / 2));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

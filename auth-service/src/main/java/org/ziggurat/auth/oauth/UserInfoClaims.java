@@ -1,0 +1,52 @@
+package org.ziggurat.auth.oauth;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The person's claims by scope (OpenID Connect Core §5.4): {@code sub} always; {@code profile}
+ * adds name, preferred_username, picture, profile and updated_at; {@code email} adds email and email_verified.
+ */
+public final class UserInfoClaims {
+
+    /** Every claim this provider issues, in ID tokens or at userinfo (Discovery's claims_supported). */
+    public static final List<String> SUPPORTED = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "azp",
+            "at_hash", "name", "preferred_username", "picture", "profile", "updated_at", "email", "email_verified");
+
+    private UserInfoClaims() {
+    }
+
+    /** The directory's fields of a person, as userinfo maps them. */
+    public record Person(long id, String username, String displayName, String picture, String profilePage, String email,
+            Instant updatedAt) {
+    }
+
+    public static Map<String, Object> of(Person person, Collection<String> scopes) {
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("sub", Long.toString(person.id()));
+        if (scopes.contains("profile")) {
+            putIfPresent(claims, "name", person.displayName());
+            claims.put("preferred_username", person.username());
+            putIfPresent(claims, "picture", person.picture());
+            putIfPresent(claims, "profile", person.profilePage());
+            if (person.updatedAt() != null) {
+                claims.put("updated_at", person.updatedAt().getEpochSecond());
+            }
+        }
+        if (scopes.contains("email") && person.email() != null) {
+            claims.put("email", person.email());
+            // The directory records addresses as people give them; it does not prove them.
+            claims.put("email_verified", false);
+        }
+        return claims;
+    }
+
+    private static void putIfPresent(Map<String, Object> claims, String name, String value) {
+        if (value != null && !value.isEmpty()) {
+            claims.put(name, value);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package org.ziggurat.auth.tokens;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.keys.SigningKeys;
+import org.ziggurat.auth.oauth.IdTokenClaims;
+
+import java.text.ParseException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * ID tokens: signed with the application's key series ({@link SigningKeys}), and read back when
+ * one is presented as {@code id_token_hint}. An ID token is a JWT, never stored: it is not an
+ * access token, and nothing that takes access tokens (which are looked up by their hash) takes it.
+ */
+@ApplicationScoped
+public class IdTokens {
+
+    private final SigningKeys keys;
+    private final AuthConfig config;
+    private final Map<String, JWSSigner> signers = new ConcurrentHashMap<>();
+
+    IdTokens(SigningKeys keys, AuthConfig config) {
+        this.keys = keys;
+        this.config = config;
+    }
+
+    /** A signed ID token for {@code subject}, bound to {@code accessToken} (at_hash), with the access token's lifetime. */
+    public Uni<String> sign(IdTokenClaims.Subject subject, String accessToken, String alg, Instant issuedAt) {
+        JWTClaimsSet claims = IdTokenClaims.of(subject, accessToken, issuedAt, config.accessTokenLifetime());
+        return keys.signing(alg).map(key -> {
+            JWSSigner signer = signers.computeIfAbsent(key.getKeyID(), kid -> signer(key));
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.parse(alg)).keyID(key.getKeyID())
+                    .type(JOSEObjectType.JWT).build(), claims);
+            try {
+                jwt.sign(signer);
+            } catch (JOSEException e) {
+                throw new IllegalStateException("cannot sign an ID token", e);
+            }
+            return jwt.serialize();
+        });
+    }
+
+    /**
+     * The claims of an ID token that this server signed with a key it still publishes, whether
+     * or not it has expired (RP-initiated logout takes expired hints); null for anything else.
+     */
+    public Uni<JWTClaimsSet> verified(String idToken) {
+        SignedJWT jwt;
+        try {
+            jwt = SignedJWT.parse(idToken);
+        } catch (ParseException e) {
+            return Uni.createFrom().nullItem();
+        }
+        String kid = jwt.getHeader().getKeyID();
+        return keys.published().map(set -> {
+            JWK key = kid == null ? null : set.getKeyByKeyId(kid);
+            try {
+                if (key == null || !jwt.getHeader().getAlgorithm().equals(key.getAlgorithm()) || !jwt.verify(verifier(key))) {
+                    return null;
+                }
+                JWTClaimsSet claims = jwt.getJWTClaimsSet();
+                return Issuer.of(config).equals(claims.getIssuer()) ? claims : null;
+            } catch (JOSEException | ParseException e) {
+                return null;
+            }
+        });
+    }
+
+    private static JWSSigner signer(JWK key) {
+        try {
+            return key instanceof RSAKey rsa ? new RSASSASigner(rsa) : new ECDSASigner((ECKey) key);
+        } catch (JOSEException e) {
+            throw new IllegalStateException("cannot use signing key " + key.getKeyID(), e);
+        }
+    }
+
+    private static JWSVerifier verifier(JWK key) throws JOSEException {
+        return key instanceof RSAKey rsa ? new RSASSAVerifier(rsa) : new ECDSAVerifier((ECKey) key);
+    }
+}
