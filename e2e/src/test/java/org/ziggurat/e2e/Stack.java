@@ -154,6 +154,30 @@ public final class Stack {
         for (String instance : instancesOf("gateway")) {
             awaitReady(instance);
         }
+        awaitBalanced();
+    }
+
+    /**
+     * HAProxy checks the instances every 500 ms: a test that starts the moment they are ready
+     * could still be told that none is (a 503 of the balancer's own). Every front must pass
+     * requests on before the stack counts as started.
+     */
+    private void awaitBalanced() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        long deadline = System.currentTimeMillis() + 30_000;
+        for (Map.Entry<String, Integer> front : fronts.entrySet()) {
+            while (true) {
+                var answer = http.send(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + front.getValue()
+                        + "/q/health/ready")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                if (!answer.body().contains("No instance of this service is ready")) {
+                    break;
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("HAProxy sees no ready instance of " + front.getKey());
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     /** A fresh database; a role per service (as in production), owning its schema and nothing else. */
@@ -253,6 +277,9 @@ public final class Stack {
         switch (module) {
             case "auth-service" -> {
                 env.put("ZIGGURAT_AUTH_ISSUER", api);
+                // Signing keys are checked hourly in production; here often enough that a test
+                // sees a rotation (OpenIdRelyingPartyTest) in seconds.
+                env.put("ZIGGURAT_AUTH_SIGNING_KEY_CHECK_EVERY", "2s");
                 env.put("ZIGGURAT_AUTH_TOKEN_HASH_KEY", tokenHashKey);
                 env.put("ZIGGURAT_AUTH_TOKEN_ENCRYPTION_KEY", tokenEncryptionKey);
                 env.put("ZIGGURAT_AUTH_GATEWAY_CLIENT_SECRET", gatewayClientSecret);

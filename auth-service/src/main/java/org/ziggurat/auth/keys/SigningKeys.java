@@ -72,13 +72,34 @@ public class SigningKeys {
 
     /** The private key that signs now with {@code alg}: the oldest of its series not yet retired. */
     public Uni<JWK> signing(String alg) {
-        return keys().map(rows -> {
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-            SigningKeyRepository.KeyRow current = rows.stream().filter(r -> r.alg().equals(alg) && r.retireAt().isAfter(now))
-                    .min(java.util.Comparator.comparing(SigningKeyRepository.KeyRow::retireAt))
-                    .orElseThrow(() -> new IllegalStateException("no " + alg + " signing key"));
-            return privateKeys.computeIfAbsent(current.kid(), kid -> parse(crypto.decrypt(current.privateJwk())));
-        });
+        return keys().chain(rows -> {
+            SigningKeyRepository.KeyRow current = current(rows, alg);
+            if (current != null) {
+                return Uni.createFrom().item(current);
+            }
+            // Every key this replica knows of has retired: its copy is older than the successor
+            // (another replica rotated within CACHE_MILLIS). Read them again, rotating if need be.
+            loaded = null;
+            return keys().map(fresh -> {
+                SigningKeyRepository.KeyRow next = current(fresh, alg);
+                if (next == null) {
+                    throw new IllegalStateException("no " + alg + " signing key");
+                }
+                return next;
+            });
+        }).map(current -> privateKeys.computeIfAbsent(current.kid(), kid -> parse(crypto.decrypt(current.privateJwk()))));
+    }
+
+    /** Forgets this replica's copy of the keys, as if it were a minute old (tests). */
+    void forgetCopy() {
+        loaded = null;
+    }
+
+    /** The key of the series that signs now: the oldest not yet retired; null when all have. */
+    private static SigningKeyRepository.KeyRow current(List<SigningKeyRepository.KeyRow> rows, String alg) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        return rows.stream().filter(r -> r.alg().equals(alg) && r.retireAt().isAfter(now))
+                .min(java.util.Comparator.comparing(SigningKeyRepository.KeyRow::retireAt)).orElse(null);
     }
 
     /** Creates what the series lack (a first key, or the next one within the lead), drops the expired. */

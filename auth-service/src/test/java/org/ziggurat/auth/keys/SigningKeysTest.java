@@ -112,6 +112,23 @@ class SigningKeysTest {
         assertEquals(List.of(1L, 1L), countsByAlgorithm());
     }
 
+    /**
+     * A replica's copy of the keys is up to a minute old: when every key in it has retired (the
+     * successor came later, from another replica), signing reads the keys again instead of failing.
+     */
+    @Test
+    void aReplicaWhoseKnownKeysAllRetiredReadsThemAgain() throws InterruptedException {
+        pool.query("UPDATE signing_key SET retire_at = now() + interval '1 second', drop_at = now() + interval '1 hour' "
+                + "WHERE alg = 'RS256'").execute().await().atMost(WAIT);
+        keys.forgetCopy();
+        // This replica's copy: the key signs for one second more, and nothing follows it yet.
+        String before = keys.signing("RS256").await().atMost(WAIT).getKeyID();
+        Thread.sleep(1500);
+        String after = keys.signing("RS256").await().atMost(WAIT).getKeyID();
+        assertNotEquals(before, after);
+        assertTrue(kids().contains(before), "the retired key stays published for what it signed");
+    }
+
     private void update(String sql, String kid) {
         pool.preparedQuery(sql).execute(Tuple.of(kid)).await().atMost(WAIT);
     }

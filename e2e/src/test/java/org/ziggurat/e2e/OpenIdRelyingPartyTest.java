@@ -1,0 +1,135 @@
+package org.ziggurat.e2e;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jwt.JWT;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
+import com.nimbusds.oauth2.sdk.AuthorizationGrant;
+import com.nimbusds.oauth2.sdk.RefreshTokenGrant;
+import com.nimbusds.oauth2.sdk.ResponseType;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.TokenRequest;
+import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
+import com.nimbusds.oauth2.sdk.auth.Secret;
+import com.nimbusds.oauth2.sdk.id.ClientID;
+import com.nimbusds.oauth2.sdk.id.Issuer;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
+import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
+import com.nimbusds.oauth2.sdk.token.BearerAccessToken;
+import com.nimbusds.openid.connect.sdk.AuthenticationRequest;
+import com.nimbusds.openid.connect.sdk.AuthenticationResponse;
+import com.nimbusds.openid.connect.sdk.AuthenticationResponseParser;
+import com.nimbusds.openid.connect.sdk.Nonce;
+import com.nimbusds.openid.connect.sdk.OIDCTokenResponse;
+import com.nimbusds.openid.connect.sdk.OIDCTokenResponseParser;
+import com.nimbusds.openid.connect.sdk.UserInfoRequest;
+import com.nimbusds.openid.connect.sdk.UserInfoResponse;
+import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
+import com.nimbusds.openid.connect.sdk.claims.UserInfo;
+import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
+import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.e2e.Platform.as;
+
+/**
+ * Signing in with Ziggurat as relying parties that nobody here wrote see it, through the gateway:
+ * the Nimbus OpenID Connect SDK configures itself from discovery alone, validates ID tokens with
+ * its own IDTokenValidator against the published JWKS, and reads userinfo, before and after the
+ * signing key rotates.
+ */
+class OpenIdRelyingPartyTest {
+
+    record RelyingParty(ClientID id, Secret secret, URI redirect) {
+    }
+
+    static RelyingParty register(String ownerToken, String redirect) {
+        Map<String, Object> app = as(ownerToken).contentType("application/json")
+                .body(Map.of("name", "Notebook hub", "redirect_uris", List.of(redirect), "scopes", "openid profile email"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getMap("");
+        return new RelyingParty(new ClientID((String) app.get("client_id")), new Secret((String) app.get("client_secret")),
+                URI.create(redirect));
+    }
+
+    @Test
+    void nimbusSignsInValidatesIdTokensAndReadsUserinfoAcrossAKeyRotation() throws Exception {
+        OIDCProviderMetadata provider = OIDCProviderMetadata.resolve(new Issuer(Platform.api()));
+        assertEquals(URI.create(Platform.api() + "/oauth/userinfo"), provider.getUserInfoEndpointURI());
+        assertTrue(provider.getIDTokenJWSAlgs().contains(JWSAlgorithm.RS256));
+
+        Platform.Person ada = Platform.signUp("oidc");
+        RelyingParty rp = register(Platform.accessToken(ada, "admin"), "http://127.0.0.1:9/oidc/callback");
+        CodeVerifier verifier = new CodeVerifier();
+        State state = new State();
+        Nonce nonce = new Nonce();
+        AuthenticationRequest request = new AuthenticationRequest.Builder(new ResponseType(ResponseType.Value.CODE),
+                new Scope("openid", "profile", "email"), rp.id(), rp.redirect())
+                .endpointURI(provider.getAuthorizationEndpointURI()).state(state).nonce(nonce)
+                .codeChallenge(verifier, CodeChallengeMethod.S256).build();
+        AuthenticationResponse answer = AuthenticationResponseParser.parse(
+                new OAuthJourneyTest.BrowserlessUser(ada).authorize(request.toURI()));
+        assertTrue(answer.indicatesSuccess(), answer.toString());
+        assertEquals(state, answer.getState());
+        assertEquals(provider.getIssuer(), answer.toSuccessResponse().getIssuer(), "RFC 9207");
+
+        OIDCTokenResponse tokens = token(provider, rp, new AuthorizationCodeGrant(
+                answer.toSuccessResponse().getAuthorizationCode(), rp.redirect(), verifier));
+        // The library fetches the JWKS from jwks_uri (and again for a key id it does not know).
+        IDTokenValidator validator = new IDTokenValidator(provider.getIssuer(), rp.id(), JWSAlgorithm.RS256,
+                provider.getJWKSetURI().toURL());
+        JWT firstIdToken = tokens.getOIDCTokens().getIDToken();
+        IDTokenClaimsSet first = validator.validate(firstIdToken, nonce);
+        assertEquals(Long.toString(ada.id()), first.getSubject().getValue(), "sub is the person's id");
+        UserInfo info = userInfo(provider, tokens.getOIDCTokens().getBearerAccessToken());
+        assertEquals(first.getSubject(), info.getSubject());
+        assertEquals(ada.username(), info.getPreferredUsername());
+        assertEquals(ada.username() + "@example.org", info.getEmailAddress());
+
+        // The key that signed retires within seconds: its successor is published before it signs
+        // (the rotation job runs every 2 s here), then signs; the first stays published.
+        String firstKid = ((SignedJWT) firstIdToken).getHeader().getKeyID();
+        assertEquals(1, Stack.get().sql("UPDATE auth.signing_key SET retire_at = now() + interval '4 seconds' WHERE kid = ?",
+                firstKid));
+        OIDCTokenResponse after = tokens;
+        String kid = firstKid;
+        long deadline = System.currentTimeMillis() + 90_000;
+        while (kid.equals(firstKid) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(1000);
+            after = token(provider, rp, new RefreshTokenGrant(after.getOIDCTokens().getRefreshToken()));
+            kid = ((SignedJWT) after.getOIDCTokens().getIDToken()).getHeader().getKeyID();
+        }
+        assertNotEquals(firstKid, kid, "no ID token signed by the next key within 90 s");
+        IDTokenClaimsSet rotated = validator.validate(after.getOIDCTokens().getIDToken(), null);
+        assertEquals(first.getSubject(), rotated.getSubject());
+        assertEquals(first.getAuthenticationTime(), rotated.getAuthenticationTime(), "auth_time is the first sign-in's");
+        // The first ID token still validates: its key stays published until its tokens have expired.
+        assertNotNull(new IDTokenValidator(provider.getIssuer(), rp.id(), JWSAlgorithm.RS256, provider.getJWKSetURI().toURL())
+                .validate(firstIdToken, nonce));
+        assertEquals(first.getSubject(), userInfo(provider, after.getOIDCTokens().getBearerAccessToken()).getSubject());
+    }
+
+    static OIDCTokenResponse token(OIDCProviderMetadata provider, RelyingParty rp, AuthorizationGrant grant) throws Exception {
+        var http = new TokenRequest(provider.getTokenEndpointURI(), new ClientSecretBasic(rp.id(), rp.secret()), grant)
+                .toHTTPRequest();
+        http.setAccept("application/json");
+        var response = OIDCTokenResponseParser.parse(http.send());
+        assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toJSONObject().toString());
+        return (OIDCTokenResponse) response.toSuccessResponse();
+    }
+
+    static UserInfo userInfo(OIDCProviderMetadata provider, BearerAccessToken token) throws Exception {
+        UserInfoResponse response = UserInfoResponse.parse(new UserInfoRequest(provider.getUserInfoEndpointURI(), token)
+                .toHTTPRequest().send());
+        assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toJSONObject().toString());
+        return response.toSuccessResponse().getUserInfo();
+    }
+}
