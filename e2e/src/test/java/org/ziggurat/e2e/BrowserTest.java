@@ -82,7 +82,7 @@ class BrowserTest {
         client.stop(0);
     }
 
-    WebDriver browser() {
+    static WebDriver browser() {
         assertTrue(new File(CHROMIUM).canExecute(), "Chromium is missing at " + CHROMIUM + " (apt-get install chromium)");
         assertTrue(new File(CHROMEDRIVER).canExecute(), "chromedriver is missing at " + CHROMEDRIVER
                 + " (apt-get install chromium-driver)");

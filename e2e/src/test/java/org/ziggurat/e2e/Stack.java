@@ -451,7 +451,7 @@ public final class Stack {
      * handed out with ServerSocket(0) is in that range, where any outbound connection (to
      * PostgreSQL, between the services) may take it before the service that was meant to bind it.
      */
-    private static synchronized int freePort() throws IOException {
+    static synchronized int freePort() throws IOException {
         java.util.Random random = new java.util.Random();
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = 20000 + random.nextInt(12000);
