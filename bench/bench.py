@@ -246,6 +246,39 @@ def seed_tokens(state):
     log(f"seed: tokens in {time.time() - started:.0f}s")
 
 
+OPENID_CLIENTS = {"RS256": "openid-refresh-tokens.txt", "ES256": "openid-es256-refresh-tokens.txt"}
+OPENID_PEOPLE = 400
+
+
+def seed_openid(state):
+    """Relying parties (openid, an ID token on every grant), one per signing algorithm, and refresh
+    tokens of theirs to start refresh chains from, as the refresh scenario's are."""
+    cursors = [STATE / (name + ".cursor") for name in OPENID_CLIENTS.values()]
+    fresh = all((STATE / name).exists() for name in OPENID_CLIENTS.values()) and state.get("openid_tokens_at", 0) > time.time() - 3600 \
+        and all(not c.exists() or int(c.read_text()) + 256 <= OPENID_PEOPLE for c in cursors)
+    if fresh and "--fresh-tokens" not in sys.argv:
+        return
+    owner = http("POST", f"{API}/oauth/token", headers={"Accept": "application/json"}, expect=[200],
+                 form={"grant_type": "password", "username": OWNER, "password": PASSWORD, "scope": "admin"})[1]["access_token"]
+    for alg, name in OPENID_CLIENTS.items():
+        key = f"openid_{alg}"
+        if not state.get(key):
+            _, app, _ = http("POST", f"{API}/applications", headers={"Authorization": f"Bearer {owner}"}, expect=[201], body={
+                "name": f"Bench relying party {alg}", "redirect_uris": ["urn:ietf:wg:oauth:2.0:oob"], "scopes": "openid user",
+                "id_token_signed_response_alg": alg})
+            state[key] = {"client_id": app["client_id"], "client_secret": app["client_secret"]}
+        client = state[key]
+        log(f"seed: {OPENID_PEOPLE} password grants with openid for the {alg} relying party")
+        issued = parallel(lambda i: password_grant(username(i), client["client_id"], client["client_secret"], "openid user"),
+                          range(1, OPENID_PEOPLE + 1))
+        if not all("id_token" in t for t in issued):
+            die("a password grant with openid answered without an ID token")
+        write_lines(name, [t["refresh_token"] for t in issued])
+        (STATE / (name + ".cursor")).unlink(missing_ok=True)
+    state["openid_tokens_at"] = time.time()
+    save_state(state)
+
+
 def owner_token(scope="user write"):
     return http("POST", f"{API}/oauth/token", headers={"Accept": "application/json"}, expect=[200],
                 form={"grant_type": "password", "username": OWNER, "password": PASSWORD, "scope": scope})[1]["access_token"]
@@ -413,6 +446,7 @@ def seed(with_keycloak=True):
     seed_people(state)
     seed_applications(state)
     seed_tokens(state)
+    seed_openid(state)
     seed_vocabulary(state)
     seed_events(state)
     if with_keycloak:
@@ -619,6 +653,10 @@ def scenarios(state):
                 "env": {"BENCH_PATH": urllib.parse.urlparse(url).path,
                         "BENCH_HEADERS": f"Accept: application/json|Authorization: {authorization}"}}
 
+    def openid_client(alg):
+        rp = state.get(f"openid_{alg}", {})
+        return basic(rp.get("client_id", ""), rp.get("client_secret", ""))
+
     floor_vars = state.get("floor", {})
 
     def floor(name, script, connections):
@@ -648,6 +686,20 @@ def scenarios(state):
                 refresh("Ziggurat through the gateway", "ziggurat", f"{gw}/oauth/token", client, "refresh-tokens.txt"),
                 refresh("Keycloak", "keycloak", kc_token, kc_client, "keycloak-refresh-tokens.txt"),
                 floor("PostgreSQL floor", "token-rotate.sql", 32),
+            ]},
+        # What signing an ID token costs the token endpoint: the same refresh chains as "refresh",
+        # for relying parties that asked for openid (a new ID token on every refresh, OpenID
+        # Connect Core 12.2), side by side with the plain grant.
+        "openid": {
+            "title": "refresh_token grant with openid (an ID token signed on each) beside the plain grant",
+            "connections": 32,
+            "bars": [("ratio", "openid, RS256 (the default)", "plain refresh", 0.67)],
+            "targets": [
+                refresh("plain refresh", "ziggurat", f"{auth_direct}/oauth/token", client, "refresh-tokens.txt"),
+                refresh("openid, RS256 (the default)", "ziggurat", f"{auth_direct}/oauth/token",
+                        openid_client("RS256"), OPENID_CLIENTS["RS256"]),
+                refresh("openid, ES256", "ziggurat", f"{auth_direct}/oauth/token", openid_client("ES256"),
+                        OPENID_CLIENTS["ES256"]),
             ]},
         "introspection": {
             "title": "token introspection (RFC 7662)", "connections": 32,

@@ -33,6 +33,18 @@ public interface AuthConfig {
     @WithDefault("12h")
     Duration loginSessionLifetime();
 
+    /** How long a device code and its user code wait for the person (RFC 8628 expires_in). */
+    @WithDefault("10m")
+    Duration deviceCodeLifetime();
+
+    /** How often a device may poll the token endpoint at first (RFC 8628 interval); slow_down adds 5 s. */
+    @WithDefault("5s")
+    Duration devicePollInterval();
+
+    /** Wrong user codes a signed-in browser session may enter before it ends. */
+    @WithDefault("5")
+    int userCodeAttempts();
+
     /**
      * How long a replica may keep using a client's row (secret hash, scopes, grants) after another
      * replica changed or deleted it; changes made through the same replica apply at once.

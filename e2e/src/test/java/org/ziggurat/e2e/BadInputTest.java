@@ -390,6 +390,9 @@ class BadInputTest {
         if (request.matches("PATCH /organizations/\\d+([?\\s].*)?")) {
             return "directory.organization"; // an object naming no field it knows: its updated_at moves
         }
+        if (request.matches("PATCH /[^/]+/vocab/schemes/[^/?\\s]+([?\\s].*)?")) {
+            return "vocab.scheme"; // as for organizations: an object naming no field it knows, updated_at moves
+        }
         if (request.matches("POST /oauth/logout([?\\s].*)?")) {
             return "-"; // signing out without a session (the fuzzer sends no cookie): the signed-out page, nothing changes
         }

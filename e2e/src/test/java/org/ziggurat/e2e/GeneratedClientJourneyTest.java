@@ -53,7 +53,7 @@ class GeneratedClientJourneyTest {
                 .email(username + "@example.org").displayName("Generated client"));
         assertEquals(username, person.getUsername());
 
-        TokenResponse token = new OAuthApi(client).token("password", null, null, null, username, password, null,
+        TokenResponse token = new OAuthApi(client).token("password", null, null, null, username, password, null, null,
                 "user write update admin", null, null);
         assertEquals(TokenResponse.TokenTypeEnum.BEARER, token.getTokenType());
         assertNotNull(token.getRefreshToken());

@@ -86,7 +86,7 @@ public final class PublicRoutes {
     /** The pages of the authorization server (authorization, logout): no CORS there. */
     public static boolean isAuthorizationPage(String upstreamPath) {
         return upstreamPath.equals("/oauth/authorize") || upstreamPath.startsWith("/oauth/authorize/")
-                || upstreamPath.equals("/oauth/logout");
+                || upstreamPath.equals("/oauth/logout") || upstreamPath.equals("/oauth/device");
     }
 
     static String stripVersion(String path) {

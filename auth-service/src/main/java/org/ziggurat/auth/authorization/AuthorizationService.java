@@ -130,12 +130,21 @@ public class AuthorizationService {
      */
     public Uni<LoginSessions.Created> signIn(AuthorizationRequest request, String login, String password,
             String clientAddress) {
+        return signIn("login", request.app().clientId(), login, password, clientAddress);
+    }
+
+    /**
+     * Signs a person in on one of the pages ({@code page}: login, device), for a client when it is
+     * known ({@code clientId}, for the log; "-" on the device page, before the code names one).
+     */
+    public Uni<LoginSessions.Created> signIn(String page, String clientId, String login, String password,
+            String clientAddress) {
         return directory.verifyPassword(new DirectoryClient.PasswordCheck(login, password, clientAddress))
                 .chain(person -> sessions.create(person.userId(), person.username()))
-                .invoke(created -> EVENTS.infof("event=login_succeeded client_id=%s person_id=%d",
-                        request.app().clientId(), created.session().personId()))
+                .invoke(created -> EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d", page,
+                        clientId, created.session().personId()))
                 .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
-                    EVENTS.infof("event=login_failed page=login client_id=%s", request.app().clientId());
+                    EVENTS.infof("event=login_failed page=%s client_id=%s", page, clientId);
                     return new SignInRefused(false);
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true));

@@ -67,6 +67,14 @@ public class LoginSessions {
                 });
     }
 
+    /** Counts a wrong user code entered in this session (the device page); how many there have been. */
+    public Uni<Integer> userCodeFailed(String cookieValue) {
+        return pool.preparedQuery("UPDATE login_session SET user_code_failures = user_code_failures + 1 "
+                        + "WHERE session_hash = $1 RETURNING user_code_failures")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue))))
+                .map(rows -> rows.rowCount() == 0 ? Integer.MAX_VALUE : rows.iterator().next().getInteger("user_code_failures"));
+    }
+
     /** Signs the person of a cookie out (RP-initiated logout): the session ends everywhere at once. */
     public Uni<Boolean> end(String cookieValue) {
         if (cookieValue == null || !cookieValue.startsWith(TokenCrypto.SESSION_PREFIX) || cookieValue.length() > 100) {

@@ -88,6 +88,11 @@ public class ApplicationRepository {
         }
     }
 
+    /** An application by id, whoever owns it; null when there is none. */
+    public Uni<ApplicationRow> byId(long id) {
+        return one("SELECT " + ApplicationRow.COLUMNS + " FROM application WHERE id = $1", Tuple.of(id));
+    }
+
     /** The owner's application; null when it does not exist or belongs to someone else. */
     public Uni<ApplicationRow> ownedBy(long id, long ownerId) {
         return one("SELECT " + ApplicationRow.COLUMNS + " FROM application WHERE id = $1 AND owner_id = $2",

@@ -28,6 +28,7 @@ public class TokenCrypto {
     public static final String CODE_PREFIX = "zac_";
     public static final String SECRET_PREFIX = "zcs_";
     public static final String SESSION_PREFIX = "zls_";
+    public static final String DEVICE_CODE_PREFIX = "zdc_";
 
     private static final String CLIENT_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     private static final int GCM_NONCE = 12;
@@ -91,17 +92,26 @@ public class TokenCrypto {
         return SESSION_PREFIX + randomToken(32);
     }
 
+    public String newDeviceCode() {
+        return DEVICE_CODE_PREFIX + randomToken(32);
+    }
+
+    /** {@code length} characters of {@code alphabet}, each drawn at random (the device flow's user codes). */
+    public String randomString(String alphabet, int length) {
+        StringBuilder out = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            out.append(alphabet.charAt(randoms.get().nextInt(alphabet.length())));
+        }
+        return out.toString();
+    }
+
     public String newCsrfToken() {
         return randomToken(24);
     }
 
     /** 20 characters of [A-Za-z0-9]: about 119 bits, though a client id is not a secret. */
     public String newClientId() {
-        StringBuilder id = new StringBuilder(20);
-        for (int i = 0; i < 20; i++) {
-            id.append(CLIENT_ID_ALPHABET.charAt(randoms.get().nextInt(CLIENT_ID_ALPHABET.length())));
-        }
-        return id.toString();
+        return randomString(CLIENT_ID_ALPHABET, 20);
     }
 
     /** The look-up form of a secret value. */

@@ -72,10 +72,12 @@ public class MetadataResource {
         m.put("jwks_uri", issuer + "/oauth/jwks");
         m.put("userinfo_endpoint", issuer + "/oauth/userinfo");
         m.put("end_session_endpoint", issuer + "/oauth/logout");
+        m.put("device_authorization_endpoint", issuer + "/oauth/device_authorization");
         m.put("scopes_supported", Scopes.KNOWN);
         m.put("response_types_supported", List.of("code"));
         m.put("response_modes_supported", List.of("query"));
-        m.put("grant_types_supported", List.of("authorization_code", "password", "refresh_token", "client_credentials"));
+        m.put("grant_types_supported", List.of("authorization_code", "password", "refresh_token", "client_credentials",
+                OAuthResource.DEVICE_CODE_GRANT));
         m.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post", "none"));
         m.put("revocation_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
         m.put("introspection_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));

@@ -16,9 +16,11 @@ public final class OAuthDocs {
 
     @Schema(name = "TokenRequest", description = "A grant at the token endpoint (RFC 6749 section 4). Which fields a grant "
             + "needs: authorization_code: code, redirect_uri (and code_verifier with PKCE); password: username, password; "
-            + "refresh_token: refresh_token; client_credentials: client authentication.")
+            + "refresh_token: refresh_token; client_credentials: client authentication; "
+            + "urn:ietf:params:oauth:grant-type:device_code (RFC 8628): device_code.")
     public record TokenRequest(
-            @Schema(required = true, enumeration = {"authorization_code", "password", "refresh_token", "client_credentials"})
+            @Schema(required = true, enumeration = {"authorization_code", "password", "refresh_token", "client_credentials",
+                    "urn:ietf:params:oauth:grant-type:device_code"})
             String grantType,
             String code,
             String redirectUri,
@@ -26,7 +28,9 @@ public final class OAuthDocs {
             String username,
             @Schema(format = "password") String password,
             String refreshToken,
-            @Schema(description = "Space-delimited scopes: public, user, write, update, admin.") String scope,
+            @Schema(description = "RFC 8628: the device code of /oauth/device_authorization.") String deviceCode,
+            @Schema(description = "Space-delimited scopes: public, user, write, update, admin, openid, profile, email.")
+            String scope,
             @Schema(description = "client_secret_post, or a public client naming itself.") String clientId,
             @Schema(format = "password") String clientSecret) {
     }
@@ -86,6 +90,7 @@ public final class OAuthDocs {
             @Schema(description = "The JWK Set of the keys that sign ID tokens.") String jwksUri,
             @Schema(description = "OpenID Connect: the person's claims, by scope.") String userinfoEndpoint,
             @Schema(description = "OpenID Connect RP-initiated logout.") String endSessionEndpoint,
+            @Schema(description = "RFC 8628.") String deviceAuthorizationEndpoint,
             List<String> scopesSupported,
             @Schema(required = true) List<String> responseTypesSupported,
             List<String> responseModesSupported,
@@ -118,5 +123,21 @@ public final class OAuthDocs {
 
     @Schema(name = "UserInfoRequest", description = "RFC 6750 section 2.2: the access token in the form, when not in the header.")
     public record UserInfoRequest(String accessToken) {
+    }
+
+    @Schema(name = "DeviceAuthorizationRequest", description = "RFC 8628 section 3.1.")
+    public record DeviceAuthorizationRequest(@Schema(description = "Public clients; confidential ones use Basic.")
+            String clientId, @Schema(format = "password") String clientSecret,
+            @Schema(description = "Space-delimited.", example = "openid user") String scope) {
+    }
+
+    @Schema(name = "DeviceAuthorization", description = "RFC 8628 section 3.2.")
+    public record DeviceAuthorization(@Schema(required = true) String deviceCode,
+            @Schema(required = true, description = "Eight letters in two groups, to type at verification_uri.",
+                    example = "BCDF-GHJK") String userCode,
+            @Schema(required = true) String verificationUri,
+            String verificationUriComplete,
+            @Schema(required = true, description = "Seconds.", example = "600") long expiresIn,
+            @Schema(description = "Seconds between polls.", example = "5") long interval) {
     }
 }

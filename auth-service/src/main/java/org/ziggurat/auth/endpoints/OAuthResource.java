@@ -37,6 +37,8 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.oauth.TokenResponses;
+import org.ziggurat.auth.oauth.UserCodes;
+import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.TokenRules;
 import org.ziggurat.auth.tokens.TokenService;
@@ -56,6 +58,9 @@ import java.util.Set;
 @Path("/oauth")
 public class OAuthResource {
 
+    /** RFC 8628's grant type. */
+    public static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
     private final ClientAuthenticator clients;
     private final TokenService tokenService;
     private final LiveAccessTokens liveTokens;
@@ -72,7 +77,9 @@ public class OAuthResource {
     @Operation(operationId = "token", summary = "Issue tokens",
     description = "The token endpoint (RFC 6749 section 3.2): authorization_code (with PKCE), password, refresh_token "
     + "and client_credentials grants. Confidential clients authenticate with Basic or form credentials; public "
-    + "clients name themselves with client_id. The code exchange answers form-encoded unless the client "
+    + "clients name themselves with client_id. The device_code grant (RFC 8628) answers authorization_pending, "
+    + "slow_down (the interval grows by 5 s), access_denied or expired_token until the tokens. "
+    + "The code exchange answers form-encoded unless the client "
     + "accepts JSON or XML; the other grants answer JSON (or XML).")
     @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
     @SecurityRequirementsSet
@@ -129,9 +136,55 @@ public class OAuthResource {
                         .chain(app -> tokenService.clientCredentials(app, scopes))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
+            case DEVICE_CODE_GRANT -> {
+                String deviceCode = form.require("device_code");
+                yield clients.authenticate(claimed)
+                        .chain(app -> tokenService.deviceCode(app, deviceCode))
+                        .map(issued -> TokenResponses.of(issued, accept, false));
+            }
             default -> throw new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE,
-                    "Supported grant types: authorization_code, password, refresh_token, client_credentials.");
+                    "Supported grant types: authorization_code, password, refresh_token, client_credentials, "
+                    + DEVICE_CODE_GRANT + ".");
         };
+    }
+
+    /**
+     * RFC 8628 §3.1: a device without a browser asks to be authorized; the person enters the
+     * user code at the verification URI, in a browser elsewhere.
+     */
+    @Operation(operationId = "startDeviceAuthorization", summary = "Start a device authorization",
+    description = "RFC 8628, for command-line tools and notebooks: the device code to poll the token endpoint with "
+    + "(grant_type urn:ietf:params:oauth:grant-type:device_code), and the user code that the person enters at "
+    + "verification_uri. Confidential clients authenticate; public clients name themselves with client_id.")
+    @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.DeviceAuthorizationRequest.class)))
+    @APIResponse(responseCode = "200", description = "The codes.", content = @Content(mediaType = "application/json",
+    schema = @Schema(implementation = OAuthDocs.DeviceAuthorization.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
+    @POST
+    @Path("/device_authorization")
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> deviceAuthorization(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
+        OAuthForm form = OAuthForm.parse(contentType, body);
+        Set<String> scopes = Scopes.parse(form.get("scope"));
+        return clients.authenticate(ClientCredentials.claimed(authorization, form))
+                .chain(app -> tokenService.startDevice(app, scopes))
+                .map(started -> {
+                    String verification = Issuer.of(config) + "/oauth/device";
+                    Map<String, Object> answer = new LinkedHashMap<>();
+                    answer.put("device_code", started.deviceCode());
+                    answer.put("user_code", UserCodes.display(started.userCode()));
+                    answer.put("verification_uri", verification);
+                    answer.put("verification_uri_complete", verification + "?user_code=" + UserCodes.display(started.userCode()));
+                    answer.put("expires_in", started.expiresIn());
+                    answer.put("interval", started.interval());
+                    return noStore(Response.ok(answer));
+                });
     }
 
     /**

@@ -24,7 +24,15 @@ public enum OAuthError {
     /** OpenID Connect Core §3.1.2.6: prompt=none, and the person must sign in. */
     LOGIN_REQUIRED("login_required", 400, null),
     /** OpenID Connect Core §3.1.2.6: prompt=none, and the person must consent. */
-    CONSENT_REQUIRED("consent_required", 400, null);
+    CONSENT_REQUIRED("consent_required", 400, null),
+    /** RFC 8628 §3.5: the person has not answered yet; poll again after the interval. */
+    AUTHORIZATION_PENDING("authorization_pending", 400, null),
+    /** RFC 8628 §3.5: polled too soon; the interval grew by 5 s. A 400, unlike the rate limit's 429. */
+    DEVICE_SLOW_DOWN("slow_down", 400, null),
+    /** RFC 8628 §3.5: the person denied the device. */
+    DEVICE_ACCESS_DENIED("access_denied", 400, null),
+    /** RFC 8628 §3.5: the device code expired before the person answered. */
+    EXPIRED_TOKEN("expired_token", 400, null);
 
     private final String code;
     private final int status;

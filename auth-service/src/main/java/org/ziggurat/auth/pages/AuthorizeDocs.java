@@ -43,4 +43,13 @@ final class AuthorizeDocs {
             @Schema(enumeration = "logout", description = "Set by the confirmation page only.") String action,
             @Schema(description = "Set by the confirmation page only.") String csrf) {
     }
+
+    @Schema(name = "DeviceVerificationForm", description = "The device verification page's forms (RFC 8628 section 3.3).")
+    public record DeviceForm(
+            @Schema(required = true, enumeration = {"login", "verify", "approve", "deny"}) String action,
+            @Schema(description = "The CSRF field of the page that sent the form.") String csrf,
+            @Schema(description = "The code the device shows.", example = "BCDF-GHJK") String userCode,
+            @Schema(description = "action=login only.") String login,
+            @Schema(format = "password", description = "action=login only.") String password) {
+    }
 }

@@ -37,13 +37,20 @@ public class AuthorizePages {
     private final Template redirect;
     private final Template logout;
     private final Template signedOut;
+    private final Template device;
+    private final Template deviceConfirm;
+    private final Template deviceDone;
     private final TokenCrypto crypto;
     private final AuthConfig config;
 
     public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
             @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
-            @Location("logout") Template logout, @Location("signed_out") Template signedOut, TokenCrypto crypto,
-            AuthConfig config) {
+            @Location("logout") Template logout, @Location("signed_out") Template signedOut,
+            @Location("device") Template device, @Location("device_confirm") Template deviceConfirm,
+            @Location("device_done") Template deviceDone, TokenCrypto crypto, AuthConfig config) {
+        this.device = device;
+        this.deviceConfirm = deviceConfirm;
+        this.deviceDone = deviceDone;
         this.logout = logout;
         this.signedOut = signedOut;
         this.login = login;
@@ -61,12 +68,53 @@ public class AuthorizePages {
 
     /** The sign-in page, with a fresh double-submit CSRF cookie. */
     public Response login(AuthorizationRequest request, UriInfo uri, String message, String loginName, int status) {
+        return loginPage("/oauth/authorize", request.app().name(), request.params(), uri, message, loginName, status);
+    }
+
+    /** The sign-in page of the device flow's verification page, which posts back there. */
+    public Response deviceLogin(Map<String, String> params, UriInfo uri, String message, String loginName, int status) {
+        return loginPage("/oauth/device", "A device", params, uri, message, loginName, status);
+    }
+
+    private Response loginPage(String path, String appName, Map<String, String> params, UriInfo uri, String message,
+            String loginName, int status) {
         String csrf = crypto.newCsrfToken();
-        String html = login.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/authorize"))
-                .data("appName", request.app().name()).data("error", message).data("login", loginName)
-                .data("csrf", csrf).data("params", hidden(request.params())).render();
+        String html = login.data("assets", assets(uri)).data("action", apiPath(uri, path))
+                .data("appName", appName).data("error", message).data("login", loginName)
+                .data("csrf", csrf).data("params", hidden(params)).render();
         return PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, secure(uri), 3600)).build();
+    }
+
+    /** After signing in on the device page: back to it, with the session (post/redirect/get). */
+    public Response deviceSignedIn(Map<String, String> params, UriInfo uri, LoginSessions.Created created) {
+        return Response.status(303).header("Location", withQuery(apiPath(uri, "/oauth/device"), params))
+                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), secure(uri),
+                        (int) config.loginSessionLifetime().toSeconds()))
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", secure(uri), 0))
+                .header("Cache-Control", "no-store").build();
+    }
+
+    /** The device page: enter the code shown on the device. */
+    public Response deviceCode(LoginSessions.Session session, UriInfo uri, String message, int status) {
+        String html = device.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/device"))
+                .data("username", session.username()).data("csrf", session.csrfToken()).data("error", message).render();
+        return PageHeaders.page(status, html, null).build();
+    }
+
+    /** The device page: the request the code names, to approve or deny. */
+    public Response deviceConfirm(LoginSessions.Session session, String appName, String userCode, java.util.Collection<String> scopes,
+            UriInfo uri) {
+        String html = deviceConfirm.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/device"))
+                .data("username", session.username()).data("appName", appName).data("userCode", userCode)
+                .data("scopes", ScopeDescriptions.describe(scopes)).data("csrf", session.csrfToken()).render();
+        return PageHeaders.page(200, html, null).build();
+    }
+
+    /** The device page: answered (or too late). */
+    public Response deviceDone(boolean approved, String appName, UriInfo uri) {
+        String html = deviceDone.data("assets", assets(uri)).data("approved", approved).data("appName", appName).render();
+        return PageHeaders.page(200, html, null).build();
     }
 
     /** Post/redirect/get after signing in: back to the authorization request, now with a session. */

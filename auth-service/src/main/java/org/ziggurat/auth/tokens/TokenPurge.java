@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-/** Expired tokens, codes and login sessions leave the database. */
+/** Expired tokens, codes, device authorizations and login sessions leave the database. */
 @ApplicationScoped
 public class TokenPurge {
 
@@ -15,12 +15,15 @@ public class TokenPurge {
     @Inject
     TokenRepository tokens;
 
+    @Inject
+    DeviceAuthorizationRepository devices;
+
     @Scheduled(every = "{ziggurat.auth.purge-every:15m}", delayed = "1m",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> purge() {
-        return tokens.purgeExpired().invoke(count -> {
+        return tokens.purgeExpired().chain(count -> devices.purgeExpired().map(more -> count + more)).invoke(count -> {
             if (count > 0) {
-                LOG.infof("purged %d expired tokens, codes and sessions", count);
+                LOG.infof("purged %d expired tokens, codes, device authorizations and sessions", count);
             }
         }).replaceWithVoid();
     }

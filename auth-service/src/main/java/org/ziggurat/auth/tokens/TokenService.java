@@ -19,6 +19,7 @@ import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.oauth.UserCodes;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -58,6 +59,84 @@ public class TokenService {
 
     @Inject
     IdTokens idTokens;
+
+    @Inject
+    DeviceAuthorizationRepository devices;
+
+    /** What the device authorization endpoint answers (RFC 8628 §3.2): values in clear, once. */
+    public record DeviceStarted(String deviceCode, String userCode, long expiresIn, long interval) {
+    }
+
+    /**
+     * RFC 8628 §3.1: a device asks to be authorized for these scopes; the person will enter the
+     * user code. A user code that is taken by a live request is drawn again.
+     */
+    public Uni<DeviceStarted> startDevice(ApplicationRow client, Set<String> scopes) {
+        if (client.ownerId() == null) {
+            return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
+                    "A platform client cannot act for a person."));
+        }
+        Scopes.requireAllowed(scopes, client.scopes());
+        return startDevice(client, scopes, 3);
+    }
+
+    private Uni<DeviceStarted> startDevice(ApplicationRow client, Set<String> scopes, int attemptsLeft) {
+        String deviceCode = crypto.newDeviceCode();
+        String userCode = crypto.randomString(UserCodes.ALPHABET, UserCodes.LENGTH);
+        long interval = config.devicePollInterval().toSeconds();
+        OffsetDateTime expires = OffsetDateTime.now(ZoneOffset.UTC).plus(config.deviceCodeLifetime());
+        return devices.insert(new DeviceAuthorizationRepository.NewRequest(crypto.hash(deviceCode), crypto.hash(userCode),
+                        client.id(), List.copyOf(scopes), (int) interval, expires))
+                .chain(inserted -> {
+                    if (inserted) {
+                        EVENTS.infof("event=device_authorization_started client_id=%s", client.clientId());
+                        return Uni.createFrom().item(new DeviceStarted(deviceCode, userCode,
+                                config.deviceCodeLifetime().toSeconds(), interval));
+                    }
+                    if (attemptsLeft <= 1) {
+                        return Uni.createFrom().failure(new IllegalStateException("no free user code after 3 draws"));
+                    }
+                    return startDevice(client, scopes, attemptsLeft - 1);
+                });
+    }
+
+    /**
+     * The device_code grant (RFC 8628 §3.4, §3.5): pending, too soon (the interval grows), denied,
+     * expired; once approved, the tokens, exactly once.
+     */
+    public Uni<IssuedTokens> deviceCode(ApplicationRow client, String deviceCode) {
+        byte[] hash = crypto.hash(deviceCode);
+        return devices.poll(hash).chain(poll -> {
+            if (poll == null || poll.applicationId() != client.id()) {
+                throw OAuthException.invalidGrant("The device code is not valid.");
+            }
+            if (poll.expired()) {
+                throw new OAuthException(OAuthError.EXPIRED_TOKEN, "The device code expired. Start again.");
+            }
+            if (poll.tooSoon()) {
+                throw new OAuthException(OAuthError.DEVICE_SLOW_DOWN, "Polled too soon: wait 5 seconds more between polls.");
+            }
+            switch (poll.status()) {
+                case "pending" -> throw new OAuthException(OAuthError.AUTHORIZATION_PENDING, "The person has not answered yet.");
+                case "denied" -> throw new OAuthException(OAuthError.DEVICE_ACCESS_DENIED, "The person denied the device.");
+                default -> {
+                    // approved
+                }
+            }
+            if (poll.used()) {
+                throw OAuthException.invalidGrant("The device code was used already.");
+            }
+            Instant authTime = poll.authTime() == null ? null : poll.authTime().toInstant();
+            return pool.withTransaction(conn -> devices.markUsed(conn, hash).chain(marked -> {
+                if (!marked) {
+                    throw OAuthException.invalidGrant("The device code was used already.");
+                }
+                return issue(conn, client.id(), poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
+                        authTime).chain(issued -> withIdToken(issued, client, poll.personId(), authTime, null));
+            })).invoke(issued -> EVENTS.infof("event=token_issued grant=device_code client_id=%s person_id=%d",
+                    client.clientId(), poll.personId()));
+        });
+    }
 
     /** authorization_code: single use, same client and redirect URI, PKCE when the code has a challenge. */
     public Uni<IssuedTokens> exchangeCode(ApplicationRow client, String code, String redirectUri, String verifier) {

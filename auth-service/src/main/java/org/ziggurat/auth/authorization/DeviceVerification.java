@@ -1,0 +1,89 @@
+package org.ziggurat.auth.authorization;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.clients.ApplicationRepository;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.oauth.UserCodes;
+import org.ziggurat.auth.tokens.ConsentRepository;
+import org.ziggurat.auth.tokens.DeviceAuthorizationRepository;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * The verification page's decisions (RFC 8628 §3.3): which pending request a user code names,
+ * and the signed-in person's answer to it. Wrong codes are counted per session: after
+ * {@code user-code-attempts} the session ends, and guessing needs a new sign-in, which the
+ * directory throttles.
+ */
+@ApplicationScoped
+public class DeviceVerification {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    private final DeviceAuthorizationRepository devices;
+    private final ApplicationRepository applications;
+    private final ConsentRepository consents;
+    private final LoginSessions sessions;
+    private final TokenCrypto crypto;
+    private final AuthConfig config;
+
+    DeviceVerification(DeviceAuthorizationRepository devices, ApplicationRepository applications, ConsentRepository consents,
+            LoginSessions sessions, TokenCrypto crypto, AuthConfig config) {
+        this.devices = devices;
+        this.applications = applications;
+        this.consents = consents;
+        this.sessions = sessions;
+        this.crypto = crypto;
+        this.config = config;
+    }
+
+    /** A pending request, as the confirmation page shows it. */
+    public record Found(String userCode, ApplicationRow app, List<String> scopes) {
+    }
+
+    /** What a typed code led to: the request, a wrong code, or one wrong code too many (the session ended). */
+    public record Lookup(Found found, boolean tooMany) {
+    }
+
+    public Uni<Lookup> find(String sessionCookie, LoginSessions.Session session, String typed) {
+        String code = UserCodes.normalize(typed);
+        Uni<DeviceAuthorizationRepository.Pending> pending = code == null ? Uni.createFrom().nullItem()
+                : devices.pending(crypto.hash(code));
+        return pending.chain(request -> request == null ? wrong(sessionCookie, session)
+                : applications.byId(request.applicationId()).map(app -> app == null ? null
+                        : new Lookup(new Found(code, app, request.scopes()), false))
+                        .chain(found -> found != null ? Uni.createFrom().item(found) : wrong(sessionCookie, session)));
+    }
+
+    private Uni<Lookup> wrong(String sessionCookie, LoginSessions.Session session) {
+        return sessions.userCodeFailed(sessionCookie).chain(failures -> {
+            if (failures < config.userCodeAttempts()) {
+                return Uni.createFrom().item(new Lookup(null, false));
+            }
+            EVENTS.warnf("event=user_code_attempts_exceeded person_id=%d", session.personId());
+            return sessions.end(sessionCookie).map(ended -> new Lookup(null, true));
+        });
+    }
+
+    /** The person's answer; false when the request was no longer pending (answered meanwhile, expired). */
+    public Uni<Boolean> decide(Found found, LoginSessions.Session session, boolean approved) {
+        return devices.decide(crypto.hash(found.userCode()), approved, session.personId(), session.username(),
+                        OffsetDateTime.ofInstant(session.authTime(), ZoneOffset.UTC))
+                .call(decided -> decided && approved
+                        ? consents.grant(found.app().id(), session.personId(), new LinkedHashSet<>(found.scopes()))
+                        : Uni.createFrom().voidItem())
+                .invoke(decided -> {
+                    if (decided) {
+                        EVENTS.infof("event=device_%s client_id=%s person_id=%d", approved ? "approved" : "denied",
+                                found.app().clientId(), session.personId());
+                    }
+                });
+    }
+}

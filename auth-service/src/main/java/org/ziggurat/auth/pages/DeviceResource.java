@@ -1,0 +1,196 @@
+package org.ziggurat.auth.pages;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.auth.authorization.AuthorizationService;
+import org.ziggurat.auth.authorization.DeviceVerification;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.http.CallerAddress;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.oauth.UserCodes;
+import org.ziggurat.platform.problem.ProblemMappers;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The device flow's verification page (RFC 8628 §3.3), in the look of the login and consent
+ * pages: sign in, enter the code the device shows (or arrive with it in the address), see which
+ * application asks for what, approve or deny. Every form is CSRF-protected (the login form's
+ * double-submit cookie, then the session's token); wrong codes end the session after a few.
+ */
+@Tag(name = "OAuth")
+// The class path is /oauth, not /oauth/device: RESTEasy Reactive would take /oauth/device for a
+// prefix of /oauth/device_authorization (OAuthResource) and answer 404 there.
+@Path("/oauth")
+public class DeviceResource {
+
+    private static final String USER_CODE = "user_code";
+
+    private final DeviceVerification verification;
+    private final AuthorizationService authorization;
+    private final LoginSessions sessions;
+    private final AuthorizePages pages;
+
+    DeviceResource(DeviceVerification verification, AuthorizationService authorization, LoginSessions sessions,
+            AuthorizePages pages) {
+        this.verification = verification;
+        this.authorization = authorization;
+        this.sessions = sessions;
+        this.pages = pages;
+    }
+
+    @Operation(operationId = "showDeviceVerification", summary = "Connect a device (browser)",
+    description = "RFC 8628's verification_uri: the sign-in page, then the page to enter the device's user code, or, "
+    + "with user_code in the address (verification_uri_complete), the request it names to approve or deny.")
+    @SecurityRequirementsSet
+    @Parameter(name = USER_CODE, in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING), example = "BCDF-GHJK")
+    @APIResponse(responseCode = "200", description = "A page: sign in, enter the code, or confirm.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @GET
+    @Path("/device")
+    public Uni<Response> show(@Context UriInfo uri, @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie) {
+        QueryParameters.Read read = QueryParameters.read(uri, List.of(USER_CODE));
+        Map<String, String> params = read.repeated() == null ? read.values() : Map.of();
+        return sessions.find(cookie).chain(session -> {
+            if (session == null) {
+                return Uni.createFrom().item(pages.deviceLogin(params, uri, null, null, 200));
+            }
+            String typed = params.get(USER_CODE);
+            return typed == null ? Uni.createFrom().item(pages.deviceCode(session, uri, null, 200))
+                    : lookUp(typed, cookie, session, uri);
+        });
+    }
+
+    @Operation(operationId = "answerDeviceVerification", summary = "Connect a device (the page's forms)",
+    description = "The verification page's forms: action login (with its CSRF cookie), verify (a user code), approve or "
+    + "deny (the session's CSRF token).")
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.DeviceForm.class)))
+    @APIResponse(responseCode = "200", description = "The next page.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "303", description = "Signed in: back to the page.",
+    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "A form that is no form, or an unknown action: an error page.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "401", description = "A failed sign-in, or no session: the sign-in page.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "403", description = "A form that this site did not send.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "429", description = "Too many sign-in attempts.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "Signing in is not possible for a moment.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @POST
+    @Path("/device")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
+            @Context UriInfo uri, @Context HttpServerRequest http) {
+        OAuthForm form;
+        try {
+            form = OAuthForm.parse(contentType, body);
+        } catch (OAuthException e) {
+            return Uni.createFrom().item(pages.error(400, e.getMessage()));
+        }
+        String action = form.get("action");
+        if ("login".equals(action)) {
+            return signIn(form, loginCsrfCookie, uri, http);
+        }
+        if (!"verify".equals(action) && !"approve".equals(action) && !"deny".equals(action)) {
+            return Uni.createFrom().item(pages.error(400, "Unknown action."));
+        }
+        return sessions.find(cookie).chain(session -> {
+            if (session == null) {
+                return Uni.createFrom().item(pages.deviceLogin(codeOf(form), uri, "Your session ended. Sign in again.", null, 401));
+            }
+            if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
+                return Uni.createFrom().item(pages.error(403, "The form was not sent by this site. Nothing was shared."));
+            }
+            String typed = form.get(USER_CODE);
+            if (typed == null) {
+                return Uni.createFrom().item(pages.deviceCode(session, uri, "Enter the code that your device shows.", 400));
+            }
+            if (action.equals("verify")) {
+                return lookUp(typed, cookie, session, uri);
+            }
+            boolean approved = action.equals("approve");
+            return verification.find(cookie, session, typed).chain(lookup -> {
+                if (lookup.found() == null) {
+                    return Uni.createFrom().item(notFound(lookup, session, uri));
+                }
+                return verification.decide(lookup.found(), session, approved).map(decided -> decided
+                        ? pages.deviceDone(approved, lookup.found().app().name(), uri)
+                        : pages.deviceCode(session, uri, "This code was answered already, or it expired.", 400));
+            });
+        });
+    }
+
+    private Uni<Response> lookUp(String typed, String cookie, LoginSessions.Session session, UriInfo uri) {
+        return verification.find(cookie, session, typed).map(lookup -> lookup.found() == null ? notFound(lookup, session, uri)
+                : pages.deviceConfirm(session, lookup.found().app().name(), UserCodes.display(lookup.found().userCode()),
+                        lookup.found().scopes(), uri));
+    }
+
+    private Response notFound(DeviceVerification.Lookup lookup, LoginSessions.Session session, UriInfo uri) {
+        if (lookup.tooMany()) {
+            return pages.deviceLogin(Map.of(), uri, "Too many wrong codes. Sign in again to go on.", null, 401);
+        }
+        return pages.deviceCode(session, uri, "That code is not right, or it expired. Check the code on your device.", 400);
+    }
+
+    private Uni<Response> signIn(OAuthForm form, String csrfCookie, UriInfo uri, HttpServerRequest http) {
+        Map<String, String> params = codeOf(form);
+        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
+            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
+        }
+        String login = form.get("login");
+        if (login == null || form.get("password") == null) {
+            return Uni.createFrom().item(pages.deviceLogin(params, uri, "Enter your username or email and your password.", login, 400));
+        }
+        return authorization.signIn("device", "-", login, form.get("password"), CallerAddress.of(http))
+                .map(created -> pages.deviceSignedIn(params, uri, created))
+                .onFailure(AuthorizationService.SignInRefused.class).recoverWithItem(e ->
+                        ((AuthorizationService.SignInRefused) e).throttled()
+                                ? pages.deviceLogin(params, uri, "Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
+                                : pages.deviceLogin(params, uri, "The username or password is not right.", login, 401))
+                .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
+                        pages.deviceLogin(params, uri, "Signing in is not possible for a moment. Try again shortly.", login, 503));
+    }
+
+    /** The user code a form carries on (from the address, through sign-in), if any. */
+    private static Map<String, String> codeOf(OAuthForm form) {
+        Map<String, String> params = new LinkedHashMap<>();
+        String code = form.get(USER_CODE);
+        if (code != null && code.length() <= 32) {
+            params.put(USER_CODE, code);
+        }
+        return params;
+    }
+}

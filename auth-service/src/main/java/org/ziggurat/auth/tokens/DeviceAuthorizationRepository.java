@@ -1,0 +1,112 @@
+package org.ziggurat.auth.tokens;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/**
+ * Device authorizations (RFC 8628) by the keyed hashes of their codes. Every change is one
+ * statement on one row, so that replicas polling and approving at once agree on what happened.
+ */
+@ApplicationScoped
+public class DeviceAuthorizationRepository {
+
+    private final Pool pool;
+
+    DeviceAuthorizationRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public record NewRequest(byte[] deviceCodeHash, byte[] userCodeHash, long applicationId, List<String> scopes,
+            int intervalSeconds, OffsetDateTime expiresAt) {
+    }
+
+    /** A request as the verification page shows it. */
+    public record Pending(long applicationId, List<String> scopes) {
+    }
+
+    /**
+     * What one poll found: the request's state at the time of the poll, whether it came before
+     * the interval had passed (which widened the interval), and what an approval carries.
+     */
+    public record Poll(long applicationId, String status, boolean tooSoon, boolean expired, boolean used,
+            Long personId, String username, OffsetDateTime authTime, List<String> scopes) {
+    }
+
+    /** False when the user code is taken by a live request (a new one is drawn then). */
+    public Uni<Boolean> insert(NewRequest request) {
+        return pool.preparedQuery("INSERT INTO device_authorization (device_code_hash, user_code_hash, application_id, scopes, "
+                        + "interval_seconds, expires_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_code_hash) DO NOTHING")
+                .execute(Tuple.tuple().addValue(Buffer.buffer(request.deviceCodeHash()))
+                        .addValue(Buffer.buffer(request.userCodeHash())).addValue(request.applicationId())
+                        .addValue(request.scopes().toArray(String[]::new)).addValue(request.intervalSeconds())
+                        .addValue(request.expiresAt()))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /**
+     * A poll of the token endpoint: records it, and when it came before the interval had passed
+     * since the last, adds 5 s to the interval (RFC 8628 §3.5). Null for an unknown device code.
+     */
+    public Uni<Poll> poll(byte[] deviceCodeHash) {
+        return pool.preparedQuery("""
+                WITH before AS (SELECT device_code_hash, last_polled_at, interval_seconds FROM device_authorization
+                                WHERE device_code_hash = $1 FOR UPDATE)
+                UPDATE device_authorization d SET last_polled_at = now(),
+                       interval_seconds = CASE WHEN b.last_polled_at > now() - make_interval(secs => b.interval_seconds)
+                                               THEN b.interval_seconds + 5 ELSE b.interval_seconds END
+                FROM before b WHERE d.device_code_hash = b.device_code_hash
+                RETURNING d.application_id, d.status, d.person_id, d.username, d.auth_time, d.scopes,
+                          coalesce(b.last_polled_at > now() - make_interval(secs => b.interval_seconds), false) AS too_soon,
+                          d.expires_at <= now() AS expired, d.used_at IS NOT NULL AS used""")
+                .execute(Tuple.of(Buffer.buffer(deviceCodeHash)))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    Row r = rows.iterator().next();
+                    return new Poll(r.getLong("application_id"), r.getString("status"), r.getBoolean("too_soon"),
+                            r.getBoolean("expired"), r.getBoolean("used"), r.getLong("person_id"), r.getString("username"),
+                            r.getOffsetDateTime("auth_time"), List.of(r.getArrayOfStrings("scopes")));
+                });
+    }
+
+    /** Marks an approved request's tokens issued, once: false when another poll issued them first. */
+    public Uni<Boolean> markUsed(SqlClient client, byte[] deviceCodeHash) {
+        return client.preparedQuery("UPDATE device_authorization SET used_at = now() WHERE device_code_hash = $1 "
+                        + "AND status = 'approved' AND used_at IS NULL AND expires_at > now()")
+                .execute(Tuple.of(Buffer.buffer(deviceCodeHash))).map(rows -> rows.rowCount() == 1);
+    }
+
+    /** The live, pending request of a user code; null when there is none. */
+    public Uni<Pending> pending(byte[] userCodeHash) {
+        return pool.preparedQuery("SELECT application_id, scopes FROM device_authorization WHERE user_code_hash = $1 "
+                        + "AND status = 'pending' AND expires_at > now()")
+                .execute(Tuple.of(Buffer.buffer(userCodeHash)))
+                .map(rows -> rows.rowCount() == 0 ? null : new Pending(rows.iterator().next().getLong("application_id"),
+                        List.of(rows.iterator().next().getArrayOfStrings("scopes"))));
+    }
+
+    /** The person's answer to a pending request; false when it was no longer pending (answered, expired). */
+    public Uni<Boolean> decide(byte[] userCodeHash, boolean approved, long personId, String username,
+            OffsetDateTime authTime) {
+        return pool.preparedQuery("UPDATE device_authorization SET status = $2, person_id = $3, username = $4, auth_time = $5 "
+                        + "WHERE user_code_hash = $1 AND status = 'pending' AND expires_at > now()")
+                .execute(Tuple.tuple().addValue(Buffer.buffer(userCodeHash)).addValue(approved ? "approved" : "denied")
+                        .addValue(personId).addValue(username).addValue(authTime))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /** Requests a day past their expiry go (TokenPurge). */
+    public Uni<Integer> purgeExpired() {
+        return pool.preparedQuery("DELETE FROM device_authorization WHERE expires_at < now() - interval '1 day'").execute()
+                .map(rows -> rows.rowCount());
+    }
+}
