@@ -49,8 +49,12 @@ class AuthorizeFlowTest {
         }
 
         Response post(Map<String, String> form) {
+            return post("/oauth/authorize", form);
+        }
+
+        Response post(String path, Map<String, String> form) {
             Response r = given().redirects().follow(false).cookies(cookies).contentType("application/x-www-form-urlencoded")
-                    .formParams(form).post("/oauth/authorize");
+                    .formParams(form).post(path);
             remember(r);
             return r;
         }

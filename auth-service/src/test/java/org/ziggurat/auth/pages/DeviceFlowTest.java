@@ -68,29 +68,15 @@ class DeviceFlowTest {
 
     /** A browser on the verification page. */
     static final class Person {
-        final Map<String, String> cookies = new HashMap<>();
+        final AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        final Map<String, String> cookies = browser.cookies;
 
         Response get(String url) {
-            Response r = given().redirects().follow(false).cookies(cookies).urlEncodingEnabled(false).get(url);
-            remember(r);
-            return r;
+            return browser.get(url);
         }
 
         Response post(Map<String, String> form) {
-            Response r = given().redirects().follow(false).cookies(cookies).contentType("application/x-www-form-urlencoded")
-                    .formParams(form).post("/oauth/device");
-            remember(r);
-            return r;
-        }
-
-        private void remember(Response r) {
-            r.getDetailedCookies().asList().forEach(c -> {
-                if (c.getMaxAge() == 0 || c.getValue().isEmpty()) {
-                    cookies.remove(c.getName());
-                } else {
-                    cookies.put(c.getName(), c.getValue());
-                }
-            });
+            return browser.post("/oauth/device", form);
         }
 
         /** Signs alice in on the page of {@code url}; the page after. */
