@@ -1278,8 +1278,12 @@ def main(argv):
     if argv[0] == "list":
         print("\n".join(list(scenarios({})) + SPECIAL_SCENARIOS))
         return 0
-    # The A/B comparison measures two builds of Ziggurat, not the peer.
-    state = seed(with_keycloak=argv != ["ab"])
+    # Keycloak is started only for scenarios that measure it (not for the A/B comparison of two
+    # builds of Ziggurat, nor for openid, which compares Ziggurat with itself).
+    defined = scenarios({})
+    with_keycloak = argv[0] == "all" or any(t.get("system") == "keycloak" for name in argv if name in defined
+                                            for t in defined[name]["targets"])
+    state = seed(with_keycloak=with_keycloak)
     prepare_floor(state)
     write_lines("pages.txt", [str(p) for p in range(1, 201)])
     state["owner_id"] = int(sql(f"SELECT id FROM directory.person WHERE username = '{OWNER}'"))

@@ -90,6 +90,20 @@ public interface AuthConfig {
     /** Base64 of 32 random bytes: the AES-GCM key of stored access-token values. */
     String tokenEncryptionKey();
 
+    /** Dynamic client registration (RFC 7591). */
+    Registration registration();
+
+    interface Registration {
+        /**
+         * A secret that lets tools register themselves without a person's token (an RFC 7591
+         * initial access token); unset, registering needs an access token with the admin scope.
+         */
+        Optional<String> initialAccessToken();
+
+        /** The person who owns the applications registered with the initial access token. */
+        Optional<Long> owner();
+    }
+
     /** The gateway's confidential client, created or updated at start; it may introspect. */
     GatewayClient gatewayClient();
 

@@ -32,5 +32,13 @@ public class AuthSettingsCheck implements SettingsCheck {
                 UnsafeSettings.publishedValues("ziggurat.auth.token-encryption-key"));
         settings.secret("ziggurat.auth.gateway-client.secret", config.gatewayClient().secret(), 32,
                 UnsafeSettings.publishedValues("ziggurat.auth.gateway-client.secret"));
+        if (config.registration().initialAccessToken().isPresent()) {
+            settings.secret("ziggurat.auth.registration.initial-access-token", config.registration().initialAccessToken(), 32,
+                    UnsafeSettings.publishedValues("ziggurat.auth.registration.initial-access-token"));
+            if (config.registration().owner().isEmpty()) {
+                throw new IllegalStateException("ziggurat.auth.registration.initial-access-token needs "
+                        + "ziggurat.auth.registration.owner: the person who owns what registers with it");
+            }
+        }
     }
 }

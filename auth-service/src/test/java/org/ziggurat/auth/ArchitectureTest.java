@@ -33,7 +33,7 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
             entry("authorization", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
-            entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys")),
+            entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys", "authorization")),
             entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization")));
 
     @Override

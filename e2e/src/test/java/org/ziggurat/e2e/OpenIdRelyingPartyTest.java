@@ -28,6 +28,12 @@ import com.nimbusds.openid.connect.sdk.UserInfoResponse;
 import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
 import com.nimbusds.openid.connect.sdk.claims.UserInfo;
 import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
+import com.nimbusds.oauth2.sdk.GrantType;
+import com.nimbusds.openid.connect.sdk.rp.OIDCClientInformation;
+import com.nimbusds.openid.connect.sdk.rp.OIDCClientInformationResponse;
+import com.nimbusds.openid.connect.sdk.rp.OIDCClientMetadata;
+import com.nimbusds.openid.connect.sdk.rp.OIDCClientRegistrationRequest;
+import com.nimbusds.openid.connect.sdk.rp.OIDCClientRegistrationResponseParser;
 import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +49,8 @@ import static org.ziggurat.e2e.Platform.as;
 
 /**
  * Signing in with Ziggurat as relying parties that nobody here wrote see it, through the gateway:
- * the Nimbus OpenID Connect SDK configures itself from discovery alone, validates ID tokens with
+ * the Nimbus OpenID Connect SDK configures itself from discovery alone, registers its client
+ * (RFC 7591), validates ID tokens with
  * its own IDTokenValidator against the published JWKS, and reads userinfo, before and after the
  * signing key rotates.
  */
@@ -52,12 +59,22 @@ class OpenIdRelyingPartyTest {
     record RelyingParty(ClientID id, Secret secret, URI redirect) {
     }
 
-    static RelyingParty register(String ownerToken, String redirect) {
-        Map<String, Object> app = as(ownerToken).contentType("application/json")
-                .body(Map.of("name", "Notebook hub", "redirect_uris", List.of(redirect), "scopes", "openid profile email"))
-                .post("/applications").then().statusCode(201).extract().jsonPath().getMap("");
-        return new RelyingParty(new ClientID((String) app.get("client_id")), new Secret((String) app.get("client_secret")),
-                URI.create(redirect));
+    /** The library registers the relying party itself (RFC 7591), with the person's admin token. */
+    static RelyingParty register(OIDCProviderMetadata provider, String adminToken, String redirect) throws Exception {
+        OIDCClientMetadata metadata = new OIDCClientMetadata();
+        metadata.setName("Notebook hub");
+        metadata.setRedirectionURI(URI.create(redirect));
+        metadata.setScope(new Scope("openid", "profile", "email"));
+        metadata.setGrantTypes(java.util.Set.of(GrantType.AUTHORIZATION_CODE, GrantType.REFRESH_TOKEN));
+        metadata.applyDefaults();
+        var response = OIDCClientRegistrationResponseParser.parse(new OIDCClientRegistrationRequest(
+                provider.getRegistrationEndpointURI(), metadata, new BearerAccessToken(adminToken)).toHTTPRequest().send());
+        assertTrue(response.indicatesSuccess(), () -> ((com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse) response)
+                .getErrorObject().toJSONObject().toString());
+        OIDCClientInformation info = ((OIDCClientInformationResponse) response).getOIDCClientInformation();
+        assertNotNull(info.getRegistrationAccessToken(), "RFC 7592's token to manage the registration");
+        assertEquals(JWSAlgorithm.RS256, info.getOIDCMetadata().getIDTokenJWSAlg());
+        return new RelyingParty(info.getID(), info.getSecret(), URI.create(redirect));
     }
 
     @Test
@@ -67,7 +84,7 @@ class OpenIdRelyingPartyTest {
         assertTrue(provider.getIDTokenJWSAlgs().contains(JWSAlgorithm.RS256));
 
         Platform.Person ada = Platform.signUp("oidc");
-        RelyingParty rp = register(Platform.accessToken(ada, "admin"), "http://127.0.0.1:9/oidc/callback");
+        RelyingParty rp = register(provider, Platform.accessToken(ada, "admin"), "http://127.0.0.1:9/oidc/callback");
         CodeVerifier verifier = new CodeVerifier();
         State state = new State();
         Nonce nonce = new Nonce();

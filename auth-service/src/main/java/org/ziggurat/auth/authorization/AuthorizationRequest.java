@@ -20,7 +20,10 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
 
     /** The parameters of the authorization request, in the order the pages carry them. */
     public static final List<String> PARAMETERS = List.of("response_type", "client_id", "redirect_uri", "scope",
-            "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age");
+            "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age", "request_uri");
+
+    /** RFC 9126 §2.2: the prefix of the request_uri values this server makes. */
+    public static final String REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
 
     /** The prompt values (OpenID Connect Core §3.1.2.1); select_account is taken as login: there is one account. */
     static final Set<String> PROMPTS = Set.of("none", "login", "consent", "select_account");
@@ -36,6 +39,11 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
 
     public String codeChallenge() {
         return params.get("code_challenge");
+    }
+
+    /** The request_uri of a pushed request (RFC 9126), whose stored parameters these are; null otherwise. */
+    public String requestUri() {
+        return params.get("request_uri");
     }
 
     public String nonce() {

@@ -16,6 +16,8 @@ import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
+import org.ziggurat.auth.tokens.PushedRequestRepository;
+import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.auth.tokens.TokenRules;
 
@@ -47,10 +49,12 @@ public class AuthorizationService {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final DirectoryClient directory;
+    private final PushedRequestRepository pushed;
 
     public AuthorizationService(ApplicationRepository applications, ClientAuthenticator clients, LoginSessions sessions,
             ConsentRepository consents, TokenRepository tokens, LiveAccessTokens liveTokens, TokenCrypto crypto,
-            AuthConfig config, @RestClient DirectoryClient directory) {
+            AuthConfig config, @RestClient DirectoryClient directory, PushedRequestRepository pushed) {
+        this.pushed = pushed;
         this.applications = applications;
         this.clients = clients;
         this.sessions = sessions;
@@ -62,12 +66,83 @@ public class AuthorizationService {
         this.directory = directory;
     }
 
-    /** The request, when its client and redirect URI are known good; null otherwise (an error page). */
+    /**
+     * The request, when its client and redirect URI are known good; null otherwise (an error page).
+     * With a request_uri, the pushed request's own parameters (RFC 9126 §4): whatever else the
+     * address or a page's hidden fields say is ignored. Fails with {@link PushedRequestRefused}
+     * when the request_uri is unknown, another client's, used or expired.
+     */
     public Uni<AuthorizationRequest> check(Map<String, String> params) {
         if (!AuthorizationRequest.plausibleClient(params)) {
             return Uni.createFrom().nullItem();
         }
-        return applications.byClientId(params.get("client_id")).map(app -> AuthorizationRequest.of(app, params));
+        return applications.byClientId(params.get("client_id")).chain(app -> {
+            String requestUri = params.get("request_uri");
+            if (app == null || requestUri == null) {
+                return Uni.createFrom().item(AuthorizationRequest.of(app, params));
+            }
+            return pushed.open(crypto.hash(requestUri), app.id(), config.codeLifetime()).map(stored -> {
+                if (stored == null) {
+                    throw new PushedRequestRefused();
+                }
+                Map<String, String> merged = new LinkedHashMap<>(stored);
+                merged.put("client_id", app.clientId());
+                merged.put("request_uri", requestUri);
+                return AuthorizationRequest.of(app, merged);
+            });
+        });
+    }
+
+    /** A request_uri that names no live pushed request of the client (RFC 9126 §4). */
+    public static final class PushedRequestRefused extends RuntimeException {
+        PushedRequestRefused() {
+            super("request_uri not valid", null, false, false);
+        }
+    }
+
+    /** RFC 9126 §2: the stored request_uri of a pushed authorization request, and how long it is good. */
+    public record Pushed(String requestUri, long expiresIn) {
+    }
+
+    /**
+     * RFC 9126 §2.1: the authenticated client pushes an authorization request, checked as the
+     * authorization endpoint checks one; errors go back to the client, as from the token endpoint.
+     */
+    public Uni<Pushed> push(ApplicationRow client, Map<String, String> params) {
+        if (params.containsKey("request_uri")) {
+            throw OAuthException.invalidRequest("A pushed request may not carry a request_uri.");
+        }
+        if (params.get("client_id") != null && !params.get("client_id").equals(client.clientId())) {
+            throw OAuthException.invalidRequest("client_id is not the authenticated client's.");
+        }
+        Map<String, String> withClient = new LinkedHashMap<>(params);
+        withClient.put("client_id", client.clientId());
+        AuthorizationRequest request = AuthorizationRequest.of(client, withClient);
+        if (request == null) {
+            throw OAuthException.invalidRequest(client.ownerId() == null ? "A platform client cannot act for a person."
+                    : "The redirect_uri is missing or not registered for this client.");
+        }
+        String refusal = refusal(request);
+        if (refusal != null) {
+            int colon = refusal.indexOf(": ");
+            OAuthError error = refusal.startsWith(OAuthError.INVALID_SCOPE.code()) ? OAuthError.INVALID_SCOPE
+                    : refusal.startsWith(OAuthError.UNSUPPORTED_RESPONSE_TYPE.code()) ? OAuthError.UNSUPPORTED_RESPONSE_TYPE
+                    : OAuthError.INVALID_REQUEST;
+            throw new OAuthException(error, refusal.substring(colon + 2));
+        }
+        String requestUri = AuthorizationRequest.REQUEST_URI_PREFIX + crypto.newCsrfToken();
+        Map<String, String> stored = new LinkedHashMap<>(request.params());
+        stored.remove("client_id");
+        return pushed.insert(crypto.hash(requestUri), client.id(), stored, PUSHED_LIFETIME)
+                .map(done -> new Pushed(requestUri, PUSHED_LIFETIME.toSeconds()));
+    }
+
+    /** How long a pushed request waits for the browser (RFC 9126 §2.2's expires_in). */
+    static final java.time.Duration PUSHED_LIFETIME = java.time.Duration.ofSeconds(60);
+
+    /** RFC 9126 §5: an application that requires pushed requests takes no other kind. */
+    public static boolean pushRequired(AuthorizationRequest request) {
+        return request.app().requirePushedRequests() && request.requestUri() == null;
     }
 
     /**
@@ -217,6 +292,9 @@ public class AuthorizationService {
             if (!app.confidential() && challenge == null) {
                 throw OAuthException.invalidRequest("A public client must send a PKCE code_challenge (S256).");
             }
+            if (app.requirePushedRequests()) {
+                throw OAuthException.invalidRequest("This application must push its authorization requests (RFC 9126).");
+            }
             ApiAuthorization.check(new ApiAuthorization.Presented(owner.applicationId(), owner.username(), owner.scopes()),
                     app.id(), app.scopes(), approval.username(), scopes);
             Map<String, String> params = new LinkedHashMap<>();
@@ -266,10 +344,16 @@ public class AuthorizationService {
             Set<String> scopes) {
         String value = crypto.newCode();
         String challenge = request.codeChallenge();
-        return tokens.insertCode(crypto.hash(value), new TokenRepository.Code(request.app().id(), personId, username,
+        Uni<Boolean> pushedUse = request.requestUri() == null ? Uni.createFrom().item(true)
+                : pushed.use(crypto.hash(request.requestUri()));
+        return pushedUse.invoke(usable -> {
+            if (!usable) {
+                throw new PushedRequestRefused();
+            }
+        }).chain(usable -> tokens.insertCode(crypto.hash(value), new TokenRepository.Code(request.app().id(), personId, username,
                         request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
                         OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(),
-                        authTime == null ? null : OffsetDateTime.ofInstant(authTime, ZoneOffset.UTC)))
+                        authTime == null ? null : OffsetDateTime.ofInstant(authTime, ZoneOffset.UTC))))
                 .invoke(inserted -> {
                     if (!inserted) {
                         EVENTS.warnf("event=nonce_replay client_id=%s person_id=%d", request.app().clientId(), personId);

@@ -46,7 +46,11 @@ public class ApplicationRepository {
 
     public record NewApplication(Long ownerId, String name, String clientId, byte[] clientSecretHash,
             boolean confidential, List<String> redirectUris, List<String> scopes, boolean passwordGrant,
-            boolean introspection, OpenIdSettings openId) {
+            boolean introspection, OpenIdSettings openId, Registration registration) {
+    }
+
+    /** A client that registered itself (RFC 7591): its registration access token's hash, its other metadata (JSON). */
+    public record Registration(byte[] tokenHash, String metadata) {
     }
 
     /** What an application sets for OpenID Connect and pushed requests. */
@@ -57,14 +61,17 @@ public class ApplicationRepository {
     public Uni<ApplicationRow> insert(NewApplication app) {
         return one("INSERT INTO application (owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
                 + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
-                + "require_pushed_authorization_requests) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+                + "require_pushed_authorization_requests, registration_token_hash, registration_metadata) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb) "
                 + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple()
                 .addValue(app.ownerId()).addValue(app.name()).addValue(app.clientId())
                 .addValue(app.clientSecretHash() == null ? null : Buffer.buffer(app.clientSecretHash()))
                 .addValue(app.confidential()).addValue(app.redirectUris().toArray(String[]::new))
                 .addValue(app.scopes().toArray(String[]::new)).addValue(app.passwordGrant())
                 .addValue(app.introspection()).addValue(app.openId().postLogoutRedirectUris().toArray(String[]::new))
-                .addValue(app.openId().idTokenAlg()).addValue(app.openId().requirePushedRequests()));
+                .addValue(app.openId().idTokenAlg()).addValue(app.openId().requirePushedRequests())
+                .addValue(app.registration() == null ? null : Buffer.buffer(app.registration().tokenHash()))
+                .addValue(app.registration() == null ? null : app.registration().metadata()));
     }
 
     public Uni<ApplicationRow> byClientId(String clientId) {
@@ -88,6 +95,11 @@ public class ApplicationRepository {
         }
     }
 
+    /** By client id from the database, not this replica's cache: for changes a client makes to itself. */
+    public Uni<ApplicationRow> byClientIdUncached(String clientId) {
+        return one("SELECT " + ApplicationRow.COLUMNS + " FROM application WHERE client_id = $1", Tuple.of(clientId));
+    }
+
     /** An application by id, whoever owns it; null when there is none. */
     public Uni<ApplicationRow> byId(long id) {
         return one("SELECT " + ApplicationRow.COLUMNS + " FROM application WHERE id = $1", Tuple.of(id));
@@ -104,15 +116,17 @@ public class ApplicationRepository {
                 .execute(Tuple.of(ownerId)).map(ApplicationRepository::all);
     }
 
+    /** {@code registrationMetadata}: a registered client's other metadata, replaced; null leaves it. */
     public Uni<ApplicationRow> update(long id, String name, List<String> redirectUris, List<String> scopes,
-            boolean passwordGrant, OpenIdSettings openId) {
+            boolean passwordGrant, OpenIdSettings openId, String registrationMetadata) {
         return one("UPDATE application SET name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
                 + "post_logout_redirect_uris = $6, id_token_signed_response_alg = $7, "
-                + "require_pushed_authorization_requests = $8, updated_at = now() WHERE id = $1 RETURNING "
-                + ApplicationRow.COLUMNS, Tuple.tuple().addValue(id).addValue(name)
+                + "require_pushed_authorization_requests = $8, "
+                + "registration_metadata = coalesce($9::text::jsonb, registration_metadata), updated_at = now() WHERE id = $1 "
+                + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple().addValue(id).addValue(name)
                 .addValue(redirectUris.toArray(String[]::new)).addValue(scopes.toArray(String[]::new))
                 .addValue(passwordGrant).addValue(openId.postLogoutRedirectUris().toArray(String[]::new))
-                .addValue(openId.idTokenAlg()).addValue(openId.requirePushedRequests()))
+                .addValue(openId.idTokenAlg()).addValue(openId.requirePushedRequests()).addValue(registrationMetadata))
                 .invoke(row -> changed(id));
     }
 

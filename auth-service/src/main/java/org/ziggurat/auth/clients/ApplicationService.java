@@ -57,18 +57,28 @@ public class ApplicationService {
     }
 
     public Uni<Created> create(long owner, JsonNode body) {
+        return create(owner, body, null);
+    }
+
+    /** {@code registration}: for a client that registers itself (RFC 7591), else null. */
+    public Uni<Created> create(long owner, JsonNode body, ApplicationRepository.Registration registration) {
         Fields f = fields(body, true);
         boolean confidential = f.confidential() == null || f.confidential();
         String secret = confidential ? crypto.newClientSecret() : null;
         return applications.insert(new ApplicationRepository.NewApplication(owner, f.name(), crypto.newClientId(),
                         secret == null ? null : crypto.hash(secret), confidential, f.redirectUris(), f.scopes(),
-                        f.passwordGrant() == null || f.passwordGrant(), false, f.openId(null)))
+                        f.passwordGrant() == null || f.passwordGrant(), false, f.openId(null), registration))
                 .map(app -> new Created(app, secret))
                 .invoke(c -> EVENTS.infof("event=application_created client_id=%s person_id=%d", c.application().clientId(), owner));
     }
 
     /** PUT replaces every field; PATCH changes the fields it names. The kind of client never changes. */
     public Uni<ApplicationRow> update(long owner, long id, JsonNode body, boolean replace) {
+        return update(owner, id, body, replace, null);
+    }
+
+    /** {@code registrationMetadata}: a registered client's other metadata (RFC 7592 PUT), else null. */
+    public Uni<ApplicationRow> update(long owner, long id, JsonNode body, boolean replace, String registrationMetadata) {
         Fields f = fields(body, replace);
         return owned(id, owner).chain(app -> {
             if (f.confidential() != null && f.confidential() != app.confidential()) {
@@ -79,7 +89,7 @@ public class ApplicationService {
                     f.scopes() != null ? f.scopes() : app.scopes(),
                     f.passwordGrant() != null ? f.passwordGrant() : app.passwordGrant(),
                     // PUT replaces these too: left out, they are the defaults again.
-                    f.openId(replace ? null : app));
+                    f.openId(replace ? null : app), registrationMetadata);
         });
     }
 

@@ -29,6 +29,7 @@ public class TokenCrypto {
     public static final String SECRET_PREFIX = "zcs_";
     public static final String SESSION_PREFIX = "zls_";
     public static final String DEVICE_CODE_PREFIX = "zdc_";
+    public static final String REGISTRATION_TOKEN_PREFIX = "zrg_";
 
     private static final String CLIENT_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     private static final int GCM_NONCE = 12;
@@ -90,6 +91,11 @@ public class TokenCrypto {
 
     public String newSession() {
         return SESSION_PREFIX + randomToken(32);
+    }
+
+    /** RFC 7592's registration access token: manages one registered client, nothing else. */
+    public String newRegistrationToken() {
+        return REGISTRATION_TOKEN_PREFIX + randomToken(32);
     }
 
     public String newDeviceCode() {

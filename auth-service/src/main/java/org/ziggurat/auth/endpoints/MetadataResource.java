@@ -73,6 +73,9 @@ public class MetadataResource {
         m.put("userinfo_endpoint", issuer + "/oauth/userinfo");
         m.put("end_session_endpoint", issuer + "/oauth/logout");
         m.put("device_authorization_endpoint", issuer + "/oauth/device_authorization");
+        m.put("registration_endpoint", issuer + "/oauth/register");
+        m.put("pushed_authorization_request_endpoint", issuer + "/oauth/par");
+        m.put("require_pushed_authorization_requests", false);
         m.put("scopes_supported", Scopes.KNOWN);
         m.put("response_types_supported", List.of("code"));
         m.put("response_modes_supported", List.of("query"));
@@ -89,6 +92,7 @@ public class MetadataResource {
         m.put("prompt_values_supported", List.of("none", "login", "consent", "select_account"));
         m.put("claims_parameter_supported", false);
         m.put("request_parameter_supported", false);
+        // request_uri is for pushed requests only (RFC 9126), not OpenID Connect's request objects by reference.
         m.put("request_uri_parameter_supported", false);
         return java.util.Collections.unmodifiableMap(m);
     }

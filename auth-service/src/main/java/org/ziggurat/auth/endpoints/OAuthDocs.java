@@ -91,6 +91,9 @@ public final class OAuthDocs {
             @Schema(description = "OpenID Connect: the person's claims, by scope.") String userinfoEndpoint,
             @Schema(description = "OpenID Connect RP-initiated logout.") String endSessionEndpoint,
             @Schema(description = "RFC 8628.") String deviceAuthorizationEndpoint,
+            @Schema(description = "RFC 7591.") String registrationEndpoint,
+            @Schema(description = "RFC 9126.") String pushedAuthorizationRequestEndpoint,
+            Boolean requirePushedAuthorizationRequests,
             List<String> scopesSupported,
             @Schema(required = true) List<String> responseTypesSupported,
             List<String> responseModesSupported,
@@ -139,5 +142,50 @@ public final class OAuthDocs {
             String verificationUriComplete,
             @Schema(required = true, description = "Seconds.", example = "600") long expiresIn,
             @Schema(description = "Seconds between polls.", example = "5") long interval) {
+    }
+
+    @Schema(name = "ClientMetadata", description = "RFC 7591 client metadata, as a tool registers itself.")
+    public record ClientMetadataInput(
+            @Schema(description = "Required with the authorization_code grant.") List<String> redirectUris,
+            String clientName,
+            @Schema(enumeration = {"client_secret_basic", "client_secret_post", "none"},
+                    description = "none: a public client (PKCE); client_secret_basic by default.") String tokenEndpointAuthMethod,
+            @Schema(description = "authorization_code (the default), refresh_token, password, client_credentials, "
+                    + "urn:ietf:params:oauth:grant-type:device_code.") List<String> grantTypes,
+            @Schema(description = "[\"code\"] with authorization_code.") List<String> responseTypes,
+            @Schema(description = "Space-delimited.", example = "openid profile email") String scope,
+            List<String> postLogoutRedirectUris,
+            @Schema(enumeration = {"RS256", "ES256"}) String idTokenSignedResponseAlg,
+            Boolean requirePushedAuthorizationRequests,
+            String clientUri, String logoUri, String tosUri, String policyUri, List<String> contacts,
+            String softwareId, String softwareVersion,
+            @Schema(description = "RFC 7592 PUT: the registered client's id.") String clientId) {
+    }
+
+    @Schema(name = "ClientInformation", description = "RFC 7591 section 3.2.1: a registered client, its metadata as registered.")
+    public record ClientInformation(@Schema(required = true) String clientId,
+            @Schema(description = "Only in the answer to registering, and only for confidential clients.") String clientSecret,
+            Long clientIdIssuedAt,
+            @Schema(description = "0: the secret does not expire.") Long clientSecretExpiresAt,
+            @Schema(description = "Only in the answer to registering.") String registrationAccessToken,
+            @Schema(required = true) String registrationClientUri,
+            String clientName, List<String> redirectUris, String scope, List<String> grantTypes, List<String> responseTypes,
+            String tokenEndpointAuthMethod, List<String> postLogoutRedirectUris, String idTokenSignedResponseAlg,
+            Boolean requirePushedAuthorizationRequests, String clientUri, String logoUri, String tosUri, String policyUri,
+            List<String> contacts, String softwareId, String softwareVersion) {
+    }
+
+    @Schema(name = "PushedAuthorizationRequest", description = "RFC 9126 section 2.1: an authorization request's "
+            + "parameters, with the client's authentication (Basic, or client_id for public clients).")
+    public record PushedRequest(@Schema(required = true, enumeration = "code") String responseType, String clientId,
+            @Schema(format = "password") String clientSecret, String redirectUri, String scope, String state,
+            String codeChallenge, @Schema(enumeration = "S256") String codeChallengeMethod, String nonce, String prompt,
+            String maxAge) {
+    }
+
+    @Schema(name = "PushedAuthorizationResponse", description = "RFC 9126 section 2.2.")
+    public record PushedRequestAnswer(
+            @Schema(required = true, example = "urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c") String requestUri,
+            @Schema(required = true, description = "Seconds.", example = "60") long expiresIn) {
     }
 }

@@ -28,8 +28,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.authorization.AuthorizationRequest;
+import org.ziggurat.auth.authorization.AuthorizationService;
 import org.ziggurat.auth.clients.ClientAuthenticator;
 import org.ziggurat.auth.clients.ClientCredentials;
+import org.ziggurat.auth.clients.ClientMetadata;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.OAuthError;
@@ -65,9 +68,11 @@ public class OAuthResource {
     private final TokenService tokenService;
     private final LiveAccessTokens liveTokens;
     private final AuthConfig config;
+    private final AuthorizationService authorizations;
 
     public OAuthResource(ClientAuthenticator clients, TokenService tokenService, LiveAccessTokens liveTokens,
-            AuthConfig config) {
+            AuthConfig config, AuthorizationService authorizations) {
+        this.authorizations = authorizations;
         this.clients = clients;
         this.tokenService = tokenService;
         this.liveTokens = liveTokens;
@@ -109,7 +114,7 @@ public class OAuthResource {
                 String code = form.require("code");
                 String redirectUri = form.require("redirect_uri");
                 String verifier = form.get("code_verifier");
-                yield clients.authenticate(claimed)
+                yield client(claimed, grantType)
                         .chain(app -> tokenService.exchangeCode(app, code, redirectUri, verifier))
                         .map(issued -> TokenResponses.of(issued, accept, true));
             }
@@ -117,7 +122,7 @@ public class OAuthResource {
                 String username = form.require("username");
                 String password = form.require("password");
                 Set<String> scopes = Scopes.parse(form.get("scope"));
-                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : clients.authenticate(claimed);
+                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : client(claimed, grantType);
                 yield client.chain(app -> tokenService.password(app, username, password, scopes, CallerAddress.of(request)))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
@@ -126,19 +131,19 @@ public class OAuthResource {
                 Set<String> scopes = Scopes.parse(form.get("scope"));
                 // Without a client: a refresh token of the password grant without one (a client's
                 // own refresh token is refused then, with invalid_client).
-                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : clients.authenticate(claimed);
+                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : client(claimed, grantType);
                 yield client.chain(app -> tokenService.refresh(app, refreshToken, scopes))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
             case "client_credentials" -> {
                 Set<String> scopes = Scopes.parse(form.get("scope"));
-                yield clients.authenticate(claimed)
+                yield client(claimed, grantType)
                         .chain(app -> tokenService.clientCredentials(app, scopes))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
             case DEVICE_CODE_GRANT -> {
                 String deviceCode = form.require("device_code");
-                yield clients.authenticate(claimed)
+                yield client(claimed, grantType)
                         .chain(app -> tokenService.deviceCode(app, deviceCode))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
@@ -146,6 +151,39 @@ public class OAuthResource {
                     "Supported grant types: authorization_code, password, refresh_token, client_credentials, "
                     + DEVICE_CODE_GRANT + ".");
         };
+    }
+
+    /** RFC 9126: the client pushes its authorization request; the browser then carries only the request_uri. */
+    @Operation(operationId = "pushAuthorizationRequest", summary = "Push an authorization request (RFC 9126)",
+    description = "The authorization request's parameters, checked as the authorization endpoint checks them, stored for "
+    + "60 seconds: the browser goes to /oauth/authorize with client_id and the request_uri only. Required of the "
+    + "applications that set require_pushed_authorization_requests.")
+    @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = OAuthDocs.PushedRequest.class)))
+    @APIResponse(responseCode = "201", description = "Stored.", content = @Content(mediaType = "application/json",
+    schema = @Schema(implementation = OAuthDocs.PushedRequestAnswer.class)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
+    @POST
+    @Path("/par")
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> pushAuthorizationRequest(String body,
+            @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
+        OAuthForm form = OAuthForm.parse(contentType, body);
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String name : AuthorizationRequest.PARAMETERS) {
+            if (form.get(name) != null) {
+                params.put(name, form.get(name));
+            }
+        }
+        return clients.authenticate(ClientCredentials.claimed(authorization, form))
+                .chain(app -> authorizations.push(app, params))
+                .map(pushed -> noStore(Response.status(201).entity(Map.of("request_uri", pushed.requestUri(),
+                        "expires_in", pushed.expiresIn()))));
     }
 
     /**
@@ -172,7 +210,7 @@ public class OAuthResource {
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         Set<String> scopes = Scopes.parse(form.get("scope"));
-        return clients.authenticate(ClientCredentials.claimed(authorization, form))
+        return client(ClientCredentials.claimed(authorization, form), DEVICE_CODE_GRANT)
                 .chain(app -> tokenService.startDevice(app, scopes))
                 .map(started -> {
                     String verification = Issuer.of(config) + "/oauth/device";
@@ -309,6 +347,15 @@ public class OAuthResource {
             info.put("application", application);
             info.put("created_at", row.createdAt().getEpochSecond());
             return noStore(Response.ok(info));
+        });
+    }
+
+    /** The authenticated client, when it registered the grant (RFC 7591 grant_types); unauthorized_client otherwise. */
+    private Uni<ApplicationRow> client(ClientCredentials.Claimed claimed, String grantType) {
+        return clients.authenticate(claimed).invoke(app -> {
+            if (!ClientMetadata.allowsGrant(app, grantType)) {
+                throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "This client did not register the grant " + grantType + ".");
+            }
         });
     }
 

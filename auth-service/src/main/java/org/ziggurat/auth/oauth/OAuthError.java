@@ -32,7 +32,11 @@ public enum OAuthError {
     /** RFC 8628 §3.5: the person denied the device. */
     DEVICE_ACCESS_DENIED("access_denied", 400, null),
     /** RFC 8628 §3.5: the device code expired before the person answered. */
-    EXPIRED_TOKEN("expired_token", 400, null);
+    EXPIRED_TOKEN("expired_token", 400, null),
+    /** RFC 7591 §3.2.2: a redirect URI that is not good. */
+    INVALID_REDIRECT_URI("invalid_redirect_uri", 400, null),
+    /** RFC 7591 §3.2.2: other client metadata that is not good, or not supported. */
+    INVALID_CLIENT_METADATA("invalid_client_metadata", 400, null);
 
     private final String code;
     private final int status;

@@ -93,6 +93,8 @@ public class AuthorizeResource {
     + "select_account, space-delimited.")
     @Parameter(name = "max_age", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.INTEGER, minimum = "0"),
     description = "OpenID Connect: the oldest sign-in, in seconds, that the client accepts.")
+    @Parameter(name = "request_uri", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
+    description = "RFC 9126: a pushed request's request_uri (with client_id); its parameters are the request's.")
     @APIResponse(responseCode = "200", description = "The login or consent page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "302", description = "To the redirect URI, with code, state and iss (RFC 9207), or an error.",
     headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
@@ -276,10 +278,16 @@ public class AuthorizeResource {
                         ? "The request names no application (client_id)."
                         : "The application is unknown, or the redirect URI is not one it registered."));
             }
+            if (AuthorizationService.pushRequired(request)) {
+                return Uni.createFrom().item(pages.error(400, "invalid_request: This application must push its "
+                        + "authorization requests first (RFC 9126): start again from the application."));
+            }
             String refusal = authorization.refusal(request);
             return refusal != null ? Uni.createFrom().item(pages.error(400, refusal)) : next.apply(request)
                     .onFailure(AuthorizationService.NonceReplayed.class).recoverWithItem(() -> pages.error(400,
                             "This sign-in request was used already (its nonce). Start again from the application."));
-        });
+        }).onFailure(AuthorizationService.PushedRequestRefused.class).recoverWithItem(() -> pages.error(400,
+                "invalid_request: The request_uri is unknown, another application's, used already or expired. "
+                        + "Start again from the application."));
     }
 }

@@ -18,10 +18,14 @@ public class TokenPurge {
     @Inject
     DeviceAuthorizationRepository devices;
 
+    @Inject
+    PushedRequestRepository pushed;
+
     @Scheduled(every = "{ziggurat.auth.purge-every:15m}", delayed = "1m",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> purge() {
-        return tokens.purgeExpired().chain(count -> devices.purgeExpired().map(more -> count + more)).invoke(count -> {
+        return tokens.purgeExpired().chain(count -> devices.purgeExpired().map(more -> count + more))
+                .chain(count -> pushed.purgeExpired().map(more -> count + more)).invoke(count -> {
             if (count > 0) {
                 LOG.infof("purged %d expired tokens, codes, device authorizations and sessions", count);
             }

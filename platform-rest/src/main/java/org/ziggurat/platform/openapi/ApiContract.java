@@ -38,6 +38,8 @@ public class ApiContract implements OASFilter {
     static final String ACCESS_TOKEN_QUERY = "accessTokenQuery";
     /** A client's own credentials, at the /oauth endpoints (or client_id and client_secret in the form). */
     public static final String CLIENT_BASIC = "clientBasic";
+    /** RFC 7592: the registration access token of one dynamically registered client. */
+    public static final String REGISTRATION_TOKEN = "registrationToken";
 
     /** The scopes auth-service issues (its {@code Scopes.KNOWN}), as the OAuth flows list them. */
     static final Map<String, String> SCOPES = Map.of(
@@ -236,6 +238,9 @@ public class ApiContract implements OASFilter {
                         + "(client_secret_basic); the /oauth endpoints also take them as form fields (client_secret_post)."));
         components.addSecurityScheme(BEARER, OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP)
                 .scheme("bearer").description("The same access token, pasted: 'Authorization: Bearer <token>'."));
+        components.addSecurityScheme(REGISTRATION_TOKEN, OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP)
+                .scheme("bearer").description("The registration access token (RFC 7592) that registering a client "
+                        + "answered: it reads, changes and deletes that registration, and nothing else."));
         components.addSecurityScheme(TOKEN_HEADER, OASFactory.createSecurityScheme().type(SecurityScheme.Type.APIKEY)
                 .in(SecurityScheme.In.HEADER).name("Authorization")
                 .description("The same access token as 'Authorization: token <token>' (the value includes the word token)."));

@@ -1,0 +1,216 @@
+package org.ziggurat.auth.clients;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.RedirectUris;
+import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.problem.ProblemException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * RFC 7591 client metadata and the platform's applications, both ways: what a registration asks
+ * for becomes the fields of {@code POST /applications} (validated there, the same way) and the
+ * metadata without a column of its own; an application is described as the metadata it registered.
+ */
+public final class ClientMetadata {
+
+    public static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+    static final List<String> GRANT_TYPES = List.of("authorization_code", "refresh_token", "password", "client_credentials",
+            DEVICE_CODE_GRANT);
+    static final List<String> AUTH_METHODS = List.of("client_secret_basic", "client_secret_post", "none");
+    /** Kept and returned as registered; not used by this server. */
+    static final List<String> DESCRIPTIVE = List.of("client_uri", "logo_uri", "tos_uri", "policy_uri", "software_id",
+            "software_version");
+    /** Metadata this server does not support: asking for it is refused rather than ignored. */
+    static final List<String> UNSUPPORTED = List.of("jwks", "jwks_uri", "request_uris", "sector_identifier_uri",
+            "initiate_login_uri", "software_statement", "userinfo_signed_response_alg", "request_object_signing_alg",
+            "id_token_encrypted_response_alg", "token_endpoint_auth_signing_alg");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ClientMetadata() {
+    }
+
+    /** A registration split: the application's fields, and the rest of its metadata to keep. */
+    public record Parsed(ObjectNode application, ObjectNode kept) {
+    }
+
+    public static Parsed parse(JsonNode metadata) {
+        if (metadata == null || !metadata.isObject()) {
+            throw invalid("The client metadata must be a JSON object.");
+        }
+        for (String name : UNSUPPORTED) {
+            if (metadata.has(name) && !metadata.get(name).isNull()) {
+                throw invalid(name + " is not supported by this server.");
+            }
+        }
+        if (metadata.hasNonNull("subject_type") && !"public".equals(metadata.get("subject_type").asText())) {
+            throw invalid("subject_type must be public.");
+        }
+        String method = text(metadata, "token_endpoint_auth_method", "client_secret_basic");
+        if (!AUTH_METHODS.contains(method)) {
+            throw invalid("token_endpoint_auth_method must be one of " + String.join(", ", AUTH_METHODS) + ".");
+        }
+        List<String> grants = strings(metadata, "grant_types", List.of("authorization_code"));
+        if (grants.isEmpty() || !GRANT_TYPES.containsAll(grants)) {
+            throw invalid("grant_types may hold " + String.join(", ", GRANT_TYPES) + ".");
+        }
+        boolean confidential = !method.equals("none");
+        if (!confidential && grants.contains("client_credentials")) {
+            throw invalid("client_credentials needs a confidential client (a token_endpoint_auth_method other than none).");
+        }
+        List<String> responseTypes = strings(metadata, "response_types",
+                grants.contains("authorization_code") ? List.of("code") : List.of());
+        if (!List.of("code").containsAll(responseTypes) || responseTypes.contains("code") != grants.contains("authorization_code")) {
+            throw invalid("response_types must be [\"code\"] with the authorization_code grant, and empty without it.");
+        }
+
+        ObjectNode application = JSON.createObjectNode();
+        application.put("name", text(metadata, "client_name", "Registered client"));
+        if (metadata.has("redirect_uris")) {
+            application.set("redirect_uris", metadata.get("redirect_uris"));
+        } else if (grants.contains("authorization_code")) {
+            throw new OAuthException(OAuthError.INVALID_REDIRECT_URI, "redirect_uris is required for authorization_code.");
+        } else {
+            // A device-flow or client_credentials tool has no address to return to.
+            application.set("redirect_uris", JSON.createArrayNode().add(RedirectUris.OUT_OF_BAND));
+        }
+        application.put("scopes", text(metadata, "scope", ""));
+        application.put("confidential", confidential);
+        application.put("password_grant", grants.contains("password"));
+        for (String field : List.of("post_logout_redirect_uris", "id_token_signed_response_alg",
+                "require_pushed_authorization_requests")) {
+            if (metadata.has(field)) {
+                application.set(field, metadata.get(field));
+            }
+        }
+        ObjectNode kept = JSON.createObjectNode();
+        kept.put("token_endpoint_auth_method", method);
+        ArrayNode grantArray = kept.putArray("grant_types");
+        grants.forEach(grantArray::add);
+        for (String name : DESCRIPTIVE) {
+            if (metadata.hasNonNull(name)) {
+                String value = text(metadata, name, null);
+                if (value.length() > 2000 || (name.endsWith("_uri") && RedirectUris.problem(value) != null)) {
+                    throw invalid(name + " must be an absolute URI of at most 2000 characters.");
+                }
+                kept.put(name, value);
+            }
+        }
+        if (metadata.has("contacts")) {
+            List<String> contacts = strings(metadata, "contacts", List.of());
+            if (contacts.size() > 10 || contacts.stream().anyMatch(c -> c.length() > 254)) {
+                throw invalid("contacts: at most 10 addresses.");
+            }
+            ArrayNode array = kept.putArray("contacts");
+            contacts.forEach(array::add);
+        }
+        return new Parsed(application, kept);
+    }
+
+    /** The application's own validation's answer, as RFC 7591 §3.2.2 errors. */
+    public static OAuthException refusal(ProblemException problem) {
+        List<Problem.FieldError> errors = problem.errors() == null ? List.of() : problem.errors();
+        String description = errors.isEmpty() ? problem.detail()
+                : errors.stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; "));
+        boolean redirect = errors.stream().anyMatch(e -> e.field().startsWith("redirect_uris"));
+        return new OAuthException(redirect ? OAuthError.INVALID_REDIRECT_URI : OAuthError.INVALID_CLIENT_METADATA, description);
+    }
+
+    /**
+     * Whether the client may use this grant: an application made through /applications may use
+     * any the token endpoint allows it; a registered client only those it registered.
+     */
+    public static boolean allowsGrant(ApplicationRow app, String grantType) {
+        if (app == null || app.registrationMetadata() == null) {
+            return true;
+        }
+        for (JsonNode grant : keptOf(app).path("grant_types")) {
+            if (grant.asText().equals(grantType)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The metadata an application registered (RFC 7591 §3.2.1), without secrets. */
+    public static Map<String, Object> describe(ApplicationRow app) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("client_id", app.clientId());
+        out.put("client_id_issued_at", app.createdAt().getEpochSecond());
+        out.put("client_name", app.name());
+        out.put("redirect_uris", app.redirectUris());
+        out.put("scope", String.join(" ", Scopes.granted(app.scopes())));
+        JsonNode kept = keptOf(app);
+        List<String> grants = new ArrayList<>();
+        kept.path("grant_types").forEach(g -> grants.add(g.asText()));
+        out.put("grant_types", grants);
+        out.put("response_types", grants.contains("authorization_code") ? List.of("code") : List.of());
+        out.put("token_endpoint_auth_method", kept.path("token_endpoint_auth_method").asText(
+                app.confidential() ? "client_secret_basic" : "none"));
+        out.put("post_logout_redirect_uris", app.postLogoutRedirectUris());
+        out.put("id_token_signed_response_alg", app.idTokenAlg());
+        out.put("require_pushed_authorization_requests", app.requirePushedRequests());
+        for (String name : DESCRIPTIVE) {
+            if (kept.hasNonNull(name)) {
+                out.put(name, kept.get(name).asText());
+            }
+        }
+        if (kept.has("contacts")) {
+            List<String> contacts = new ArrayList<>();
+            kept.get("contacts").forEach(c -> contacts.add(c.asText()));
+            out.put("contacts", contacts);
+        }
+        return out;
+    }
+
+    private static JsonNode keptOf(ApplicationRow app) {
+        try {
+            return app.registrationMetadata() == null ? JSON.createObjectNode() : JSON.readTree(app.registrationMetadata());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("stored registration metadata cannot be read", e);
+        }
+    }
+
+    private static String text(JsonNode metadata, String name, String otherwise) {
+        JsonNode value = metadata.get(name);
+        if (value == null || value.isNull()) {
+            return otherwise;
+        }
+        if (!value.isTextual()) {
+            throw invalid(name + " must be a string.");
+        }
+        return value.asText();
+    }
+
+    private static List<String> strings(JsonNode metadata, String name, List<String> otherwise) {
+        JsonNode value = metadata.get(name);
+        if (value == null || value.isNull()) {
+            return otherwise;
+        }
+        if (!value.isArray() || value.size() > 20) {
+            throw invalid(name + " must be an array of strings.");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw invalid(name + " must be an array of strings.");
+            }
+            out.add(item.asText());
+        }
+        return out;
+    }
+
+    private static OAuthException invalid(String description) {
+        return new OAuthException(OAuthError.INVALID_CLIENT_METADATA, description);
+    }
+}
