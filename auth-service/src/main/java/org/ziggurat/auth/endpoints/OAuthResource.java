@@ -359,7 +359,8 @@ public class OAuthResource {
         });
     }
 
-    private static Response noStore(Response.ResponseBuilder builder) {
+    /** A JSON answer that no cache keeps: tokens, secrets, and what is about them. */
+    static Response noStore(Response.ResponseBuilder builder) {
         return builder.type(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").header("Pragma", "no-cache").build();
     }
 }

@@ -95,7 +95,7 @@ public class RegistrationResource {
             answer.put("registration_access_token", registered.registrationToken());
             String uri = clientUri(registered.app());
             answer.put("registration_client_uri", uri);
-            return noStore(Response.created(URI.create(uri)).entity(answer));
+            return OAuthResource.noStore(Response.created(URI.create(uri)).entity(answer));
         });
     }
 
@@ -127,7 +127,7 @@ public class RegistrationResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> read(@PathParam("clientId") String clientId,
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
-        return managed(clientId, authorization).map(app -> noStore(Response.ok(described(app))));
+        return managed(clientId, authorization).map(app -> OAuthResource.noStore(Response.ok(described(app))));
     }
 
     @Operation(operationId = "updateClientRegistration", summary = "Change a client's registration (RFC 7592)",
@@ -148,7 +148,7 @@ public class RegistrationResource {
             @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         return managed(clientId, authorization).chain(app -> registration.update(app, metadata(contentType, body)))
-                .map(app -> noStore(Response.ok(described(app))));
+                .map(app -> OAuthResource.noStore(Response.ok(described(app))));
     }
 
     @Operation(operationId = "deleteClientRegistration", summary = "Delete a client's registration (RFC 7592)",
@@ -205,9 +205,5 @@ public class RegistrationResource {
 
     private String clientUri(ApplicationRow app) {
         return Issuer.of(config) + "/oauth/register/" + app.clientId();
-    }
-
-    private static Response noStore(Response.ResponseBuilder builder) {
-        return builder.type(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").header("Pragma", "no-cache").build();
     }
 }
