@@ -701,6 +701,19 @@ def scenarios(state):
                 refresh("openid, ES256", "ziggurat", f"{auth_direct}/oauth/token", openid_client("ES256"),
                         OPENID_CLIENTS["ES256"]),
             ]},
+        # The same with the password grant, where Argon2id is most of the cost.
+        "openid-password": {
+            "title": "password grant with openid (an ID token signed on each) beside the plain grant",
+            "connections": 32,
+            "bars": [("ratio", "password with openid, RS256", "plain password", 0.67)],
+            "targets": [
+                post("plain password", "ziggurat", f"{auth_direct}/oauth/token",
+                     f"grant_type=password&username={{}}&password={urllib.parse.quote_plus(PASSWORD)}&scope=user",
+                     client, "usernames.txt"),
+                post("password with openid, RS256", "ziggurat", f"{auth_direct}/oauth/token",
+                     f"grant_type=password&username={{}}&password={urllib.parse.quote_plus(PASSWORD)}&scope=openid+user",
+                     openid_client("RS256"), "usernames.txt"),
+            ]},
         "introspection": {
             "title": "token introspection (RFC 7662)", "connections": 32,
             "bars": [("ratio", "Ziggurat (auth-service)", "Keycloak", 5.0), ("p99", "Ziggurat (auth-service)", 50)],

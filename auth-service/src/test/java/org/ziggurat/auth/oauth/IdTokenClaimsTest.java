@@ -50,6 +50,11 @@ class IdTokenClaimsTest {
         assertEquals("ada", profile.get("preferred_username"));
         assertEquals("Ada Lovelace", profile.get("name"));
         assertEquals(1767225600L, profile.get("updated_at"));
+        assertEquals("https://z.example/ada.png", profile.get("picture"));
+        assertEquals("https://z.example/ada", profile.get("profile"));
+        var faceless = new UserInfoClaims.Person(43, "bo", "", null, null, null, null);
+        assertEquals(Map.of("sub", "43", "preferred_username", "bo"), UserInfoClaims.of(faceless, List.of("openid", "profile", "email")),
+                "empty and missing fields are left out, not sent empty");
         assertFalse(profile.containsKey("email"));
         Map<String, Object> email = UserInfoClaims.of(person, List.of("openid", "email"));
         assertEquals("ada@example.org", email.get("email"));

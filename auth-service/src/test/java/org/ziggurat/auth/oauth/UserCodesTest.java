@@ -14,6 +14,9 @@ class UserCodesTest {
         assertEquals("BCDFGHJK", UserCodes.normalize(" bcdf ghjk "));
         assertEquals("BCDFGHJK", UserCodes.normalize("bcdfghjk"));
         assertEquals("BCDF-GHJK", UserCodes.display("BCDFGHJK"));
+        // Up to 32 characters typed, spaces and all; more is not a code.
+        assertEquals("BCDFGHJK", UserCodes.normalize("BCDF-GHJK" + " ".repeat(23)));
+        assertNull(UserCodes.normalize("BCDF-GHJK" + " ".repeat(24)));
     }
 
     @Test
