@@ -693,7 +693,8 @@ def scenarios(state):
         "openid": {
             "title": "refresh_token grant with openid (an ID token signed on each) beside the plain grant",
             "connections": 32,
-            "bars": [("ratio", "openid, RS256 (the default)", "plain refresh", 0.67)],
+            "bars": [("ratio", "openid, RS256 (the default)", "plain refresh", 0.67),
+                     ("ratio", "openid, ES256", "plain refresh", 0.67)],
             "targets": [
                 refresh("plain refresh", "ziggurat", f"{auth_direct}/oauth/token", client, "refresh-tokens.txt"),
                 refresh("openid, RS256 (the default)", "ziggurat", f"{auth_direct}/oauth/token",

@@ -345,5 +345,13 @@ class GatewayIdentityTest {
                 .header("Access-Control-Expose-Headers", containsString("Link"));
         given().header("Origin", "https://app.example.org").get("/api/oauth/authorize?client_id=x").then()
                 .header("Access-Control-Allow-Origin", nullValue());
+        // The other pages of the authorization server are no API for other origins either.
+        for (String page : new String[] {"/api/oauth/logout", "/api/oauth/device?user_code=BCDF-GHJK"}) {
+            given().header("Origin", "https://app.example.org").get(page).then()
+                    .header("Access-Control-Allow-Origin", nullValue());
+        }
+        // Userinfo is: a single-page application reads it.
+        given().header("Origin", "https://app.example.org").get("/api/oauth/userinfo").then()
+                .header("Access-Control-Allow-Origin", "*");
     }
 }

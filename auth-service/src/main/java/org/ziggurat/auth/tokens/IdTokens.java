@@ -88,10 +88,41 @@ public class IdTokens {
 
     private static JWSSigner signer(JWK key) {
         try {
-            return key instanceof RSAKey rsa ? new RSASSASigner(rsa) : new ECDSASigner((ECKey) key);
+            if (key instanceof RSAKey rsa) {
+                return new RSASSASigner(rsa);
+            }
+            ECDSASigner signer = new ECDSASigner((ECKey) key);
+            if (FAST_ECDSA != null) {
+                signer.getJCAContext().setProvider(FAST_ECDSA);
+            }
+            return signer;
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot use signing key " + key.getKeyID(), e);
         }
+    }
+
+    /**
+     * BoringSSL's ECDSA (Conscrypt), when its native library loads here: an ES256 signature in
+     * about 30 us instead of the JDK's 370, which is most of what openid costs a refresh. Null
+     * where it does not load (a native image, another platform): the JDK signs then.
+     */
+    static final java.security.Provider FAST_ECDSA = fastEcdsa();
+
+    private static java.security.Provider fastEcdsa() {
+        if (io.quarkus.runtime.ImageMode.current().isNativeImage()) {
+            return null;
+        }
+        try {
+            if (org.conscrypt.Conscrypt.isAvailable()) {
+                java.security.Provider provider = org.conscrypt.Conscrypt.newProvider();
+                org.jboss.logging.Logger.getLogger(IdTokens.class).info("ES256 ID tokens are signed with Conscrypt (BoringSSL)");
+                return provider;
+            }
+        } catch (Throwable unavailable) {
+            // LinkageError and the like: no native library for this platform.
+        }
+        org.jboss.logging.Logger.getLogger(IdTokens.class).info("ES256 ID tokens are signed with the JDK's ECDSA");
+        return null;
     }
 
     private static JWSVerifier verifier(JWK key) throws JOSEException {
