@@ -54,6 +54,9 @@ WARMUP_STEADY = 0.10
 PEOPLE = int(os.environ.get("BENCH_PEOPLE", "2000"))
 EVENTS = int(os.environ.get("BENCH_EVENTS", "1000000"))
 PASSWORD = "bench password 0123"
+# The reference proxy of the gateway-hop scenarios: Debian's nginx, a plain reverse proxy to
+# directory-service on this port (no token checks, no platform token: the request carries one).
+NGINX_PORT = 8096
 # Gateways the rate-limit scenario starts beside the launcher's, with its environment and these changes.
 EXTRA_GATEWAYS = {
     # ZIGGURAT_GATEWAY_REPLICAS=2 until the first lookup answers: the log then shows the lookup ran.
@@ -560,7 +563,9 @@ def pgbench(target, duration):
         command += ["-D", f"{key}={value}"]
     with tempfile.TemporaryDirectory() as work:
         command += ["--log", "--log-prefix", f"{work}/tx"]
-        out = subprocess.run(command + [DB.rsplit("/", 1)[1]], capture_output=True, text=True, cwd=work,
+        # The whole URL as the database name: libpq takes its host, port and user from it
+        # (BENCH_DB_URL may name another port than 5432).
+        out = subprocess.run(command + [DB], capture_output=True, text=True, cwd=work,
                              env={**os.environ, "PGHOST": "127.0.0.1", "PGUSER": "postgres"})
         if out.returncode != 0:
             die(f"pgbench failed for {target['name']}: {out.stderr}")
@@ -739,22 +744,32 @@ def scenarios(state):
             ]},
         "people": {
             "title": "GET /people/:username with a cached token", "connections": 32,
-            "bars": [("ratio", "Ziggurat through the gateway", "directory-service direct", 0.6)],
+            "bars": [("ratio", "Ziggurat through the gateway", "directory-service direct", 0.6),
+                     ("ratio", "Ziggurat through the gateway", "nginx in front", 0.9),
+                     ("p99-beside", "Ziggurat through the gateway", "nginx in front", 2)],
             "targets": [
                 get("Ziggurat through the gateway", "ziggurat", gw, f"{GATEWAY_PREFIX}/people/{{}}", 32, "usernames.txt",
                     f"Authorization: Bearer {first_line('access-tokens.txt')}"),
                 dict(get("directory-service direct", "ziggurat", f"http://127.0.0.1:{SERVICE_PORTS['directory-service']}",
                          "/people/{}", 32, "usernames.txt", "X-Platform-Token: PLATFORM"), prepare=direct_platform),
+                # The reference proxy: the same request (the platform token it carries is what the
+                # gateway would have signed) through nginx to the same directory-service.
+                dict(get("nginx in front", "nginx", f"http://127.0.0.1:{NGINX_PORT}", "/people/{}", 32, "usernames.txt",
+                         "X-Platform-Token: PLATFORM"), prepare=direct_platform, nginx=True),
                 floor("PostgreSQL floor", "person-by-username.sql", 32),
             ]},
         "user": {
             "title": "GET /user with a cached token", "connections": 32,
-            "bars": [("ratio", "Ziggurat through the gateway", "directory-service direct", 0.6)],
+            "bars": [("ratio", "Ziggurat through the gateway", "directory-service direct", 0.6),
+                     ("ratio", "Ziggurat through the gateway", "nginx in front", 0.9),
+                     ("p99-beside", "Ziggurat through the gateway", "nginx in front", 2)],
             "targets": [
                 dict(get("Ziggurat through the gateway", "ziggurat", gw, f"{GATEWAY_PREFIX}/user", 32, "access-tokens.txt",
                          "Authorization: Bearer {}"), prepare=cached_tokens),
                 dict(get("directory-service direct", "ziggurat", f"http://127.0.0.1:{SERVICE_PORTS['directory-service']}",
                          "/user", 32, None, "X-Platform-Token: {}"), prepare=direct_platform_per_person),
+                dict(get("nginx in front", "nginx", f"http://127.0.0.1:{NGINX_PORT}", "/user", 32, None,
+                         "X-Platform-Token: {}"), prepare=direct_platform_per_person, nginx=True),
                 floor("PostgreSQL floor", "person-by-id.sql", 32),
             ]},
         # What holding the rate limits in total across replicas costs the gateway (GatewayReplicas:
@@ -902,6 +917,8 @@ def run_scenarios(names, state):
         if name in ("client-credentials", "refresh", "introspection", "password"):
             purge_run_tokens(state)
         extra = [start_extra_gateway(t["gateway"]) for t in scenario["targets"] if t.get("gateway")]
+        if any(t.get("nginx") for t in scenario["targets"]):
+            extra.append(start_nginx())
         try:
             results[name] = run_targets(name, scenario)
         finally:
@@ -958,6 +975,58 @@ def start_extra_gateway(which):
         await_condition(lambda: re.search(settings["proof"], log_file.read_text(errors="replace")), 15,
                         f"the extra gateway ({which}) never logged that it looked its peers up: see {log_file}")
     log(f"   (started a gateway with {settings['env']} on port {settings['port']})")
+    return process
+
+
+def start_nginx():
+    """nginx as a plain reverse proxy to directory-service, as a production edge would run it:
+    a worker per core, keep-alive connections upstream, no access log (the gateway writes none
+    in the bench either). Stopped when the scenario ends."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(binary).exists():
+        if os.geteuid() != 0:
+            die("nginx is needed for the gateway-hop scenarios (apt-get install nginx-light)")
+        subprocess.run(["apt-get", "install", "-y", "-qq", "nginx-light"], check=True, stdout=subprocess.DEVNULL,
+                       env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    prefix = STATE / "nginx"
+    prefix.mkdir(parents=True, exist_ok=True)
+    upstream = SERVICE_PORTS["directory-service"]
+    (prefix / "nginx.conf").write_text(f"""worker_processes auto;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  client_body_temp_path {prefix}/body;
+  proxy_temp_path {prefix}/proxy;
+  fastcgi_temp_path {prefix}/fastcgi;
+  uwsgi_temp_path {prefix}/uwsgi;
+  scgi_temp_path {prefix}/scgi;
+  upstream directory {{ server 127.0.0.1:{upstream}; keepalive 64; }}
+  server {{
+    listen 127.0.0.1:{NGINX_PORT};
+    location / {{
+      proxy_pass http://directory;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+    }}
+  }}
+}}
+""")
+    process = subprocess.Popen([binary, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-g", "daemon off;"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+    def ready():
+        try:
+            return http("GET", f"http://127.0.0.1:{NGINX_PORT}/q/health/ready", timeout=2)[0] in (200, 401, 404)
+        except OSError:
+            return False
+
+    await_condition(ready, 30, f"nginx did not start: see {prefix}/error.log")
+    log(f"   (started nginx on port {NGINX_PORT}, proxying to directory-service)")
     return process
 
 
@@ -1175,6 +1244,11 @@ def verdicts(result):
         elif bar[0] == "p99":
             _, who, limit = bar
             out.append((f"{who} p99 {summary[who]['p99']:.1f} ms (bar < {limit} ms)", summary[who]["p99"] < limit))
+        elif bar[0] == "p99-beside":
+            _, who, other, plus = bar
+            limit = summary[other]["p99"] + plus
+            out.append((f"{who} p99 {summary[who]['p99']:.1f} ms beside {other}'s {summary[other]['p99']:.1f} ms "
+                        f"(bar ≤ it + {plus:g} ms)", summary[who]["p99"] <= limit))
         elif bar[0] == "rps":
             _, who, needed = bar
             out.append((f"{who} {summary[who]['rps']:.0f}/s (bar ≥ {needed}/s)", summary[who]["rps"] >= needed))
