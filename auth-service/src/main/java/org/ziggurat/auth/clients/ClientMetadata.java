@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.ziggurat.auth.oauth.GrantTypes;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.RedirectUris;
@@ -24,9 +25,6 @@ import java.util.stream.Collectors;
  */
 public final class ClientMetadata {
 
-    public static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
-    static final List<String> GRANT_TYPES = List.of("authorization_code", "refresh_token", "password", "client_credentials",
-            DEVICE_CODE_GRANT);
     static final List<String> AUTH_METHODS = List.of("client_secret_basic", "client_secret_post", "none");
     /** Kept and returned as registered; not used by this server. */
     static final List<String> DESCRIPTIVE = List.of("client_uri", "logo_uri", "tos_uri", "policy_uri", "software_id",
@@ -61,8 +59,8 @@ public final class ClientMetadata {
             throw invalid("token_endpoint_auth_method must be one of " + String.join(", ", AUTH_METHODS) + ".");
         }
         List<String> grants = strings(metadata, "grant_types", List.of("authorization_code"));
-        if (grants.isEmpty() || !GRANT_TYPES.containsAll(grants)) {
-            throw invalid("grant_types may hold " + String.join(", ", GRANT_TYPES) + ".");
+        if (grants.isEmpty() || !GrantTypes.SUPPORTED.containsAll(grants)) {
+            throw invalid("grant_types may hold " + String.join(", ", GrantTypes.SUPPORTED) + ".");
         }
         boolean confidential = !method.equals("none");
         if (!confidential && grants.contains("client_credentials")) {

@@ -9,6 +9,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.keys.SigningKeys;
+import org.ziggurat.auth.oauth.GrantTypes;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
 import jakarta.ws.rs.GET;
@@ -79,8 +80,7 @@ public class MetadataResource {
         m.put("scopes_supported", Scopes.KNOWN);
         m.put("response_types_supported", List.of("code"));
         m.put("response_modes_supported", List.of("query"));
-        m.put("grant_types_supported", List.of("authorization_code", "password", "refresh_token", "client_credentials",
-                OAuthResource.DEVICE_CODE_GRANT));
+        m.put("grant_types_supported", GrantTypes.SUPPORTED);
         m.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post", "none"));
         m.put("revocation_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
         m.put("introspection_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));

@@ -35,6 +35,7 @@ import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.clients.ClientMetadata;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.BearerTokens;
+import org.ziggurat.auth.oauth.GrantTypes;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
@@ -60,9 +61,6 @@ import java.util.Set;
         + "introspection (RFC 7662), token info and metadata (RFC 8414). Errors are RFC 6749 bodies.")
 @Path("/oauth")
 public class OAuthResource {
-
-    /** RFC 8628's grant type. */
-    public static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
     private final ClientAuthenticator clients;
     private final TokenService tokenService;
@@ -141,15 +139,14 @@ public class OAuthResource {
                         .chain(app -> tokenService.clientCredentials(app, scopes))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
-            case DEVICE_CODE_GRANT -> {
+            case GrantTypes.DEVICE_CODE -> {
                 String deviceCode = form.require("device_code");
                 yield client(claimed, grantType)
                         .chain(app -> tokenService.deviceCode(app, deviceCode))
                         .map(issued -> TokenResponses.of(issued, accept, false));
             }
             default -> throw new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE,
-                    "Supported grant types: authorization_code, password, refresh_token, client_credentials, "
-                    + DEVICE_CODE_GRANT + ".");
+                    "Supported grant types: " + String.join(", ", GrantTypes.SUPPORTED) + ".");
         };
     }
 
@@ -210,15 +207,16 @@ public class OAuthResource {
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         Set<String> scopes = Scopes.parse(form.get("scope"));
-        return client(ClientCredentials.claimed(authorization, form), DEVICE_CODE_GRANT)
+        return client(ClientCredentials.claimed(authorization, form), GrantTypes.DEVICE_CODE)
                 .chain(app -> tokenService.startDevice(app, scopes))
                 .map(started -> {
                     String verification = Issuer.of(config) + "/oauth/device";
+                    String userCode = UserCodes.display(started.userCode());
                     Map<String, Object> answer = new LinkedHashMap<>();
                     answer.put("device_code", started.deviceCode());
-                    answer.put("user_code", UserCodes.display(started.userCode()));
+                    answer.put("user_code", userCode);
                     answer.put("verification_uri", verification);
-                    answer.put("verification_uri_complete", verification + "?user_code=" + UserCodes.display(started.userCode()));
+                    answer.put("verification_uri_complete", verification + "?user_code=" + userCode);
                     answer.put("expires_in", started.expiresIn());
                     answer.put("interval", started.interval());
                     return noStore(Response.ok(answer));

@@ -118,7 +118,7 @@ class ClientRegistrationTest {
         Map<String, Object> metadata = new HashMap<>();
         metadata.put("client_name", "Lab CLI");
         metadata.put("token_endpoint_auth_method", "none");
-        metadata.put("grant_types", List.of(ClientMetadata.DEVICE_CODE_GRANT, "refresh_token"));
+        metadata.put("grant_types", List.of(org.ziggurat.auth.oauth.GrantTypes.DEVICE_CODE, "refresh_token"));
         metadata.put("scope", "user");
         Map<String, Object> cli = bearer(aliceToken("admin")).body(metadata).post("/oauth/register").then().statusCode(201)
                 .body("client_secret", nullValue()).body("token_endpoint_auth_method", equalTo("none"))
