@@ -122,13 +122,9 @@ public class AuthorizationService {
             throw OAuthException.invalidRequest(client.ownerId() == null ? "A platform client cannot act for a person."
                     : "The redirect_uri is missing or not registered for this client.");
         }
-        String refusal = refusal(request);
-        if (refusal != null) {
-            int colon = refusal.indexOf(": ");
-            OAuthError error = refusal.startsWith(OAuthError.INVALID_SCOPE.code()) ? OAuthError.INVALID_SCOPE
-                    : refusal.startsWith(OAuthError.UNSUPPORTED_RESPONSE_TYPE.code()) ? OAuthError.UNSUPPORTED_RESPONSE_TYPE
-                    : OAuthError.INVALID_REQUEST;
-            throw new OAuthException(error, refusal.substring(colon + 2));
+        OAuthException problem = problem(request);
+        if (problem != null) {
+            throw problem;
         }
         String requestUri = AuthorizationRequest.REQUEST_URI_PREFIX + crypto.newCsrfToken();
         Map<String, String> stored = new LinkedHashMap<>(request.params());
@@ -153,20 +149,26 @@ public class AuthorizationService {
      * answer (approve or deny) goes back.
      */
     public String refusal(AuthorizationRequest request) {
+        OAuthException problem = problem(request);
+        return problem == null ? null : problem.error().code() + ": " + problem.getMessage();
+    }
+
+    /** What is wrong with a request whose client and redirect URI are good, as an OAuth error; null when nothing is. */
+    OAuthException problem(AuthorizationRequest request) {
         if (!"code".equals(request.params().get("response_type"))) {
-            return OAuthError.UNSUPPORTED_RESPONSE_TYPE.code() + ": response_type must be code.";
+            return new OAuthException(OAuthError.UNSUPPORTED_RESPONSE_TYPE, "response_type must be code.");
         }
         try {
             Scopes.requireAllowed(Scopes.parse(request.scope()), request.app().scopes());
             String challenge = Pkce.challenge(request.codeChallenge(), request.params().get("code_challenge_method"));
             if (challenge == null && !request.app().confidential()) {
-                return OAuthError.INVALID_REQUEST.code() + ": A public client must send a PKCE code_challenge (S256).";
+                return OAuthException.invalidRequest("A public client must send a PKCE code_challenge (S256).");
             }
         } catch (OAuthException e) {
-            return e.error().code() + ": " + e.getMessage();
+            return e;
         }
         String openId = request.openIdProblem();
-        return openId == null ? null : OAuthError.INVALID_REQUEST.code() + ": " + openId;
+        return openId == null ? null : OAuthException.invalidRequest(openId);
     }
 
     /**
