@@ -171,12 +171,7 @@ public class OAuthResource {
             @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
-        Map<String, String> params = new LinkedHashMap<>();
-        for (String name : AuthorizationRequest.PARAMETERS) {
-            if (form.get(name) != null) {
-                params.put(name, form.get(name));
-            }
-        }
+        Map<String, String> params = form.only(AuthorizationRequest.PARAMETERS);
         return clients.authenticate(ClientCredentials.claimed(authorization, form))
                 .chain(app -> authorizations.push(app, params))
                 .map(pushed -> noStore(Response.status(201).entity(Map.of("request_uri", pushed.requestUri(),

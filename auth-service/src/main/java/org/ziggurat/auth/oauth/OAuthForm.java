@@ -2,6 +2,7 @@ package org.ziggurat.auth.oauth;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,6 +46,18 @@ public final class OAuthForm {
         }
         String value = values.get(0);
         return value.isEmpty() ? null : value;
+    }
+
+    /** The named parameters that are present, in the order named; {@code invalid_request} when one is repeated. */
+    public Map<String, String> only(List<String> names) {
+        Map<String, String> present = new LinkedHashMap<>();
+        for (String name : names) {
+            String value = get(name);
+            if (value != null) {
+                present.put(name, value);
+            }
+        }
+        return present;
     }
 
     public String require(String name) {

@@ -43,8 +43,6 @@ import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.platform.problem.ProblemMappers;
 
 import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -157,12 +155,7 @@ public class AuthorizeResource {
         if (action == null) {
             return approveByApi(form, authorizationHeader, uri);
         }
-        Map<String, String> params = new LinkedHashMap<>();
-        for (String name : AuthorizationRequest.PARAMETERS) {
-            if (form.get(name) != null) {
-                params.put(name, form.get(name));
-            }
-        }
+        Map<String, String> params = form.only(AuthorizationRequest.PARAMETERS);
         // The pages' forms carry the request back in hidden fields, which the browser (or anyone
         // posting) may change: each step checks it again, as the first one did.
         return checked(params, request -> switch (action) {

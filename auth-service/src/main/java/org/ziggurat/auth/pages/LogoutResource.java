@@ -28,7 +28,6 @@ import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -95,17 +94,13 @@ public class LogoutResource {
     public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
         OAuthForm form;
+        Map<String, String> params;
         try {
             form = OAuthForm.parse(contentType, body);
+            params = form.only(LogoutService.Request.PARAMETERS);
         } catch (OAuthException e) {
             // A browser's page, not an OAuth client's answer: the error page.
             return Uni.createFrom().item(pages.error(400, e.getMessage()));
-        }
-        Map<String, String> params = new LinkedHashMap<>();
-        for (String name : LogoutService.Request.PARAMETERS) {
-            if (form.get(name) != null) {
-                params.put(name, form.get(name));
-            }
         }
         return handle(params, form.get("action"), form.get("csrf"), cookie, uri);
     }

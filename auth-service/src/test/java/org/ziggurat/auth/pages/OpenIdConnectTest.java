@@ -414,6 +414,8 @@ class OpenIdConnectTest {
         // A form that is no form: the error page too, not an OAuth client's JSON.
         given().contentType("text/plain").body("id_token_hint=x").post("/oauth/logout").then().statusCode(400)
                 .contentType(startsWith("text/html"));
+        given().contentType("application/x-www-form-urlencoded").body("state=a&state=b").post("/oauth/logout").then()
+                .statusCode(400).contentType(startsWith("text/html"));
         // The person is still signed in after all of these.
         assertNotEquals(null, browser.cookies.get(org.ziggurat.auth.authorization.LoginSessions.COOKIE));
         Response silent = browser.get(url(app, "scope", "openid", "prompt", "none"));
