@@ -254,12 +254,12 @@ public class AuthorizationService {
         EVENTS.infof("event=consent_denied client_id=%s person_id=%d", request.app().clientId(), session.personId());
     }
 
-    public void csrfRefused(String page, AuthorizationRequest request, LoginSessions.Session session) {
+    /** A page's form that this site did not send; {@code clientId} "-" where no client is known yet. */
+    public void csrfRefused(String page, String clientId, LoginSessions.Session session) {
         if (session == null) {
-            EVENTS.infof("event=csrf_refused page=%s client_id=%s", page, request.app().clientId());
+            EVENTS.infof("event=csrf_refused page=%s client_id=%s", page, clientId);
         } else {
-            EVENTS.infof("event=csrf_refused page=%s client_id=%s person_id=%d", page, request.app().clientId(),
-                    session.personId());
+            EVENTS.infof("event=csrf_refused page=%s client_id=%s person_id=%d", page, clientId, session.personId());
         }
     }
 

@@ -34,13 +34,11 @@ import org.ziggurat.auth.authorization.AuthorizationService;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
-import org.ziggurat.platform.problem.ProblemMappers;
 
 import java.net.URI;
 import java.util.Map;
@@ -63,8 +61,11 @@ public class AuthorizeResource {
     private final AuthorizationService authorization;
     private final LoginSessions sessions;
     private final AuthorizePages pages;
+    private final SignInForm signInForm;
 
-    public AuthorizeResource(AuthorizationService authorization, LoginSessions sessions, AuthorizePages pages) {
+    public AuthorizeResource(AuthorizationService authorization, LoginSessions sessions, AuthorizePages pages,
+            SignInForm signInForm) {
+        this.signInForm = signInForm;
         this.authorization = authorization;
         this.sessions = sessions;
         this.pages = pages;
@@ -167,22 +168,17 @@ public class AuthorizeResource {
 
     private Uni<Response> signIn(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
             HttpServerRequest http) {
-        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
-            authorization.csrfRefused("login", request, null);
-            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
-        }
-        String login = form.get("login");
-        if (login == null || form.get("password") == null) {
-            return Uni.createFrom().item(pages.login(request, uri, "Enter your username or email and your password.", login, 400));
-        }
-        return authorization.signIn(request, login, form.get("password"), CallerAddress.of(http))
-                .map(created -> pages.signedIn(request, uri, created))
-                .onFailure(AuthorizationService.SignInRefused.class).recoverWithItem(e ->
-                        ((AuthorizationService.SignInRefused) e).throttled()
-                                ? pages.login(request, uri, "Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
-                                : pages.login(request, uri, "The username or password is not right.", login, 401))
-                .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
-                        pages.login(request, uri, "Signing in is not possible for a moment. Try again shortly.", login, 503));
+        return signInForm.submit(form, csrfCookie, http, "login", request.app().clientId(), new SignInForm.Page() {
+            @Override
+            public Response form(String message, String login, int status) {
+                return pages.login(request, uri, message, login, status);
+            }
+
+            @Override
+            public Response signedIn(LoginSessions.Created created) {
+                return pages.signedIn(request, uri, created);
+            }
+        });
     }
 
     private Uni<Response> decide(AuthorizationRequest request, boolean approved, String csrf, String sessionCookie,
@@ -192,7 +188,7 @@ public class AuthorizeResource {
                 return Uni.createFrom().item(pages.login(request, uri, "Your session ended. Sign in again.", null, 401));
             }
             if (!TokenCrypto.sameValue(csrf, session.csrfToken())) {
-                authorization.csrfRefused("consent", request, session);
+                authorization.csrfRefused("consent", request.app().clientId(), session);
                 return Uni.createFrom().item(pages.error(403, "The consent form was not sent by this site. Nothing was shared."));
             }
             if (!approved) {

@@ -23,15 +23,12 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.ziggurat.auth.authorization.AuthorizationService;
 import org.ziggurat.auth.authorization.DeviceVerification;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.UserCodes;
-import org.ziggurat.platform.problem.ProblemMappers;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,14 +49,13 @@ public class DeviceResource {
     private static final String USER_CODE = "user_code";
 
     private final DeviceVerification verification;
-    private final AuthorizationService authorization;
+    private final SignInForm signInForm;
     private final LoginSessions sessions;
     private final AuthorizePages pages;
 
-    DeviceResource(DeviceVerification verification, AuthorizationService authorization, LoginSessions sessions,
-            AuthorizePages pages) {
+    DeviceResource(DeviceVerification verification, SignInForm signInForm, LoginSessions sessions, AuthorizePages pages) {
         this.verification = verification;
-        this.authorization = authorization;
+        this.signInForm = signInForm;
         this.sessions = sessions;
         this.pages = pages;
     }
@@ -167,21 +163,17 @@ public class DeviceResource {
 
     private Uni<Response> signIn(OAuthForm form, String csrfCookie, UriInfo uri, HttpServerRequest http) {
         Map<String, String> params = codeOf(form);
-        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
-            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
-        }
-        String login = form.get("login");
-        if (login == null || form.get("password") == null) {
-            return Uni.createFrom().item(pages.deviceLogin(params, uri, "Enter your username or email and your password.", login, 400));
-        }
-        return authorization.signIn("device", "-", login, form.get("password"), CallerAddress.of(http))
-                .map(created -> pages.deviceSignedIn(params, uri, created))
-                .onFailure(AuthorizationService.SignInRefused.class).recoverWithItem(e ->
-                        ((AuthorizationService.SignInRefused) e).throttled()
-                                ? pages.deviceLogin(params, uri, "Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
-                                : pages.deviceLogin(params, uri, "The username or password is not right.", login, 401))
-                .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
-                        pages.deviceLogin(params, uri, "Signing in is not possible for a moment. Try again shortly.", login, 503));
+        return signInForm.submit(form, csrfCookie, http, "device", "-", new SignInForm.Page() {
+            @Override
+            public Response form(String message, String login, int status) {
+                return pages.deviceLogin(params, uri, message, login, status);
+            }
+
+            @Override
+            public Response signedIn(LoginSessions.Created created) {
+                return pages.deviceSignedIn(params, uri, created);
+            }
+        });
     }
 
     /** The user code a form carries on (from the address, through sign-in), if any. */

@@ -1,0 +1,56 @@
+package org.ziggurat.auth.pages;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import org.ziggurat.auth.authorization.AuthorizationService;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.http.CallerAddress;
+import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.platform.problem.ProblemMappers;
+
+/**
+ * The sign-in form that the authorization and device pages share: its double-submit CSRF cookie,
+ * then the directory's answer, shown as the page that asked shows its form.
+ */
+@ApplicationScoped
+class SignInForm {
+
+    /** How a page shows its sign-in form again, with a message, and goes on once the person is signed in. */
+    interface Page {
+        Response form(String message, String login, int status);
+
+        Response signedIn(LoginSessions.Created created);
+    }
+
+    private final AuthorizationService authorization;
+    private final AuthorizePages pages;
+
+    SignInForm(AuthorizationService authorization, AuthorizePages pages) {
+        this.authorization = authorization;
+        this.pages = pages;
+    }
+
+    /** {@code pageName} and {@code clientId} (or "-") are for the security log. */
+    Uni<Response> submit(OAuthForm form, String csrfCookie, HttpServerRequest http, String pageName, String clientId,
+            Page page) {
+        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
+            authorization.csrfRefused(pageName, clientId, null);
+            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
+        }
+        String login = form.get("login");
+        if (login == null || form.get("password") == null) {
+            return Uni.createFrom().item(page.form("Enter your username or email and your password.", login, 400));
+        }
+        return authorization.signIn(pageName, clientId, login, form.get("password"), CallerAddress.of(http))
+                .map(page::signedIn)
+                .onFailure(AuthorizationService.SignInRefused.class).recoverWithItem(e ->
+                        ((AuthorizationService.SignInRefused) e).throttled()
+                                ? page.form("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
+                                : page.form("The username or password is not right.", login, 401))
+                .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
+                        page.form("Signing in is not possible for a moment. Try again shortly.", login, 503));
+    }
+}
