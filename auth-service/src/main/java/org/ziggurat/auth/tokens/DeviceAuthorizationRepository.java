@@ -36,7 +36,7 @@ public class DeviceAuthorizationRepository {
      * What one poll found: the request's state at the time of the poll, whether it came before
      * the interval had passed (which widened the interval), and what an approval carries.
      */
-    public record Poll(long applicationId, String status, boolean tooSoon, boolean expired, boolean used,
+    public record Poll(String status, boolean tooSoon, boolean expired, boolean used,
             Long personId, String username, OffsetDateTime authTime, List<String> scopes) {
     }
 
@@ -53,26 +53,27 @@ public class DeviceAuthorizationRepository {
 
     /**
      * A poll of the token endpoint: records it, and when it came before the interval had passed
-     * since the last, adds 5 s to the interval (RFC 8628 §3.5). Null for an unknown device code.
+     * since the last, adds 5 s to the interval (RFC 8628 §3.5). Null for a device code that is
+     * unknown or another client's, whose poll then changes nothing.
      */
-    public Uni<Poll> poll(byte[] deviceCodeHash) {
+    public Uni<Poll> poll(byte[] deviceCodeHash, long applicationId) {
         return pool.preparedQuery("""
                 WITH before AS (SELECT device_code_hash, last_polled_at, interval_seconds FROM device_authorization
-                                WHERE device_code_hash = $1 FOR UPDATE)
+                                WHERE device_code_hash = $1 AND application_id = $2 FOR UPDATE)
                 UPDATE device_authorization d SET last_polled_at = now(),
                        interval_seconds = CASE WHEN b.last_polled_at > now() - make_interval(secs => b.interval_seconds)
                                                THEN b.interval_seconds + 5 ELSE b.interval_seconds END
                 FROM before b WHERE d.device_code_hash = b.device_code_hash
-                RETURNING d.application_id, d.status, d.person_id, d.username, d.auth_time, d.scopes,
+                RETURNING d.status, d.person_id, d.username, d.auth_time, d.scopes,
                           coalesce(b.last_polled_at > now() - make_interval(secs => b.interval_seconds), false) AS too_soon,
                           d.expires_at <= now() AS expired, d.used_at IS NOT NULL AS used""")
-                .execute(Tuple.of(Buffer.buffer(deviceCodeHash)))
+                .execute(Tuple.of(Buffer.buffer(deviceCodeHash), applicationId))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         return null;
                     }
                     Row r = rows.iterator().next();
-                    return new Poll(r.getLong("application_id"), r.getString("status"), r.getBoolean("too_soon"),
+                    return new Poll(r.getString("status"), r.getBoolean("too_soon"),
                             r.getBoolean("expired"), r.getBoolean("used"), r.getLong("person_id"), r.getString("username"),
                             r.getOffsetDateTime("auth_time"), List.of(r.getArrayOfStrings("scopes")));
                 });

@@ -106,8 +106,8 @@ public class TokenService {
      */
     public Uni<IssuedTokens> deviceCode(ApplicationRow client, String deviceCode) {
         byte[] hash = crypto.hash(deviceCode);
-        return devices.poll(hash).chain(poll -> {
-            if (poll == null || poll.applicationId() != client.id()) {
+        return devices.poll(hash, client.id()).chain(poll -> {
+            if (poll == null) {
                 throw OAuthException.invalidGrant("The device code is not valid.");
             }
             if (poll.expired()) {

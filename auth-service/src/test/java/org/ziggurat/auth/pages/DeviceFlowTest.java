@@ -170,6 +170,8 @@ class DeviceFlowTest {
         App other = tool("user");
         Map<String, Object> started = start(app, "user");
         poll(other, started.get("device_code")).statusCode(400).body("error", equalTo("invalid_grant"));
+        // Another client's poll changed nothing: the client's own first poll is not too soon.
+        poll(app, started.get("device_code")).statusCode(400).body("error", equalTo("authorization_pending"));
         poll(app, "zdc_not-a-device-code").statusCode(400).body("error", equalTo("invalid_grant"));
         // Scopes the application may not ask for; a confidential client that does not authenticate.
         given().contentType("application/x-www-form-urlencoded").formParam("client_id", app.clientId())
