@@ -31,6 +31,7 @@ import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.platform.openapi.ApiContract;
 import org.ziggurat.platform.openapi.ApiErrors;
@@ -171,6 +172,11 @@ public class RegistrationResource {
     private static JsonNode metadata(String contentType, String body) {
         if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith(MediaType.APPLICATION_JSON)) {
             throw new OAuthException(OAuthError.INVALID_CLIENT_METADATA, "The client metadata must be sent as application/json.");
+        }
+        if (body != null && body.length() > OAuthForm.MAX_BODY) {
+            // As the other OAuth endpoints' forms: client metadata is a few hundred bytes.
+            throw new OAuthException(OAuthError.INVALID_CLIENT_METADATA, "The client metadata is larger than "
+                    + OAuthForm.MAX_BODY / 1024 + " KiB.");
         }
         try {
             JsonNode metadata = body == null || body.isBlank() ? null : JSON.readTree(body);

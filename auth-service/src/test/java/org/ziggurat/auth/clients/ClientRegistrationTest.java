@@ -156,6 +156,12 @@ class ClientRegistrationTest {
                     .body("error", equalTo("invalid_client_metadata"));
         }
         bearer(admin).body("[]").post("/oauth/register").then().statusCode(400).body("error", equalTo("invalid_client_metadata"));
+        // At most 16 KiB, as the OAuth endpoints' forms: metadata that is valid but padded past it is refused.
+        Map<String, Object> padded = new HashMap<>(notebook());
+        padded.put("software_id", "x".repeat(1000));
+        padded.put("x_padding", "x".repeat(17 * 1024));
+        bearer(admin).body(padded).post("/oauth/register").then().statusCode(400)
+                .body("error", equalTo("invalid_client_metadata")).body("error_description", containsString("KiB"));
         // Who may register.
         given().contentType("application/json").body(notebook()).post("/oauth/register").then().statusCode(401);
         bearer(aliceToken("user")).body(notebook()).post("/oauth/register").then().statusCode(403)
