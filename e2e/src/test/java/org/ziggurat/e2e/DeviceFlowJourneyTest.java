@@ -77,9 +77,23 @@ class DeviceFlowJourneyTest {
 
         answerInTheBrowser(started, ada, "approve");
 
-        // A well-behaved device waits its interval, grown by slow_down: 5 + 5 seconds.
-        Thread.sleep(((Number) started.get("interval")).longValue() * 1000 + 5000 + 200);
-        Map<String, Object> tokens = poll(clientId, started).statusCode(200).extract().jsonPath().getMap("$");
+        // As a well-behaved device: poll until the tokens come, waiting the interval between polls,
+        // 5 s longer after each slow_down (the one above included).
+        long interval = ((Number) started.get("interval")).longValue() + 5;
+        long deadline = System.currentTimeMillis() + 90_000;
+        Map<String, Object> tokens = null;
+        while (tokens == null) {
+            assertTrue(System.currentTimeMillis() < deadline, "no tokens within 90 s of the approval");
+            Thread.sleep(interval * 1000);
+            var answer = poll(clientId, started).extract();
+            if (answer.statusCode() == 200) {
+                tokens = answer.jsonPath().getMap("$");
+            } else if ("slow_down".equals(answer.path("error"))) {
+                interval += 5;
+            } else {
+                assertEquals("authorization_pending", answer.path("error"), answer.asString());
+            }
+        }
         assertTrue(tokens.containsKey("id_token") && tokens.containsKey("refresh_token"), tokens.keySet().toString());
         as((String) tokens.get("access_token")).get("/user").then().statusCode(200).body("username", equalTo(ada.username()));
     }

@@ -354,8 +354,7 @@ public class AuthorizationService {
             }
         }).chain(usable -> tokens.insertCode(crypto.hash(value), new TokenRepository.Code(request.app().id(), personId, username,
                         request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
-                        OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(),
-                        authTime == null ? null : OffsetDateTime.ofInstant(authTime, ZoneOffset.UTC))))
+                        OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime)))
                 .invoke(inserted -> {
                     if (!inserted) {
                         EVENTS.warnf("event=nonce_replay client_id=%s person_id=%d", request.app().clientId(), personId);

@@ -11,8 +11,6 @@ import org.ziggurat.auth.oauth.UserCodes;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.DeviceAuthorizationRepository;
 
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.LinkedHashSet;
 import java.util.List;
 
@@ -75,7 +73,7 @@ public class DeviceVerification {
     /** The person's answer; false when the request was no longer pending (answered meanwhile, expired). */
     public Uni<Boolean> decide(Found found, LoginSessions.Session session, boolean approved) {
         return devices.decide(crypto.hash(found.userCode()), approved, session.personId(), session.username(),
-                        OffsetDateTime.ofInstant(session.authTime(), ZoneOffset.UTC))
+                        session.authTime())
                 .call(decided -> decided && approved
                         ? consents.grant(found.app().id(), session.personId(), new LinkedHashSet<>(found.scopes()))
                         : Uni.createFrom().voidItem())

@@ -8,6 +8,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
 
@@ -37,7 +38,7 @@ public class DeviceAuthorizationRepository {
      * the interval had passed (which widened the interval), and what an approval carries.
      */
     public record Poll(String status, boolean tooSoon, boolean expired, boolean used,
-            Long personId, String username, OffsetDateTime authTime, List<String> scopes) {
+            Long personId, String username, Instant authTime, List<String> scopes) {
     }
 
     /** False when the user code is taken by a live request (a new one is drawn then). */
@@ -75,7 +76,7 @@ public class DeviceAuthorizationRepository {
                     Row r = rows.iterator().next();
                     return new Poll(r.getString("status"), r.getBoolean("too_soon"),
                             r.getBoolean("expired"), r.getBoolean("used"), r.getLong("person_id"), r.getString("username"),
-                            r.getOffsetDateTime("auth_time"), List.of(r.getArrayOfStrings("scopes")));
+                            TokenRow.instant(r, "auth_time"), List.of(r.getArrayOfStrings("scopes")));
                 });
     }
 
@@ -97,11 +98,11 @@ public class DeviceAuthorizationRepository {
 
     /** The person's answer to a pending request; false when it was no longer pending (answered, expired). */
     public Uni<Boolean> decide(byte[] userCodeHash, boolean approved, long personId, String username,
-            OffsetDateTime authTime) {
+            Instant authTime) {
         return pool.preparedQuery("UPDATE device_authorization SET status = $2, person_id = $3, username = $4, auth_time = $5 "
                         + "WHERE user_code_hash = $1 AND status = 'pending' AND expires_at > now()")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(userCodeHash)).addValue(approved ? "approved" : "denied")
-                        .addValue(personId).addValue(username).addValue(authTime))
+                        .addValue(personId).addValue(username).addValue(TokenRow.utcSeconds(authTime)))
                 .map(rows -> rows.rowCount() == 1);
     }
 

@@ -14,6 +14,7 @@ import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.oauth.Scopes;
 
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -48,13 +49,13 @@ public class TokenRepository {
     /** {@code authTime}: when the person signed in, for ID tokens; null without a person or when unknown. */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
             String username, List<String> scopes, UUID family, OffsetDateTime accessExpires,
-            OffsetDateTime refreshExpires, OffsetDateTime authTime) {
+            OffsetDateTime refreshExpires, Instant authTime) {
     }
 
     /** {@code nonce} and {@code authTime}: the OpenID Connect request's nonce, and when the person signed in. */
     public record Code(Long applicationId, long personId, String username, String redirectUri, List<String> scopes,
             String codeChallenge, UUID family, OffsetDateTime expiresAt, boolean expired, String nonce,
-            OffsetDateTime authTime) {
+            Instant authTime) {
     }
 
     public Uni<Long> issue(SqlClient client, Issue issue) {
@@ -65,7 +66,7 @@ public class TokenRepository {
                     .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                             .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                             .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
-                            .addValue(issue.authTime()))
+                            .addValue(TokenRow.utcSeconds(issue.authTime())))
                     .map(rows -> rows.iterator().next().getLong("id"));
         }
         return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
@@ -75,7 +76,7 @@ public class TokenRepository {
                         .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                         .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                         .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires())
-                        .addValue(issue.authTime()))
+                        .addValue(TokenRow.utcSeconds(issue.authTime())))
                 .map(rows -> {
                     for (var row : rows) {
                         if ("a".equals(row.getString("kind"))) {
@@ -101,7 +102,7 @@ public class TokenRepository {
      * What a rotation stored: the new access token's id and scopes, and for the ID token its
      * person (null for none) and when they signed in (null when unknown).
      */
-    public record Rotated(long accessTokenId, List<String> scopes, Long personId, OffsetDateTime authTime) {
+    public record Rotated(long accessTokenId, List<String> scopes, Long personId, Instant authTime) {
     }
 
     /**
@@ -128,7 +129,7 @@ public class TokenRepository {
                     }
                     Row row = rows.iterator().next();
                     return new Rotated(row.getLong("id"), List.of(row.getArrayOfStrings("scopes")), row.getLong("person_id"),
-                            row.getOffsetDateTime("auth_time"));
+                            TokenRow.instant(row, "auth_time"));
                 });
     }
 
@@ -180,7 +181,7 @@ public class TokenRepository {
                         .addValue(code.personId()).addValue(code.username()).addValue(code.redirectUri())
                         .addValue(code.scopes().toArray(String[]::new)).addValue(code.codeChallenge())
                         .addValue(code.family()).addValue(code.expiresAt()).addValue(code.nonce())
-                        .addValue(code.authTime()))
+                        .addValue(TokenRow.utcSeconds(code.authTime())))
                 .map(rows -> rows.rowCount() == 1);
     }
 
@@ -199,7 +200,7 @@ public class TokenRepository {
                             r.getString("redirect_uri"), List.of(r.getArrayOfStrings("scopes")),
                             r.getString("code_challenge"), r.getUUID("family"),
                             r.getOffsetDateTime("expires_at"), r.getBoolean("expired"), r.getString("nonce"),
-                            r.getOffsetDateTime("auth_time"));
+                            TokenRow.instant(r, "auth_time"));
                 });
     }
 

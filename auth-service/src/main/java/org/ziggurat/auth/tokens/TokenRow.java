@@ -3,6 +3,9 @@ package org.ziggurat.auth.tokens;
 import io.vertx.mutiny.sqlclient.Row;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -31,8 +34,14 @@ public record TokenRow(long id, char kind, Long applicationId, String clientId, 
                 row.getOffsetDateTime("created_at").toInstant());
     }
 
-    private static Instant instant(Row row, String column) {
+    /** A nullable timestamp column as an instant, for this package's rows. */
+    static Instant instant(Row row, String column) {
         var value = row.getOffsetDateTime(column);
         return value == null ? null : value.toInstant();
+    }
+
+    /** A nullable instant as the client binds a timestamptz, to the second (as ID tokens carry it). */
+    static OffsetDateTime utcSeconds(Instant instant) {
+        return instant == null ? null : OffsetDateTime.ofInstant(instant.truncatedTo(ChronoUnit.SECONDS), ZoneOffset.UTC);
     }
 }

@@ -126,7 +126,7 @@ public class TokenService {
             if (poll.used()) {
                 throw OAuthException.invalidGrant("The device code was used already.");
             }
-            Instant authTime = poll.authTime() == null ? null : poll.authTime().toInstant();
+            Instant authTime = poll.authTime();
             return pool.withTransaction(conn -> devices.markUsed(conn, hash).chain(marked -> {
                 if (!marked) {
                     throw OAuthException.invalidGrant("The device code was used already.");
@@ -159,7 +159,7 @@ public class TokenService {
                         ? "This code was issued without a code_challenge; no code_verifier is expected."
                         : "The code_verifier does not match the code_challenge.");
             }
-            Instant authTime = stored.authTime() == null ? null : stored.authTime().toInstant();
+            Instant authTime = stored.authTime();
             return issue(conn, client.id(), stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
                     authTime)
                     // Inside the transaction: no tokens without the ID token the answer owes.
@@ -236,7 +236,7 @@ public class TokenService {
                         : withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
                                 config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()),
                                 clientOrNull, rotated.personId(),
-                                rotated.authTime() == null ? null : rotated.authTime().toInstant(), null))
+                                rotated.authTime(), null))
                 // Routine and frequent, and recorded in the token table itself: DEBUG, where
                 // sign-ins (code and password grants) and every refusal stay at INFO. One line per
                 // token was an eighth of the token endpoint's time in the profile.
@@ -321,8 +321,7 @@ public class TokenService {
         List<String> stored = new ArrayList<>(scopes);
         return tokens.issue(client, new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), applicationId, personId, username, stored, family,
-                        accessExpires, refreshExpires,
-                        authTime == null ? null : OffsetDateTime.ofInstant(authTime.truncatedTo(java.time.temporal.ChronoUnit.SECONDS), ZoneOffset.UTC)))
+                        accessExpires, refreshExpires, authTime))
                 .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
                         now.getEpochSecond()))
                 // The application was deleted meanwhile (through another replica, whose change this
