@@ -1,5 +1,6 @@
 package org.ziggurat.auth.tokens;
 
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -17,11 +18,18 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.keys.SigningKeys;
 import org.ziggurat.auth.oauth.IdTokenClaims;
 
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.Provider;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.interfaces.RSAPrivateKey;
+import java.security.spec.RSAPrivateCrtKeySpec;
 import java.text.ParseException;
 import java.time.Instant;
 import java.util.Map;
@@ -86,42 +94,61 @@ public class IdTokens {
         });
     }
 
-    private static JWSSigner signer(JWK key) {
+    static JWSSigner signer(JWK key) {
         try {
             if (key instanceof RSAKey rsa) {
-                return new RSASSASigner(rsa);
+                if (NATIVE == null) {
+                    return new RSASSASigner(rsa);
+                }
+                // Translated once: a JDK key is converted on every signature otherwise (550 us, not 213).
+                RSASSASigner signer = new RSASSASigner(KeyFactory.getInstance("RSA", NATIVE)
+                        .generatePrivate(crtSpec(rsa.toRSAPrivateKey())));
+                signer.getJCAContext().setProvider(NATIVE);
+                return signer;
             }
             ECDSASigner signer = new ECDSASigner((ECKey) key);
-            if (FAST_ECDSA != null) {
-                signer.getJCAContext().setProvider(FAST_ECDSA);
+            if (NATIVE != null) {
+                signer.getJCAContext().setProvider(NATIVE);
             }
             return signer;
-        } catch (JOSEException e) {
+        } catch (JOSEException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot use signing key " + key.getKeyID(), e);
         }
     }
 
-    /**
-     * BoringSSL's ECDSA (Conscrypt), when its native library loads here: an ES256 signature in
-     * about 30 us instead of the JDK's 370, which is most of what openid costs a refresh. Null
-     * where it does not load (a native image, another platform): the JDK signs then.
-     */
-    static final java.security.Provider FAST_ECDSA = fastEcdsa();
+    private static RSAPrivateCrtKeySpec crtSpec(RSAPrivateKey key) throws JOSEException {
+        if (!(key instanceof RSAPrivateCrtKey crt)) {
+            throw new JOSEException("an RSA signing key without its CRT parameters");
+        }
+        return new RSAPrivateCrtKeySpec(crt.getModulus(), crt.getPublicExponent(), crt.getPrivateExponent(),
+                crt.getPrimeP(), crt.getPrimeQ(), crt.getPrimeExponentP(), crt.getPrimeExponentQ(), crt.getCrtCoefficient());
+    }
 
-    private static java.security.Provider fastEcdsa() {
+    /**
+     * AWS-LC (Amazon Corretto Crypto Provider), when its native library loads here: RS256 in about
+     * 213 us instead of the JDK's 700, ES256 in 24 us instead of 360; signing is most of what
+     * openid costs a refresh. Null where it does not load (a native image, another platform):
+     * the JDK signs then. Used for ID tokens only, not installed for the whole process.
+     */
+    static final Provider NATIVE = nativeProvider();
+
+    private static Provider nativeProvider() {
+        Logger log = Logger.getLogger(IdTokens.class);
         if (io.quarkus.runtime.ImageMode.current().isNativeImage()) {
+            log.info("ID tokens are signed with the JDK's providers (native image)");
             return null;
         }
         try {
-            if (org.conscrypt.Conscrypt.isAvailable()) {
-                java.security.Provider provider = org.conscrypt.Conscrypt.newProvider();
-                org.jboss.logging.Logger.getLogger(IdTokens.class).info("ES256 ID tokens are signed with Conscrypt (BoringSSL)");
+            AmazonCorrettoCryptoProvider provider = AmazonCorrettoCryptoProvider.INSTANCE;
+            if (provider.getLoadingError() == null) {
+                log.info("ID tokens are signed with AWS-LC (Amazon Corretto Crypto Provider)");
                 return provider;
             }
+            log.infof("ID tokens are signed with the JDK's providers: %s", provider.getLoadingError().toString());
         } catch (Throwable unavailable) {
             // LinkageError and the like: no native library for this platform.
+            log.infof("ID tokens are signed with the JDK's providers: %s", unavailable.toString());
         }
-        org.jboss.logging.Logger.getLogger(IdTokens.class).info("ES256 ID tokens are signed with the JDK's ECDSA");
         return null;
     }
 
