@@ -733,7 +733,8 @@ def scenarios(state):
             ]},
         "password": {
             "title": "password grant (Argon2id for Ziggurat, Keycloak's default hashing)", "connections": 32,
-            "bars": [],
+            "bars": [("ratio", "Ziggurat (auth-service)", "Keycloak", 1.0)],
+            "details": password_parameters,
             "targets": [
                 post("Ziggurat (auth-service)", "ziggurat", f"{auth_direct}/oauth/token",
                      f"grant_type=password&username={{}}&password={urllib.parse.quote_plus(PASSWORD)}&scope=user",
@@ -943,6 +944,7 @@ def run_targets(name, scenario):
             samples[target["name"]].append(sample)
             log_sample(target, sample)
     return {"title": scenario["title"], "connections": scenario["connections"], "bars": scenario["bars"],
+            "details": scenario["details"]() if scenario.get("details") else [],
             "targets": [{"name": t["name"], "system": t["system"], "samples": samples[t["name"]]}
                         for t in targets]}
 
@@ -1258,6 +1260,19 @@ def verdicts(result):
     return out
 
 
+def password_parameters():
+    """The hashing each side did for the accounts measured, read from what each stored."""
+    ours = sql(f"SELECT split_part(password_hash, '$', 4) FROM directory.person WHERE username = '{username(0)}'")
+    keycloak_db = DB.rsplit("/", 1)[0] + "/keycloak"
+    theirs = sql("SELECT c.credential_data FROM credential c JOIN user_entity u ON u.id = c.user_id "
+                 "WHERE u.username = 'bench-user' AND c.type = 'password'", db=keycloak_db)
+    data = json.loads(theirs or "{}")
+    extra = {k: v[0] for k, v in data.get("additionalParameters", {}).items()}
+    return [f"Hashing of the measured accounts, as stored: Ziggurat Argon2id `{ours}` (KiB, iterations, lanes); "
+            f"Keycloak {data.get('algorithm', '?')} {extra.get('type', '')} m={extra.get('memory', '?')},"
+            f"t={data.get('hashIterations', '?')},p={extra.get('parallelism', '?')}."]
+
+
 def startup_and_memory():
     rows = []
     for service in ["gateway", *SERVICE_PORTS]:
@@ -1308,6 +1323,8 @@ def report(results, notes_file=None):
                 md.append(f"| {target['name']} | {s['rps']:.0f} | {s['p50']:.1f} | {s['p99']:.1f} | {s['errors']} | {runs} |")
                 chart.append((name, target["name"], s["rps"], target["system"]))
         md.append("")
+        if result.get("details"):
+            md += [*result["details"], ""]
         for text, ok in verdicts(result):
             passed_all &= ok
             md.append(f"- {'PASS' if ok else 'MISS'}: {text}")
