@@ -1262,7 +1262,8 @@ def verdicts(result):
 
 def password_parameters():
     """The hashing each side did for the accounts measured, read from what each stored."""
-    ours = sql(f"SELECT split_part(password_hash, '$', 4) FROM directory.person WHERE username = '{username(0)}'")
+    measured = first_line("usernames.txt")
+    ours = sql(f"SELECT split_part(password_hash, '$', 4) FROM directory.person WHERE username = '{measured}'")
     keycloak_db = DB.rsplit("/", 1)[0] + "/keycloak"
     theirs = sql("SELECT c.credential_data FROM credential c JOIN user_entity u ON u.id = c.user_id "
                  "WHERE u.username = 'bench-user' AND c.type = 'password'", db=keycloak_db)
