@@ -24,6 +24,7 @@ import re
 import shutil
 import statistics
 import subprocess
+import signal
 import sys
 import tempfile
 import time
@@ -888,7 +889,8 @@ def owner_write_token(state):
 
 # ------------------------------------------------------------------ running and reporting
 
-SPECIAL_SCENARIOS = ["vocab-import", "topology", "ab"]
+# startup first: in a full run, the memory after load is then that of the processes it started.
+SPECIAL_SCENARIOS = ["startup", "vocab-import", "topology", "ab"]
 # The scenarios the A/B comparison runs against both builds, and their targets of this build.
 AB_SCENARIOS = {"client-credentials": "Ziggurat (auth-service)", "refresh": "Ziggurat (auth-service)",
                 "introspection": "Ziggurat (auth-service)", "people": "Ziggurat through the gateway",
@@ -907,6 +909,10 @@ def run_scenarios(names, state):
     for name in names:
         if name == "vocab-import":
             results[name] = run_import()
+            continue
+        if name == "startup":
+            results[name] = {"title": f"each service restarted alone, {STARTS} times; ready, and resident "
+                                       f"{IDLE_SETTLE_SECONDS} s later", "startup": run_startup()}
             continue
         if name == "topology":
             results.update(run_topology(state))
@@ -1236,6 +1242,16 @@ def verdicts(result):
     if "import" in result:
         m = median(result["import"])
         return [(f"import under 60 s: median {m:.1f} s", m < 60)]
+    if "startup" in result:
+        out = []
+        for module, row in result["startup"].items():
+            ready, idle, loaded = median(row["ready"]), median(row["idle"]), row.get("after")
+            out.append((f"{module} ready in {ready:.2f} s (bar < {STARTUP_BAR_S:g} s)", ready < STARTUP_BAR_S))
+            out.append((f"{module} {idle:.0f} MiB resident idle (bar < {IDLE_BAR_MIB} MiB)", idle < IDLE_BAR_MIB))
+            if loaded is not None:
+                out.append((f"{module} {loaded:.0f} MiB resident at the end of the run (bar < {LOADED_BAR_MIB} MiB)",
+                            loaded < LOADED_BAR_MIB))
+        return out
     summary = {t["name"]: summarize(t) for t in result["targets"]}
     out = []
     for bar in result["bars"]:
@@ -1258,6 +1274,61 @@ def verdicts(result):
         if s["errors"]:
             out.append((f"{name}: {s['errors']} errors", False))
     return out
+
+
+STARTUP_MODULES = os.environ.get("BENCH_STARTUP_MODULES",
+                                 "directory-service auth-service vocab-service events-service gateway").split()
+STARTS = int(os.environ.get("BENCH_STARTS", "3"))
+IDLE_SETTLE_SECONDS = 10
+STARTUP_BAR_S, IDLE_BAR_MIB, LOADED_BAR_MIB = 1.0, 160, 256
+
+
+def rss_mib(pid):
+    out = subprocess.run(["ps", "-o", "rss=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
+    return int(out) / 1024 if out else None
+
+
+def run_startup():
+    """Each service restarted alone, as a scaled-out pod starts beside running ones: the time from
+    the process's start to its first successful readiness check, and its resident memory after
+    IDLE_SETTLE_SECONDS of idling; STARTS times each (the launcher's command line and environment,
+    read from the running instance). The last start keeps running for the scenarios after it."""
+    rows = {}
+    for module in STARTUP_MODULES:
+        pid_file = ROOT / ".run" / "pids" / f"{module}.pid"
+        pid = int(pid_file.read_text().strip())
+        proc = Path(f"/proc/{pid}")
+        command = [a for a in (proc / "cmdline").read_bytes().decode().split("\0") if a]
+        env = dict(e.split("=", 1) for e in (proc / "environ").read_bytes().decode().split("\0") if "=" in e)
+        cwd = os.readlink(proc / "cwd")
+        port = env.get("QUARKUS_MANAGEMENT_PORT") if module == "gateway" else env.get("QUARKUS_HTTP_PORT")
+        port = port or ("8090" if module == "gateway" else str(SERVICE_PORTS[module]))
+        ready_s, idle = [], []
+        for attempt in range(STARTS):
+            os.kill(pid, signal.SIGTERM)
+            await_condition(lambda: not Path(f"/proc/{pid}").exists() or
+                            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z", 60, f"{module} did not stop")
+            with open(ROOT / ".run" / "logs" / f"{module}.log", "ab") as out:
+                started = time.monotonic()
+                process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                           start_new_session=True)
+            pid = process.pid
+            pid_file.write_text(str(pid))
+            while True:
+                try:
+                    if http("GET", f"http://127.0.0.1:{port}/q/health/ready", timeout=1)[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if process.poll() is not None or time.monotonic() - started > 120:
+                    die(f"{module} did not get ready: see .run/logs/{module}.log")
+                time.sleep(0.005)
+            ready_s.append(time.monotonic() - started)
+            time.sleep(IDLE_SETTLE_SECONDS)
+            idle.append(rss_mib(pid))
+            log(f"   {module}: ready in {ready_s[-1]:.2f} s, {idle[-1]:.0f} MiB resident idle")
+        rows[module] = {"ready": ready_s, "idle": idle, "command": " ".join(command[:-2])}
+    return rows
 
 
 def password_parameters():
@@ -1315,6 +1386,14 @@ def report(results, notes_file=None):
         if "import" in result:
             md += ["| run | seconds |", "|---|---|"]
             md += [f"| {k + 1} | {t:.1f} |" for k, t in enumerate(result["import"])]
+        elif "startup" in result:
+            md += ["| service | JVM | ready s (median; runs) | RSS idle MiB (median) | RSS at the end of the run MiB |",
+                   "|---|---|---|---|---|"]
+            for module, row in result["startup"].items():
+                row["after"] = rss_mib(int((ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip()))
+                runs = ", ".join(f"{r:.2f}" for r in row["ready"])
+                md.append(f"| {module} | `{row['command']}` | {median(row['ready']):.2f} ({runs}) | "
+                          f"{median(row['idle']):.0f} | {row['after']:.0f} |")
         else:
             md += [f"{result['connections']} connections.", "",
                    "| target | req/s | p50 ms | p99 ms | errors | runs (req/s) |", "|---|---|---|---|---|---|"]
@@ -1393,7 +1472,7 @@ def main(argv):
     prepare_floor(state)
     write_lines("pages.txt", [str(p) for p in range(1, 201)])
     state["owner_id"] = int(sql(f"SELECT id FROM directory.person WHERE username = '{OWNER}'"))
-    chosen = list(scenarios(state)) + SPECIAL_SCENARIOS if argv[0] == "all" else argv
+    chosen = ["startup", *scenarios(state), *SPECIAL_SCENARIOS[1:]] if argv[0] == "all" else argv
     results = run_scenarios(chosen, state)
     return 0 if report(results, os.environ.get("BENCH_NOTES")) else 1
 

@@ -55,6 +55,16 @@ public final class Stack {
 
     private static Stack running;
 
+    /**
+     * The training run of the services' AOT caches ({@code ./ziggurat train}): with a JDK 25 or newer
+     * named here, each module's first instance runs on it and records what the journeys make it
+     * load, link and compile, into {@code target/quarkus-app/app.aot} when it stops; the launcher
+     * starts the services with that cache. Training instances use the launcher's collector and
+     * full JIT (their profiles are cached too), the others the tests' usual C1-only JVM.
+     */
+    static final String TRAINING_JAVA = System.getenv("ZIGGURAT_AOT_TRAINING_JAVA");
+    static final String AOT_CACHE = "app.aot";
+
     final Path root = Path.of(System.getProperty("user.dir")).getParent();
     final Path work = Path.of(System.getProperty("user.dir"), "target", "e2e");
     final Path logs = Path.of(System.getProperty("user.dir"), "target", "e2e-logs");
@@ -301,8 +311,12 @@ public final class Stack {
             default -> {
             }
         }
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString())
+        List<String> command = TRAINING_JAVA != null && instance.equals(module)
+                ? List.of(TRAINING_JAVA, "-XX:AOTCacheOutput=" + jar.resolveSibling(AOT_CACHE), "-XX:+UseSerialGC",
+                        "-Xmx256m", "-jar", jar.toString())
+                : List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                        "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(work.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(instance + ".log").toFile()));
@@ -432,10 +446,10 @@ public final class Stack {
         throw new IllegalStateException(missing + ", or set " + variable);
     }
 
-    /** Waits up to 10 s for a process asked to stop, then kills it. */
+    /** Waits up to 10 s for a process asked to stop (2 minutes when it writes its AOT cache), then kills it. */
     static void awaitExit(Process p) {
         try {
-            if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!p.waitFor(TRAINING_JAVA == null ? 10 : 120, java.util.concurrent.TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
         } catch (InterruptedException e) {
