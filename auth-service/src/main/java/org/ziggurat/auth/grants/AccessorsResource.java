@@ -1,5 +1,6 @@
 package org.ziggurat.auth.grants;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -62,6 +63,7 @@ public class AccessorsResource {
     DirectoryClient directory;
 
     @Schema(name = "Accessor")
+    @RegisterForReflection
     public record Entry(long id, GrantViews.Permissions permissions) {
     }
 

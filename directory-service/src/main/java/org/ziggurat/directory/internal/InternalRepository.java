@@ -1,5 +1,6 @@
 package org.ziggurat.directory.internal;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -27,6 +28,7 @@ public class InternalRepository {
             String role, String state) {
     }
 
+    @RegisterForReflection // answered as JSON by GET /internal/people/{id}/organizations
     public record OrganizationOfPerson(long id, String name, String role) {
     }
 

@@ -1,5 +1,6 @@
 package org.ziggurat.directory.internal;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.directory.organizations.MembershipRules;
@@ -12,6 +13,7 @@ import org.ziggurat.directory.organizations.MembershipRules;
 public class NamespaceLookups {
 
     /** A namespace as the other services need it, with the rights of one person in it. */
+    @RegisterForReflection
     public record Namespace(String name, String kind, long id, String visibility, boolean read, boolean write,
             boolean admin) {
     }

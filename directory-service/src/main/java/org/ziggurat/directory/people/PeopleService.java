@@ -1,5 +1,6 @@
 package org.ziggurat.directory.people;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.vertx.mutiny.core.Vertx;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,6 +32,7 @@ public class PeopleService {
     }
 
     @Schema(name = "SignUp", description = "A new account.")
+    @RegisterForReflection
     public record SignUp(
             @Schema(required = true, maxLength = 39, description = "Lower-case letters, digits and inner hyphens; "
                     + "it is also the person's namespace.") String username,

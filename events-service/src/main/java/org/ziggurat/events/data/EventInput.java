@@ -1,5 +1,6 @@
 package org.ziggurat.events.data;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.events.EventsConfig;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A new data event as posted (spec 4.7), validated: every fault named, never a 500. */
+@RegisterForReflection
 public record EventInput(String kind, String note, List<CommitInput> commits) {
 
     /** A list, not a set: a refusal names the kinds in this order. */

@@ -1,5 +1,6 @@
 package org.ziggurat.events.data;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -256,6 +257,7 @@ public class EventsResource {
     static final String STREAM_CLOSED = "stream_closed";
 
     /** The last event of a stream that its caller may no longer read. */
+    @RegisterForReflection
     public record StreamClosed(String reason, String detail) {
     }
 
