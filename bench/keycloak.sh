@@ -20,7 +20,8 @@ export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
 PG=${ZIGGURAT_DB_URL:-postgresql://postgres@127.0.0.1:5432/postgres}
 home=$RUN/keycloak-$VERSION
 
-down() { [ -f "$RUN/pid" ] && kill "$(cat "$RUN/pid")" 2>/dev/null; rm -f "$RUN/pid"; }
+# A pid file whose process is gone (killed, a reboot) is no failure: there is nothing to stop.
+down() { if [ -f "$RUN/pid" ]; then kill "$(cat "$RUN/pid")" 2>/dev/null || true; fi; rm -f "$RUN/pid"; }
 
 up() {
   mkdir -p "$RUN"

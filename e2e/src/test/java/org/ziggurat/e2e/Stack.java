@@ -312,8 +312,8 @@ public final class Stack {
             }
         }
         List<String> command = TRAINING_JAVA != null && instance.equals(module)
-                ? List.of(TRAINING_JAVA, "-XX:AOTCacheOutput=" + jar.resolveSibling(AOT_CACHE), "-XX:+UseSerialGC",
-                        "-Xmx256m", "-jar", jar.toString())
+                ? List.of(TRAINING_JAVA, "-XX:AOTCacheOutput=" + jar.resolveSibling(AOT_CACHE), "-XX:+UseG1GC",
+                        "-Xms32m", "-Xmx256m", "-jar", jar.toString())
                 : List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                         "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
         ProcessBuilder builder = new ProcessBuilder(command)
