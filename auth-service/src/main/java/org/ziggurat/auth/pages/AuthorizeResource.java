@@ -168,17 +168,9 @@ public class AuthorizeResource {
 
     private Uni<Response> signIn(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
             HttpServerRequest http) {
-        return signInForm.submit(form, csrfCookie, http, "login", request.app().clientId(), new SignInForm.Page() {
-            @Override
-            public Response form(String message, String login, int status) {
-                return pages.login(request, uri, message, login, status);
-            }
-
-            @Override
-            public Response signedIn(LoginSessions.Created created) {
-                return pages.signedIn(request, uri, created);
-            }
-        });
+        return signInForm.submit(form, csrfCookie, http, "login", request.app().clientId(),
+                (message, login, status) -> pages.login(request, uri, message, login, status),
+                created -> pages.signedIn(request, uri, created));
     }
 
     private Uni<Response> decide(AuthorizationRequest request, boolean approved, String csrf, String sessionCookie,

@@ -163,17 +163,9 @@ public class DeviceResource {
 
     private Uni<Response> signIn(OAuthForm form, String csrfCookie, UriInfo uri, HttpServerRequest http) {
         Map<String, String> params = codeOf(form);
-        return signInForm.submit(form, csrfCookie, http, "device", "-", new SignInForm.Page() {
-            @Override
-            public Response form(String message, String login, int status) {
-                return pages.deviceLogin(params, uri, message, login, status);
-            }
-
-            @Override
-            public Response signedIn(LoginSessions.Created created) {
-                return pages.deviceSignedIn(params, uri, created);
-            }
-        });
+        return signInForm.submit(form, csrfCookie, http, "device", "-",
+                (message, login, status) -> pages.deviceLogin(params, uri, message, login, status),
+                created -> pages.deviceSignedIn(params, uri, created));
     }
 
     /** The user code a form carries on (from the address, through sign-in), if any. */

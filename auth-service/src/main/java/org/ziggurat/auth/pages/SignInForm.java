@@ -11,6 +11,8 @@ import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.platform.problem.ProblemMappers;
 
+import java.util.function.Function;
+
 /**
  * The sign-in form that the authorization and device pages share: its double-submit CSRF cookie,
  * then the directory's answer, shown as the page that asked shows its form.
@@ -18,11 +20,9 @@ import org.ziggurat.platform.problem.ProblemMappers;
 @ApplicationScoped
 class SignInForm {
 
-    /** How a page shows its sign-in form again, with a message, and goes on once the person is signed in. */
-    interface Page {
-        Response form(String message, String login, int status);
-
-        Response signedIn(LoginSessions.Created created);
+    /** How a page shows its sign-in form again, with a message and the login typed. */
+    interface FormAgain {
+        Response show(String message, String login, int status);
     }
 
     private final AuthorizationService authorization;
@@ -33,24 +33,27 @@ class SignInForm {
         this.pages = pages;
     }
 
-    /** {@code pageName} and {@code clientId} (or "-") are for the security log. */
+    /**
+     * {@code pageName} and {@code clientId} (or "-") are for the security log; {@code signedIn} is
+     * how the page goes on once the person is signed in.
+     */
     Uni<Response> submit(OAuthForm form, String csrfCookie, HttpServerRequest http, String pageName, String clientId,
-            Page page) {
+            FormAgain formAgain, Function<LoginSessions.Created, Response> signedIn) {
         if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
             authorization.csrfRefused(pageName, clientId, null);
             return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
         }
         String login = form.get("login");
         if (login == null || form.get("password") == null) {
-            return Uni.createFrom().item(page.form("Enter your username or email and your password.", login, 400));
+            return Uni.createFrom().item(formAgain.show("Enter your username or email and your password.", login, 400));
         }
         return authorization.signIn(pageName, clientId, login, form.get("password"), CallerAddress.of(http))
-                .map(page::signedIn)
+                .map(signedIn)
                 .onFailure(AuthorizationService.SignInRefused.class).recoverWithItem(e ->
                         ((AuthorizationService.SignInRefused) e).throttled()
-                                ? page.form("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
-                                : page.form("The username or password is not right.", login, 401))
+                                ? formAgain.show("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
+                                : formAgain.show("The username or password is not right.", login, 401))
                 .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
-                        page.form("Signing in is not possible for a moment. Try again shortly.", login, 503));
+                        formAgain.show("Signing in is not possible for a moment. Try again shortly.", login, 503));
     }
 }
