@@ -1355,9 +1355,8 @@ def startup_and_memory():
         log_file = ROOT / ".run" / "logs" / f"{service}.log"
         started = re.findall(r"started in ([\d.]+)s", log_file.read_text(errors="replace")) if log_file.exists() else []
         pid_file = ROOT / ".run" / "pids" / f"{service}.pid"
-        rss = subprocess.run(["ps", "-o", "rss=", "-p", pid_file.read_text().strip()], capture_output=True,
-                             text=True).stdout.strip() if pid_file.exists() else ""
-        rows.append((service, started[-1] if started else "?", f"{int(rss) / 1024:.0f}" if rss else "?"))
+        rss = rss_mib(pid_file.read_text().strip()) if pid_file.exists() else None
+        rows.append((service, started[-1] if started else "?", f"{rss:.0f}" if rss is not None else "?"))
     kc_log = ROOT / ".run" / "keycloak" / "keycloak.log"
     kc_pid = ROOT / ".run" / "keycloak" / "pid"
     if kc_log.exists() and kc_pid.exists():
