@@ -1280,7 +1280,8 @@ STARTUP_MODULES = os.environ.get("BENCH_STARTUP_MODULES",
                                  "directory-service auth-service vocab-service events-service gateway").split()
 STARTS = int(os.environ.get("BENCH_STARTS", "3"))
 # Idle: no request for this long after the last start, past the services' periodic collection
-# (G1PeriodicGCInterval, 30 s), which hands the heap that start-up grew back to the system.
+# (G1PeriodicGCInterval, 15 s, which G1 checks as often: the collection comes 15 to 30 s after the
+# last one) and native heap trim, which hand back what start-up grew.
 IDLE_SETTLE_SECONDS = int(os.environ.get("BENCH_IDLE_SECONDS", "45"))
 STARTUP_BAR_S, IDLE_BAR_MIB, LOADED_BAR_MIB = 1.0, 160, 256
 
@@ -1308,31 +1309,96 @@ def run_startup():
         port = port or ("8090" if module == "gateway" else str(SERVICE_PORTS[module]))
         ready_s, idle = [], []
         for attempt in range(STARTS):
-            os.kill(pid, signal.SIGTERM)
-            await_condition(lambda: not Path(f"/proc/{pid}").exists() or
-                            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z", 60, f"{module} did not stop")
-            with open(ROOT / ".run" / "logs" / f"{module}.log", "ab") as out:
-                started = time.monotonic()
-                process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                           start_new_session=True)
+            process, seconds = restart(module, pid, command, cwd, env, port)
             pid = process.pid
-            pid_file.write_text(str(pid))
-            while True:
-                try:
-                    if http("GET", f"http://127.0.0.1:{port}/q/health/ready", timeout=1)[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if process.poll() is not None or time.monotonic() - started > 120:
-                    die(f"{module} did not get ready: see .run/logs/{module}.log")
-                time.sleep(0.005)
-            ready_s.append(time.monotonic() - started)
+            ready_s.append(seconds)
             log(f"   {module}: ready in {ready_s[-1]:.2f} s")
+        steps = startup_profile(module, pid, command, cwd, env, port)
+        pid = int(pid_file.read_text().strip())
         time.sleep(IDLE_SETTLE_SECONDS)
         idle.append(rss_mib(pid))
         log(f"   {module}: {idle[-1]:.0f} MiB resident after {IDLE_SETTLE_SECONDS} s idle")
-        rows[module] = {"ready": ready_s, "idle": idle, "command": " ".join(command[:-2])}
+        rows[module] = {"ready": ready_s, "idle": idle, "command": " ".join(command[:-2]), "steps": steps,
+                        "resident": resident_parts(pid, command[0])}
     return rows
+
+
+def restart(module, pid, command, cwd, env, port, log_name=None):
+    """Stops the instance `pid` and starts `command` in its place; returns (process, seconds to ready)."""
+    os.kill(pid, signal.SIGTERM)
+    await_condition(lambda: not Path(f"/proc/{pid}").exists() or
+                    Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z", 60, f"{module} did not stop")
+    with open(ROOT / ".run" / "logs" / (log_name or f"{module}.log"), "ab") as out:
+        started = time.monotonic()
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    (ROOT / ".run" / "pids" / f"{module}.pid").write_text(str(process.pid))
+    while True:
+        try:
+            if http("GET", f"http://127.0.0.1:{port}/q/health/ready", timeout=1)[0] == 200:
+                return process, time.monotonic() - started
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() - started > 120:
+            die(f"{module} did not get ready: see .run/logs/{log_name or module + '.log'}")
+        time.sleep(0.005)
+
+
+STARTUP_PROFILE_STEPS = 8
+
+
+def startup_profile(module, pid, command, cwd, env, port):
+    """Where a start goes: one more start with Quarkus's per-step timing of its runtime start
+    (quarkus.debug.print-startup-times), the slowest steps with their milliseconds; then the plain
+    command again, which keeps running. Not counted among the timed starts (printing costs a little)."""
+    log_name = f"{module}-startup-profile.log"
+    (ROOT / ".run" / "logs" / log_name).unlink(missing_ok=True)
+    profiled = [command[0], "-Dquarkus.debug.print-startup-times=true", *command[1:]]
+    process, _ = restart(module, pid, profiled, cwd, env, port, log_name)
+    text = (ROOT / ".run" / "logs" / log_name).read_text(errors="replace")
+    steps = sorted(((int(ms), step) for step, ms in re.findall(r"Build step (\S+) completed in: (\d+)ms", text)),
+                   reverse=True)
+    started = re.findall(r"started in ([\d.]+)s", text)
+    restart(module, process.pid, command, cwd, env, port)
+    log(f"   {module}: profiled start {started[-1] if started else '?'} s, slowest steps "
+        + ", ".join(f"{step} {ms} ms" for ms, step in steps[:3]))
+    return {"started_s": float(started[-1]) if started else None,
+            "steps": [[step, ms] for ms, step in steps[:STARTUP_PROFILE_STEPS]]}
+
+
+def resident_parts(pid, java):
+    """What the resident memory of `pid` is made of, in MiB, from /proc/<pid>/smaps: the AOT cache's
+    mapping, libjvm, other mapped files, the Java heap (its address range from jcmd GC.heap_info)
+    and the rest of the anonymous memory (metaspace, code cache, thread stacks, the C allocator)."""
+    heap = None
+    jcmd = Path(java).parent / "jcmd"
+    if jcmd.exists():
+        info = subprocess.run([str(jcmd), str(pid), "GC.heap_info"], capture_output=True, text=True).stdout
+        bounds = re.search(r"\[(0x[0-9a-f]+), (0x[0-9a-f]+)\)", info)
+        heap = (int(bounds.group(1), 16), int(bounds.group(2), 16)) if bounds else None
+    parts = {"AOT cache": 0, "libjvm": 0, "other files": 0, "Java heap": 0, "other anonymous": 0}
+    part = None
+    try:
+        with open(f"/proc/{pid}/smaps") as smaps:
+            for line in smaps:
+                mapping = re.match(r"^([0-9a-f]+)-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$", line)
+                if mapping:
+                    start, name = int(mapping.group(1), 16), mapping.group(2).strip()
+                    if name.endswith(".aot"):
+                        part = "AOT cache"
+                    elif name.endswith("libjvm.so"):
+                        part = "libjvm"
+                    elif name.startswith("/"):
+                        part = "other files"
+                    elif heap and heap[0] <= start < heap[1]:
+                        part = "Java heap"
+                    else:
+                        part = "other anonymous"
+                elif line.startswith("Rss:") and part:
+                    parts[part] += int(line.split()[1])
+    except OSError:
+        return None
+    return {name: round(kib / 1024) for name, kib in parts.items()}
 
 
 def password_parameters():
@@ -1397,6 +1463,16 @@ def report(results, notes_file=None):
                 runs = ", ".join(f"{r:.2f}" for r in row["ready"])
                 md.append(f"| {module} | `{row['command']}` | {median(row['ready']):.2f} ({runs}) | "
                           f"{median(row['idle']):.0f} | {row['after']:.0f} |")
+            md += ["", "Where the time goes: one more start of each, with Quarkus's per-step timing of its runtime "
+                   "start (`-Dquarkus.debug.print-startup-times=true`; its own \"started in\", then the slowest "
+                   "steps in ms). What the idle memory is made of (MiB, from `/proc/<pid>/smaps`, the heap's "
+                   "range from `jcmd GC.heap_info`).", "",
+                   "| service | started in s | slowest steps (ms) | idle resident: parts (MiB) |", "|---|---|---|---|"]
+            for module, row in result["startup"].items():
+                profile, parts = row.get("steps") or {}, row.get("resident") or {}
+                steps = ", ".join(f"{step} {ms}" for step, ms in profile.get("steps", []))
+                md.append(f"| {module} | {profile.get('started_s') or '?'} | {steps} | "
+                          + ", ".join(f"{name} {mib}" for name, mib in parts.items()) + " |")
         else:
             md += [f"{result['connections']} connections.", "",
                    "| target | req/s | p50 ms | p99 ms | errors | runs (req/s) |", "|---|---|---|---|---|---|"]
