@@ -79,8 +79,12 @@ def log(*parts):
     print(*parts, file=sys.stderr, flush=True)
 
 
+FAILURES = []  # what made die() stop, for the report of a run that goes on without that scenario
+
+
 def die(message):
     log("bench:", message)
+    FAILURES.append(message)
     sys.exit(1)
 
 
@@ -907,32 +911,42 @@ def run_scenarios(names, state):
         die(f"unknown scenario(s) {', '.join(unknown)}; see: bench/run list")
     results = {}
     for name in names:
-        if name == "vocab-import":
-            results[name] = run_import()
-            continue
-        if name == "startup":
-            results[name] = {"title": f"each service restarted alone, {STARTS} times; ready, and resident "
-                                       f"after {IDLE_SETTLE_SECONDS} s idle", "startup": run_startup()}
-            continue
-        if name == "topology":
-            results.update(run_topology(state))
-            continue
-        if name == "ab":
-            results.update(run_ab(state))
-            continue
-        scenario = catalogue[name]
-        if name in ("client-credentials", "refresh", "introspection", "password"):
-            purge_run_tokens(state)
-        extra = [start_extra_gateway(t["gateway"]) for t in scenario["targets"] if t.get("gateway")]
-        if any(t.get("nginx") for t in scenario["targets"]):
-            extra.append(start_nginx())
         try:
-            results[name] = run_targets(name, scenario)
-        finally:
-            for process in extra:
-                process.terminate()
-                process.wait(30)
+            run_scenario(name, catalogue, state, results)
+        except SystemExit:
+            # One scenario that cannot finish (the reason is logged above) must not lose the
+            # others' measurements of a long run: it is reported as a failure, and the run goes on.
+            results[name] = {"title": "did not finish", "failed": FAILURES[-1] if FAILURES else "see the run's log"}
     return results
+
+
+def run_scenario(name, catalogue, state, results):
+    """One scenario of the run; its results go into `results`."""
+    if name == "vocab-import":
+        results[name] = run_import()
+        return
+    if name == "startup":
+        results[name] = {"title": f"each service restarted alone, {STARTS} times; ready, and resident "
+                                   f"after {IDLE_SETTLE_SECONDS} s idle", "startup": run_startup()}
+        return
+    if name == "topology":
+        results.update(run_topology(state))
+        return
+    if name == "ab":
+        results.update(run_ab(state))
+        return
+    scenario = catalogue[name]
+    if name in ("client-credentials", "refresh", "introspection", "password"):
+        purge_run_tokens(state)
+    extra = [start_extra_gateway(t["gateway"]) for t in scenario["targets"] if t.get("gateway")]
+    if any(t.get("nginx") for t in scenario["targets"]):
+        extra.append(start_nginx())
+    try:
+        results[name] = run_targets(name, scenario)
+    finally:
+        for process in extra:
+            process.terminate()
+            process.wait(30)
 
 
 def run_targets(name, scenario):
@@ -1239,6 +1253,8 @@ def summarize(target):
 
 def verdicts(result):
     """Each bar of a scenario: (text, passed)."""
+    if "failed" in result:
+        return [(f"the scenario did not finish: {result['failed'][:300]}", False)]
     if "import" in result:
         m = median(result["import"])
         return [(f"import under 60 s: median {m:.1f} s", m < 60)]
@@ -1452,7 +1468,9 @@ def report(results, notes_file=None):
     chart = []
     for name, result in results.items():
         md += [f"## {name}: {result['title']}", ""]
-        if "import" in result:
+        if "failed" in result:
+            pass
+        elif "import" in result:
             md += ["| run | seconds |", "|---|---|"]
             md += [f"| {k + 1} | {t:.1f} |" for k, t in enumerate(result["import"])]
         elif "startup" in result:
