@@ -231,12 +231,28 @@ def seed_applications(state):
     save_state(state)
 
 
+def seeded_tokens_live(name, client_id, secret):
+    """Whether the last token in this seed file is active on this server. The state file's clock
+    alone trusted seeds from another database (a run that started its own cluster): the openid
+    figures of bench-20261126T035707Z were refusals, measured as throughput."""
+    path = STATE / name
+    if not path.exists() or not client_id:
+        return False
+    tokens = path.read_text().split()
+    if not tokens:
+        return False
+    status, body, _ = http("POST", f"{API}/oauth/introspect", headers={"Accept": "application/json",
+                           "Authorization": basic(client_id, secret)}, form={"token": tokens[-1]}, expect=[200, 401])
+    return status == 200 and isinstance(body, dict) and body.get("active") is True
+
+
 def seed_tokens(state):
     """Live tokens: one per person, issued to the bench client, younger than their 2 h lifetime."""
     cursor = STATE / "refresh-tokens.txt.cursor"
     used = int(cursor.read_text()) if cursor.exists() else 0
-    if state.get("tokens_at", 0) > time.time() - 3600 and (STATE / "access-tokens.txt").exists() \
-            and used + 256 <= PEOPLE // 2 and "--fresh-tokens" not in sys.argv:
+    if state.get("tokens_at", 0) > time.time() - 3600 and used + 256 <= PEOPLE // 2 and "--fresh-tokens" not in sys.argv \
+            and all(seeded_tokens_live(name, state.get("client_id"), state.get("client_secret"))
+                    for name in ("access-tokens.txt", "refresh-tokens.txt")):
         return
     log(f"seed: {PEOPLE} password grants (Argon2id each) for live tokens")
     started = time.time()
@@ -263,7 +279,10 @@ def seed_openid(state):
     tokens of theirs to start refresh chains from, as the refresh scenario's are."""
     cursors = [STATE / (name + ".cursor") for name in OPENID_CLIENTS.values()]
     fresh = all((STATE / name).exists() for name in OPENID_CLIENTS.values()) and state.get("openid_tokens_at", 0) > time.time() - 3600 \
-        and all(not c.exists() or int(c.read_text()) + 256 <= OPENID_PEOPLE for c in cursors)
+        and all(not c.exists() or int(c.read_text()) + 256 <= OPENID_PEOPLE for c in cursors) \
+        and all(seeded_tokens_live(name, state.get(f"openid_{alg}", {}).get("client_id"),
+                                   state.get(f"openid_{alg}", {}).get("client_secret"))
+                for alg, name in OPENID_CLIENTS.items())
     if fresh and "--fresh-tokens" not in sys.argv:
         return
     owner = http("POST", f"{API}/oauth/token", headers={"Accept": "application/json"}, expect=[200],
