@@ -232,9 +232,9 @@ def seed_applications(state):
 
 
 def seeded_tokens_live(name, client_id, secret):
-    """Whether the last token in this seed file is active on this server. The state file's clock
-    alone trusted seeds from another database (a run that started its own cluster): the openid
-    figures of bench-20261126T035707Z were refusals, measured as throughput."""
+    """Whether the last token in this seed file is active on this server: the state file's clock
+    alone trusts seeds that another database issued (a run that started its own cluster) or that
+    were deleted since."""
     path = STATE / name
     if not path.exists() or not client_id:
         return False
@@ -1233,8 +1233,10 @@ def purge_run_tokens(state):
     """Each token scenario starts from the seeded token table. Earlier runs (ours and the floor's)
     leave hundreds of thousands of live tokens behind, and a table that grows from run to run made
     runs incomparable: the floor's inserts fell from 9,600/s to 6,400/s over a day. VACUUM, because
-    autovacuum may be off (it is on this machine)."""
-    seeded = state.get("tokens_at")
+    autovacuum may be off (it is on this machine). The cut-off is the later of the two seedings:
+    the relying parties' tokens are seeded after the others, and a purge from the first seeding
+    deleted them, so every openid refresh of a full run failed (bench-20261126T035707Z)."""
+    seeded = max(state.get("tokens_at", 0), state.get("openid_tokens_at", 0))
     if not seeded:
         return
     # The owner's tokens stay: the events scenario's was issued when the scenarios were set up.
