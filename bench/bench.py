@@ -246,11 +246,17 @@ def seeded_tokens_live(name, client_id, secret):
     return status == 200 and isinstance(body, dict) and body.get("active") is True
 
 
+# Seeded tokens are reused by a later run only while they are this young. They live 2 h, and a
+# full run takes 80 to 90 minutes: reused at 57 minutes old, they expired during the run's last
+# half hour, and its topology and A/B scenarios measured refusals (bench-20261126T072006Z).
+SEED_REUSE_SECONDS = 20 * 60
+
+
 def seed_tokens(state):
     """Live tokens: one per person, issued to the bench client, younger than their 2 h lifetime."""
     cursor = STATE / "refresh-tokens.txt.cursor"
     used = int(cursor.read_text()) if cursor.exists() else 0
-    if state.get("tokens_at", 0) > time.time() - 3600 and used + 256 <= PEOPLE // 2 and "--fresh-tokens" not in sys.argv \
+    if state.get("tokens_at", 0) > time.time() - SEED_REUSE_SECONDS and used + 256 <= PEOPLE // 2 and "--fresh-tokens" not in sys.argv \
             and all(seeded_tokens_live(name, state.get("client_id"), state.get("client_secret"))
                     for name in ("access-tokens.txt", "refresh-tokens.txt")):
         return
@@ -278,7 +284,7 @@ def seed_openid(state):
     """Relying parties (openid, an ID token on every grant), one per signing algorithm, and refresh
     tokens of theirs to start refresh chains from, as the refresh scenario's are."""
     cursors = [STATE / (name + ".cursor") for name in OPENID_CLIENTS.values()]
-    fresh = all((STATE / name).exists() for name in OPENID_CLIENTS.values()) and state.get("openid_tokens_at", 0) > time.time() - 3600 \
+    fresh = all((STATE / name).exists() for name in OPENID_CLIENTS.values()) and state.get("openid_tokens_at", 0) > time.time() - SEED_REUSE_SECONDS \
         and all(not c.exists() or int(c.read_text()) + 256 <= OPENID_PEOPLE for c in cursors) \
         and all(seeded_tokens_live(name, state.get(f"openid_{alg}", {}).get("client_id"),
                                    state.get(f"openid_{alg}", {}).get("client_secret"))
