@@ -153,22 +153,10 @@ class FaultsTest {
      * The person a fault test loads the platform as. A test that follows another fault can find
      * directory-service still answering 503 (try again) for a moment, its pool meeting connections
      * that the last outage closed (seen in CI: the restart test's first sign-up, right after the
-     * outage test). The setup does what a 503 asks, for 30 s at most; only a 503 is retried, and
-     * what each test asserts about its own fault is unchanged.
+     * outage test). What each test asserts about its own fault is unchanged.
      */
     private static Platform.Person signUpWhenServing(String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            try {
-                return Platform.signUp(prefix);
-            } catch (AssertionError refused) {
-                if (refused.getMessage() == null || !refused.getMessage().contains("but was <503>")
-                        || System.nanoTime() > deadline) {
-                    throw refused;
-                }
-                Thread.sleep(500);
-            }
-        }
+        return retryingUnavailable(() -> Platform.signUp(prefix));
     }
 
     @Test
@@ -252,12 +240,23 @@ class FaultsTest {
 
     /** A password-grant token, retrying only the balancer's 503 (Retry-After) for up to 30 s. */
     static String accessTokenOnceReady(Platform.Person who, String... scopes) throws InterruptedException {
+        return retryingUnavailable(() -> Platform.accessToken(who, scopes));
+    }
+
+    /**
+     * The call's answer, calling again while it fails on a 503 (what a client does with "try
+     * again"), for up to 30 s; any other failure, or a 503 past that, fails the test.
+     */
+    static <T> T retryingUnavailable(java.util.function.Supplier<T> call) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 30_000;
         while (true) {
             try {
-                return Platform.accessToken(who, scopes);
+                return call.get();
             } catch (AssertionError refused) {
-                if (System.currentTimeMillis() > deadline || !String.valueOf(refused.getMessage()).contains("Service Unavailable")) {
+                // RestAssured says "but was <503>", the OAuth library "Service Unavailable".
+                String message = String.valueOf(refused.getMessage());
+                boolean unavailable = message.contains("but was <503>") || message.contains("Service Unavailable");
+                if (!unavailable || System.currentTimeMillis() > deadline) {
                     throw refused;
                 }
                 Thread.sleep(200);
