@@ -934,7 +934,7 @@ def record_loaded_memory(results):
     document included), read before topology restarts that stack: at the end of a full run the
     processes are new ones, loaded by the A/B scenarios only."""
     for module, row in results.get("startup", {}).get("startup", {}).items():
-        row["loaded"] = rss_mib(int((ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip()))
+        row["loaded"] = launcher_rss_mib(module)
 
 
 def run_scenarios(names, state):
@@ -1346,6 +1346,11 @@ def rss_mib(pid):
     return int(out) / 1024 if out else None
 
 
+def launcher_rss_mib(module):
+    """Resident memory of the launcher's instance of this module (its pid file under .run/pids)."""
+    return rss_mib(int((ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip()))
+
+
 def run_startup():
     """Each service restarted alone, STARTS times, as a scaled-out pod starts beside running ones:
     the time from the process's start to its first successful readiness check, and after the last
@@ -1516,7 +1521,7 @@ def report(results, notes_file=None):
             md += ["| service | JVM | ready s (median; runs) | RSS idle MiB | RSS after the plain stack's scenarios MiB "
                    "| RSS at the end of the run MiB |", "|---|---|---|---|---|---|"]
             for module, row in result["startup"].items():
-                row["after"] = rss_mib(int((ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip()))
+                row["after"] = launcher_rss_mib(module)
                 runs = ", ".join(f"{r:.2f}" for r in row["ready"])
                 loaded = f"{row['loaded']:.0f}" if row.get("loaded") is not None else "-"
                 md.append(f"| {module} | `{row['command']}` | {median(row['ready']):.2f} ({runs}) | "
