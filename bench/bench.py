@@ -932,9 +932,16 @@ AB_PORT_OFFSET = 1000
 def record_loaded_memory(results):
     """Resident memory of each service after the scenarios on the plain stack (vocab-import's
     document included), read before topology restarts that stack: at the end of a full run the
-    processes are new ones, loaded by the A/B scenarios only."""
-    for module, row in results.get("startup", {}).get("startup", {}).items():
+    processes are new ones, loaded by the A/B scenarios only. Read, like the idle figure, once the
+    services have idled IDLE_SETTLE_SECONDS: what a pod keeps after the load has passed. What the
+    load took at its height is the peak beside it (VmHWM: the most the process was ever resident)."""
+    rows = results.get("startup", {}).get("startup", {})
+    if not rows:
+        return
+    time.sleep(IDLE_SETTLE_SECONDS)
+    for module, row in rows.items():
         row["loaded"] = launcher_rss_mib(module)
+        row["peak"] = launcher_peak_rss_mib(module)
 
 
 def run_scenarios(names, state):
@@ -1301,7 +1308,7 @@ def verdicts(result):
             out.append((f"{module} ready in {ready:.2f} s (bar < {STARTUP_BAR_S:g} s)", ready < STARTUP_BAR_S))
             out.append((f"{module} {idle:.0f} MiB resident idle (bar < {IDLE_BAR_MIB} MiB)", idle < IDLE_BAR_MIB))
             if row.get("loaded") is not None:
-                out.append((f"{module} {row['loaded']:.0f} MiB resident after the scenarios on the plain stack "
+                out.append((f"{module} {row['loaded']:.0f} MiB resident {IDLE_SETTLE_SECONDS} s after the scenarios on the plain stack "
                             f"(bar < {LOADED_BAR_MIB} MiB)", row["loaded"] < LOADED_BAR_MIB))
             if loaded is not None:
                 out.append((f"{module} {loaded:.0f} MiB resident at the end of the run (bar < {LOADED_BAR_MIB} MiB)",
@@ -1346,9 +1353,21 @@ def rss_mib(pid):
     return int(out) / 1024 if out else None
 
 
+def launcher_pid(module):
+    return int((ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip())
+
+
 def launcher_rss_mib(module):
     """Resident memory of the launcher's instance of this module (its pid file under .run/pids)."""
-    return rss_mib(int((ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip()))
+    return rss_mib(launcher_pid(module))
+
+
+def launcher_peak_rss_mib(module):
+    """The most that instance was ever resident (VmHWM), in MiB."""
+    for line in Path(f"/proc/{launcher_pid(module)}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
 
 
 def run_startup():
@@ -1518,14 +1537,15 @@ def report(results, notes_file=None):
             md += ["| run | seconds |", "|---|---|"]
             md += [f"| {k + 1} | {t:.1f} |" for k, t in enumerate(result["import"])]
         elif "startup" in result:
-            md += ["| service | JVM | ready s (median; runs) | RSS idle MiB | RSS after the plain stack's scenarios MiB "
-                   "| RSS at the end of the run MiB |", "|---|---|---|---|---|---|"]
+            md += ["| service | JVM | ready s (median; runs) | RSS idle MiB | RSS after the plain stack's scenarios "
+                   f"({IDLE_SETTLE_SECONDS} s idle) MiB | peak RSS over them MiB | RSS at the end of the run MiB |",
+                   "|---|---|---|---|---|---|---|"]
             for module, row in result["startup"].items():
                 row["after"] = launcher_rss_mib(module)
                 runs = ", ".join(f"{r:.2f}" for r in row["ready"])
-                loaded = f"{row['loaded']:.0f}" if row.get("loaded") is not None else "-"
+                loaded, peak = (f"{row[k]:.0f}" if row.get(k) is not None else "-" for k in ("loaded", "peak"))
                 md.append(f"| {module} | `{row['command']}` | {median(row['ready']):.2f} ({runs}) | "
-                          f"{median(row['idle']):.0f} | {loaded} | "
+                          f"{median(row['idle']):.0f} | {loaded} | {peak} | "
                           f"{row['after']:.0f} |")
             md += ["", "Where the time goes: one more start of each, with Quarkus's per-step timing of its runtime "
                    "start (`-Dquarkus.debug.print-startup-times=true`; its own \"started in\", then the slowest "
