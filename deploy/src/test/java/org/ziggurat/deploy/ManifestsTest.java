@@ -360,6 +360,29 @@ class ManifestsTest {
     }
 
     /**
+     * The images run the JVM that the bench measured: the launcher's options for the module
+     * (`jvm_options` in ./ziggurat), but for the heap's cap, a share of the container's memory in
+     * the image and a size on the launcher, and the image's own temporary directory.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "auth-service", "directory-service", "vocab-service", "events-service"})
+    void theImagesRunTheLaunchersJvm(String module) throws Exception {
+        Process process = new ProcessBuilder("bash", "-c",
+                "source <(sed -n '/^jvm_options()/,/^}/p' \"$0\") && ZIGGURAT_JVM_OPTIONS= jvm_options \"$1\"",
+                ROOT.resolve("ziggurat").toString(), module).redirectErrorStream(true).start();
+        String launcher = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), launcher);
+        Set<String> launcherOptions = new HashSet<>(List.of(launcher.trim().split("\\s+")));
+        assertTrue(launcherOptions.removeIf(o -> o.startsWith("-Xmx")), "the launcher sets no heap cap: " + launcher);
+        Set<String> imageOptions = new HashSet<>(List.of(moduleConfig(module)
+                .getProperty("quarkus.jib.jvm-additional-arguments", "").split(",")));
+        assertTrue(imageOptions.removeIf(o -> o.startsWith("-XX:MaxRAMPercentage=")), "the image sets no heap cap");
+        imageOptions.remove("-Djava.io.tmpdir=/tmp");
+        assertEquals(launcherOptions, imageOptions, module + ": the image's JVM options are not the launcher's");
+    }
+
+    /**
      * What a service's JVM uses beside its heap (code, metaspace, the AOT cache, threads, direct
      * buffers): 130 to 145 MiB resident in the bench's measurements, with room to spare.
      */
