@@ -1095,9 +1095,8 @@ http {{
 
 def running_env(module):
     """The environment of the launcher's running instance of a module."""
-    pid = (ROOT / ".run" / "pids" / f"{module}.pid").read_text().strip()
     return dict(entry.split("=", 1) for entry in
-                Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0") if "=" in entry)
+                Path(f"/proc/{launcher_pid(module)}/environ").read_bytes().decode().split("\0") if "=" in entry)
 
 
 def ab_port(port):
