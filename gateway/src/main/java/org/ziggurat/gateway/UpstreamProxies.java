@@ -11,7 +11,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.http.StreamResetException;
@@ -22,6 +24,7 @@ import io.vertx.httpproxy.Body;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.ProxyContext;
 import io.vertx.httpproxy.ProxyInterceptor;
+import io.vertx.httpproxy.ProxyRequest;
 import io.vertx.httpproxy.ProxyResponse;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
@@ -30,6 +33,8 @@ import org.ziggurat.platform.problem.HttpStatusTitles;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.token.PlatformClaims;
 
+import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
@@ -115,7 +120,8 @@ public class UpstreamProxies {
                 // default) races with a request that takes the same connection at that moment: the
                 // request fails with "Connection was closed" and the caller gets a 503 (seen once a
                 // minute under a varying load). A service closes connections idle for its own
-                // idle timeout (30 minutes) instead, a close the client normally sees before it takes the connection again.
+                // idle timeout (30 minutes) instead, a close the client normally sees before it takes the connection again;
+                // when it does not, or a balancer in between closes first, a safe request is sent again (Forwarding.resend).
                 .setKeepAliveTimeout(0)
                 // An upstream body is passed on chunk by chunk, each chunk a write to the caller's
                 // socket (a system call). Vert.x's default 8 KB chunks made a 130 KB vocabulary page
@@ -173,7 +179,27 @@ public class UpstreamProxies {
                 context.request().setBody(Body.body(upstream.body()));
             }
             setForwarded(context.request().headers(), upstream);
-            return context.sendRequest().recover(failure -> Future.succeededFuture(unavailable(context, failure)));
+            return context.sendRequest()
+                    .recover(failure -> replayable(context.request(), upstream) && connectionLost(failure)
+                            ? resend(context, failure)
+                            : Future.failedFuture(failure))
+                    .recover(failure -> Future.succeededFuture(unavailable(context, failure)));
+        }
+
+        /**
+         * Sends a request once more, on another connection, after its pooled connection closed
+         * before any answer: a balancer or the service closing a connection idle for its
+         * keep-alive timeout just as this side reuses it, a close no client can foresee. Only for
+         * what may be sent twice (RFC 9110 9.2.2), as nginx's {@code proxy_next_upstream} and
+         * Envoy's reset retries do. The connection is gone from the pool by now, so the second
+         * attempt takes another one.
+         */
+        private Future<ProxyResponse> resend(ProxyContext context, Throwable failure) {
+            LOG.debugf("%s closed the connection under %s %s [request %s], sending it again: %s", service,
+                    context.request().getMethod(), context.request().getURI(),
+                    context.request().headers().get(RequestIds.HEADER), failure.toString());
+            context.request().setBody(null); // the caller sent none; its ended stream cannot be read twice
+            return context.sendRequest(); // past this interceptor already: straight to the service
         }
 
         @Override
@@ -216,6 +242,30 @@ public class UpstreamProxies {
             response.setBody(Body.body(Buffer.buffer(json(problem))));
             return response;
         }
+    }
+
+    /**
+     * A request that may be sent again: a safe method (RFC 9110 9.2.1: GET, HEAD, OPTIONS; the
+     * idempotent PUT and DELETE change state, and a caller may not expect them twice) and no body,
+     * neither the caller's nor one the gateway read itself.
+     */
+    static boolean replayable(ProxyRequest request, Upstream upstream) {
+        HttpMethod method = request.getMethod();
+        boolean safe = method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS;
+        MultiMap headers = request.proxiedRequest().headers();
+        String length = headers.get(HttpHeaders.CONTENT_LENGTH);
+        boolean bodiless = (length == null || length.equals("0")) && !headers.contains(HttpHeaders.TRANSFER_ENCODING);
+        return safe && bodiless && upstream.body() == null;
+    }
+
+    /**
+     * The connection to the service closed, or was reset, under a request that it had not answered
+     * yet. Not a connection refused (no service listens: a second attempt finds the same), not a
+     * time-out (the service is slow: a second attempt doubles the wait), not the caller leaving.
+     */
+    static boolean connectionLost(Throwable failure) {
+        return failure instanceof HttpClosedException
+                || failure instanceof IOException && !(failure instanceof ConnectException);
     }
 
     /**

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
@@ -226,6 +227,45 @@ class GatewayProxyTest {
         assertEquals(true, (System.nanoTime() - start) / 1_000_000 < 3000, "answered within the connect timeout");
         // The other services stay reachable.
         given().get("/people/alice").then().statusCode(200);
+    }
+
+    /**
+     * A balancer or a service may close an idle keep-alive connection just as the gateway sends a
+     * request on it. Each connection here closes under its second request: a GET, which may be
+     * sent twice, goes again on another connection and the caller never sees the close.
+     */
+    @Test
+    void aSafeRequestWhoseConnectionClosesUnderItIsSentAgain() {
+        String path = "/people/alice/closes-when-reused/" + UUID.randomUUID();
+        int requests = 40;
+        for (int i = 0; i < requests; i++) {
+            given().get("/api" + path).then().statusCode(200).body("uri", equalTo(path));
+        }
+        assertTrue(attempts(path) > requests, "some requests met a reused connection, and were sent again");
+    }
+
+    /** Sent again once only; a service that keeps closing is unavailable, as before. */
+    @Test
+    void aRequestIsSentAgainOnceAtMost() {
+        String path = "/people/alice/closes/" + UUID.randomUUID();
+        given().get("/api" + path).then().statusCode(503).contentType("application/problem+json");
+        assertEquals(2, attempts(path));
+    }
+
+    /** What may not be sent twice is not: a POST, even without a body; a GET with a body. */
+    @Test
+    void aRequestThatMayNotBeSentTwiceIsNot() {
+        String post = "/people/alice/closes/" + UUID.randomUUID();
+        given().post("/api" + post).then().statusCode(503);
+        assertEquals(1, attempts(post));
+        String getWithBody = "/people/alice/closes/" + UUID.randomUUID();
+        given().contentType("application/json").body("{}").get("/api" + getWithBody).then().statusCode(503);
+        assertEquals(1, attempts(getWithBody));
+    }
+
+    private static int attempts(String path) {
+        return Integer.parseInt(given().queryParam("path", path).get(GatewayIdentityTest.authStub() + "/__stub/attempts")
+                .then().statusCode(200).extract().asString());
     }
 
     @Test

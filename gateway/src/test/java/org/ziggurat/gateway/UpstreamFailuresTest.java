@@ -1,17 +1,22 @@
 package org.ziggurat.gateway;
 
 import io.netty.channel.ConnectTimeoutException;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.StreamResetException;
 import io.vertx.core.VertxException;
 import org.junit.jupiter.api.Test;
 
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.util.concurrent.TimeoutException;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Which upstream failures are the upstream's, and so worth a warning, and which are the caller's leaving. */
+/**
+ * Which upstream failures are the upstream's, and so worth a warning, and which are the caller's
+ * leaving; which are a connection lost under a request, worth sending a safe request again.
+ */
 class UpstreamFailuresTest {
 
     @Test
@@ -25,5 +30,19 @@ class UpstreamFailuresTest {
         assertFalse(UpstreamProxies.callerLeft(new ConnectTimeoutException("connection timed out")));
         assertFalse(UpstreamProxies.callerLeft(new TimeoutException("idle timeout")));
         assertFalse(UpstreamProxies.callerLeft(new VertxException("Connection was closed", true)));
+    }
+
+    @Test
+    void aConnectionClosedOrResetUnderARequestIsLost() {
+        assertTrue(UpstreamProxies.connectionLost(new HttpClosedException("Connection was closed")));
+        assertTrue(UpstreamProxies.connectionLost(new SocketException("Connection reset by peer")));
+    }
+
+    @Test
+    void aServiceNotListeningOrSilentOrACallerLeavingIsNot() {
+        assertFalse(UpstreamProxies.connectionLost(new ConnectException("Connection refused")));
+        assertFalse(UpstreamProxies.connectionLost(new ConnectTimeoutException("connection timed out")));
+        assertFalse(UpstreamProxies.connectionLost(new TimeoutException("idle timeout")));
+        assertFalse(UpstreamProxies.connectionLost(new StreamResetException(0)));
     }
 }

@@ -31,6 +31,10 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
     /** Introspection answers by token, set by the tests through {@code PUT /__stub/tokens/:token}. */
     private final Map<String, JsonObject> tokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicInteger introspections = new java.util.concurrent.atomic.AtomicInteger();
+    /** Requests that reached a closing path ({@link #closesConnection}), by path; read through {@code GET /__stub/attempts?path=}. */
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> attempts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<io.vertx.core.http.HttpConnection> servedConnections =
+            java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public Map<String, String> start() {
@@ -47,6 +51,9 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
     private int serve(String service) {
         HttpServer server = vertx.createHttpServer().requestHandler(request -> {
             if (service.equals(PublicRoutes.AUTH) && authControl(request)) {
+                return;
+            }
+            if (closesConnection(request)) {
                 return;
             }
             if (request.path().equals("/q/openapi")) {
@@ -87,6 +94,28 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
     }
 
     /**
+     * A service closing a connection under a request, without an answer: under {@code /closes/}
+     * always; under {@code /closes-when-reused/} when the connection served a request before, the
+     * way a balancer's keep-alive timeout closes an idle connection just as the gateway reuses it.
+     * Every request that reached it is counted by path. True when it closed.
+     */
+    private boolean closesConnection(io.vertx.core.http.HttpServerRequest request) {
+        String path = request.path();
+        boolean always = path.contains("/closes/");
+        if (!always && !path.contains("/closes-when-reused/")) {
+            return false;
+        }
+        attempts.computeIfAbsent(path, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        io.vertx.core.http.HttpConnection connection = request.connection();
+        if (always || !servedConnections.add(connection)) {
+            connection.close();
+            return true;
+        }
+        connection.closeHandler(v -> servedConnections.remove(connection));
+        return false;
+    }
+
+    /**
      * The auth-service stand-in: RFC 7662 at {@code /oauth/introspect} for the gateway's client
      * (Basic credentials), and control endpoints for the tests. True when it answered.
      */
@@ -98,6 +127,11 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                 tokens.put(token, body.toJsonObject());
                 request.response().setStatusCode(204).end();
             });
+            return true;
+        }
+        if (path.equals("/__stub/attempts")) {
+            var count = attempts.get(request.getParam("path"));
+            request.response().end(Integer.toString(count == null ? 0 : count.get()));
             return true;
         }
         if (path.equals("/__stub/introspections")) {
