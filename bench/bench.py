@@ -929,19 +929,25 @@ AB_SCENARIOS = {"client-credentials": "Ziggurat (auth-service)", "refresh": "Zig
 AB_PORT_OFFSET = 1000
 
 
-def record_loaded_memory(results):
-    """Resident memory of each service after the scenarios on the plain stack (vocab-import's
-    document included), read before topology restarts that stack: at the end of a full run the
-    processes are new ones, loaded by the A/B scenarios only. Read, like the idle figure, once the
-    services have idled IDLE_SETTLE_SECONDS: what a pod keeps after the load has passed. What the
-    load took at its height is the peak beside it (VmHWM: the most the process was ever resident)."""
+def record_settled_memory(results, resident, peak=None):
+    """Resident memory of each service measured by the run's startup scenario, into its row under
+    `resident` (and the peak under `peak`): read, like the idle figure, once the services have idled
+    IDLE_SETTLE_SECONDS, what a pod keeps after the load has passed. Straight after a scenario, a
+    reading caught the services in the middle of its garbage. The peak is what the load took at its
+    height (VmHWM: the most the process was ever resident).
+
+    Twice in a run: after the scenarios on the plain stack (vocab-import's document included),
+    before topology restarts that stack ("loaded", "peak"); and at the end of the run ("after"),
+    where the processes are new ones, loaded by the A/B scenarios only."""
     rows = results.get("startup", {}).get("startup", {})
     if not rows:
         return
+    log(f"   (resident memory after {IDLE_SETTLE_SECONDS} s idle)")
     time.sleep(IDLE_SETTLE_SECONDS)
     for module, row in rows.items():
-        row["loaded"] = launcher_rss_mib(module)
-        row["peak"] = launcher_peak_rss_mib(module)
+        row[resident] = launcher_rss_mib(module)
+        if peak:
+            row[peak] = launcher_peak_rss_mib(module)
 
 
 def run_scenarios(names, state):
@@ -970,7 +976,7 @@ def run_scenario(name, catalogue, state, results):
                                    f"after {IDLE_SETTLE_SECONDS} s idle", "startup": run_startup()}
         return
     if name == "topology":
-        record_loaded_memory(results)
+        record_settled_memory(results, "loaded", "peak")
         results.update(run_topology(state))
         return
     if name == "ab":
@@ -1539,12 +1545,7 @@ def report(results, notes_file=None):
             md += ["| service | JVM | ready s (median; runs) | RSS idle MiB | RSS after the plain stack's scenarios "
                    f"({IDLE_SETTLE_SECONDS} s idle) MiB | peak RSS over them MiB | RSS at the end of the run ({IDLE_SETTLE_SECONDS} s idle) MiB |",
                    "|---|---|---|---|---|---|---|"]
-            # Read after the same idleness as the other two figures: straight after the last
-            # scenario, a reading caught the services in the middle of its garbage.
-            log(f"   (resident memory at the end of the run: after {IDLE_SETTLE_SECONDS} s idle)")
-            time.sleep(IDLE_SETTLE_SECONDS)
             for module, row in result["startup"].items():
-                row["after"] = launcher_rss_mib(module)
                 runs = ", ".join(f"{r:.2f}" for r in row["ready"])
                 loaded, peak = (f"{row[k]:.0f}" if row.get(k) is not None else "-" for k in ("loaded", "peak"))
                 md.append(f"| {module} | `{row['command']}` | {median(row['ready']):.2f} ({runs}) | "
@@ -1640,6 +1641,7 @@ def main(argv):
     state["owner_id"] = int(sql(f"SELECT id FROM directory.person WHERE username = '{OWNER}'"))
     chosen = ["startup", *scenarios(state), *SPECIAL_SCENARIOS[1:]] if argv[0] == "all" else argv
     results = run_scenarios(chosen, state)
+    record_settled_memory(results, "after")
     return 0 if report(results, os.environ.get("BENCH_NOTES")) else 1
 
 
