@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -365,12 +365,8 @@ class ManifestsTest {
      * (`jvm_options` in ./ziggurat), but for the heap's cap, a share of the container's memory in
      * the image and a size on the launcher, and the image's own temporary directory.
      */
-    static List<String> modules() {
-        return MODULES;
-    }
-
     @ParameterizedTest
-    @MethodSource("modules")
+    @FieldSource("MODULES")
     void theImagesRunTheLaunchersJvm(String module) throws Exception {
         Process process = new ProcessBuilder("bash", "-c",
                 "source <(sed -n '/^jvm_options()/,/^}/p' \"$0\") && ZIGGURAT_JVM_OPTIONS= jvm_options \"$1\"",
