@@ -240,6 +240,46 @@ class ReplicasTest {
     }
 
     /**
+     * Each vocab-service replica keeps the pages it rendered (RenderedPages), under the scheme's
+     * revision: a change written through one replica shows at once in a page the other had kept,
+     * with no time-to-live and no message between them.
+     */
+    @Test
+    void aPageKeptByOneReplicaShowsAChangeWrittenThroughTheOther() throws Exception {
+        Platform.Person ada = Platform.signUp("pages");
+        String ns = ada.username();
+        as(Platform.accessToken(ada, "write")).contentType("application/json").body(Map.of("slug", "kept", "title", "Kept"))
+                .post("/" + ns + "/vocab/schemes").then().statusCode(201);
+        String platformToken = org.ziggurat.platform.testing.TestTokens.userSignedWith(Stack.get().keysDirectory(), ada.id(),
+                ada.username(), "write", "update");
+        String page = "/" + ns + "/vocab/schemes/kept/concepts";
+        List<String> instances = Stack.instancesOf("vocab-service");
+        for (String instance : instances) { // read twice: kept by each
+            assertEquals(List.of(), labels(instance, page, platformToken));
+            assertEquals(List.of(), labels(instance, page, platformToken));
+        }
+        String concept = "{\"labels\":[{\"type\":\"Preferred\",\"body\":\"Uruk\",\"language\":\"en\"}]}";
+        HttpResponse<String> created = send(instanceRequest(instances.get(0), page, platformToken)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(concept)).build());
+        assertEquals(201, created.statusCode(), created.body());
+        assertEquals(List.of("Uruk"), labels(instances.get(1), page, platformToken), "the other replica's kept page");
+    }
+
+    private static List<Object> labels(String instance, String path, String platformToken) throws Exception {
+        HttpResponse<String> read = send(instanceRequest(instance, path, platformToken).GET().build());
+        assertEquals(200, read.statusCode(), instance + ": " + read.body());
+        return io.restassured.path.json.JsonPath.from(read.body()).getList("concepts.default_label");
+    }
+
+    private static HttpRequest.Builder instanceRequest(String instance, String path, String platformToken) {
+        return HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(instance) + path)).header("X-Platform-Token", platformToken);
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) throws Exception {
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
      * An import is one job for every replica: read through either one, and when the replica
      * running it goes away mid-way (here both, so that the one running it is among them), the
      * job does not stay "running": once its heartbeat is stale another claim runs it again.
