@@ -395,7 +395,13 @@ public final class Stack {
         awaitReady(instance);
     }
 
-    /** Starts the stopped instances of a module again on their ports, and waits until they are ready. */
+    /**
+     * Starts the stopped instances of a module again on their ports, and waits until they are ready
+     * and the balancer sends requests to them again. A ready instance is back in HAProxy's rotation
+     * only at its next check (every 500 ms); a test that called the module at once through the
+     * gateway met HAProxy's 503 (seen in CI, ReplicasTest's import after both replicas died), as a
+     * caller would meet one until Kubernetes adds a ready pod to its Service.
+     */
     public void restart(String module) throws Exception {
         for (String instance : instancesOf(module)) {
             if (!processes.get(instance).isAlive()) {
@@ -405,6 +411,8 @@ public final class Stack {
         for (String instance : instancesOf(module)) {
             awaitReady(instance);
         }
+        awaitReady(module + " behind the balancer", processes.get(module),
+                "http://127.0.0.1:" + fronts.get(module) + "/q/health/ready", Duration.ofSeconds(30), () -> tail(module));
     }
 
     static List<String> instancesOf(String module) {
