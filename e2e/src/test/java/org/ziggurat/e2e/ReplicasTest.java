@@ -304,8 +304,7 @@ class ReplicasTest {
         String platformToken = org.ziggurat.platform.testing.TestTokens.userSignedWith(Stack.get().keysDirectory(), ada.id(),
                 ada.username(), "write", "update");
         for (String instance : Stack.instancesOf("vocab-service")) {
-            HttpResponse<String> read = HTTP.send(HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(instance) + jobPath))
-                    .header("X-Platform-Token", platformToken).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> read = send(instanceRequest(instance, jobPath, platformToken).GET().build());
             assertEquals(200, read.statusCode(), instance + ": " + read.body());
         }
         // Mid-way: running, some concepts done, not finished.
