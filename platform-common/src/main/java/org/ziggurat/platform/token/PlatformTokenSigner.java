@@ -72,6 +72,15 @@ public class PlatformTokenSigner {
         return cached.value();
     }
 
+    /**
+     * Reads the signing key again at the next signature. For a process that has just installed a
+     * faster security provider (the gateway's AWS-LC): the key is then that provider's own, not a
+     * JDK key it would convert at every signature.
+     */
+    public void reloadKey() {
+        key = null;
+    }
+
     public long lifetimeSeconds() {
         return config.lifetime().toSeconds();
     }
