@@ -1442,16 +1442,48 @@ def startup_profile(module, pid, command, cwd, env, port):
     log_name = f"{module}-startup-profile.log"
     (ROOT / ".run" / "logs" / log_name).unlink(missing_ok=True)
     profiled = [command[0], "-Dquarkus.debug.print-startup-times=true", *command[1:]]
-    process, _ = restart(module, pid, profiled, cwd, env, port, log_name)
+    process, ready_s = restart(module, pid, profiled, cwd, env, port, log_name)
+    cpu = thread_cpu(process.pid)
     text = (ROOT / ".run" / "logs" / log_name).read_text(errors="replace")
     steps = sorted(((int(ms), step) for step, ms in re.findall(r"Build step (\S+) completed in: (\d+)ms", text)),
                    reverse=True)
     started = re.findall(r"started in ([\d.]+)s", text)
     restart(module, process.pid, command, cwd, env, port)
     log(f"   {module}: profiled start {started[-1] if started else '?'} s, slowest steps "
-        + ", ".join(f"{step} {ms} ms" for ms, step in steps[:3]))
+        + ", ".join(f"{step} {ms} ms" for ms, step in steps[:3]) + f"; CPU until ready {cpu}")
     return {"started_s": float(started[-1]) if started else None,
-            "steps": [[step, ms] for ms, step in steps[:STARTUP_PROFILE_STEPS]]}
+            "steps": [[step, ms] for ms, step in steps[:STARTUP_PROFILE_STEPS]],
+            "ready_s": ready_s, "cpu": cpu}
+
+
+# Thread names (/proc/<pid>/task/<tid>/comm, cut to 15 characters) by what they do in a start.
+THREAD_GROUPS = [("main", re.compile(r"^java$")), ("C2 compiler", re.compile(r"^C2 CompilerThre")),
+                 ("C1 compiler", re.compile(r"^C1 CompilerThre")), ("event loops", re.compile(r"^vert\.x-eventloo")),
+                 ("GC", re.compile(r"^(GC Thread|G1 )"))]
+
+
+def thread_cpu(pid):
+    """The CPU seconds (user + system) that each group of the process's threads has used so far,
+    read right after the first successful readiness check: on two cores, a start that used twice
+    its wall time in CPU was waiting for a core, not for PostgreSQL. Threads that ended before are
+    not counted (the process total, in "all", still has them)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def seconds(stat):
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    groups = {name: 0.0 for name, _ in THREAD_GROUPS}
+    groups["other threads"] = 0.0
+    try:
+        groups = {"all": seconds(Path(f"/proc/{pid}/stat")), **groups}
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            name = (task / "comm").read_text().strip()
+            group = next((g for g, pattern in THREAD_GROUPS if pattern.match(name)), "other threads")
+            groups[group] += seconds(task / "stat")
+    except OSError:
+        return None
+    return {name: round(value, 2) for name, value in groups.items()}
 
 
 def resident_parts(pid, java):
@@ -1557,13 +1589,18 @@ def report(results, notes_file=None):
                           f"{row['after']:.0f} |")
             md += ["", "Where the time goes: one more start of each, with Quarkus's per-step timing of its runtime "
                    "start (`-Dquarkus.debug.print-startup-times=true`; its own \"started in\", then the slowest "
-                   "steps in ms). What the idle memory is made of (MiB, from `/proc/<pid>/smaps`, the heap's "
-                   "range from `jcmd GC.heap_info`).", "",
-                   "| service | started in s | slowest steps (ms) | idle resident: parts (MiB) |", "|---|---|---|---|"]
+                   "steps in ms). The CPU seconds its threads had used when it was first ready, beside that "
+                   "start's wall time to ready (`/proc/<pid>/task`; on two cores, CPU near twice the wall time "
+                   "means the start waited for a core). What the idle memory is made of (MiB, from "
+                   "`/proc/<pid>/smaps`, the heap's range from `jcmd GC.heap_info`).", "",
+                   "| service | started in s | slowest steps (ms) | ready s: CPU s until then | idle resident: parts (MiB) |",
+                   "|---|---|---|---|---|"]
             for module, row in result["startup"].items():
                 profile, parts = row.get("steps") or {}, row.get("resident") or {}
                 steps = ", ".join(f"{step} {ms}" for step, ms in profile.get("steps", []))
-                md.append(f"| {module} | {profile.get('started_s') or '?'} | {steps} | "
+                cpu = ", ".join(f"{name} {s:.2f}" for name, s in (profile.get("cpu") or {}).items())
+                ready = f"{profile['ready_s']:.2f}: {cpu}" if profile.get("ready_s") else "-"
+                md.append(f"| {module} | {profile.get('started_s') or '?'} | {steps} | {ready} | "
                           + ", ".join(f"{name} {mib}" for name, mib in parts.items()) + " |")
         else:
             md += [f"{result['connections']} connections.", "",
