@@ -1387,14 +1387,7 @@ def run_startup():
     after it."""
     rows = {}
     for module in STARTUP_MODULES:
-        pid_file = ROOT / ".run" / "pids" / f"{module}.pid"
-        pid = int(pid_file.read_text().strip())
-        proc = Path(f"/proc/{pid}")
-        command = [a for a in (proc / "cmdline").read_bytes().decode().split("\0") if a]
-        env = dict(e.split("=", 1) for e in (proc / "environ").read_bytes().decode().split("\0") if "=" in e)
-        cwd = os.readlink(proc / "cwd")
-        port = env.get("QUARKUS_MANAGEMENT_PORT") if module == "gateway" else env.get("QUARKUS_HTTP_PORT")
-        port = port or ("8090" if module == "gateway" else str(SERVICE_PORTS[module]))
+        pid, command, env, cwd, port = launcher_instance(module)
         ready_s, idle = [], []
         for attempt in range(STARTS):
             process, seconds = restart(module, pid, command, cwd, env, port)
@@ -1402,13 +1395,25 @@ def run_startup():
             ready_s.append(seconds)
             log(f"   {module}: ready in {ready_s[-1]:.2f} s")
         steps = startup_profile(module, pid, command, cwd, env, port)
-        pid = int(pid_file.read_text().strip())
+        pid = launcher_pid(module)
         time.sleep(IDLE_SETTLE_SECONDS)
         idle.append(rss_mib(pid))
         log(f"   {module}: {idle[-1]:.0f} MiB resident after {IDLE_SETTLE_SECONDS} s idle")
         rows[module] = {"ready": ready_s, "idle": idle, "command": " ".join(command[:-2]), "steps": steps,
                         "resident": resident_parts(pid, command[0])}
     return rows
+
+
+def launcher_instance(module):
+    """The launcher's running instance of `module`: its pid, command line, environment, working
+    directory, and the port of its readiness check (the gateway's management port)."""
+    pid = launcher_pid(module)
+    proc = Path(f"/proc/{pid}")
+    command = [a for a in (proc / "cmdline").read_bytes().decode().split("\0") if a]
+    env = dict(e.split("=", 1) for e in (proc / "environ").read_bytes().decode().split("\0") if "=" in e)
+    port = env.get("QUARKUS_MANAGEMENT_PORT") if module == "gateway" else env.get("QUARKUS_HTTP_PORT")
+    port = port or ("8090" if module == "gateway" else str(SERVICE_PORTS[module]))
+    return pid, command, env, os.readlink(proc / "cwd"), port
 
 
 def restart(module, pid, command, cwd, env, port, log_name=None):
