@@ -105,6 +105,11 @@ public final class Stack {
         api = "http://127.0.0.1:" + fronts.get("gateway") + "/api";
     }
 
+    /** Whether the stack runs already; its first start deletes the last run's logs. */
+    static synchronized boolean started() {
+        return running != null;
+    }
+
     public static synchronized Stack get() {
         if (running == null) {
             try {
