@@ -29,7 +29,7 @@ public final class LogsOfFailedTests implements BeforeTestExecutionCallback, Tes
     static final Path LOGS = Path.of(System.getProperty("user.dir"), "target", "e2e-logs");
     static final Path REPORT = Path.of(System.getProperty("user.dir"), "target", "failed-tests-logs.txt");
     /** The services' JSON lines at WARN or ERROR, PgBouncer's and HAProxy's warnings, errors and alerts. */
-    private static final Pattern SEVERE = Pattern.compile("\"level\":\"(WARN|ERROR|FATAL)\"|\\b(WARNING|ERROR|FATAL|ALERT)\\b");
+    private static final Pattern SEVERE = Pattern.compile("\"level\":\"(WARN|ERROR|FATAL)\"|\\b(WARN|WARNING|ERROR|FATAL|ALERT)\\b");
     private static final int LINES_PER_LOG = 12;
     private static final int LINE_LENGTH = 400;
 

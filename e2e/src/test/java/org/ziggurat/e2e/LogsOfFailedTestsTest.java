@@ -22,11 +22,15 @@ class LogsOfFailedTestsTest {
                 "{\"level\":\"WARN\",\"message\":\"The database is not reachable now\"}",
                 "2026-11-26 20:09:38.345 UTC [15682] WARNING C-0x5603: pooler error: query_wait_timeout",
                 "2026-11-26 20:09:38.345 UTC [15682] LOG C-0x5603: closing because: client close request",
-                "{\"level\":\"ERROR\",\"message\":\"Unexpected failure\"}", ""), java.nio.file.StandardOpenOption.APPEND);
+                "{\"level\":\"ERROR\",\"message\":\"Unexpected failure\"}",
+                "2026-11-26 22:49:12,942 WARN  [org.zig.pla.pro.ProblemMappers] The database is not reachable now",
+                "2026-11-26 22:49:12,943 INFO  [io.quarkus] started", ""), java.nio.file.StandardOpenOption.APPEND);
 
         assertEquals(List.of("{\"level\":\"WARN\",\"message\":\"The database is not reachable now\"}",
                 "2026-11-26 20:09:38.345 UTC [15682] WARNING C-0x5603: pooler error: query_wait_timeout",
-                "{\"level\":\"ERROR\",\"message\":\"Unexpected failure\"}"), LogsOfFailedTests.severeLines(log, before));
+                "{\"level\":\"ERROR\",\"message\":\"Unexpected failure\"}",
+                "2026-11-26 22:49:12,942 WARN  [org.zig.pla.pro.ProblemMappers] The database is not reachable now"),
+                LogsOfFailedTests.severeLines(log, before));
     }
 
     @Test
