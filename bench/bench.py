@@ -1444,8 +1444,8 @@ def stop_cpu_profile(pid, name):
         trace = event["values"]["stackTrace"]
         frames = [f"{frame['method']['type']['name'].replace('/', '.')}.{frame['method']['name']}"
                   for frame in (trace["frames"] if trace else [])]
-        part = next((name for frame in frames for name, patterns in GATEWAY_PARTS if any(p in frame for p in patterns)),
-                    "other")
+        part = next((part_name for frame in frames for part_name, patterns in GATEWAY_PARTS
+                     if any(p in frame for p in patterns)), "other")
         counts[part] += 1
     recording.unlink()
     return len(events), counts
