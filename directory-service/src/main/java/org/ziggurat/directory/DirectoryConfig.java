@@ -17,17 +17,40 @@ public interface DirectoryConfig {
 
     Argon2 argon2();
 
-    /** Failed password checks: after {@code limit} failures within {@code window}, refuse for {@code block}. */
+    /**
+     * Failed password checks of one account from one address: after {@code limit} failures within
+     * {@code window}, that address is refused for that account for {@code block}. Never the
+     * account as a whole: anyone could then lock anyone out (its owner, on another address, still
+     * signs in; the account is slowed down instead, {@link #accountSlowdown()}).
+     */
     Throttle accountThrottle();
 
+    /** Failed password checks from one address, whatever the account: the address is refused. */
     Throttle addressThrottle();
 
     /**
-     * Every password check of an account, successful or not: past {@code limit} within
-     * {@code window}, refused (429) before any hashing, so that one account cannot queue
-     * unlimited Argon2id work (its {@code block} is not used: the window's end lifts it).
+     * Every password check of one account from one address, successful or not: past {@code limit}
+     * within {@code window}, refused (429) before any hashing, so that one caller cannot queue
+     * unlimited Argon2id work for an account (its {@code block} is not used: the window's end lifts it).
      */
     Throttle accountChecks();
+
+    /** Failures of one account from every address together slow its checks down, progressively. */
+    Slowdown accountSlowdown();
+
+    interface Slowdown {
+        /** Failures within the account throttle's window before its checks wait at all. */
+        @WithDefault("5")
+        int after();
+
+        /** The first wait; each further failure doubles it. */
+        @WithDefault("250ms")
+        Duration first();
+
+        /** The longest wait, which the owner too sees while the attack goes on. */
+        @WithDefault("10s")
+        Duration longest();
+    }
 
     /**
      * Password hashes running or waiting on the hashing pool at most; past it, a fast 503 with

@@ -5,7 +5,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
 import org.ziggurat.directory.DirectoryConfig;
 
 import java.time.Duration;
@@ -15,19 +17,29 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Counts failed password checks per account and per client address in Postgres (so every
- * replica sees the same counts) and blocks a key for a while once it passes its limit. An
- * existing account is counted by its id, so its username and its email share one count; a login
- * that names no account is counted as typed (lower case), and costs the same work.
+ * Counts failed password checks in Postgres (so every replica sees the same counts) and refuses
+ * a caller for a while once it passes its limit: per account and address together, and per
+ * address. Never an account as a whole, whoever asks: ten wrong passwords from anywhere would
+ * then lock its owner out, again and again. Instead every failure of the account, from any
+ * address, slows its next checks down (progressively, up to a bound), which costs a spread-out
+ * guesser far more than its owner. An existing account is counted by its id, so its username
+ * and its email share one count; a login that names no account is counted as typed (lower case),
+ * and costs the same work. Every block and slow-down is logged and counted (metrics), so that an
+ * operator sees an attack.
  */
 @ApplicationScoped
 public class LoginThrottle {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.directory.security");
 
     @Inject
     Pool pool;
 
     @Inject
     DirectoryConfig config;
+
+    @Inject
+    MeterRegistry metrics;
 
     /** The account's key: its id when the login names one (null: it names none), else the login as typed. */
     static String accountKey(Long personId, String login) {
@@ -38,9 +50,17 @@ public class LoginThrottle {
         return "address:" + address;
     }
 
-    /** Seconds until the longest block among these keys ends; 0 when none is blocked. */
+    /**
+     * The key of one account tried from one address; the account alone when the address is not
+     * known (a caller that names none is then held to the account's own limit, as before).
+     */
+    static String callerKey(String account, String address) {
+        return address == null ? account : account + "|" + addressKey(address);
+    }
+
+    /** Seconds until the longest block on this caller (the account from this address, or the address) ends; 0 when none. */
     public Uni<Long> blockedFor(String account, String address) {
-        List<String> keys = new ArrayList<>(List.of(account));
+        List<String> keys = new ArrayList<>(List.of(callerKey(account, address)));
         if (address != null) {
             keys.add(addressKey(address));
         }
@@ -49,38 +69,97 @@ public class LoginThrottle {
                 .execute(Tuple.of(keys.toArray(String[]::new)))
                 .map(rows -> {
                     Long seconds = rows.iterator().next().getLong("seconds");
+                    if (seconds != null) {
+                        metrics.counter("ziggurat.login.refused", "reason", "blocked").increment();
+                    }
                     return seconds == null ? 0L : Math.max(1L, seconds);
                 });
     }
 
+    /**
+     * A wrong password: one more for the account from this address and for the address (either
+     * may now be blocked), and one more for the account as a whole (its slow-down).
+     */
     public Uni<Void> recordFailure(String account, String address) {
-        Uni<Void> failed = fail(account, config.accountThrottle());
-        return address == null ? failed : failed.chain(() -> fail(addressKey(address), config.addressThrottle()));
+        metrics.counter("ziggurat.login.failures").increment();
+        Uni<Void> failed = fail(callerKey(account, address), config.accountThrottle(), "account_address", account, address);
+        Uni<Void> counted = address == null ? failed
+                : failed.chain(() -> fail(addressKey(address), config.addressThrottle(), "address", account, address));
+        return counted.chain(() -> count(account, config.accountThrottle().window())).replaceWithVoid();
     }
 
     /**
-     * Counts one more password check of the account, successful or not, in one statement (so
-     * concurrent checks are counted exactly); seconds until the window ends when this one is past
-     * the limit, else 0.
+     * How long a check of the account waits before it is made: nothing until the account has
+     * failed {@code after} times within the window (from any address), then {@code first},
+     * doubling with each further failure up to {@code longest}.
      */
-    public Uni<Long> admitCheck(String account) {
-        DirectoryConfig.Throttle checks = config.accountChecks();
-        return count("checks:" + account, checks.window()).map(row -> row.getInteger("failures") > checks.limit()
-                ? Math.max(1L, row.getLong("seconds")) : 0L);
+    public Uni<Duration> slowdown(String account) {
+        return pool.preparedQuery("SELECT failures FROM login_throttle WHERE key = $1 "
+                        + "AND window_started_at >= now() - $2 * interval '1 millisecond'")
+                .execute(Tuple.of(account, interval(config.accountThrottle().window())))
+                .map(rows -> {
+                    int failures = rows.rowCount() == 0 ? 0 : rows.iterator().next().getInteger("failures");
+                    Duration wait = slowdownAfter(failures, config.accountSlowdown());
+                    if (!wait.isZero()) {
+                        metrics.counter("ziggurat.login.slowed").increment();
+                        EVENTS.infof("event=login_slowed account=%s failures=%d wait_ms=%d", account, failures, wait.toMillis());
+                    }
+                    return wait;
+                });
     }
 
-    /** A successful check clears the account's count (not the address's: one success hides no spray). */
-    public Uni<Void> recordSuccess(String account) {
-        return pool.preparedQuery("DELETE FROM login_throttle WHERE key = $1").execute(Tuple.of(account))
+    /** The slow-down after {@code failures} failures of an account within the window. */
+    static Duration slowdownAfter(int failures, DirectoryConfig.Slowdown slowdown) {
+        int beyond = failures - slowdown.after();
+        if (beyond <= 0) {
+            return Duration.ZERO;
+        }
+        long longest = slowdown.longest().toMillis();
+        long wait = slowdown.first().toMillis() << Math.min(beyond - 1, 30);
+        return Duration.ofMillis(Math.min(wait, longest));
+    }
+
+    /**
+     * Counts one more password check of the account from this address, successful or not, in one
+     * statement (so concurrent checks are counted exactly); seconds until the window ends when this
+     * one is past the limit, else 0.
+     */
+    public Uni<Long> admitCheck(String account, String address) {
+        DirectoryConfig.Throttle checks = config.accountChecks();
+        return count("checks:" + callerKey(account, address), checks.window()).map(row -> {
+            if (row.getInteger("failures") > checks.limit()) {
+                metrics.counter("ziggurat.login.refused", "reason", "checks").increment();
+                return Math.max(1L, row.getLong("seconds"));
+            }
+            return 0L;
+        });
+    }
+
+    /**
+     * A successful check clears the count of the account from this address. Not the address's
+     * (one success hides no spray), nor the account's slow-down (the owner's success does not
+     * let another address's guessing go on at full speed).
+     */
+    public Uni<Void> recordSuccess(String account, String address) {
+        return pool.preparedQuery("DELETE FROM login_throttle WHERE key = $1").execute(Tuple.of(callerKey(account, address)))
                 .replaceWithVoid();
     }
 
-    private Uni<Void> fail(String key, DirectoryConfig.Throttle throttle) {
+    private Uni<Void> fail(String key, DirectoryConfig.Throttle throttle, String scope, String account, String address) {
         return count(key, throttle.window())
-                .chain(row -> row.getInteger("failures") >= throttle.limit()
-                        ? pool.preparedQuery("UPDATE login_throttle SET blocked_until = now() + $2 * interval '1 millisecond' WHERE key = $1")
-                                .execute(Tuple.of(key, interval(throttle.block()))).replaceWithVoid()
-                        : Uni.createFrom().voidItem());
+                .chain(row -> {
+                    int failures = row.getInteger("failures");
+                    if (failures < throttle.limit()) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    if (failures == throttle.limit()) {
+                        metrics.counter("ziggurat.login.blocks", "scope", scope).increment();
+                        EVENTS.warnf("event=login_blocked scope=%s account=%s address=%s for_s=%d", scope, account,
+                                address == null ? "-" : address, throttle.block().toSeconds());
+                    }
+                    return pool.preparedQuery("UPDATE login_throttle SET blocked_until = now() + $2 * interval '1 millisecond' WHERE key = $1")
+                            .execute(Tuple.of(key, interval(throttle.block()))).replaceWithVoid();
+                });
     }
 
     /**
