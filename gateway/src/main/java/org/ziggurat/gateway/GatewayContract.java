@@ -72,7 +72,7 @@ final class GatewayContract {
             // A token that is malformed, unknown, expired or revoked: refused before any service sees it.
             responses.putObject("401").put("$ref", "#/components/responses/Unauthorized");
         }
-        boolean limited = rateLimited && (!oauth || path.equals("/oauth/token"));
+        boolean limited = rateLimited && (!oauth || TokenEndpointCallers.limited(path));
         if (limited) {
             JsonNode existing = responses.get("429");
             if (existing == null) {

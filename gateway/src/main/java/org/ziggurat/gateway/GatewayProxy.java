@@ -116,16 +116,17 @@ public class GatewayProxy {
 
     /**
      * /oauth/**: auth-service reads the caller's credentials itself, so they pass through
-     * untouched. The token endpoint is limited per address and per client (the client named by
-     * HTTP Basic, or in a small form the gateway reads for it and passes on as it came).
+     * untouched. The token endpoint, device authorization and pushed requests are limited per
+     * address and per client (the client named by HTTP Basic, or in a small form the gateway reads
+     * for it and passes on as it came), each endpoint in windows of its own.
      */
     private void oauth(RoutingContext ctx, PublicRoutes.Route route, String callerKey) {
         HttpServerRequest request = ctx.request();
-        if (!limits.enabled() || !route.path().equals(TokenEndpointCallers.TOKEN_ENDPOINT)) {
+        if (!limits.enabled() || !TokenEndpointCallers.limited(route.path())) {
             forward(ctx, route, request.query(), true, null, null, null);
             return;
         }
-        if (refusals.limited(ctx, limits.takeForTokenEndpoint(callerKey))) {
+        if (refusals.limited(ctx, limits.takeForOAuthEndpoint(route.path(), callerKey))) {
             return;
         }
         String basic = TokenEndpointCallers.basicClientId(request.getHeader(HttpHeaders.AUTHORIZATION));
@@ -135,7 +136,7 @@ public class GatewayProxy {
             return;
         }
         if (basic != null || !TokenEndpointCallers.smallForm(request)) {
-            if (basic == null || !refusals.limited(ctx, limits.takeForTokenEndpointClient(basic))) {
+            if (basic == null || !refusals.limited(ctx, limits.takeForOAuthClient(route.path(), basic))) {
                 forward(ctx, route, request.query(), true, null, null, null);
             }
             return;
@@ -145,10 +146,10 @@ public class GatewayProxy {
         request.resume(); // the router leaves a request's body paused
     }
 
-    /** A token request's form, read here: limited per the client it names, then sent on as it came. */
+    /** A limited endpoint's form, read here: limited per the client it names, then sent on as it came. */
     private void forwardForm(RoutingContext ctx, PublicRoutes.Route route, Buffer form) {
         String named = TokenEndpointCallers.formClientId(form);
-        if (named == null || !refusals.limited(ctx, limits.takeForTokenEndpointClient(named))) {
+        if (named == null || !refusals.limited(ctx, limits.takeForOAuthClient(route.path(), named))) {
             forward(ctx, route, ctx.request().query(), true, null, null, form);
         }
     }

@@ -48,14 +48,17 @@ public class RateLimits {
         return take("a:" + address, config.anonymous());
     }
 
-    /** The token endpoint, per client address: a window of its own, apart from the API's. */
-    public Decision takeForTokenEndpoint(String address) {
-        return take("o:" + address, config.tokenEndpointPerAddress());
+    /**
+     * A limited OAuth endpoint ({@code path}: the token endpoint, device authorization, pushed
+     * requests), per client address: a window of its own, apart from the API's and the others'.
+     */
+    public Decision takeForOAuthEndpoint(String path, String address) {
+        return take("o:" + path + ":" + address, config.tokenEndpointPerAddress());
     }
 
-    /** The token endpoint, per client (its id from HTTP Basic). */
-    public Decision takeForTokenEndpointClient(String clientId) {
-        return take("c:" + clientId, config.tokenEndpointPerClient());
+    /** A limited OAuth endpoint, per client (its id from HTTP Basic, or the form's client_id). */
+    public Decision takeForOAuthClient(String path, String clientId) {
+        return take("c:" + path + ":" + clientId, config.tokenEndpointPerClient());
     }
 
     private Decision take(String key, int limit) {

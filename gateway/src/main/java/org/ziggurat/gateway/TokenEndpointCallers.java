@@ -19,6 +19,17 @@ final class TokenEndpointCallers {
     static final String TOKEN_ENDPOINT = "/oauth/token";
 
     /**
+     * The OAuth endpoints limited per address and per client, each in windows of its own: the
+     * token endpoint (a password grant costs an Argon2id hash), and the two that store a row for
+     * nothing but a public client's id (a device code, a pushed request).
+     */
+    static final List<String> LIMITED = List.of(TOKEN_ENDPOINT, "/oauth/device_authorization", "/oauth/par");
+
+    static boolean limited(String path) {
+        return LIMITED.contains(path);
+    }
+
+    /**
      * The largest token request body the gateway reads to find the client it names; the same as
      * auth-service's own limit. Every other body is streamed, never buffered.
      */

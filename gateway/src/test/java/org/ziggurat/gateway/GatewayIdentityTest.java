@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
+import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 
@@ -288,6 +289,39 @@ class GatewayIdentityTest {
         }
         given().header("X-Forwarded-For", "203.0.114.200").contentType("application/x-www-form-urlencoded").body(form)
                 .post("/oauth/token").then().statusCode(429);
+    }
+
+    /**
+     * Device authorization and pushed requests store a row for nothing but a public client's id:
+     * limited like the token endpoint, per address (20 in tests) and per client (10), each in
+     * windows of its own, so that flooding one leaves the others' allowance alone.
+     */
+    @Test
+    void deviceAuthorizationAndPushedRequestsAreLimitedPerAddressAndPerClient() {
+        for (String endpoint : List.of("/oauth/device_authorization", "/oauth/par")) {
+            String address = "198.51.100." + (150 + new Random().nextInt(100));
+            for (int i = 0; i < 20; i++) {
+                given().header("X-Forwarded-For", address).post(endpoint).then().statusCode(200)
+                        .header("X-RateLimit-Remaining", Integer.toString(19 - i));
+            }
+            given().header("X-Forwarded-For", address).post("/api" + endpoint).then().statusCode(429)
+                    .header("Retry-After", notNullValue()).contentType("application/problem+json");
+            // The token endpoint's window from the same address is its own.
+            given().header("X-Forwarded-For", address).post("/oauth/token").then().statusCode(200);
+
+            String publicClient = "Public" + UUID.randomUUID().toString().substring(0, 8);
+            String form = "client_id=" + publicClient + "&scope=openid";
+            for (int i = 0; i < 10; i++) {
+                given().header("X-Forwarded-For", "203.0.115." + i).contentType("application/x-www-form-urlencoded")
+                        .body(form).post(endpoint).then().statusCode(200)
+                        .body("body_sha256", equalTo(UpstreamStubs.sha256(form.getBytes(StandardCharsets.UTF_8))));
+            }
+            given().header("X-Forwarded-For", "203.0.115.200").contentType("application/x-www-form-urlencoded").body(form)
+                    .post(endpoint).then().statusCode(429).header("Retry-After", notNullValue());
+            // The same client at the token endpoint is not held by it.
+            given().header("X-Forwarded-For", "203.0.115.201").contentType("application/x-www-form-urlencoded")
+                    .body("grant_type=client_credentials&client_id=" + publicClient).post("/oauth/token").then().statusCode(200);
+        }
     }
 
     /** A token introspection called inactive is refused again for a while without another introspection. */
