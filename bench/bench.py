@@ -210,7 +210,8 @@ def seed_applications(state):
                        "scope": "user write update admin"})[1]["access_token"]
     auth = {"Authorization": f"Bearer {owner}"}
     _, app, _ = http("POST", f"{API}/applications", headers=auth, expect=[201], body={
-        "name": "Bench client", "redirect_uris": ["urn:ietf:wg:oauth:2.0:oob"], "scopes": "public user write"})
+        "name": "Bench client", "redirect_uris": ["urn:ietf:wg:oauth:2.0:oob"], "scopes": "public user write",
+        "password_grant": True})
     state.update(client_id=app["client_id"], client_secret=app["client_secret"])
     # Other applications, so the client table is not a one-row table.
     log("seed: 1000 applications")
@@ -298,7 +299,7 @@ def seed_openid(state):
         if not state.get(key):
             _, app, _ = http("POST", f"{API}/applications", headers={"Authorization": f"Bearer {owner}"}, expect=[201], body={
                 "name": f"Bench relying party {alg}", "redirect_uris": ["urn:ietf:wg:oauth:2.0:oob"], "scopes": "openid user",
-                "id_token_signed_response_alg": alg})
+                "id_token_signed_response_alg": alg, "password_grant": True})
             state[key] = {"client_id": app["client_id"], "client_secret": app["client_secret"]}
         client = state[key]
         log(f"seed: {OPENID_PEOPLE} password grants with openid for the {alg} relying party")

@@ -19,6 +19,13 @@ public interface AuthConfig {
     @WithDefault("30d")
     Duration refreshTokenLifetime();
 
+    /**
+     * How long one authorization lasts from its grant, however often its refresh tokens rotate
+     * (ASVS 5.0 V10.4.8); an application may set a shorter one of its own.
+     */
+    @WithDefault("90d")
+    Duration refreshTokenAbsoluteLifetime();
+
     @WithDefault("10m")
     Duration codeLifetime();
 
@@ -37,13 +44,31 @@ public interface AuthConfig {
     @WithDefault("10m")
     Duration deviceCodeLifetime();
 
+    /**
+     * Device codes of one client waiting for people at most; past it, device authorization answers
+     * slow_down (429). A public client needs only its id to store one.
+     */
+    @WithDefault("1000")
+    int liveDeviceCodesPerClient();
+
+    /** Pushed requests (RFC 9126) of one client live at most; past it, slow_down (429). */
+    @WithDefault("1000")
+    int livePushedRequestsPerClient();
+
     /** How often a device may poll the token endpoint at first (RFC 8628 interval); slow_down adds 5 s. */
     @WithDefault("5s")
     Duration devicePollInterval();
 
-    /** Wrong user codes a signed-in browser session may enter before it ends. */
+    /**
+     * Wrong user codes a signed-in browser session may enter on the device form before the form
+     * is locked for {@link #userCodeLock()}; the session itself goes on.
+     */
     @WithDefault("5")
     int userCodeAttempts();
+
+    /** How long the device form stays locked for a session after too many wrong codes. */
+    @WithDefault("15m")
+    Duration userCodeLock();
 
     /**
      * How long a replica may keep using a client's row (secret hash, scopes, grants) after another
@@ -83,6 +108,19 @@ public interface AuthConfig {
     /** The most refreshes committed together. */
     @WithDefault("32")
     int refreshCommitGroup();
+
+    /**
+     * The person ids of the platform's operators: they mark applications verified (PATCH
+     * /applications/{id} {"verified": true}) and may give one the platform's own name.
+     */
+    Optional<java.util.Set<Long>> operators();
+
+    /**
+     * The platform's own name, as its pages say it: no application of anyone else may take it, nor
+     * one that reads the same (case, spaces, look-alike characters aside).
+     */
+    @WithDefault("Ziggurat")
+    String platformName();
 
     /** Base64 of at least 32 random bytes: the HMAC key under which tokens, codes and secrets are looked up. */
     String tokenHashKey();

@@ -33,6 +33,8 @@ public final class OAuthTestSupport {
         body.put("redirect_uris", redirectUris.length == 0 ? List.of("https://app.example.org/callback") : List.of(redirectUris));
         body.put("scopes", scopes);
         body.put("confidential", confidential);
+        // The tests' applications take the password grant, which is opt-in (TokenEndpointTest).
+        body.put("password_grant", true);
         var extract = asPerson(OWNER_ID, "owner", "admin").contentType("application/json").body(body)
                 .post("/applications").then().statusCode(201).extract();
         return new App(((Number) extract.path("id")).longValue(), extract.path("client_id"), extract.path("client_secret"));

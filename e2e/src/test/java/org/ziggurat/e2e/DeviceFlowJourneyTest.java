@@ -3,6 +3,7 @@ package org.ziggurat.e2e;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -54,6 +55,10 @@ class DeviceFlowJourneyTest {
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("login"))).sendKeys(person.username());
             driver.findElement(By.id("password")).sendKeys(person.password());
             driver.findElement(By.id("sign_in")).click();
+            // The code of the address is filled in; the person sends it (a GET looks nothing up).
+            WebElement code = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("user_code")));
+            assertEquals(started.get("user_code"), code.getAttribute("value"), "the code of the address is filled in");
+            driver.findElement(By.id("continue")).click();
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("shown_code")));
             assertEquals(started.get("user_code"), driver.findElement(By.id("shown_code")).getText(),
                     "the page shows the code, to compare with the device's");

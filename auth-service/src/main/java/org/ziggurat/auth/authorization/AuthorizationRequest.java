@@ -16,7 +16,50 @@ import java.util.Map;
  * the pages carry them from step to step, with the redirect URI filled in when the client has
  * only one.
  */
-public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<String, String> params) {
+public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<String, String> params, Instant pushedAt,
+        String registeredBy) {
+
+    public AuthorizationRequest(ApplicationRow app, String redirectUri, Map<String, String> params) {
+        this(app, redirectUri, params, null, null);
+    }
+
+    /** A pushed request (RFC 9126), pushed at {@code at}: its parameters are the server's, not the front channel's. */
+    AuthorizationRequest pushed(Instant at) {
+        return new AuthorizationRequest(app, redirectUri, params, at, registeredBy);
+    }
+
+    /**
+     * Who registered the application, for the pages to say, when no operator verified it; null for a
+     * verified application.
+     */
+    AuthorizationRequest registeredBy(String who) {
+        return new AuthorizationRequest(app, redirectUri, params, pushedAt, who);
+    }
+
+    /**
+     * What the pages carry from step to step (hidden fields, the address after signing in): for a
+     * pushed request only client_id and request_uri, since RFC 9126 pushes the rest exactly to keep
+     * it out of the front channel; otherwise the request's parameters.
+     */
+    public Map<String, String> frontChannel() {
+        if (requestUri() == null) {
+            return params;
+        }
+        Map<String, String> reference = new LinkedHashMap<>();
+        reference.put("client_id", params.get("client_id"));
+        reference.put("request_uri", requestUri());
+        return reference;
+    }
+
+    /**
+     * Whether a session that began at {@code signedInAt} (the database's clock, as the push's time)
+     * began after this pushed request was made, and so answers its prompt=login and max_age (which
+     * the server keeps, and cannot drop from the request as {@link #afterSignIn()} does for one in
+     * the address).
+     */
+    public boolean signedInSincePushed(Instant signedInAt) {
+        return pushedAt != null && signedInAt.isAfter(pushedAt);
+    }
 
     /** The parameters of the authorization request, in the order the pages carry them. */
     public static final List<String> PARAMETERS = List.of("response_type", "client_id", "redirect_uri", "scope",
@@ -103,6 +146,9 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
      * prompt=login and max_age, so they are not asked again (which would sign in forever).
      */
     public Map<String, String> afterSignIn() {
+        if (requestUri() != null) {
+            return frontChannel();
+        }
         Map<String, String> next = new LinkedHashMap<>(params);
         next.remove("max_age");
         Set<String> prompts = new java.util.TreeSet<>(prompts());

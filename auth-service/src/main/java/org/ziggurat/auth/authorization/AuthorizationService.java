@@ -50,11 +50,13 @@ public class AuthorizationService {
     private final AuthConfig config;
     private final DirectoryClient directory;
     private final PushedRequestRepository pushed;
+    private final Registrants registrants;
 
     public AuthorizationService(ApplicationRepository applications, ClientAuthenticator clients, LoginSessions sessions,
             ConsentRepository consents, TokenRepository tokens, LiveAccessTokens liveTokens, TokenCrypto crypto,
-            AuthConfig config, @RestClient DirectoryClient directory, PushedRequestRepository pushed) {
+            AuthConfig config, @RestClient DirectoryClient directory, PushedRequestRepository pushed, Registrants registrants) {
         this.pushed = pushed;
+        this.registrants = registrants;
         this.applications = applications;
         this.clients = clients;
         this.sessions = sessions;
@@ -85,12 +87,27 @@ public class AuthorizationService {
                 if (stored == null) {
                     throw new PushedRequestRefused();
                 }
-                Map<String, String> merged = new LinkedHashMap<>(stored);
+                Map<String, String> merged = new LinkedHashMap<>(stored.params());
                 merged.put("client_id", app.clientId());
                 merged.put("request_uri", requestUri);
-                return AuthorizationRequest.of(app, merged);
+                AuthorizationRequest request = AuthorizationRequest.of(app, merged);
+                return request == null ? null : request.pushed(stored.pushedAt());
             });
-        });
+        }).chain(request -> request == null || request.app().verified() ? Uni.createFrom().item(request)
+                : registrants.of(request.app()).map(request::registeredBy));
+    }
+
+    /**
+     * Whether the client may hear an answer without the person seeing a page (prompt=none): when an
+     * operator verified it, or the person consented to it before. Any other client's redirect URI
+     * could be anyone's address (RFC 9700 §4.11.2), and the answer itself would tell it whether the
+     * visitor is signed in.
+     */
+    public Uni<Boolean> answersSilently(AuthorizationRequest request, LoginSessions.Session session) {
+        if (request.app().verified()) {
+            return Uni.createFrom().item(true);
+        }
+        return session == null ? Uni.createFrom().item(false) : consents.any(request.app().id(), session.personId());
     }
 
     /** A request_uri that names no live pushed request of the client (RFC 9126 §4). */
@@ -129,8 +146,16 @@ public class AuthorizationService {
         String requestUri = AuthorizationRequest.REQUEST_URI_PREFIX + crypto.newCsrfToken();
         Map<String, String> stored = new LinkedHashMap<>(request.params());
         stored.remove("client_id");
-        return pushed.insert(crypto.hash(requestUri), client.id(), stored, PUSHED_LIFETIME)
-                .map(done -> new Pushed(requestUri, PUSHED_LIFETIME.toSeconds()));
+        return pushed.insert(crypto.hash(requestUri), client.id(), stored, PUSHED_LIFETIME, config.livePushedRequestsPerClient())
+                .map(kept -> {
+                    if (!kept) {
+                        EVENTS.warnf("event=pushed_request_refused client_id=%s reason=live_requests_at_cap cap=%d",
+                                client.clientId(), config.livePushedRequestsPerClient());
+                        throw new OAuthException(OAuthError.SLOW_DOWN, "Too many pushed requests of this application are "
+                                + "live now. Try again shortly.", org.ziggurat.auth.tokens.TokenService.LIVE_CAP_RETRY_AFTER);
+                    }
+                    return new Pushed(requestUri, PUSHED_LIFETIME.toSeconds());
+                });
     }
 
     /** How long a pushed request waits for the browser (RFC 9126 §2.2's expires_in). */
@@ -176,7 +201,8 @@ public class AuthorizationService {
      * session older than max_age.
      */
     public boolean needsSignIn(AuthorizationRequest request, LoginSessions.Session session) {
-        return session == null || request.forcesLogin() || request.tooOld(session.authTime(), java.time.Instant.now());
+        return session == null || (request.forcesLogin() || request.tooOld(session.authTime(), java.time.Instant.now()))
+                && !request.signedInSincePushed(session.signedInAt());
     }
 
     /** A request whose nonce was used for a code already: refused, since its ID token could be replayed. */

@@ -11,6 +11,7 @@ import org.ziggurat.auth.oauth.UserCodes;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.DeviceAuthorizationRepository;
 
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 
@@ -31,9 +32,11 @@ public class DeviceVerification {
     private final LoginSessions sessions;
     private final TokenCrypto crypto;
     private final AuthConfig config;
+    private final Registrants registrants;
 
     DeviceVerification(DeviceAuthorizationRepository devices, ApplicationRepository applications, ConsentRepository consents,
-            LoginSessions sessions, TokenCrypto crypto, AuthConfig config) {
+            LoginSessions sessions, TokenCrypto crypto, AuthConfig config, Registrants registrants) {
+        this.registrants = registrants;
         this.devices = devices;
         this.applications = applications;
         this.consents = consents;
@@ -43,30 +46,39 @@ public class DeviceVerification {
     }
 
     /** A pending request, as the confirmation page shows it. */
-    public record Found(String userCode, ApplicationRow app, List<String> scopes) {
+    /** {@code registeredBy}: who registered the application, when no operator verified it; else null. */
+    public record Found(String userCode, ApplicationRow app, List<String> scopes, String registeredBy) {
     }
 
-    /** What a typed code led to: the request, a wrong code, or one wrong code too many (the session ended). */
-    public record Lookup(Found found, boolean tooMany) {
+    /**
+     * What a typed code led to: the request, or a wrong code; {@code lockedUntil} is set when that
+     * wrong code was one too many and the device form is now locked for the session.
+     */
+    public record Lookup(Found found, Instant lockedUntil) {
     }
 
+    /** Until when the device form is locked for this session; null when it is not. */
+    public Uni<Instant> lockedUntil(String sessionCookie) {
+        return sessions.userCodeLockedUntil(sessionCookie);
+    }
+
+    /** Looks a typed code up for the form's POST, where a wrong one counts. */
     public Uni<Lookup> find(String sessionCookie, LoginSessions.Session session, String typed) {
         String code = UserCodes.normalize(typed);
         Uni<DeviceAuthorizationRepository.Pending> pending = code == null ? Uni.createFrom().nullItem()
                 : devices.pending(crypto.hash(code));
         return pending.chain(request -> request == null ? wrong(sessionCookie, session)
-                : applications.byId(request.applicationId()).map(app -> app == null ? null
-                        : new Lookup(new Found(code, app, request.scopes()), false))
-                        .chain(found -> found != null ? Uni.createFrom().item(found) : wrong(sessionCookie, session)));
+                : applications.byId(request.applicationId()).chain(app -> app == null ? wrong(sessionCookie, session)
+                        : (app.verified() ? Uni.createFrom().<String>nullItem() : registrants.of(app))
+                                .map(who -> new Lookup(new Found(code, app, request.scopes(), who), null))));
     }
 
     private Uni<Lookup> wrong(String sessionCookie, LoginSessions.Session session) {
-        return sessions.userCodeFailed(sessionCookie).chain(failures -> {
-            if (failures < config.userCodeAttempts()) {
-                return Uni.createFrom().item(new Lookup(null, false));
+        return sessions.userCodeFailed(sessionCookie, config.userCodeAttempts(), config.userCodeLock()).map(lockedUntil -> {
+            if (lockedUntil != null) {
+                EVENTS.warnf("event=user_code_attempts_exceeded person_id=%d locked_until=%s", session.personId(), lockedUntil);
             }
-            EVENTS.warnf("event=user_code_attempts_exceeded person_id=%d", session.personId());
-            return sessions.end(sessionCookie).map(ended -> new Lookup(null, true));
+            return new Lookup(null, lockedUntil);
         });
     }
 

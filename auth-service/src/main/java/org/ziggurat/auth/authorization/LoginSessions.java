@@ -31,8 +31,12 @@ public class LoginSessions {
     @Inject
     AuthConfig config;
 
-    /** {@code authTime}: when the person signed in (OpenID Connect's auth_time, and max_age). */
-    public record Session(long personId, String username, String csrfToken, Instant authTime) {
+    /**
+     * {@code authTime}: when the person signed in, to the second (OpenID Connect's auth_time, and
+     * max_age); {@code signedInAt} the same moment exactly, on the database's clock, to compare
+     * with other moments of that clock (a pushed request's).
+     */
+    public record Session(long personId, String username, String csrfToken, Instant authTime, Instant signedInAt) {
     }
 
     public record Created(String cookieValue, Session session) {
@@ -41,12 +45,16 @@ public class LoginSessions {
     public Uni<Created> create(long personId, String username) {
         String value = crypto.newSession();
         String csrf = crypto.newCsrfToken();
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS);
         return pool.preparedQuery("INSERT INTO login_session (session_hash, person_id, username, csrf_token, expires_at, "
-                        + "created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+                        + "created_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second', now()) RETURNING created_at")
                 .execute(Tuple.of(Buffer.buffer(crypto.hash(value)), personId, username, csrf,
-                        now.plus(config.loginSessionLifetime()), now))
-                .map(rows -> new Created(value, new Session(personId, username, csrf, now.toInstant())));
+                        config.loginSessionLifetime().toSeconds()))
+                .map(rows -> new Created(value, session(personId, username, csrf,
+                        rows.iterator().next().getOffsetDateTime("created_at").toInstant())));
+    }
+
+    private static Session session(long personId, String username, String csrf, Instant signedInAt) {
+        return new Session(personId, username, csrf, signedInAt.truncatedTo(ChronoUnit.SECONDS), signedInAt);
     }
 
     /** The live session of a cookie value; null when absent, unknown or expired. */
@@ -62,17 +70,41 @@ public class LoginSessions {
                         return null;
                     }
                     var row = rows.iterator().next();
-                    return new Session(row.getLong("person_id"), row.getString("username"), row.getString("csrf_token"),
+                    return session(row.getLong("person_id"), row.getString("username"), row.getString("csrf_token"),
                             row.getOffsetDateTime("created_at").toInstant());
                 });
     }
 
-    /** Counts a wrong user code entered in this session (the device page); how many there have been. */
-    public Uni<Integer> userCodeFailed(String cookieValue) {
-        return pool.preparedQuery("UPDATE login_session SET user_code_failures = user_code_failures + 1 "
-                        + "WHERE session_hash = $1 RETURNING user_code_failures")
+    /**
+     * Until when the device form is locked for this session (too many wrong user codes); null when
+     * it is not. The session itself goes on either way.
+     */
+    public Uni<Instant> userCodeLockedUntil(String cookieValue) {
+        return pool.preparedQuery("SELECT user_code_locked_until FROM login_session WHERE session_hash = $1 "
+                        + "AND user_code_locked_until > now()")
                 .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue))))
-                .map(rows -> rows.rowCount() == 0 ? Integer.MAX_VALUE : rows.iterator().next().getInteger("user_code_failures"));
+                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getOffsetDateTime(0).toInstant());
+    }
+
+    /**
+     * Counts a wrong user code entered in this session (the device form's POST). The
+     * {@code attempts}-th wrong code locks the form until now + {@code lock} and starts the count
+     * again; the answer is the lock's end then, else null.
+     */
+    public Uni<Instant> userCodeFailed(String cookieValue, int attempts, java.time.Duration lock) {
+        return pool.preparedQuery("UPDATE login_session SET "
+                        + "user_code_failures = CASE WHEN user_code_failures + 1 >= $2 THEN 0 ELSE user_code_failures + 1 END, "
+                        + "user_code_locked_until = CASE WHEN user_code_failures + 1 >= $2 "
+                        + "THEN now() + make_interval(secs => $3) ELSE user_code_locked_until END "
+                        + "WHERE session_hash = $1 RETURNING user_code_failures = 0 AS locked, user_code_locked_until")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue)), attempts, (double) lock.toSeconds()))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    var row = rows.iterator().next();
+                    return row.getBoolean("locked") ? row.getOffsetDateTime("user_code_locked_until").toInstant() : null;
+                });
     }
 
     /** Signs the person of a cookie out (RP-initiated logout): the session ends everywhere at once. */

@@ -46,7 +46,7 @@ public class ApplicationRepository {
 
     public record NewApplication(Long ownerId, String name, String clientId, byte[] clientSecretHash,
             boolean confidential, List<String> redirectUris, List<String> scopes, boolean passwordGrant,
-            boolean introspection, OpenIdSettings openId, Registration registration) {
+            boolean introspection, OpenIdSettings openId, Registration registration, Integer refreshTokenAbsoluteLifetime) {
     }
 
     /** A client that registered itself (RFC 7591): its registration access token's hash, its other metadata (JSON). */
@@ -61,8 +61,9 @@ public class ApplicationRepository {
     public Uni<ApplicationRow> insert(NewApplication app) {
         return one("INSERT INTO application (owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
                 + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
-                + "require_pushed_authorization_requests, registration_token_hash, registration_metadata) "
-                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb) "
+                + "require_pushed_authorization_requests, registration_token_hash, registration_metadata, "
+                + "refresh_token_absolute_lifetime) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+                + "$14::text::jsonb, $15) "
                 + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple()
                 .addValue(app.ownerId()).addValue(app.name()).addValue(app.clientId())
                 .addValue(app.clientSecretHash() == null ? null : Buffer.buffer(app.clientSecretHash()))
@@ -71,7 +72,8 @@ public class ApplicationRepository {
                 .addValue(app.introspection()).addValue(app.openId().postLogoutRedirectUris().toArray(String[]::new))
                 .addValue(app.openId().idTokenAlg()).addValue(app.openId().requirePushedRequests())
                 .addValue(app.registration() == null ? null : Buffer.buffer(app.registration().tokenHash()))
-                .addValue(app.registration() == null ? null : app.registration().metadata()));
+                .addValue(app.registration() == null ? null : app.registration().metadata())
+                .addValue(app.refreshTokenAbsoluteLifetime()));
     }
 
     public Uni<ApplicationRow> byClientId(String clientId) {
@@ -116,17 +118,27 @@ public class ApplicationRepository {
                 .execute(Tuple.of(ownerId)).map(ApplicationRepository::all);
     }
 
+    /** An operator's mark (or its removal) on any application; null when there is no such application. */
+    public Uni<ApplicationRow> setVerified(long id, boolean verified) {
+        return one("UPDATE application SET verified = $2, updated_at = now() WHERE id = $1 RETURNING " + ApplicationRow.COLUMNS,
+                Tuple.of(id, verified)).invoke(row -> changed(id));
+    }
+
     /** {@code registrationMetadata}: a registered client's other metadata, replaced; null leaves it. */
     public Uni<ApplicationRow> update(long id, String name, List<String> redirectUris, List<String> scopes,
-            boolean passwordGrant, OpenIdSettings openId, String registrationMetadata) {
-        return one("UPDATE application SET name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
+            boolean passwordGrant, OpenIdSettings openId, String registrationMetadata, Integer refreshTokenAbsoluteLifetime) {
+        // An operator verified what they saw: a new name or new addresses to send people to are unverified again.
+        return one("UPDATE application SET verified = verified AND name = $2 AND redirect_uris = $3 "
+                + "AND post_logout_redirect_uris = $6, name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
                 + "post_logout_redirect_uris = $6, id_token_signed_response_alg = $7, "
                 + "require_pushed_authorization_requests = $8, "
-                + "registration_metadata = coalesce($9::text::jsonb, registration_metadata), updated_at = now() WHERE id = $1 "
+                + "registration_metadata = coalesce($9::text::jsonb, registration_metadata), "
+                + "refresh_token_absolute_lifetime = $10, updated_at = now() WHERE id = $1 "
                 + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple().addValue(id).addValue(name)
                 .addValue(redirectUris.toArray(String[]::new)).addValue(scopes.toArray(String[]::new))
                 .addValue(passwordGrant).addValue(openId.postLogoutRedirectUris().toArray(String[]::new))
-                .addValue(openId.idTokenAlg()).addValue(openId.requirePushedRequests()).addValue(registrationMetadata))
+                .addValue(openId.idTokenAlg()).addValue(openId.requirePushedRequests()).addValue(registrationMetadata)
+                .addValue(refreshTokenAbsoluteLifetime))
                 .invoke(row -> changed(id));
     }
 

@@ -11,12 +11,13 @@ import java.util.List;
 public record ApplicationRow(long id, Long ownerId, String name, String clientId, byte[] clientSecretHash,
         boolean confidential, List<String> redirectUris, List<String> scopes, boolean passwordGrant,
         boolean introspection, List<String> postLogoutRedirectUris, String idTokenAlg, boolean requirePushedRequests,
-        byte[] registrationTokenHash, String registrationMetadata, Instant createdAt, Instant updatedAt) {
+        byte[] registrationTokenHash, String registrationMetadata, Instant createdAt, Instant updatedAt, boolean verified,
+        Integer refreshTokenAbsoluteLifetime) {
 
     static final String COLUMNS = "id, owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
             + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
             + "require_pushed_authorization_requests, registration_token_hash, registration_metadata::text, created_at, "
-            + "updated_at";
+            + "updated_at, verified, refresh_token_absolute_lifetime";
 
     public static ApplicationRow from(Row row) {
         Buffer secret = row.getBuffer("client_secret_hash");
@@ -28,6 +29,7 @@ public record ApplicationRow(long id, Long ownerId, String name, String clientId
                 row.getString("id_token_signed_response_alg"), row.getBoolean("require_pushed_authorization_requests"),
                 row.getBuffer("registration_token_hash") == null ? null : row.getBuffer("registration_token_hash").getBytes(),
                 row.getString("registration_metadata"),
-                row.getOffsetDateTime("created_at").toInstant(), row.getOffsetDateTime("updated_at").toInstant());
+                row.getOffsetDateTime("created_at").toInstant(), row.getOffsetDateTime("updated_at").toInstant(),
+                row.getBoolean("verified"), row.getInteger("refresh_token_absolute_lifetime"));
     }
 }

@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.RedirectUris;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
@@ -21,6 +22,8 @@ import java.util.List;
 public class ApplicationService {
 
     public static final int MAX_REDIRECT_URIS = 10;
+    /** The shortest authorization an application may ask for: a minute. */
+    static final int MIN_AUTHORIZATION_LIFETIME = 60;
     /** The algorithms of ID tokens (the signing key series). */
     public static final List<String> ID_TOKEN_ALGORITHMS = List.of("RS256", "ES256");
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
@@ -29,8 +32,13 @@ public class ApplicationService {
     private final TokenCrypto crypto;
     private final AccessorRepository accessors;
     private final DirectoryClient directory;
+    private final PlatformName platformName;
+    private final AuthConfig config;
 
-    ApplicationService(ApplicationRepository applications, TokenCrypto crypto, AccessorRepository accessors, @RestClient DirectoryClient directory) {
+    ApplicationService(ApplicationRepository applications, TokenCrypto crypto, AccessorRepository accessors,
+            @RestClient DirectoryClient directory, PlatformName platformName, AuthConfig config) {
+        this.platformName = platformName;
+        this.config = config;
         this.applications = applications;
         this.crypto = crypto;
         this.accessors = accessors;
@@ -42,7 +50,8 @@ public class ApplicationService {
 
     /** The fields of a create or full replace, validated. */
     record Fields(String name, List<String> redirectUris, List<String> scopes, Boolean confidential, Boolean passwordGrant,
-            List<String> postLogoutRedirectUris, String idTokenAlg, Boolean requirePushedRequests) {
+            List<String> postLogoutRedirectUris, String idTokenAlg, Boolean requirePushedRequests,
+            Integer refreshTokenAbsoluteLifetime) {
 
         /** These fields over the application's (or the defaults, for a new one) where they are left out. */
         ApplicationRepository.OpenIdSettings openId(ApplicationRow app) {
@@ -63,11 +72,15 @@ public class ApplicationService {
     /** {@code registration}: for a client that registers itself (RFC 7591), else null. */
     public Uni<Created> create(long owner, JsonNode body, ApplicationRepository.Registration registration) {
         Fields f = fields(body, true);
+        refuseThePlatformsName(owner, f.name());
+        checkAuthorizationLifetime(f);
         boolean confidential = f.confidential() == null || f.confidential();
         String secret = confidential ? crypto.newClientSecret() : null;
         return applications.insert(new ApplicationRepository.NewApplication(owner, f.name(), crypto.newClientId(),
                         secret == null ? null : crypto.hash(secret), confidential, f.redirectUris(), f.scopes(),
-                        f.passwordGrant() == null || f.passwordGrant(), false, f.openId(null), registration))
+                        // Opt-in (RFC 9700 §2.4): off unless the owner asks for it.
+                        Boolean.TRUE.equals(f.passwordGrant()), false, f.openId(null), registration,
+                        f.refreshTokenAbsoluteLifetime()))
                 .map(app -> new Created(app, secret))
                 .invoke(c -> EVENTS.infof("event=application_created client_id=%s person_id=%d", c.application().clientId(), owner));
     }
@@ -80,6 +93,8 @@ public class ApplicationService {
     /** {@code registrationMetadata}: a registered client's other metadata (RFC 7592 PUT), else null. */
     public Uni<ApplicationRow> update(long owner, long id, JsonNode body, boolean replace, String registrationMetadata) {
         Fields f = fields(body, replace);
+        refuseThePlatformsName(owner, f.name());
+        checkAuthorizationLifetime(f);
         return owned(id, owner).chain(app -> {
             if (f.confidential() != null && f.confidential() != app.confidential()) {
                 throw ProblemException.invalidField("confidential", "cannot change: create a new application instead");
@@ -89,8 +104,42 @@ public class ApplicationService {
                     f.scopes() != null ? f.scopes() : app.scopes(),
                     f.passwordGrant() != null ? f.passwordGrant() : app.passwordGrant(),
                     // PUT replaces these too: left out, they are the defaults again.
-                    f.openId(replace ? null : app), registrationMetadata);
+                    f.openId(replace ? null : app), registrationMetadata,
+                    f.refreshTokenAbsoluteLifetime() != null || replace ? f.refreshTokenAbsoluteLifetime()
+                            : app.refreshTokenAbsoluteLifetime());
         });
+    }
+
+    /** An application's own authorization lifetime may only be shorter than the platform's. */
+    private void checkAuthorizationLifetime(Fields f) {
+        Integer seconds = f.refreshTokenAbsoluteLifetime();
+        long platform = config.refreshTokenAbsoluteLifetime().toSeconds();
+        if (seconds != null && (seconds < MIN_AUTHORIZATION_LIFETIME || seconds > platform)) {
+            throw ProblemException.invalidField("refresh_token_absolute_lifetime", "must be a number of seconds from "
+                    + MIN_AUTHORIZATION_LIFETIME + " to the platform's " + platform);
+        }
+    }
+
+    /** Only an operator may give an application the platform's own name, or one that reads as it. */
+    private void refuseThePlatformsName(long owner, String name) {
+        if (name != null && platformName.imitatedBy(name) && !platformName.isOperator(owner)) {
+            throw ProblemException.invalidField("name", "reads as the platform's own name (" + platformName.name()
+                    + "), which only its operators may give an application");
+        }
+    }
+
+    /**
+     * An operator marks an application verified (or takes the mark away), whoever owns it; a
+     * ProblemException 403 for anyone else, 404 when there is no such application.
+     */
+    public Uni<ApplicationRow> verify(long caller, long id, boolean verified) {
+        if (!platformName.isOperator(caller)) {
+            return Uni.createFrom().failure(ProblemException.forbidden("Only the platform's operators verify applications."));
+        }
+        return applications.setVerified(id, verified)
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No such application."))
+                .invoke(app -> EVENTS.infof("event=application_%s client_id=%s operator_id=%d",
+                        verified ? "verified" : "unverified", app.clientId(), caller));
     }
 
     public Uni<Created> resetSecret(long owner, long id) {
@@ -165,8 +214,18 @@ public class ApplicationService {
         }
         Boolean requirePushed = errors.bool(body.get("require_pushed_authorization_requests"),
                 "require_pushed_authorization_requests");
+        Integer authorizationLifetime = null;
+        JsonNode lifetime = body.get("refresh_token_absolute_lifetime");
+        if (lifetime != null && !lifetime.isNull()) {
+            if (!lifetime.isIntegralNumber() || !lifetime.canConvertToInt()) {
+                errors.add("refresh_token_absolute_lifetime", "must be a whole number of seconds");
+            } else {
+                authorizationLifetime = lifetime.intValue();
+            }
+        }
         errors.throwIfFailed("The application is not valid.");
-        return new Fields(name, uris, scopes, confidential, passwordGrant, logoutUris, idTokenAlg, requirePushed);
+        return new Fields(name, uris, scopes, confidential, passwordGrant, logoutUris, idTokenAlg, requirePushed,
+                authorizationLifetime);
     }
 
     /** A list of 'min' to MAX_REDIRECT_URIS URIs as RedirectUris takes them; null when left out. */

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.clients;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.ziggurat.auth.oauth.Scopes;
@@ -18,13 +19,20 @@ public final class ApplicationViews {
     public record Application(long id, String name, String clientId,
             @JsonInclude(JsonInclude.Include.NON_NULL) String clientSecret, List<String> redirectUris, String scopes,
             boolean confidential, boolean passwordGrant, List<String> postLogoutRedirectUris, String idTokenSignedResponseAlg,
-            boolean requirePushedAuthorizationRequests, String url, Instant createdAt, Instant updatedAt) {
+            boolean requirePushedAuthorizationRequests,
+            @Schema(description = "Whether one of the platform's operators checked the application: only then (or after the "
+                    + "person's consent) does prompt=none answer without a page, and the pages show it unmarked.")
+            boolean verified,
+            @Schema(description = "Seconds an authorization of the application lasts from its grant, however often its "
+                    + "refresh tokens rotate; absent: the platform's (90 days by default).")
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer refreshTokenAbsoluteLifetime,
+            String url, Instant createdAt, Instant updatedAt) {
     }
 
     public static Application of(ApplicationRow row, String secretOrNull, PublicUrls urls) {
         return new Application(row.id(), row.name(), row.clientId(), secretOrNull, row.redirectUris(),
                 Scopes.display(row.scopes()), row.confidential(), row.passwordGrant(), row.postLogoutRedirectUris(),
-                row.idTokenAlg(), row.requirePushedRequests(),
+                row.idTokenAlg(), row.requirePushedRequests(), row.verified(), row.refreshTokenAbsoluteLifetime(),
                 urls.api("/applications/" + row.id()), row.createdAt(), row.updatedAt());
     }
 }

@@ -29,6 +29,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PathIds;
+import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.http.PublicUrls;
 import org.ziggurat.platform.token.Callers;
 
@@ -98,7 +99,9 @@ public class ApplicationsResource {
     }
 
     @Operation(operationId = "updateApplication", summary = "Change an application",
-    description = "Changes the fields the body names. confidential cannot change.")
+    description = "Changes the fields the body names. confidential cannot change. A new name or new redirect URIs take "
+    + "away the verified mark. {\"verified\": true} (or false), alone, is the platform's operators' mark on anyone's "
+    + "application; anyone else gets 403.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
     @APIResponse(responseCode = "200", description = "The changed application.")
@@ -112,8 +115,21 @@ public class ApplicationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ApplicationViews.Application> patch(@PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
         long appId = PathIds.parse(id, "application");
-        return owner().chain(owner -> service.update(owner, appId, body, false))
-                .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
+        JsonNode verified = body != null && body.isObject() ? body.get("verified") : null;
+        if (verified == null) {
+            return owner().chain(owner -> service.update(owner, appId, body, false))
+                    .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
+        }
+        // The operators' mark: on anyone's application, alone in its request.
+        return owner().chain(caller -> {
+            if (!verified.isBoolean()) {
+                throw ProblemException.invalidField("verified", "must be true or false");
+            }
+            if (body.size() > 1) {
+                throw ProblemException.invalidField("verified", "is changed alone, by an operator, in a request of its own");
+            }
+            return service.verify(caller, appId, verified.booleanValue());
+        }).map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
 
     @Operation(operationId = "replaceApplication", summary = "Replace an application's settings",
@@ -185,12 +201,18 @@ public class ApplicationsResource {
             String scopes,
             @Schema(description = "A confidential client has a secret (the default); a public one uses PKCE. "
                     + "Set on create only.") Boolean confidential,
-            @Schema(description = "Whether the password grant is allowed to this application.") Boolean passwordGrant,
+            @Schema(description = "Whether the password grant is allowed to this application: false unless asked for "
+                    + "(RFC 9700 section 2.4 says it must not be used).") Boolean passwordGrant,
             @Schema(description = "OpenID Connect RP-initiated logout: where /oauth/logout may send the browser back "
                     + "to, 0 to 10 absolute URIs, matched exactly.") List<String> postLogoutRedirectUris,
             @Schema(description = "The algorithm of the application's ID tokens; RS256 by default.",
                     enumeration = {"RS256", "ES256"}) String idTokenSignedResponseAlg,
             @Schema(description = "Whether the application's authorization requests must be pushed first (RFC 9126); "
-                    + "false by default.") Boolean requirePushedAuthorizationRequests) {
+                    + "false by default.") Boolean requirePushedAuthorizationRequests,
+            @Schema(description = "Seconds an authorization lasts from its grant, however often its refresh tokens "
+                    + "rotate: 60 up to the platform's limit (90 days by default), which applies when left out.")
+            Integer refreshTokenAbsoluteLifetime,
+            @Schema(description = "PATCH only, alone, by one of the platform's operators: the application was checked "
+                    + "(see the application's verified).") Boolean verified) {
     }
 }

@@ -77,7 +77,10 @@ public final class OAuthDocs {
     @Schema(name = "TokenIntrospection", description = "RFC 7662 section 2.2; an inactive token is {\"active\": false} alone.")
     public record TokenIntrospection(@Schema(required = true) boolean active, String scope, String clientId, String username,
             String sub, @Schema(enumeration = {"access_token", "refresh_token"}) String tokenType,
-            Long exp, Long iat, String iss) {
+            Long exp, Long iat,
+            @Schema(description = "When the authorization (the grant this token belongs to) ends, in seconds since the "
+                    + "epoch, however often its refresh tokens rotate.") Long authorizationExp,
+            String iss) {
     }
 
     @Schema(name = "AuthorizationServerMetadata", description = "RFC 8414, and OpenID Connect Discovery: one document "

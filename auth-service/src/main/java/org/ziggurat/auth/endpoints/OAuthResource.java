@@ -163,6 +163,7 @@ public class OAuthResource {
     schema = @Schema(implementation = OAuthDocs.PushedRequestAnswer.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
+    @APIResponse(responseCode = "429", ref = ApiErrors.OAUTH_SLOW_DOWN)
     @POST
     @Path("/par")
     @Consumes(MediaType.WILDCARD)
@@ -194,6 +195,7 @@ public class OAuthResource {
     schema = @Schema(implementation = OAuthDocs.DeviceAuthorization.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
+    @APIResponse(responseCode = "429", ref = ApiErrors.OAUTH_SLOW_DOWN)
     @POST
     @Path("/device_authorization")
     @Consumes(MediaType.WILDCARD)
@@ -306,6 +308,8 @@ public class OAuthResource {
                     answer.put("token_type", TokenRules.tokenType(row));
                     answer.put("exp", row.expiresAt().getEpochSecond());
                     answer.put("iat", row.createdAt().getEpochSecond());
+                    // When the authorization this token belongs to ends, however often it is refreshed.
+                    answer.put("authorization_exp", row.authorizationExpiresAt().getEpochSecond());
                     answer.put("iss", config.issuer());
                     return noStore(Response.ok(answer));
                 }));

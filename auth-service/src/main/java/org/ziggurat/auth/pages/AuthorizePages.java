@@ -9,6 +9,8 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
+import org.ziggurat.auth.authorization.DeviceVerification;
+import org.ziggurat.auth.clients.PlatformName;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.RedirectUris;
@@ -40,14 +42,19 @@ public class AuthorizePages {
     private final Template device;
     private final Template deviceConfirm;
     private final Template deviceDone;
+    private final Template leave;
     private final TokenCrypto crypto;
     private final AuthConfig config;
+    private final PlatformName platformName;
 
     public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
             @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
             @Location("logout") Template logout, @Location("signed_out") Template signedOut,
             @Location("device") Template device, @Location("device_confirm") Template deviceConfirm,
-            @Location("device_done") Template deviceDone, TokenCrypto crypto, AuthConfig config) {
+            @Location("device_done") Template deviceDone, @Location("leave") Template leave, TokenCrypto crypto,
+            AuthConfig config, PlatformName platformName) {
+        this.leave = leave;
+        this.platformName = platformName;
         this.device = device;
         this.deviceConfirm = deviceConfirm;
         this.deviceDone = deviceDone;
@@ -68,19 +75,22 @@ public class AuthorizePages {
 
     /** The sign-in page, with a fresh double-submit CSRF cookie. */
     public Response login(AuthorizationRequest request, UriInfo uri, String message, String loginName, int status) {
-        return loginPage("/oauth/authorize", request.app().name(), request.params(), uri, message, loginName, status);
+        return loginPage("/oauth/authorize", request.app().name(), request.registeredBy(), request.frontChannel(), uri,
+                message, loginName, status);
     }
 
     /** The sign-in page of the device flow's verification page, which posts back there. */
     public Response deviceLogin(Map<String, String> params, UriInfo uri, String message, String loginName, int status) {
-        return loginPage("/oauth/device", "A device", params, uri, message, loginName, status);
+        return loginPage("/oauth/device", "A device", null, params, uri, message, loginName, status);
     }
 
-    private Response loginPage(String path, String appName, Map<String, String> params, UriInfo uri, String message,
-            String loginName, int status) {
+    /** {@code unverified}: who registered the application, when no operator verified it; else null. */
+    private Response loginPage(String path, String appName, String unverified, Map<String, String> params, UriInfo uri,
+            String message, String loginName, int status) {
         String csrf = crypto.newCsrfToken();
         String html = login.data("assets", assets(uri)).data("action", apiPath(uri, path))
-                .data("appName", appName).data("error", message).data("login", loginName)
+                .data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
+                .data("error", message).data("login", loginName)
                 .data("csrf", csrf).data("params", hidden(params)).render();
         return PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, secure(uri), 3600)).build();
@@ -96,18 +106,19 @@ public class AuthorizePages {
     }
 
     /** The device page: enter the code shown on the device. */
-    public Response deviceCode(LoginSessions.Session session, UriInfo uri, String message, int status) {
+    public Response deviceCode(LoginSessions.Session session, UriInfo uri, String message, int status, String prefilled) {
         String html = device.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/device"))
-                .data("username", session.username()).data("csrf", session.csrfToken()).data("error", message).render();
+                .data("username", session.username()).data("csrf", session.csrfToken()).data("error", message)
+                .data("code", prefilled).render();
         return PageHeaders.page(status, html, null).build();
     }
 
     /** The device page: the request the code names, to approve or deny. */
-    public Response deviceConfirm(LoginSessions.Session session, String appName, String userCode, java.util.Collection<String> scopes,
-            UriInfo uri) {
+    public Response deviceConfirm(LoginSessions.Session session, DeviceVerification.Found found, String userCode, UriInfo uri) {
         String html = deviceConfirm.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/device"))
-                .data("username", session.username()).data("appName", appName).data("userCode", userCode)
-                .data("scopes", ScopeDescriptions.describe(scopes)).data("csrf", session.csrfToken()).render();
+                .data("username", session.username()).data("appName", found.app().name()).data("userCode", userCode)
+                .data("unverified", found.registeredBy()).data("platform", platformName.name())
+                .data("scopes", ScopeDescriptions.describe(found.scopes())).data("csrf", session.csrfToken()).render();
         return PageHeaders.page(200, html, null).build();
     }
 
@@ -130,9 +141,10 @@ public class AuthorizePages {
         String target = PageHeaders.origin(request.redirectUri());
         String html = consent.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/authorize"))
                 .data("appName", request.app().name()).data("username", session.username())
+                .data("unverified", request.registeredBy()).data("platform", platformName.name())
                 .data("scopes", ScopeDescriptions.describe(scopes))
                 .data("redirectHost", target == null ? "this page" : target)
-                .data("csrf", session.csrfToken()).data("params", hidden(request.params())).render();
+                .data("csrf", session.csrfToken()).data("params", hidden(request.frontChannel())).render();
         return PageHeaders.page(200, html, target).build();
     }
 
@@ -140,7 +152,7 @@ public class AuthorizePages {
     public Response logoutConfirmation(LoginSessions.Session session, Map<String, String> params, String returnTo, UriInfo uri) {
         String html = logout.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/logout"))
                 .data("username", session.username()).data("csrf", session.csrfToken()).data("params", hidden(params))
-                .render();
+                .data("returnHost", returnTo == null ? null : PageHeaders.origin(returnTo)).render();
         return PageHeaders.page(200, html, returnTo == null ? null : PageHeaders.origin(returnTo)).build();
     }
 
@@ -148,8 +160,23 @@ public class AuthorizePages {
     public Response signedOut(String returnTo, UriInfo uri) {
         Response.ResponseBuilder answer = returnTo != null
                 ? Response.seeOther(URI.create(returnTo)).header("Cache-Control", "no-store")
-                : PageHeaders.page(200, signedOut.data("assets", assets(uri)).render(), null);
+                : PageHeaders.page(200, signedOut.data("assets", assets(uri)).data("returnTo", null)
+                        .data("returnHost", null).render(), null);
         return answer.cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", secure(uri), 0)).build();
+    }
+
+    /**
+     * Signed out already, and a client asks to send the browser on without proving who it is (no
+     * id_token_hint): our page, naming the destination, with a link the person may follow.
+     */
+    public Response signedOutWithChoice(String returnTo, UriInfo uri) {
+        if (returnTo == null) {
+            return signedOut(null, uri);
+        }
+        String html = signedOut.data("assets", assets(uri)).data("returnTo", returnTo)
+                .data("returnHost", PageHeaders.origin(returnTo)).render();
+        return PageHeaders.page(200, html, null)
+                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", secure(uri), 0)).build();
     }
 
     public Response error(int status, String message) {
@@ -182,6 +209,23 @@ public class AuthorizePages {
         return Response.status(302).location(URI.create(location)).type("text/html; charset=UTF-8")
                 .entity(redirect.data("assets", assets(uri)).data("location", location).render())
                 .header("Cache-Control", "no-store").build();
+    }
+
+    /**
+     * prompt=none for a client that is not trusted to hear an answer without the person: our page,
+     * naming where the answer would go and who registered the client; the person may follow the
+     * link, or not.
+     */
+    public Response silentAnswerChoice(AuthorizationRequest request, String errorCode, String description, UriInfo uri) {
+        Response redirect = redirectError(request, errorCode, description);
+        if (redirect.getStatus() != 303) {
+            return redirect;
+        }
+        String location = redirect.getHeaderString("Location");
+        String html = leave.data("assets", assets(uri)).data("appName", request.app().name())
+                .data("unverified", request.registeredBy()).data("platform", platformName.name())
+                .data("location", location).data("host", PageHeaders.origin(request.redirectUri())).render();
+        return PageHeaders.page(200, html, null).build();
     }
 
     /** The person's refusal, back to the client (RFC 6749 §4.1.2.1). */

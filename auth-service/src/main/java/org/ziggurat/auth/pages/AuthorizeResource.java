@@ -88,7 +88,8 @@ public class AuthorizeResource {
     @Parameter(name = "nonce", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, maxLength = 255),
     description = "OpenID Connect: echoed in the ID token; good for one code per application.")
     @Parameter(name = "prompt", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
-    description = "OpenID Connect: none (no page: login_required or consent_required back), or login, consent, "
+    description = "OpenID Connect: none (no page: login_required or consent_required back to a verified application, "
+    + "or one the person consented to; for any other a page that names where the answer would go), or login, consent, "
     + "select_account, space-delimited.")
     @Parameter(name = "max_age", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.INTEGER, minimum = "0"),
     description = "OpenID Connect: the oldest sign-in, in seconds, that the client accepts.")
@@ -108,19 +109,30 @@ public class AuthorizeResource {
         return checked(params, request -> sessions.find(sessionCookie).chain(session -> {
             if (authorization.needsSignIn(request, session)) {
                 // prompt=none: no page, the client hears why (OpenID Connect Core §3.1.2.6).
-                return Uni.createFrom().item(request.silent()
-                        ? pages.redirectError(request, OAuthError.LOGIN_REQUIRED.code(), "The person must sign in.")
-                        : pages.login(request, uri, null, null, 200));
+                return request.silent()
+                        ? silentAnswer(request, session, OAuthError.LOGIN_REQUIRED.code(), "The person must sign in.", uri)
+                        : Uni.createFrom().item(pages.login(request, uri, null, null, 200));
             }
-            return authorization.codeIfGranted(request, session).map(code -> {
+            return authorization.codeIfGranted(request, session).chain(code -> {
                 if (code != null) {
-                    return pages.codeRedirect(request, code, uri);
+                    return Uni.createFrom().item(pages.codeRedirect(request, code, uri));
                 }
                 return request.silent()
-                        ? pages.redirectError(request, OAuthError.CONSENT_REQUIRED.code(), "The person must consent.")
-                        : pages.consent(request, session, Scopes.parse(request.scope()), uri);
+                        ? silentAnswer(request, session, OAuthError.CONSENT_REQUIRED.code(), "The person must consent.", uri)
+                        : Uni.createFrom().item(pages.consent(request, session, Scopes.parse(request.scope()), uri));
             });
         }));
+    }
+
+    /**
+     * prompt=none's error: straight back to a client that is trusted with it (verified, or consented
+     * to before); for any other, a page naming the destination, which the person may follow.
+     */
+    private Uni<Response> silentAnswer(AuthorizationRequest request, LoginSessions.Session session, String error,
+            String description, UriInfo uri) {
+        return authorization.answersSilently(request, session).map(trusted -> trusted
+                ? pages.redirectError(request, error, description)
+                : pages.silentAnswerChoice(request, error, description, uri));
     }
 
     @Operation(operationId = "approveAuthorization", summary = "Authorize a code (API form, or the pages' forms)",

@@ -61,8 +61,8 @@ public class DeviceResource {
     }
 
     @Operation(operationId = "showDeviceVerification", summary = "Connect a device (browser)",
-    description = "RFC 8628's verification_uri: the sign-in page, then the page to enter the device's user code, or, "
-    + "with user_code in the address (verification_uri_complete), the request it names to approve or deny.")
+    description = "RFC 8628's verification_uri: the sign-in page, then the page to enter the device's user code, with "
+    + "user_code in the address (verification_uri_complete) filled in for the person to send. A GET looks no code up.")
     @SecurityRequirementsSet
     @Parameter(name = USER_CODE, in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING), example = "BCDF-GHJK")
     @APIResponse(responseCode = "200", description = "A page: sign in, enter the code, or confirm.",
@@ -76,9 +76,9 @@ public class DeviceResource {
             if (session == null) {
                 return Uni.createFrom().item(pages.deviceLogin(params, uri, null, null, 200));
             }
-            String typed = params.get(USER_CODE);
-            return typed == null ? Uni.createFrom().item(pages.deviceCode(session, uri, null, 200))
-                    : lookUp(typed, cookie, session, uri);
+            // A GET changes nothing and looks nothing up: the code of verification_uri_complete
+            // is only filled in, and the person sends it (RFC 8628 §5.4: they check it first).
+            return Uni.createFrom().item(pages.deviceCode(session, uri, null, 200, prefilled(params.get(USER_CODE))));
         });
     }
 
@@ -98,7 +98,7 @@ public class DeviceResource {
     content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "403", description = "A form that this site did not send.",
     content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "429", description = "Too many sign-in attempts.",
+    @APIResponse(responseCode = "429", description = "Too many sign-in attempts, or too many wrong codes (the form waits).",
     content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "503", description = "Signing in is not possible for a moment.",
     content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
@@ -131,34 +131,50 @@ public class DeviceResource {
             }
             String typed = form.get(USER_CODE);
             if (typed == null) {
-                return Uni.createFrom().item(pages.deviceCode(session, uri, "Enter the code that your device shows.", 400));
+                return Uni.createFrom().item(pages.deviceCode(session, uri, "Enter the code that your device shows.", 400, null));
             }
-            if (action.equals("verify")) {
-                return lookUp(typed, cookie, session, uri);
-            }
-            boolean approved = action.equals("approve");
-            return verification.find(cookie, session, typed).chain(lookup -> {
-                if (lookup.found() == null) {
-                    return Uni.createFrom().item(notFound(lookup, session, uri));
+            return verification.lockedUntil(cookie).chain(lockedUntil -> {
+                if (lockedUntil != null) {
+                    return Uni.createFrom().item(locked(lockedUntil, session, uri));
                 }
-                return verification.decide(lookup.found(), session, approved).map(decided -> decided
-                        ? pages.deviceDone(approved, lookup.found().app().name(), uri)
-                        : pages.deviceCode(session, uri, "This code was answered already, or it expired.", 400));
+                if (action.equals("verify")) {
+                    return lookUp(typed, cookie, session, uri);
+                }
+                boolean approved = action.equals("approve");
+                return verification.find(cookie, session, typed).chain(lookup -> {
+                    if (lookup.found() == null) {
+                        return Uni.createFrom().item(notFound(lookup, session, uri));
+                    }
+                    return verification.decide(lookup.found(), session, approved).map(decided -> decided
+                            ? pages.deviceDone(approved, lookup.found().app().name(), uri)
+                            : pages.deviceCode(session, uri, "This code was answered already, or it expired.", 400, null));
+                });
             });
         });
     }
 
     private Uni<Response> lookUp(String typed, String cookie, LoginSessions.Session session, UriInfo uri) {
         return verification.find(cookie, session, typed).map(lookup -> lookup.found() == null ? notFound(lookup, session, uri)
-                : pages.deviceConfirm(session, lookup.found().app().name(), UserCodes.display(lookup.found().userCode()),
-                        lookup.found().scopes(), uri));
+                : pages.deviceConfirm(session, lookup.found(), UserCodes.display(lookup.found().userCode()), uri));
     }
 
     private Response notFound(DeviceVerification.Lookup lookup, LoginSessions.Session session, UriInfo uri) {
-        if (lookup.tooMany()) {
-            return pages.deviceLogin(Map.of(), uri, "Too many wrong codes. Sign in again to go on.", null, 401);
+        if (lookup.lockedUntil() != null) {
+            return locked(lookup.lockedUntil(), session, uri);
         }
-        return pages.deviceCode(session, uri, "That code is not right, or it expired. Check the code on your device.", 400);
+        return pages.deviceCode(session, uri, "That code is not right, or it expired. Check the code on your device.", 400, null);
+    }
+
+    /** Too many wrong codes: the form waits, the session goes on (it may be another site's doing). */
+    private Response locked(java.time.Instant until, LoginSessions.Session session, UriInfo uri) {
+        long minutes = Math.max(1, (java.time.Duration.between(java.time.Instant.now(), until).toSeconds() + 59) / 60);
+        return pages.deviceCode(session, uri, "Too many wrong codes. Try again in " + minutes
+                + (minutes == 1 ? " minute." : " minutes."), 429, null);
+    }
+
+    /** A code from the address, shown in the form only if it looks like one. */
+    private static String prefilled(String code) {
+        return code != null && code.length() <= 32 && code.matches("[A-Za-z0-9 -]*") ? code : null;
     }
 
     private Uni<Response> signIn(OAuthForm form, String csrfCookie, UriInfo uri, HttpServerRequest http) {

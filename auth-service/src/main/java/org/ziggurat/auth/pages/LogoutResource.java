@@ -52,8 +52,9 @@ public class LogoutResource {
 
     @Operation(operationId = "logout", summary = "Sign out (OpenID Connect RP-initiated logout)",
     description = "Ends the person's Ziggurat session. With an id_token_hint of the person signed in it ends at once; "
-    + "otherwise the person confirms. A post_logout_redirect_uri must be registered by the application (named by the "
-    + "hint or by client_id); the browser goes back there with state.")
+    + "otherwise the person confirms on a page that names where they will go. A post_logout_redirect_uri must be "
+    + "registered by the application (named by the hint or by client_id); the browser goes back there with state at "
+    + "once only with a valid id_token_hint, else after the person's choice.")
     @SecurityRequirementsSet
     @Parameter(name = "id_token_hint", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
     description = "An ID token this server issued (expired ones too).")
@@ -62,7 +63,8 @@ public class LogoutResource {
     @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
     @APIResponse(responseCode = "200", description = "The confirmation page, or the signed-out page.",
     content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "303", description = "Signed out: to the post_logout_redirect_uri.",
+    @APIResponse(responseCode = "303", description = "Signed out: to the post_logout_redirect_uri (with a valid "
+    + "id_token_hint, or once the person confirmed).",
     headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", description = "An error page: a hint or redirect URI that is not good.",
     content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
@@ -114,7 +116,12 @@ public class LogoutResource {
             }
             return sessions.find(cookie).chain(session -> {
                 if (session == null) {
-                    return Uni.createFrom().item(pages.signedOut(checked.returnTo(), uri));
+                    // Nobody to sign out. Only a valid id_token_hint lets the browser go straight
+                    // back; a client_id alone could send anyone anywhere the client registered
+                    // (an open redirect): the person chooses on our page.
+                    return Uni.createFrom().item(checked.hintSubject() != null
+                            ? pages.signedOut(checked.returnTo(), uri)
+                            : pages.signedOutWithChoice(checked.returnTo(), uri));
                 }
                 boolean confirmed = "logout".equals(action);
                 if (confirmed && !TokenCrypto.sameValue(csrf, session.csrfToken())) {

@@ -24,6 +24,12 @@ public class ConsentRepository {
                 .execute(Tuple.of(applicationId, personId, scopes.toArray(String[]::new))).replaceWithVoid();
     }
 
+    /** True when the person granted the application anything at all before. */
+    public Uni<Boolean> any(long applicationId, long personId) {
+        return pool.preparedQuery("SELECT 1 FROM consent WHERE person_id = $1 AND application_id = $2")
+                .execute(Tuple.of(personId, applicationId)).map(rows -> rows.rowCount() > 0);
+    }
+
     /** True when the person already granted every one of these scopes ({@code public} always is) to the application. */
     public Uni<Boolean> covers(long applicationId, long personId, Set<String> scopes) {
         return pool.preparedQuery("SELECT scopes FROM consent WHERE person_id = $1 AND application_id = $2")

@@ -41,15 +41,29 @@ public class DeviceAuthorizationRepository {
             Long personId, String username, Instant authTime, List<String> scopes) {
     }
 
-    /** False when the user code is taken by a live request (a new one is drawn then). */
-    public Uni<Boolean> insert(NewRequest request) {
-        return pool.preparedQuery("INSERT INTO device_authorization (device_code_hash, user_code_hash, application_id, scopes, "
-                        + "interval_seconds, expires_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_code_hash) DO NOTHING")
-                .execute(Tuple.tuple().addValue(Buffer.buffer(request.deviceCodeHash()))
-                        .addValue(Buffer.buffer(request.userCodeHash())).addValue(request.applicationId())
-                        .addValue(request.scopes().toArray(String[]::new)).addValue(request.intervalSeconds())
-                        .addValue(request.expiresAt()))
-                .map(rows -> rows.rowCount() == 1);
+    /** What an insert did: stored, the user code taken by a live request (draw again), or the client's cap reached. */
+    public enum Inserted { STORED, USER_CODE_TAKEN, CLIENT_FULL }
+
+    /**
+     * Stores the request unless the client has {@code livePerClient} pending already. The count and
+     * the insert hold the client's advisory lock, so that replicas' concurrent inserts cannot pass
+     * the cap together.
+     */
+    public Uni<Inserted> insert(NewRequest request, int livePerClient) {
+        return pool.withTransaction(conn -> conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended('device_authorization:' || $1::bigint, 0))")
+                .execute(Tuple.of(request.applicationId()))
+                .chain(() -> conn.preparedQuery("SELECT count(*) < $2 AS room FROM device_authorization "
+                                + "WHERE application_id = $1 AND status = 'pending' AND expires_at > now()")
+                        .execute(Tuple.of(request.applicationId(), livePerClient)))
+                .chain(rows -> !rows.iterator().next().getBoolean("room") ? Uni.createFrom().item(Inserted.CLIENT_FULL)
+                        : conn.preparedQuery("INSERT INTO device_authorization (device_code_hash, user_code_hash, "
+                                        + "application_id, scopes, interval_seconds, expires_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                                        + "ON CONFLICT (user_code_hash) DO NOTHING")
+                                .execute(Tuple.tuple().addValue(Buffer.buffer(request.deviceCodeHash()))
+                                        .addValue(Buffer.buffer(request.userCodeHash())).addValue(request.applicationId())
+                                        .addValue(request.scopes().toArray(String[]::new)).addValue(request.intervalSeconds())
+                                        .addValue(request.expiresAt()))
+                                .map(inserted -> inserted.rowCount() == 1 ? Inserted.STORED : Inserted.USER_CODE_TAKEN)));
     }
 
     /**

@@ -49,7 +49,7 @@ public class TokenRepository {
     /** {@code authTime}: when the person signed in, for ID tokens; null without a person or when unknown. */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
             String username, List<String> scopes, UUID family, OffsetDateTime accessExpires,
-            OffsetDateTime refreshExpires, Instant authTime) {
+            OffsetDateTime refreshExpires, Instant authTime, OffsetDateTime authorizationExpires) {
     }
 
     /** {@code nonce} and {@code authTime}: the OpenID Connect request's nonce, and when the person signed in. */
@@ -62,21 +62,23 @@ public class TokenRepository {
         String[] scopes = issue.scopes().toArray(String[]::new);
         if (issue.refreshHash() == null) {
             return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                    + "scopes, family, expires_at, auth_time) VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id")
+                    + "scopes, family, expires_at, auth_time, authorization_expires_at) "
+                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id")
                     .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                             .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                             .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
-                            .addValue(TokenRow.utcSeconds(issue.authTime())))
+                            .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires()))
                     .map(rows -> rows.iterator().next().getLong("id"));
         }
         return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                + "scopes, family, expires_at, auth_time) VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11), "
-                + "('r', $9, NULL, $3, $4, $5, $6, $7, $10, $11) RETURNING id, kind")
+                + "scopes, family, expires_at, auth_time, authorization_expires_at) "
+                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12), "
+                + "('r', $9, NULL, $3, $4, $5, $6, $7, least($10, $12), $11, $12) RETURNING id, kind")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                         .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                         .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                         .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires())
-                        .addValue(TokenRow.utcSeconds(issue.authTime())))
+                        .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires()))
                 .map(rows -> {
                     for (var row : rows) {
                         if ("a".equals(row.getString("kind"))) {
@@ -136,11 +138,13 @@ public class TokenRepository {
     private static final String ROTATE = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
             + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
             + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] "
-            + "RETURNING person_id, username, scopes, family, auth_time), "
+            + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at), "
             + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
-            + "expires_at, auth_time) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
+            + "expires_at, auth_time, authorization_expires_at) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
             + "CASE WHEN n.kind = 'a' THEN coalesce($4::text[], u.scopes) ELSE u.scopes END, "
-            + "u.family, n.expires_at, u.auth_time FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
+            // A refresh token lives its lifetime from now, but never past the authorization's end.
+            + "u.family, CASE WHEN n.kind = 'r' THEN least(n.expires_at, u.authorization_expires_at) ELSE n.expires_at END, "
+            + "u.auth_time, u.authorization_expires_at FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
             + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
             + "RETURNING id, kind, scopes, person_id, auth_time) "
             + "SELECT id, scopes, person_id, auth_time FROM issued WHERE kind = 'a'";

@@ -18,6 +18,16 @@ public final class TokenRules {
     }
 
     /**
+     * How long an authorization granted now lasts, however often its refresh tokens rotate: the
+     * platform's limit, or the application's own when that is shorter ({@code applicationSeconds},
+     * null when it has none).
+     */
+    public static java.time.Duration authorizationLifetime(java.time.Duration platform, Integer applicationSeconds) {
+        return applicationSeconds != null && applicationSeconds < platform.toSeconds()
+                ? java.time.Duration.ofSeconds(applicationSeconds) : platform;
+    }
+
+    /**
      * A token that may stand for its person (or client) in a request: a live access token. A
      * refresh token is for the token endpoint alone (RFC 6749 §1.5), whatever else it is.
      */

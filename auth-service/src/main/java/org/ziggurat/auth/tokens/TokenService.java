@@ -67,6 +67,9 @@ public class TokenService {
     public record DeviceStarted(String deviceCode, String userCode, long expiresIn, long interval) {
     }
 
+    /** Seconds a client at its cap of live device codes or pushed requests is asked to wait. */
+    public static final long LIVE_CAP_RETRY_AFTER = 10;
+
     /**
      * RFC 8628 §3.1: a device asks to be authorized for these scopes; the person will enter the
      * user code. A user code that is taken by a live request is drawn again.
@@ -86,9 +89,15 @@ public class TokenService {
         long interval = config.devicePollInterval().toSeconds();
         OffsetDateTime expires = OffsetDateTime.now(ZoneOffset.UTC).plus(config.deviceCodeLifetime());
         return devices.insert(new DeviceAuthorizationRepository.NewRequest(crypto.hash(deviceCode), crypto.hash(userCode),
-                        client.id(), List.copyOf(scopes), (int) interval, expires))
+                        client.id(), List.copyOf(scopes), (int) interval, expires), config.liveDeviceCodesPerClient())
                 .chain(inserted -> {
-                    if (inserted) {
+                    if (inserted == DeviceAuthorizationRepository.Inserted.CLIENT_FULL) {
+                        EVENTS.warnf("event=device_authorization_refused client_id=%s reason=live_codes_at_cap cap=%d",
+                                client.clientId(), config.liveDeviceCodesPerClient());
+                        return Uni.createFrom().failure(new OAuthException(OAuthError.SLOW_DOWN, "Too many device codes "
+                                + "of this application are waiting for people now. Try again shortly.", LIVE_CAP_RETRY_AFTER));
+                    }
+                    if (inserted == DeviceAuthorizationRepository.Inserted.STORED) {
                         EVENTS.infof("event=device_authorization_started client_id=%s", client.clientId());
                         return Uni.createFrom().item(new DeviceStarted(deviceCode, userCode,
                                 config.deviceCodeLifetime().toSeconds(), interval));
@@ -131,7 +140,7 @@ public class TokenService {
                 if (!marked) {
                     throw OAuthException.invalidGrant("The device code was used already.");
                 }
-                return issue(conn, client.id(), poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
+                return issue(conn, client, poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
                         authTime).chain(issued -> withIdToken(issued, client, poll.personId(), authTime, null));
             })).invoke(issued -> EVENTS.infof("event=token_issued grant=device_code client_id=%s person_id=%d",
                     client.clientId(), poll.personId()));
@@ -160,7 +169,7 @@ public class TokenService {
                         : "The code_verifier does not match the code_challenge.");
             }
             Instant authTime = stored.authTime();
-            return issue(conn, client.id(), stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
+            return issue(conn, client, stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
                     authTime)
                     // Inside the transaction: no tokens without the ID token the answer owes.
                     .chain(issued -> withIdToken(issued, client, stored.personId(), authTime, stored.nonce()));
@@ -203,7 +212,7 @@ public class TokenService {
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new OAuthException(OAuthError.INVALID_GRANT,
                         "Too many sign-in attempts for this account or address. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
-                .chain(person -> pool.withTransaction(conn -> issue(conn, clientOrNull == null ? null : clientOrNull.id(),
+                .chain(person -> pool.withTransaction(conn -> issue(conn, clientOrNull,
                         person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now())
                         .chain(issued -> withIdToken(issued, clientOrNull, person.userId(),
                                 Instant.ofEpochSecond(issued.createdAt()), null)))
@@ -271,7 +280,7 @@ public class TokenService {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a person: client_credentials has none."));
         }
-        return issue(pool, client.id(), null, null, List.copyOf(scopes), UUID.randomUUID(), false, null)
+        return issue(pool, client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null)
                 // DEBUG for the same reason as a refresh.
                 .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }
@@ -311,17 +320,20 @@ public class TokenService {
     }
 
     /** One INSERT: the access token and, when asked, its refresh token. */
-    Uni<IssuedTokens> issue(SqlClient client, Long applicationId, Long personId, String username, List<String> scopes,
+    Uni<IssuedTokens> issue(SqlClient client, ApplicationRow clientOrNull, Long personId, String username, List<String> scopes,
             UUID family, boolean withRefresh, Instant authTime) {
         String access = crypto.newAccessToken();
         String refresh = withRefresh ? crypto.newRefreshToken() : null;
         Instant now = Instant.now();
         OffsetDateTime accessExpires = OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC);
         OffsetDateTime refreshExpires = OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC);
+        OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(
+                now.plus(TokenRules.authorizationLifetime(config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null
+                        : clientOrNull.refreshTokenAbsoluteLifetime())), ZoneOffset.UTC);
         List<String> stored = new ArrayList<>(scopes);
         return tokens.issue(client, new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
-                        refresh == null ? null : crypto.hash(refresh), applicationId, personId, username, stored, family,
-                        accessExpires, refreshExpires, authTime))
+                        refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
+                        personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires))
                 .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
                         now.getEpochSecond()))
                 // The application was deleted meanwhile (through another replica, whose change this

@@ -16,6 +16,7 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
 import static org.ziggurat.auth.OAuthTestSupport.createApp;
 import static org.ziggurat.auth.OAuthTestSupport.introspect;
@@ -23,6 +24,12 @@ import static org.ziggurat.auth.OAuthTestSupport.post;
 
 @QuarkusTest
 class TokenEndpointTest {
+
+    @jakarta.inject.Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
+    @jakarta.inject.Inject
+    org.ziggurat.auth.crypto.TokenCrypto crypto;
 
     @Test
     void passwordGrantWithClientCredentials() {
@@ -74,13 +81,30 @@ class TokenEndpointTest {
     }
 
     @Test
-    void thePasswordGrantCanBeSwitchedOff() {
-        App app = createApp(true, "public");
-        org.ziggurat.auth.OAuthTestSupport.asPerson(org.ziggurat.auth.OAuthTestSupport.OWNER_ID, "owner", "admin")
-                .contentType("application/json").body(Map.of("password_grant", false))
-                .patch("/applications/" + app.id()).then().statusCode(200);
+    void thePasswordGrantIsOptInPerApplication() {
+        // RFC 9700 §2.4: a new application does not take it unless its owner asks.
+        var created = org.ziggurat.auth.OAuthTestSupport.asPerson(org.ziggurat.auth.OAuthTestSupport.OWNER_ID, "owner", "admin")
+                .contentType("application/json").body(Map.of("name", "New tool", "scopes", "public",
+                        "redirect_uris", java.util.List.of("https://app.example.org/callback")))
+                .post("/applications").then().statusCode(201).body("password_grant", equalTo(false)).extract();
+        App app = new App(((Number) created.path("id")).longValue(), created.path("client_id"), created.path("client_secret"));
         post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1")
                 .statusCode(400).body("error", equalTo("unauthorized_client"));
+        // The spec's client-less form, which the platform's own tools use, stays.
+        post("/oauth/token", null, "grant_type", "password", "username", "alice", "password", "alice password 1")
+                .statusCode(200);
+        patchPasswordGrant(app, true);
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1")
+                .statusCode(200);
+        patchPasswordGrant(app, false);
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1")
+                .statusCode(400).body("error", equalTo("unauthorized_client"));
+    }
+
+    static void patchPasswordGrant(App app, boolean on) {
+        org.ziggurat.auth.OAuthTestSupport.asPerson(org.ziggurat.auth.OAuthTestSupport.OWNER_ID, "owner", "admin")
+                .contentType("application/json").body(Map.of("password_grant", on))
+                .patch("/applications/" + app.id()).then().statusCode(200).body("password_grant", equalTo(on));
     }
 
     @Test
@@ -148,6 +172,57 @@ class TokenEndpointTest {
         introspect((String) first.get("access_token")).body("active", equalTo(false));
         post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) second.get("refresh_token"))
                 .statusCode(400).body("error", equalTo("invalid_grant"));
+    }
+
+    /**
+     * ASVS 5.0 V10.4.8: rotation does not slide an authorization for ever. It ends at a fixed time
+     * from its grant (90 days, or the application's shorter limit); no refresh token outlives it,
+     * and introspection says when it ends.
+     */
+    @Test
+    void anAuthorizationEndsAtAFixedTimeFromItsGrant() {
+        App app = createApp(true, "public user write");
+        long granted = System.currentTimeMillis() / 1000;
+        Map<String, Object> platforms = aliceTokens(app, "user");
+        long ninetyDays = 90L * 24 * 3600;
+        long platformEnd = introspect((String) platforms.get("access_token")).statusCode(200)
+                .extract().jsonPath().getLong("authorization_exp");
+        assertTrue(Math.abs(platformEnd - (granted + ninetyDays)) < 30, "90 days from the grant: " + platformEnd);
+
+        org.ziggurat.auth.OAuthTestSupport.asPerson(org.ziggurat.auth.OAuthTestSupport.OWNER_ID, "owner", "admin")
+                .contentType("application/json").body(Map.of("refresh_token_absolute_lifetime", 3600))
+                .patch("/applications/" + app.id()).then().statusCode(200).body("refresh_token_absolute_lifetime", equalTo(3600));
+        Map<String, Object> first = aliceTokens(app, "user");
+        long end = introspect((String) first.get("refresh_token")).statusCode(200).body("active", equalTo(true))
+                .extract().jsonPath().getLong("authorization_exp");
+        assertTrue(Math.abs(end - (System.currentTimeMillis() / 1000 + 3600)) < 30, "the application's hour: " + end);
+        long firstRefreshExp = introspect((String) first.get("refresh_token")).extract().jsonPath().getLong("exp");
+        assertTrue(firstRefreshExp <= end, "the refresh token outlives its authorization: " + firstRefreshExp + " > " + end);
+
+        // Rotations keep the authorization's end: it does not slide.
+        String refresh = (String) first.get("refresh_token");
+        for (int i = 0; i < 3; i++) {
+            Map<String, Object> next = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", refresh)
+                    .statusCode(200).extract().jsonPath().getMap("$");
+            refresh = (String) next.get("refresh_token");
+            introspect((String) next.get("access_token")).body("authorization_exp", equalTo((int) end));
+            introspect(refresh).body("authorization_exp", equalTo((int) end));
+            assertTrue(introspect(refresh).extract().jsonPath().getLong("exp") <= end);
+        }
+        // Once it is over, its refresh token refreshes nothing.
+        pool.preparedQuery("UPDATE token SET authorization_expires_at = now() - interval '1 second', "
+                + "expires_at = least(expires_at, now() - interval '1 second') WHERE family = "
+                + "(SELECT family FROM token WHERE hash = $1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(
+                        io.vertx.core.buffer.Buffer.buffer(crypto.hash(refresh)))).await().atMost(java.time.Duration.ofSeconds(30));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", refresh).statusCode(400)
+                .body("error", equalTo("invalid_grant"));
+
+        // Longer than the platform's, or shorter than a minute: refused.
+        for (Object bad : java.util.List.of(59, ninetyDays + 1, "an hour", 1.5)) {
+            org.ziggurat.auth.OAuthTestSupport.asPerson(org.ziggurat.auth.OAuthTestSupport.OWNER_ID, "owner", "admin")
+                    .contentType("application/json").body(Map.of("refresh_token_absolute_lifetime", bad))
+                    .patch("/applications/" + app.id()).then().statusCode(422);
+        }
     }
 
     @Test

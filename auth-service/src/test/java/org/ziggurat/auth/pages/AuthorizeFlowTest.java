@@ -101,6 +101,14 @@ class AuthorizeFlowTest {
         return fields;
     }
 
+    /** The value of {@code attribute} on the element with {@code id}, as the page has it (entities unresolved). */
+    static String attribute(String html, String id, String attribute) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<[^>]*\\bid=\"" + java.util.regex.Pattern.quote(id)
+                + "\"[^>]*\\b" + attribute + "=\"([^\"]*)\"").matcher(html);
+        assertTrue(m.find(), "no " + attribute + " on #" + id + " in " + html);
+        return m.group(1);
+    }
+
     static Map<String, String> query(String location) {
         return formDecode(URI.create(location).getRawQuery());
     }

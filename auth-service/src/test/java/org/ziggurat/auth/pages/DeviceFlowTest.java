@@ -16,6 +16,7 @@ import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.startsWith;
@@ -36,6 +37,9 @@ class DeviceFlowTest {
 
     @Inject
     Pool pool;
+
+    @Inject
+    org.ziggurat.auth.crypto.TokenCrypto crypto;
 
     /** A command-line tool: a public client. */
     static App tool(String scopes) {
@@ -90,6 +94,17 @@ class DeviceFlowTest {
             Response signedIn = post(form);
             assertEquals(303, signedIn.statusCode(), signedIn.asString());
             return get(signedIn.getHeader("Location"));
+        }
+
+        /** The code page as verification_uri_complete filled it in, sent as the person would: the confirmation. */
+        Response sendFilledIn(Response codePage) {
+            codePage.then().statusCode(200);
+            java.util.regex.Matcher filled = java.util.regex.Pattern.compile("id=\"user_code\"[^>]*value=\"([^\"]*)\"")
+                    .matcher(codePage.asString());
+            assertTrue(filled.find(), "the code is filled in: " + codePage.asString());
+            Map<String, String> form = hiddenFields(codePage.asString());
+            form.put("user_code", filled.group(1));
+            return post(form);
         }
 
         Response answer(Response confirmation, String action) {
@@ -149,7 +164,7 @@ class DeviceFlowTest {
         App app = tool("user");
         Map<String, Object> denied = start(app, "user");
         Person alice = new Person();
-        Response confirmation = alice.signIn("/oauth/device?user_code=" + denied.get("user_code"));
+        Response confirmation = alice.sendFilledIn(alice.signIn("/oauth/device?user_code=" + denied.get("user_code")));
         confirmation.then().statusCode(200).body(containsString("id=\"deny\""));
         alice.answer(confirmation, "deny").then().statusCode(200).body(containsString("id=\"device_refused\""));
         poll(app, denied.get("device_code")).statusCode(400).body("error", equalTo("access_denied"));
@@ -160,7 +175,7 @@ class DeviceFlowTest {
         pool.preparedQuery("UPDATE device_authorization SET expires_at = now() - interval '1 second' WHERE status = 'pending'")
                 .execute(Tuple.tuple()).await().atMost(WAIT);
         poll(app, late.get("device_code")).statusCode(400).body("error", equalTo("expired_token"));
-        alice.get("/oauth/device?user_code=" + late.get("user_code")).then().statusCode(400)
+        alice.sendFilledIn(alice.get("/oauth/device?user_code=" + late.get("user_code"))).then().statusCode(400)
                 .body(containsString("id=\"device_error\""));
     }
 
@@ -184,12 +199,11 @@ class DeviceFlowTest {
     }
 
     @Test
-    void wrongCodesEndTheSessionAfterAFew() {
+    void wrongCodesLockTheFormForAWhileNotTheSession() {
         App app = tool("user");
         Map<String, Object> started = start(app, "user");
         Person guesser = new Person();
         Response page = guesser.signIn("/oauth/device");
-        String session = guesser.cookies.get(LoginSessions.COOKIE);
         for (int i = 1; i <= 4; i++) {
             Map<String, String> form = hiddenFields(page.asString());
             form.put("user_code", "BCDF-GHJ" + "KLMN".charAt(i - 1));
@@ -198,12 +212,57 @@ class DeviceFlowTest {
         }
         Map<String, String> fifth = hiddenFields(page.asString());
         fifth.put("user_code", "ZZZZ-ZZZZ");
-        guesser.post(fifth).then().statusCode(401).body(containsString("Too many wrong codes"));
-        // The session is over: even the right code now needs a new sign-in.
-        Person replay = new Person();
-        replay.cookies.put(LoginSessions.COOKIE, session);
-        replay.get("/oauth/device?user_code=" + started.get("user_code")).then().statusCode(200)
-                .body(containsString("id=\"sign_in\""));
+        guesser.post(fifth).then().statusCode(429).body(containsString("Too many wrong codes. Try again in 15 minutes."));
+        // Locked: even the right code waits, on this session only.
+        Map<String, String> right = hiddenFields(page.asString());
+        right.put("user_code", (String) started.get("user_code"));
+        guesser.post(right).then().statusCode(429).body(containsString("Too many wrong codes"));
+        // The session goes on: the page still knows the person, and once the lock is over the right code works.
+        guesser.get("/oauth/device").then().statusCode(200).body(containsString("id=\"user_code\""))
+                .body(not(containsString("id=\"sign_in\"")));
+        pool.query("UPDATE login_session SET user_code_locked_until = now() - interval '1 second' "
+                + "WHERE user_code_locked_until IS NOT NULL").execute().await().atMost(WAIT);
+        guesser.post(right).then().statusCode(200).body(containsString("id=\"approve\""));
+    }
+
+    @Test
+    void aGetWithACodeChangesNothing() {
+        App app = tool("user");
+        Map<String, Object> started = start(app, "user");
+        Person alice = new Person();
+        alice.signIn("/oauth/device");
+        // Another site sends the browser here with wrong codes, as often as it likes (a top-level
+        // navigation carries the Lax session cookie): nothing is looked up, counted or ended.
+        for (int i = 0; i < 8; i++) {
+            Response page = alice.get("/oauth/device?user_code=ZZZZ-ZZZ" + "BCDFGHJK".charAt(i));
+            page.then().statusCode(200).body(containsString("value=\"ZZZZ-ZZZ" + "BCDFGHJK".charAt(i) + "\""))
+                    .body(not(containsString("id=\"device_error\""))).body(not(containsString("id=\"approve\"")));
+        }
+        assertEquals(0, pool.preparedQuery("SELECT count(*) FROM login_session WHERE session_hash = $1 AND "
+                + "(user_code_failures > 0 OR user_code_locked_until IS NOT NULL)").execute(Tuple.of(io.vertx.core.buffer.Buffer
+                        .buffer(crypto.hash(alice.cookies.get(LoginSessions.COOKIE))))).await().atMost(WAIT)
+                .iterator().next().getLong(0));
+        // The session and its form are as they were: the right code, sent, shows the request.
+        alice.sendFilledIn(alice.get("/oauth/device?user_code=" + started.get("user_code"))).then().statusCode(200)
+                .body(containsString("id=\"approve\""));
+    }
+
+    /** A public client needs only its id to start one: how many of its codes wait for people is capped (5 in tests). */
+    @Test
+    void aClientsWaitingDeviceCodesAreCapped() {
+        App app = tool("user");
+        for (int i = 0; i < 5; i++) {
+            start(app, "user");
+        }
+        given().contentType("application/x-www-form-urlencoded").accept("application/json")
+                .formParam("client_id", app.clientId()).formParam("scope", "user").post("/oauth/device_authorization")
+                .then().statusCode(429).body("error", equalTo("slow_down")).header("Retry-After", "10");
+        start(tool("user"), "user");
+        // Once one is answered or over, there is room again.
+        pool.preparedQuery("UPDATE device_authorization SET expires_at = now() - interval '1 second' WHERE device_code_hash = "
+                + "(SELECT device_code_hash FROM device_authorization WHERE application_id = $1 LIMIT 1)")
+                .execute(Tuple.of(app.id())).await().atMost(WAIT);
+        start(app, "user");
     }
 
     @Test
@@ -211,7 +270,7 @@ class DeviceFlowTest {
         App app = tool("user");
         Map<String, Object> started = start(app, "user");
         Person alice = new Person();
-        Response confirmation = alice.signIn("/oauth/device?user_code=" + started.get("user_code"));
+        Response confirmation = alice.sendFilledIn(alice.signIn("/oauth/device?user_code=" + started.get("user_code")));
         Map<String, String> forged = hiddenFields(confirmation.asString());
         forged.put("action", "approve");
         forged.put("csrf", "forged");

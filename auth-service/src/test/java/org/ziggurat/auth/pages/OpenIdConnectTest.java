@@ -68,6 +68,7 @@ class OpenIdConnectTest {
         body.put("redirect_uris", List.of(CALLBACK));
         body.put("scopes", "openid profile email user");
         body.put("post_logout_redirect_uris", List.of(LOGGED_OUT));
+        body.put("password_grant", true);
         if (alg != null) {
             body.put("id_token_signed_response_alg", alg);
         }
@@ -259,7 +260,9 @@ class OpenIdConnectTest {
 
     @Test
     void promptNoneAnswersWithoutAPage() {
+        // Verified by an operator: trusted with an answer the person does not see (TrustedClientsTest).
         App app = openIdApp(null);
+        TrustedClientsTest.verify(app);
         Browser browser = new Browser();
         Response noSession = browser.get(url(app, "scope", "openid", "prompt", "none", "state", "quiet"));
         assertEquals(303, noSession.statusCode(), noSession.asString());
@@ -376,6 +379,7 @@ class OpenIdConnectTest {
         Response question = browser.get("/oauth/logout?client_id=" + app.clientId() + "&post_logout_redirect_uri="
                 + enc(LOGGED_OUT));
         question.then().statusCode(200).body(containsString("id=\"sign_out\""))
+                .body(containsString("<code id=\"return_host\">https://app.example.org</code>"))
                 .header("Content-Security-Policy", containsString("form-action 'self' https://app.example.org"));
         Map<String, String> form = hiddenFields(question.asString());
         form.put("action", "logout");
@@ -387,6 +391,27 @@ class OpenIdConnectTest {
                 .formParams(form).post("/oauth/logout");
         assertEquals(303, out.statusCode(), out.asString());
         assertEquals(LOGGED_OUT, out.getHeader("Location"));
+    }
+
+    @Test
+    void logoutWithoutASessionOrAHintRedirectsNowhereByItself() {
+        // A client_id is public: with it alone, a link to our sign-out would send anyone to any
+        // address the client registered (an open redirect on the platform's host).
+        App app = openIdApp(null);
+        Response out = new Browser().get("/oauth/logout?client_id=" + app.clientId() + "&post_logout_redirect_uri="
+                + enc(LOGGED_OUT) + "&state=phish");
+        out.then().statusCode(200).header("Location", org.hamcrest.Matchers.nullValue())
+                .body(containsString("id=\"signed_out\""))
+                .body(containsString("<code id=\"return_host\">https://app.example.org</code>"))
+                .body(containsString("id=\"return_link\" href=\"" + LOGGED_OUT + "?state=phish\""));
+        // With the client's own ID token of the person as hint, the browser goes straight back.
+        Browser browser = new Browser();
+        String idToken = (String) exchange(app, authorize(browser, url(app, "scope", "openid")).get("code")).get("id_token");
+        browser.get("/oauth/logout?id_token_hint=" + idToken).then().statusCode(200);
+        Response back = new Browser().get("/oauth/logout?id_token_hint=" + idToken + "&post_logout_redirect_uri="
+                + enc(LOGGED_OUT));
+        assertEquals(303, back.statusCode(), back.asString());
+        assertEquals(LOGGED_OUT, back.getHeader("Location"));
     }
 
     @Test

@@ -36,6 +36,7 @@ class PushedRequestTest {
         body.put("redirect_uris", List.of(CALLBACK));
         body.put("scopes", "openid user");
         body.put("require_pushed_authorization_requests", requirePushed);
+        body.put("password_grant", true);
         var created = asPerson(900, "owner", "admin").contentType("application/json").body(body).post("/applications")
                 .then().statusCode(201).extract();
         return new App(((Number) created.path("id")).longValue(), created.path("client_id"), created.path("client_secret"));
@@ -102,6 +103,82 @@ class PushedRequestTest {
                 .atMost(Duration.ofSeconds(30));
         new Browser().get(url(app, requestUri)).then().statusCode(400).body(containsString("request_uri"));
         new Browser().get(url(app, "urn:ietf:params:oauth:request_uri:made-up")).then().statusCode(400);
+    }
+
+    /**
+     * RFC 9126 pushes the parameters to keep them out of the front channel: the pages' hidden
+     * fields and the address after signing in carry client_id and request_uri only.
+     */
+    @Test
+    void thePushedParametersStayOffTheFrontChannel() {
+        App app = app(false);
+        String requestUri = push(app, "nonce", "pushed-nonce", "code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+                "code_challenge_method", "S256");
+        Browser browser = new Browser();
+        io.restassured.response.Response login = browser.get(url(app, requestUri));
+        assertEquals(200, login.statusCode(), login.asString());
+        assertEquals(Map.of("client_id", app.clientId(), "request_uri", requestUri, "action", "login"),
+                withoutCsrf(AuthorizeFlowTest.hiddenFields(login.asString())));
+        for (String secret : List.of("pushed-state", "pushed-nonce", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")) {
+            org.junit.jupiter.api.Assertions.assertFalse(login.asString().contains(secret), secret + " is on the page");
+        }
+        io.restassured.response.Response signedIn = OpenIdConnectTest.signIn(browser, url(app, requestUri));
+        Map<String, String> next = AuthorizeFlowTest.query(signedIn.getHeader("Location"));
+        assertEquals(Map.of("client_id", app.clientId(), "request_uri", requestUri), next);
+        io.restassured.response.Response consent = browser.get(AuthorizeFlowTest.relative(signedIn.getHeader("Location")));
+        assertEquals(Map.of("client_id", app.clientId(), "request_uri", requestUri),
+                withoutCsrf(AuthorizeFlowTest.hiddenFields(consent.asString())));
+        org.junit.jupiter.api.Assertions.assertFalse(consent.asString().contains("pushed-state"));
+        Map<String, String> form = AuthorizeFlowTest.hiddenFields(consent.asString());
+        form.put("action", "approve");
+        io.restassured.response.Response back = browser.post(form);
+        assertEquals(303, back.statusCode(), back.asString());
+        assertEquals("pushed-state", AuthorizeFlowTest.query(back.getHeader("Location")).get("state"));
+    }
+
+    /** A pushed prompt=login or max_age=0 is answered by one sign-in after the push: it does not loop. */
+    @Test
+    void aPushedPromptLoginOrMaxAgeIsAnsweredByOneSignIn() {
+        App app = app(false);
+        Browser browser = new Browser();
+        OpenIdConnectTest.authorize(browser, url(app, push(app)));
+        for (String[] asking : new String[][] {{"prompt", "login"}, {"max_age", "0"}}) {
+            String requestUri = push(app, asking);
+            io.restassured.response.Response page = browser.get(url(app, requestUri));
+            assertEquals(200, page.statusCode(), page.asString());
+            org.junit.jupiter.api.Assertions.assertTrue(page.asString().contains("id=\"sign_in\""),
+                    asking[0] + "=" + asking[1] + ": signed in before the push, so the login page");
+            io.restassured.response.Response signedIn = OpenIdConnectTest.signIn(browser, url(app, requestUri));
+            io.restassured.response.Response answer = browser.get(AuthorizeFlowTest.relative(signedIn.getHeader("Location")));
+            assertEquals(303, answer.statusCode(), asking[0] + "=" + asking[1] + " asked again: " + answer.asString());
+            Map<String, String> redirected = AuthorizeFlowTest.query(answer.getHeader("Location"));
+            org.junit.jupiter.api.Assertions.assertNotNull(redirected.get("code"), answer.getHeader("Location"));
+            assertEquals("pushed-state", redirected.get("state"));
+        }
+    }
+
+    /** A public client needs only its id to push: how many of its requests are live is capped (5 in tests). */
+    @Test
+    void aClientsLivePushedRequestsAreCapped() {
+        App app = app(false);
+        for (int i = 0; i < 5; i++) {
+            push(app);
+        }
+        post("/oauth/par", app, "response_type", "code", "redirect_uri", CALLBACK).statusCode(429)
+                .body("error", equalTo("slow_down")).header("Retry-After", "10");
+        // Another client is not held by it; once one of them is over, there is room again.
+        push(app(false));
+        pool.preparedQuery("UPDATE pushed_authorization_request SET expires_at = now() - interval '1 second' "
+                + "WHERE request_uri_hash = (SELECT request_uri_hash FROM pushed_authorization_request "
+                + "WHERE application_id = $1 AND expires_at > now() LIMIT 1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(app.id()))
+                .await().atMost(Duration.ofSeconds(30));
+        push(app);
+    }
+
+    static Map<String, String> withoutCsrf(Map<String, String> fields) {
+        Map<String, String> rest = new HashMap<>(fields);
+        rest.remove("csrf");
+        return rest;
     }
 
     @Test

@@ -26,7 +26,7 @@ class TokenRulesTest {
 
     static TokenRow token(char kind, Long app, Long person, Instant expires, Instant used, Instant revoked) {
         return new TokenRow(1, kind, app, app == null ? null : "Client" + app, person, person == null ? null : "ada",
-                List.of("user", "write"), UUID.randomUUID(), expires, used, revoked, NOW.minusSeconds(60));
+                List.of("user", "write"), UUID.randomUUID(), expires, used, revoked, NOW.minusSeconds(60), NOW.plusSeconds(3600));
     }
 
     static TokenRow live(char kind, Long app, Long person) {
@@ -112,5 +112,16 @@ class TokenRulesTest {
                 "expired");
         assertEquals(INVALID, TokenRules.refreshRefusal(token('r', APP, PERSON, NOW.plusSeconds(60), null, NOW), null, same, NOW),
                 "revoked");
+    }
+
+    @Test
+    void anAuthorizationLastsThePlatformsLimitOrTheApplicationsShorterOne() {
+        java.time.Duration ninetyDays = java.time.Duration.ofDays(90);
+        assertEquals(ninetyDays, TokenRules.authorizationLifetime(ninetyDays, null));
+        assertEquals(java.time.Duration.ofSeconds(3600), TokenRules.authorizationLifetime(ninetyDays, 3600));
+        assertEquals(ninetyDays, TokenRules.authorizationLifetime(ninetyDays, (int) ninetyDays.toSeconds()));
+        assertEquals(ninetyDays, TokenRules.authorizationLifetime(ninetyDays, (int) ninetyDays.toSeconds() + 1));
+        assertEquals(java.time.Duration.ofSeconds(ninetyDays.toSeconds() - 1),
+                TokenRules.authorizationLifetime(ninetyDays, (int) ninetyDays.toSeconds() - 1));
     }
 }

@@ -1,0 +1,172 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.OAuthTestSupport.App;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.OAuthTestSupport.asPerson;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.Browser;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.CALLBACK;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.hiddenFields;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.query;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.authorize;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.url;
+
+/**
+ * Which clients are trusted with an answer the person did not see (prompt=none), how an operator
+ * marks one verified, and how the pages mark every other one with who registered it; the
+ * platform's own name is the operators' to give.
+ */
+@QuarkusTest
+class TrustedClientsTest {
+
+    static final long OPERATOR = 990;
+    static final long BOB = 102;
+
+    static App appOf(long owner, String username, String name) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("name", name);
+        body.put("redirect_uris", List.of(CALLBACK));
+        body.put("scopes", "openid profile email user");
+        var created = asPerson(owner, username, "admin").contentType("application/json").body(body).post("/applications")
+                .then().statusCode(201).body("verified", equalTo(false)).extract();
+        return new App(((Number) created.path("id")).longValue(), created.path("client_id"), created.path("client_secret"));
+    }
+
+    static io.restassured.response.ValidatableResponse patch(long caller, String username, App app, String json) {
+        return asPerson(caller, username, "admin").contentType("application/json").body(json)
+                .patch("/applications/" + app.id()).then();
+    }
+
+    static void verify(App app) {
+        patch(OPERATOR, "operator", app, "{\"verified\": true}").statusCode(200).body("verified", equalTo(true));
+    }
+
+    @Test
+    void promptNoneRedirectsOnlyToVerifiedOrConsentedClients() {
+        App app = appOf(BOB, "bob", "Bob's notebook");
+        Browser browser = new Browser();
+
+        // Anyone may register a client with any https redirect URI: without a session, its
+        // prompt=none gets our page, which names where the answer would go; no redirect at all.
+        Response noSession = browser.get(url(app, "scope", "openid", "prompt", "none", "state", "quiet"));
+        noSession.then().statusCode(200).header("Location", nullValue())
+                .body(containsString("<code id=\"destination_host\">https://app.example.org</code>"))
+                .body(containsString("id=\"unverified\"")).body(containsString("registered by @bob"));
+        String link = AuthorizeFlowTest.attribute(noSession.asString(), "continue_link", "href");
+        Map<String, String> linked = query(link.replace("&amp;", "&"));
+        assertEquals("login_required", linked.get("error"));
+        assertEquals("quiet", linked.get("state"));
+        assertTrue(link.startsWith(CALLBACK + "?"), link);
+
+        // Signed in, never consented: the same page, with consent_required.
+        authorize(browser, url(appOf(BOB, "bob", "Another tool"), "scope", "openid"));
+        Response noConsent = browser.get(url(app, "scope", "openid", "prompt", "none"));
+        noConsent.then().statusCode(200).header("Location", nullValue());
+        assertEquals("consent_required", query(AuthorizeFlowTest.attribute(noConsent.asString(), "continue_link", "href")
+                .replace("&amp;", "&")).get("error"));
+
+        // Consented before (to less than asked now): the client is trusted with the answer.
+        authorize(browser, url(app, "scope", "openid"));
+        Response more = browser.get(url(app, "scope", "openid email", "prompt", "none"));
+        assertEquals(303, more.statusCode(), more.asString());
+        assertEquals("consent_required", query(more.getHeader("Location")).get("error"));
+        Response silent = browser.get(url(app, "scope", "openid", "prompt", "none"));
+        assertEquals(303, silent.statusCode(), silent.asString());
+        assertNotNull(query(silent.getHeader("Location")).get("code"));
+
+        // Verified by an operator: answered without a page, session or not.
+        App verified = appOf(BOB, "bob", "Verified tool");
+        verify(verified);
+        Response answered = new Browser().get(url(verified, "scope", "openid", "prompt", "none", "state", "s"));
+        assertEquals(303, answered.statusCode(), answered.asString());
+        assertEquals("login_required", query(answered.getHeader("Location")).get("error"));
+        Response consentRequired = browser.get(url(verified, "scope", "openid", "prompt", "none"));
+        assertEquals(303, consentRequired.statusCode(), consentRequired.asString());
+        assertEquals("consent_required", query(consentRequired.getHeader("Location")).get("error"));
+    }
+
+    @Test
+    void onlyOperatorsVerifyAndOwnersChangesTakeTheMarkAway() {
+        App app = appOf(BOB, "bob", "Bob's lab tool");
+        patch(BOB, "bob", app, "{\"verified\": true}").statusCode(403);
+        patch(101, "alice", app, "{\"verified\": true}").statusCode(403);
+        given().contentType("application/json").body("{\"verified\": true}").patch("/applications/" + app.id()).then()
+                .statusCode(401);
+        patch(OPERATOR, "operator", app, "{\"verified\": \"yes\"}").statusCode(422);
+        patch(OPERATOR, "operator", app, "{\"verified\": true, \"name\": \"Renamed\"}").statusCode(422);
+        asPerson(OPERATOR, "operator", "admin").contentType("application/json").body("{\"verified\": true}")
+                .patch("/applications/999999999").then().statusCode(404);
+        verify(app);
+        asPerson(BOB, "bob", "admin").get("/applications/" + app.id()).then().statusCode(200).body("verified", equalTo(true));
+
+        // The owner's scopes are the owner's business; a new name or new addresses were not verified.
+        patch(BOB, "bob", app, "{\"scopes\": \"openid user\"}").statusCode(200).body("verified", equalTo(true));
+        patch(BOB, "bob", app, "{\"redirect_uris\": [\"https://elsewhere.example.org/cb\"]}").statusCode(200)
+                .body("verified", equalTo(false));
+        verify(app);
+        patch(BOB, "bob", app, "{\"name\": \"Bob's other tool\"}").statusCode(200).body("verified", equalTo(false));
+        verify(app);
+        patch(BOB, "bob", app, "{\"post_logout_redirect_uris\": [\"https://elsewhere.example.org/out\"]}").statusCode(200)
+                .body("verified", equalTo(false));
+        // An operator may take the mark away too.
+        verify(app);
+        patch(OPERATOR, "operator", app, "{\"verified\": false}").statusCode(200).body("verified", equalTo(false));
+    }
+
+    @Test
+    void thePagesMarkAnApplicationThatNoOperatorVerified() {
+        App app = appOf(BOB, "bob", "Bob's notebook");
+        Browser browser = new Browser();
+        Response login = browser.get(url(app, "scope", "openid user"));
+        login.then().statusCode(200).body(containsString("id=\"sign_in\"")).body(containsString("id=\"unverified\""))
+                .body(containsString("Not verified by Ziggurat.")).body(containsString("registered by @bob"));
+        Response consent = browser.get(AuthorizeFlowTest.relative(OpenIdConnectTest.signIn(browser,
+                url(app, "scope", "openid user")).getHeader("Location")));
+        consent.then().statusCode(200).body(containsString("id=\"approve\"")).body(containsString("registered by @bob"));
+
+        verify(app);
+        Browser other = new Browser();
+        other.get(url(app, "scope", "openid user")).then().statusCode(200).body(containsString("id=\"sign_in\""))
+                .body(not(containsString("id=\"unverified\"")));
+        Response verifiedConsent = browser.get(url(app, "scope", "openid user"));
+        verifiedConsent.then().statusCode(200).body(containsString("id=\"approve\""))
+                .body(not(containsString("id=\"unverified\"")));
+        Map<String, String> form = hiddenFields(verifiedConsent.asString());
+        form.put("action", "approve");
+        assertEquals(303, browser.post(form).statusCode());
+    }
+
+    @Test
+    void thePlatformsNameIsTheOperatorsToGive() {
+        for (String name : List.of("Ziggurat", "ziggurat", "Ziggurat CLI", "ZIG GURAT", "Zig-gurat",
+                "\u0396iggurat", "Ziggur\u0430t", "\u2124iggurat", "Z1ggurat", "The official ziggurat app")) {
+            Map<String, Object> body = new HashMap<>();
+            body.put("name", name);
+            body.put("redirect_uris", List.of(CALLBACK));
+            asPerson(BOB, "bob", "admin").contentType("application/json").body(body).post("/applications").then()
+                    .statusCode(422).body("errors.field", org.hamcrest.Matchers.hasItem("name"));
+        }
+        App app = appOf(BOB, "bob", "Zigzag notes");
+        patch(BOB, "bob", app, "{\"name\": \"Ziggurat\"}").statusCode(422);
+        // Registering itself (RFC 7591) does not make a client the platform either.
+        given().header("Authorization", "Bearer test-initial-access-token-0123456789abcdef").contentType("application/json")
+                .body("{\"client_name\": \"Ziggurat CLI\", \"redirect_uris\": [\"" + CALLBACK + "\"]}")
+                .post("/oauth/register").then().statusCode(400).body("error", equalTo("invalid_client_metadata"));
+        // The operators' own tools carry it.
+        appOf(OPERATOR, "operator", "Ziggurat CLI");
+    }
+}
