@@ -219,21 +219,25 @@ class ReplicasTest {
         String service = org.ziggurat.platform.testing.TestTokens.serviceSignedWith(Stack.get().keysDirectory(), "auth-service");
         List<String> instances = List.of("directory-service", "directory-service-2");
         int limit = 10; // ziggurat.directory.account-throttle.limit, as deployed
+        String guesser = "192.0.2." + (int) (Math.random() * 200 + 1);
         for (int attempt = 0; attempt < limit; attempt++) {
-            HttpResponse<String> refused = verify(instances.get(attempt % 2), service, ada.username(), "wrong password " + attempt);
+            HttpResponse<String> refused = verify(instances.get(attempt % 2), service, ada.username(), "wrong password " + attempt,
+                    guesser);
             assertEquals(401, refused.statusCode(), "attempt " + attempt + ": " + refused.body());
         }
-        // Five failures at each replica: ten for the account. The right password is refused at both.
+        // Five failures at each replica: ten for the account from that address. The right password
+        // from there is refused at both; from another address (the owner's) it is not.
         for (String instance : instances) {
-            HttpResponse<String> blocked = verify(instance, service, ada.username(), ada.password());
-            assertEquals(429, blocked.statusCode(), instance + " let the account try again: " + blocked.body());
+            HttpResponse<String> blocked = verify(instance, service, ada.username(), ada.password(), guesser);
+            assertEquals(429, blocked.statusCode(), instance + " let the address try again: " + blocked.body());
             assertTrue(blocked.headers().firstValue("Retry-After").isPresent(), instance);
         }
+        assertEquals(200, verify("directory-service-2", service, ada.username(), ada.password(), "198.51.100.7").statusCode());
     }
 
-    static HttpResponse<String> verify(String instance, String serviceToken, String login, String password) throws Exception {
-        String body = "{\"login\":\"" + login + "\",\"password\":\"" + password + "\",\"client_address\":\"192.0.2."
-                + (int) (Math.random() * 200 + 1) + "\"}";
+    static HttpResponse<String> verify(String instance, String serviceToken, String login, String password, String address)
+            throws Exception {
+        String body = "{\"login\":\"" + login + "\",\"password\":\"" + password + "\",\"client_address\":\"" + address + "\"}";
         return HTTP.send(HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(instance) + "/internal/passwords/verify"))
                 .header("X-Platform-Token", serviceToken).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());

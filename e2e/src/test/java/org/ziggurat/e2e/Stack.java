@@ -1,10 +1,11 @@
 package org.ziggurat.e2e;
 
+import org.ziggurat.platform.testing.Pooler;
+
 import org.ziggurat.platform.testing.PostgresTestDatabase;
 import org.ziggurat.platform.token.PlatformKeys;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -451,16 +452,7 @@ public final class Stack {
 
     /** A program from the OS packages: the one {@code variable} names, else the first candidate installed. */
     static String osProgram(String variable, List<String> candidates, String missing) {
-        String named = System.getenv(variable);
-        if (named != null && !named.isBlank()) {
-            return named;
-        }
-        for (String candidate : candidates) {
-            if (Files.isExecutable(Path.of(candidate))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException(missing + ", or set " + variable);
+        return org.ziggurat.platform.testing.OsPrograms.find(variable, candidates, missing);
     }
 
     /** Waits up to 10 s for a process asked to stop (2 minutes when it writes its AOT cache), then kills it. */
@@ -475,30 +467,9 @@ public final class Stack {
         }
     }
 
-    private static final java.util.Set<Integer> TAKEN = new java.util.HashSet<>();
-
-    /**
-     * A free port below the kernel's ephemeral range (32768 and up on Linux): a port the kernel
-     * handed out with ServerSocket(0) is in that range, where any outbound connection (to
-     * PostgreSQL, between the services) may take it before the service that was meant to bind it.
-     */
-    static synchronized int freePort() throws IOException {
-        java.util.Random random = new java.util.Random();
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = 20000 + random.nextInt(12000);
-            if (TAKEN.contains(port)) {
-                continue;
-            }
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.setReuseAddress(false);
-                socket.bind(new java.net.InetSocketAddress("127.0.0.1", port));
-                TAKEN.add(port);
-                return port;
-            } catch (IOException taken) {
-                // in use: try another
-            }
-        }
-        throw new IOException("no free port between 20000 and 32000");
+    /** A free port below the kernel's ephemeral range ({@link org.ziggurat.platform.testing.FreePorts}). */
+    static int freePort() throws IOException {
+        return org.ziggurat.platform.testing.FreePorts.belowEphemeral();
     }
 
     static byte[] randomBytes(int n) {

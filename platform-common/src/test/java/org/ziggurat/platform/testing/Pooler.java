@@ -1,4 +1,4 @@
-package org.ziggurat.e2e;
+package org.ziggurat.platform.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,16 +10,17 @@ import java.util.Map;
 /**
  * PgBouncer in transaction mode between the services and PostgreSQL, with the pool mode and
  * parameters of the deploy's CloudNativePG {@code Pooler}, read from
- * {@code deploy/k8s/base/postgres.yaml} itself, so that the e2e suite
- * runs what production runs: every reactive query through the pooler, Flyway and LISTEN straight
- * to the server. Debian's package (1.18) is used; {@code ZIGGURAT_PGBOUNCER} names another binary.
+ * {@code deploy/k8s/base/postgres.yaml} itself, so that the e2e suite (and platform-rest's pooled
+ * connection tests) run what production runs: every reactive query through the pooler, Flyway and
+ * LISTEN straight to the server. Debian's package (1.18) is used; {@code ZIGGURAT_PGBOUNCER} names
+ * another binary.
  */
-final class Pooler {
+public final class Pooler {
 
     private final Process process;
-    final int port;
+    public final int port;
     /** PgBouncer 1.21+: named prepared statements work through it; before, the services must not cache them. */
-    final boolean tracksPreparedStatements;
+    public final boolean tracksPreparedStatements;
 
     private Pooler(Process process, int port, boolean tracksPreparedStatements) {
         this.process = process;
@@ -31,7 +32,7 @@ final class Pooler {
      * Starts PgBouncer for {@code database} on {@code server}, for the given roles and passwords
      * (each service's own), and waits until it accepts connections.
      */
-    static Pooler start(Path log, int port, String serverHost, int serverPort, String database,
+    public static Pooler start(Path log, int port, String serverHost, int serverPort, String database,
             Map<String, String> passwordsByRole) throws Exception {
         String binary = binary();
         // Its own directory under /tmp: under root it runs as another user, who may not be able to
@@ -88,13 +89,20 @@ final class Pooler {
         throw new IllegalStateException("PgBouncer did not listen on " + port + " within 15 s:\n" + Files.readString(log));
     }
 
-    void stop() {
+    public void stop() {
         process.destroy();
-        Stack.awaitExit(process);
+        try {
+            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The deploy's Pooler ({@code deploy/k8s/base/postgres.yaml}): its pool mode and its PgBouncer parameters. */
-    static Map<String, String> deploySettings() throws IOException {
+    public static Map<String, String> deploySettings() throws IOException {
         Path manifest = Path.of(System.getProperty("user.dir")).getParent().resolve("deploy/k8s/base/postgres.yaml");
         Map<String, String> settings = new java.util.LinkedHashMap<>();
         boolean inPooler = false;
@@ -130,7 +138,7 @@ final class Pooler {
     }
 
     private static String binary() {
-        return Stack.osProgram("ZIGGURAT_PGBOUNCER", List.of("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer",
+        return OsPrograms.find("ZIGGURAT_PGBOUNCER", List.of("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer",
                 "/usr/local/bin/pgbouncer"), "PgBouncer is needed: the e2e suite runs the services through it, as "
                 + "production does (apt-get install pgbouncer; ./ziggurat test installs it)");
     }
