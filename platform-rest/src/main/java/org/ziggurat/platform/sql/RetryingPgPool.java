@@ -84,7 +84,7 @@ public final class RetryingPgPool implements PgPool {
             if (result.succeeded()) {
                 answer.complete(result.result());
             } else if (retry < RETRY_DELAYS_MS.length && repeatable.test(result.cause())) {
-                LOG.infof("A statement that did not reach the database is sent again in %d ms (%s)",
+                LOG.infof("A statement that failed without an effect on the database is sent again in %d ms (%s)",
                         RETRY_DELAYS_MS[retry], result.cause().getMessage());
                 caller.runOnContext(v -> vertx.setTimer(RETRY_DELAYS_MS[retry],
                         id -> attempt(attempt, repeatable, retry + 1, answer, caller)));
