@@ -82,8 +82,8 @@ public class OAuthResource {
     + "and client_credentials grants. Confidential clients authenticate with Basic or form credentials; public "
     + "clients name themselves with client_id. The device_code grant (RFC 8628) answers authorization_pending, "
     + "slow_down (the interval grows by 5 s), access_denied or expired_token until the tokens. "
-    + "The code exchange answers form-encoded unless the client "
-    + "accepts JSON or XML; the other grants answer JSON (or XML).")
+    + "Every grant answers JSON, unless the client asks for form encoding or XML with Accept (the spec's "
+    + "form-encoded default of the code exchange is kept for the clients that ask for it).")
     @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
@@ -114,7 +114,7 @@ public class OAuthResource {
                 String verifier = form.get("code_verifier");
                 yield client(claimed, grantType)
                         .chain(app -> tokenService.exchangeCode(app, code, redirectUri, verifier))
-                        .map(issued -> TokenResponses.of(issued, accept, true));
+                        .map(issued -> TokenResponses.of(issued, accept));
             }
             case "password" -> {
                 String username = form.require("username");
@@ -122,7 +122,7 @@ public class OAuthResource {
                 Set<String> scopes = Scopes.parse(form.get("scope"));
                 Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : client(claimed, grantType);
                 yield client.chain(app -> tokenService.password(app, username, password, scopes, CallerAddress.of(request)))
-                        .map(issued -> TokenResponses.of(issued, accept, false));
+                        .map(issued -> TokenResponses.of(issued, accept));
             }
             case "refresh_token" -> {
                 String refreshToken = form.require("refresh_token");
@@ -131,19 +131,19 @@ public class OAuthResource {
                 // own refresh token is refused then, with invalid_client).
                 Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : client(claimed, grantType);
                 yield client.chain(app -> tokenService.refresh(app, refreshToken, scopes))
-                        .map(issued -> TokenResponses.of(issued, accept, false));
+                        .map(issued -> TokenResponses.of(issued, accept));
             }
             case "client_credentials" -> {
                 Set<String> scopes = Scopes.parse(form.get("scope"));
                 yield client(claimed, grantType)
                         .chain(app -> tokenService.clientCredentials(app, scopes))
-                        .map(issued -> TokenResponses.of(issued, accept, false));
+                        .map(issued -> TokenResponses.of(issued, accept));
             }
             case GrantTypes.DEVICE_CODE -> {
                 String deviceCode = form.require("device_code");
                 yield client(claimed, grantType)
                         .chain(app -> tokenService.deviceCode(app, deviceCode))
-                        .map(issued -> TokenResponses.of(issued, accept, false));
+                        .map(issued -> TokenResponses.of(issued, accept));
             }
             default -> throw new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE,
                     "Supported grant types: " + String.join(", ", GrantTypes.SUPPORTED) + ".");

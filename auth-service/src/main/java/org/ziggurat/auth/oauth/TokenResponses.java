@@ -17,7 +17,14 @@ public final class TokenResponses {
     private TokenResponses() {
     }
 
-    public static Response of(IssuedTokens issued, String accept, boolean formByDefault) {
+    /**
+     * The tokens in the format the client accepts: JSON unless it asks for form encoding or XML
+     * ({@code Accept}). OpenID Connect Core §3.1.3.3 and RFC 6749 §5.1 answer JSON, and standard
+     * clients (mod_auth_openidc among them) send no Accept and read JSON only; the spec's
+     * form-encoded default for the code exchange was one platform's legacy, kept for the clients
+     * that ask for it.
+     */
+    public static Response of(IssuedTokens issued, String accept) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("access_token", issued.accessToken());
         fields.put("token_type", "bearer");
@@ -36,7 +43,7 @@ public final class TokenResponses {
             builder = Response.ok(fields, "application/json");
         } else if (a.contains("application/xml") || a.contains("text/xml")) {
             builder = Response.ok(xml(fields), "application/xml");
-        } else if (formByDefault) {
+        } else if (a.contains("application/x-www-form-urlencoded")) {
             builder = Response.ok(form(fields), "application/x-www-form-urlencoded");
         } else {
             builder = Response.ok(fields, "application/json");

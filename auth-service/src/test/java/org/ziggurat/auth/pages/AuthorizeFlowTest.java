@@ -267,9 +267,9 @@ class AuthorizeFlowTest {
         String codeValue = answer.get("code");
         assertNotNull(codeValue);
 
-        // The default format of the code exchange is form encoding.
+        // Form encoding, the spec's legacy format of the code exchange, for a client that asks for it.
         String formEncoded = given().auth().preemptive().basic(app.clientId(), app.secret())
-                .contentType("application/x-www-form-urlencoded")
+                .accept("application/x-www-form-urlencoded").contentType("application/x-www-form-urlencoded")
                 .body("grant_type=authorization_code&code=" + codeValue + "&redirect_uri=" + enc(CALLBACK))
                 .post("/oauth/token").then().statusCode(200).contentType(startsWith("application/x-www-form-urlencoded"))
                 .extract().asString();
@@ -287,6 +287,36 @@ class AuthorizeFlowTest {
         again.then().statusCode(303).header("Location", startsWith(CALLBACK + "?code="));
         // public is every token's baseline: asking for it too needs no new consent.
         browser.get(authorizeUrl(app, CALLBACK, "user public", null, null)).then().statusCode(303);
+    }
+
+    /**
+     * A standard client (OpenID Connect Core §3.1.3.3, RFC 6749 §5.1; mod_auth_openidc sends no
+     * Accept at all) reads the code exchange's answer as JSON: JSON it is, with no Accept or any;
+     * form encoding and XML only for a client that asks.
+     */
+    @Test
+    void theCodeExchangeAnswersJsonUnlessTheClientAsksForFormOrXml() {
+        for (String accept : new String[] {null, "*/*", "application/json", "text/html, */*;q=0.8"}) {
+            App app = createApp(true, "public user");
+            Map<String, String> answer = approve(new Browser(), app, "user", "s", null);
+            var request = given().auth().preemptive().basic(app.clientId(), app.secret())
+                    .contentType("application/x-www-form-urlencoded")
+                    .body("grant_type=authorization_code&code=" + answer.get("code") + "&redirect_uri=" + enc(CALLBACK));
+            if (accept != null) {
+                request = request.accept(accept);
+            } else {
+                request = request.header("Accept", "");
+            }
+            request.post("/oauth/token").then().statusCode(200).contentType(startsWith("application/json"))
+                    .body("token_type", equalTo("bearer")).body("access_token", startsWith("zat_"));
+        }
+        App app = createApp(true, "public user");
+        Map<String, String> answer = approve(new Browser(), app, "user", "s", null);
+        given().auth().preemptive().basic(app.clientId(), app.secret()).accept("application/x-www-form-urlencoded")
+                .contentType("application/x-www-form-urlencoded")
+                .body("grant_type=authorization_code&code=" + answer.get("code") + "&redirect_uri=" + enc(CALLBACK))
+                .post("/oauth/token").then().statusCode(200).contentType(startsWith("application/x-www-form-urlencoded"))
+                .body(containsString("token_type=bearer"));
     }
 
     @Test
