@@ -2,6 +2,7 @@ package org.ziggurat.auth.authorization;
 
 import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.oauth.RedirectUris;
 
 import java.time.Instant;
 import java.util.Arrays;
@@ -174,7 +175,7 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
         if (redirectUri == null && app.redirectUris().size() == 1) {
             redirectUri = app.redirectUris().get(0);
         }
-        if (redirectUri == null || !app.redirectUris().contains(redirectUri)) {
+        if (redirectUri == null || !RedirectUris.registered(app.redirectUris(), redirectUri)) {
             return null;
         }
         Map<String, String> all = new LinkedHashMap<>(params);

@@ -13,6 +13,7 @@ import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.Pkce;
+import org.ziggurat.auth.oauth.RedirectUris;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
@@ -314,7 +315,7 @@ public class AuthorizationService {
             if (owner == null || owner.personId() == null) {
                 throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is not valid.");
             }
-            if (!app.redirectUris().contains(approval.redirectUri())) {
+            if (!RedirectUris.registered(app.redirectUris(), approval.redirectUri())) {
                 throw OAuthException.invalidRequest("The redirect_uri is not registered for this client.");
             }
             if (!app.confidential() && challenge == null) {
@@ -347,7 +348,7 @@ public class AuthorizationService {
      */
     public Uni<Void> revoke(ClientCredentials.Claimed claimed, String accessToken, String redirectUri, String username) {
         return clients.authenticate(claimed).chain(app -> {
-            if (!app.redirectUris().contains(redirectUri)) {
+            if (!RedirectUris.registered(app.redirectUris(), redirectUri)) {
                 throw OAuthException.invalidRequest("The redirect_uri is not registered for this client.");
             }
             return tokens.byHash(crypto.hash(accessToken)).chain(row -> {

@@ -75,6 +75,7 @@ public class ApplicationService {
         refuseThePlatformsName(owner, f.name());
         checkAuthorizationLifetime(f);
         boolean confidential = f.confidential() == null || f.confidential();
+        refusePrivateUseSchemes(confidential, f.redirectUris());
         String secret = confidential ? crypto.newClientSecret() : null;
         return applications.insert(new ApplicationRepository.NewApplication(owner, f.name(), crypto.newClientId(),
                         secret == null ? null : crypto.hash(secret), confidential, f.redirectUris(), f.scopes(),
@@ -99,6 +100,7 @@ public class ApplicationService {
             if (f.confidential() != null && f.confidential() != app.confidential()) {
                 throw ProblemException.invalidField("confidential", "cannot change: create a new application instead");
             }
+            refusePrivateUseSchemes(app.confidential(), f.redirectUris());
             return applications.update(id, f.name() != null ? f.name() : app.name(),
                     f.redirectUris() != null ? f.redirectUris() : app.redirectUris(),
                     f.scopes() != null ? f.scopes() : app.scopes(),
@@ -108,6 +110,22 @@ public class ApplicationService {
                     f.refreshTokenAbsoluteLifetime() != null || replace ? f.refreshTokenAbsoluteLifetime()
                             : app.refreshTokenAbsoluteLifetime());
         });
+    }
+
+    /**
+     * A private-use URI scheme (RFC 8252 §7.1) names an app on the person's device, which any app
+     * can claim: only a public client, whose code PKCE binds to the one that asked, may use one.
+     */
+    private static void refusePrivateUseSchemes(boolean confidential, List<String> redirectUris) {
+        if (!confidential || redirectUris == null) {
+            return;
+        }
+        for (int i = 0; i < redirectUris.size(); i++) {
+            if (RedirectUris.isPrivateUse(redirectUris.get(i))) {
+                throw ProblemException.invalidField("redirect_uris[" + i + "]",
+                        "a private-use URI scheme is for public clients (native apps, RFC 8252)");
+            }
+        }
     }
 
     /** An application's own authorization lifetime may only be shorter than the platform's. */
@@ -181,8 +199,8 @@ public class ApplicationService {
         FieldChecks.object(body);
         FieldChecks errors = new FieldChecks();
         String name = errors.line(body.get("name"), "name", 100, required);
-        List<String> uris = uris(errors, body, "redirect_uris", 1, required);
-        List<String> logoutUris = uris(errors, body, "post_logout_redirect_uris", 0, false);
+        List<String> uris = uris(errors, body, "redirect_uris", 1, required, true);
+        List<String> logoutUris = uris(errors, body, "post_logout_redirect_uris", 0, false, false);
         if (logoutUris != null && logoutUris.stream().anyMatch(RedirectUris::isOutOfBand)) {
             errors.add("post_logout_redirect_uris", "must be URIs of the application, not the out-of-band one");
         }
@@ -229,7 +247,8 @@ public class ApplicationService {
     }
 
     /** A list of 'min' to MAX_REDIRECT_URIS URIs as RedirectUris takes them; null when left out. */
-    private static List<String> uris(FieldChecks errors, JsonNode body, String field, int min, boolean required) {
+    private static List<String> uris(FieldChecks errors, JsonNode body, String field, int min, boolean required,
+            boolean nativeApps) {
         JsonNode u = body.get(field);
         if (u == null || u.isNull()) {
             if (required) {
@@ -244,7 +263,7 @@ public class ApplicationService {
         LinkedHashSet<String> set = new LinkedHashSet<>();
         for (int i = 0; i < u.size(); i++) {
             JsonNode item = u.get(i);
-            String problem = item.isTextual() ? RedirectUris.problem(item.asText()) : "must be a string";
+            String problem = item.isTextual() ? RedirectUris.problem(item.asText(), nativeApps) : "must be a string";
             if (problem != null) {
                 errors.add(field + "[" + i + "]", problem);
             } else {

@@ -16,8 +16,24 @@ public final class RedirectUris {
     private RedirectUris() {
     }
 
-    /** Why the URI may not be registered, or null when it may. */
+    /**
+     * A private-use URI scheme in reverse-domain form (RFC 8252 §7.1), such as
+     * {@code edu.kit.data.oidc-agent:/redirect}: at least two dot-separated labels of letters,
+     * digits and hyphens. The schemes a browser gives a meaning of its own never are one.
+     */
+    private static final java.util.regex.Pattern PRIVATE_USE_SCHEME =
+            java.util.regex.Pattern.compile("[a-z][a-z0-9-]*(\\.[a-z0-9][a-z0-9-]*)+");
+
+    /** Why the URI may not be registered as a web client's, or null when it may. */
     public static String problem(String uri) {
+        return problem(uri, false);
+    }
+
+    /**
+     * Why the URI may not be registered, or null when it may; {@code nativeApp}: a public client's
+     * redirect URI, which may also use a private-use scheme (RFC 8252 §7.1).
+     */
+    public static String problem(String uri, boolean nativeApp) {
         if (uri == null || uri.isBlank()) {
             return "must not be empty";
         }
@@ -32,6 +48,13 @@ public final class RedirectUris {
             parsed = new URI(uri);
         } catch (URISyntaxException e) {
             return "is not a valid URI";
+        }
+        if (parsed.isAbsolute() && isPrivateUse(uri)) {
+            if (!nativeApp) {
+                return "a private-use URI scheme is for public clients (native apps, RFC 8252)";
+            }
+            return parsed.getRawFragment() != null ? "must not have a fragment"
+                    : parsed.getRawAuthority() != null ? "must be scheme:/path (RFC 8252 section 7.1), without a host" : null;
         }
         if (!parsed.isAbsolute() || parsed.getHost() == null) {
             return "must be an absolute URI with a host";
@@ -54,5 +77,40 @@ public final class RedirectUris {
 
     public static boolean isOutOfBand(String uri) {
         return OUT_OF_BAND.equals(uri);
+    }
+
+    /** Whether the URI's scheme is a private-use one in reverse-domain form (RFC 8252 §7.1). */
+    public static boolean isPrivateUse(String uri) {
+        int colon = uri == null ? -1 : uri.indexOf(':');
+        return colon > 0 && PRIVATE_USE_SCHEME.matcher(uri.substring(0, colon).toLowerCase()).matches();
+    }
+
+    /**
+     * Whether a request's redirect URI is one the client registered: exactly, or (RFC 8252 §7.3)
+     * a loopback IP literal redirect with another port, since a native app listens on whatever
+     * port its system gives it.
+     */
+    public static boolean registered(java.util.List<String> registered, String requested) {
+        if (requested == null) {
+            return false;
+        }
+        if (registered.contains(requested)) {
+            return true;
+        }
+        URI asked = loopbackLiteral(requested);
+        return asked != null && registered.stream().map(RedirectUris::loopbackLiteral).anyMatch(known -> known != null
+                && known.getHost().equals(asked.getHost()) && java.util.Objects.equals(known.getRawPath(), asked.getRawPath())
+                && java.util.Objects.equals(known.getRawQuery(), asked.getRawQuery()));
+    }
+
+    /** An {@code http} redirect URI on 127.0.0.1 or [::1] (not the name localhost: RFC 8252 §8.3), else null. */
+    private static URI loopbackLiteral(String uri) {
+        try {
+            URI parsed = new URI(uri);
+            return "http".equals(parsed.getScheme()) && parsed.getRawUserInfo() == null && parsed.getRawFragment() == null
+                    && ("127.0.0.1".equals(parsed.getHost()) || "[::1]".equals(parsed.getHost())) ? parsed : null;
+        } catch (URISyntaxException e) {
+            return null;
+        }
     }
 }

@@ -26,12 +26,15 @@ public final class PageHeaders {
                 .header("Cache-Control", "no-store");
     }
 
-    /** The origin of a redirect URI, for the consent page's form-action; null for the out-of-band value. */
+    /**
+     * The origin of a redirect URI, for the consent page's form-action; a private-use scheme's
+     * scheme-source ({@code edu.kit.data.oidc-agent:}); null for the out-of-band value.
+     */
     public static String origin(String redirectUri) {
         try {
             URI uri = URI.create(redirectUri);
             if (uri.getHost() == null) {
-                return null;
+                return org.ziggurat.auth.oauth.RedirectUris.isPrivateUse(redirectUri) ? uri.getScheme() + ":" : null;
             }
             return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
         } catch (IllegalArgumentException e) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -84,6 +85,53 @@ class ProtocolRulesTest {
         assertTrue(Pkce.matches(long128, Pkce.s256(long128)));
         String odd = VERIFIER.substring(0, 42) + "!";
         assertFalse(Pkce.matches(odd, Pkce.s256(odd)));
+    }
+
+    /** RFC 8252 §7.1: a native app's private-use scheme in reverse-domain form, for public clients only. */
+    @Test
+    void nativeAppsMayUseAPrivateUseSchemeAndWebClientsMayNot() {
+        for (String ok : new String[] {"edu.kit.data.oidc-agent:/redirect", "com.example.app:/oauth2redirect/example-provider",
+                "org.example.notebook:/cb?x=1", "Com.Example.App:/cb"}) {
+            assertNull(RedirectUris.problem(ok, true), ok);
+            assertTrue(RedirectUris.isPrivateUse(ok), ok);
+            assertEquals("a private-use URI scheme is for public clients (native apps, RFC 8252)", RedirectUris.problem(ok), ok);
+            assertEquals("a private-use URI scheme is for public clients (native apps, RFC 8252)", RedirectUris.problem(ok, false), ok);
+        }
+        assertEquals("must be scheme:/path (RFC 8252 section 7.1), without a host",
+                RedirectUris.problem("com.example.app://host/cb", true));
+        assertEquals("must not have a fragment", RedirectUris.problem("com.example.app:/cb#x", true));
+        // Schemes a browser gives a meaning of its own, and single-label schemes, are never an app's.
+        for (String refused : new String[] {"javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "vbscript:x",
+                "about:blank", "blob:https://app.example.org/x", "myapp:/cb", "mailto:a@example.org", "com.:/cb", ".com.example:/cb"}) {
+            assertNotNull(RedirectUris.problem(refused, true), refused);
+            assertFalse(RedirectUris.isPrivateUse(refused), refused);
+        }
+        assertFalse(RedirectUris.isPrivateUse(null));
+        assertFalse(RedirectUris.isPrivateUse("https://app.example.org/cb"));
+        // The web rules still hold for a native app's other URIs.
+        assertNull(RedirectUris.problem("http://127.0.0.1/cb", true));
+        assertEquals("must use https (or http on a loopback address)", RedirectUris.problem("http://app.example.org/cb", true));
+        assertEquals("edu.kit.data.oidc-agent:", org.ziggurat.auth.pages.PageHeaders.origin("edu.kit.data.oidc-agent:/redirect"));
+        assertNull(org.ziggurat.auth.pages.PageHeaders.origin("urn:ietf:wg:oauth:2.0:oob"));
+    }
+
+    /** RFC 8252 §7.3: a loopback IP literal redirect takes any port at request time; nothing else varies. */
+    @Test
+    void aLoopbackRedirectMatchesOnAnyPort() {
+        List<String> registered = List.of("http://127.0.0.1/cb", "http://[::1]:8080/native?x=1", "http://localhost:8080/cb",
+                "https://app.example.org/cb", "edu.kit.data.oidc-agent:/redirect");
+        for (String ok : new String[] {"http://127.0.0.1/cb", "http://127.0.0.1:54321/cb", "http://[::1]:9/native?x=1",
+                "http://[::1]/native?x=1", "http://localhost:8080/cb", "https://app.example.org/cb",
+                "edu.kit.data.oidc-agent:/redirect"}) {
+            assertTrue(RedirectUris.registered(registered, ok), ok);
+        }
+        for (String refused : new String[] {"http://127.0.0.1:54321/other", "http://127.0.0.1:54321/cb?x=1",
+                "http://127.0.0.1:54321/cb#f", "http://[::1]:9/native", "http://localhost:9090/cb", "http://127.0.0.2:1/cb",
+                "https://127.0.0.1:54321/cb", "https://app.example.org:8443/cb", "http://me@127.0.0.1:5/cb",
+                "edu.kit.data.oidc-agent:/other", "http://127.0.0.1:54321/cb/../cb", null}) {
+            assertFalse(RedirectUris.registered(registered, refused), refused);
+        }
+        assertFalse(RedirectUris.registered(List.of("https://127.0.0.1/cb"), "https://127.0.0.1:5/cb"));
     }
 
     @Test
