@@ -195,7 +195,9 @@ public class ApplicationsResource {
     @Schema(name = "ApplicationInput")
     record ApplicationInput(
             @Schema(maxLength = 100, description = "Required on create and PUT.") String name,
-            @Schema(description = "1 to 10 absolute URIs, matched exactly; required on create and PUT. "
+            @Schema(description = "1 to 10 absolute URIs, matched exactly but for the port of a loopback IP literal "
+                    + "(http://127.0.0.1/cb takes any port, RFC 8252); a public client may also use a private-use scheme in "
+                    + "reverse-domain form (com.example.app:/cb); required on create and PUT. "
                     + "urn:ietf:wg:oauth:2.0:oob for the out-of-band page.") List<String> redirectUris,
             @Schema(description = "The scopes the application may ask for, space-delimited.", example = "user write")
             String scopes,
