@@ -3,6 +3,9 @@ package org.ziggurat.platform.sql;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.platform.testing.PostgresTestDatabase;
 
@@ -47,6 +50,9 @@ class PooledConnectionsTest {
     @TestHTTPResource("/probe/pooled")
     URI pooled;
 
+    @Inject
+    Pool pool;
+
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** What a load saw: the statuses, and the ids of the acknowledged writes. */
@@ -54,8 +60,8 @@ class PooledConnectionsTest {
     }
 
     /**
-     * Bursts of reads and writes from 8 callers, with pauses longer than the pool's idle timeout
-     * and lifetime between them, so that connections retire while others are taken.
+     * Bursts of reads and writes from 8 callers; between them the pool retires every connection
+     * (idle timeout and lifetime of a second), so that each burst takes new ones.
      */
     Seen load(int bursts) throws Exception {
         Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
@@ -83,7 +89,8 @@ class PooledConnectionsTest {
                 for (Future<?> call : calls) {
                     call.get(30, TimeUnit.SECONDS);
                 }
-                Thread.sleep(1100 + burst % 3 * 200L);
+                // Until the pool has retired every connection of the burst: the next one opens new ones.
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pool.size() == 0);
             }
         } finally {
             callers.shutdownNow();
