@@ -119,9 +119,12 @@ public final class RetryingPgPool implements PgPool {
         return new RetriedPreparedQuery<>(pool.preparedQuery(sql, options), repeatable(sql));
     }
 
-    /** A read is sent again whenever its connection went; a write only when it never reached the server. */
+    /**
+     * A read is sent again whenever its connection went; a write only when it never reached the
+     * server. Whether the statement only reads is asked on a failure only, not on every execution.
+     */
     private static Predicate<Throwable> repeatable(String sql) {
-        return NeverSent.isRead(sql) ? NeverSent::connectionLost : NeverSent::test;
+        return failure -> NeverSent.test(failure) || NeverSent.connectionLost(failure) && NeverSent.isRead(sql);
     }
 
     /**
