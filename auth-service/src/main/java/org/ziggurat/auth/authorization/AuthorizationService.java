@@ -19,6 +19,7 @@ import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.PushedRequestRepository;
 import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.tokens.SignIn;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.auth.tokens.TokenRules;
 
@@ -336,7 +337,7 @@ public class AuthorizationService {
             }
             AuthorizationRequest request = new AuthorizationRequest(app, approval.redirectUri(), params);
             return consents.grant(app.id(), owner.personId(), scopes)
-                    .chain(() -> issueCode(request, owner.personId(), owner.username(), null, scopes))
+                    .chain(() -> issueCode(request, owner.personId(), owner.username(), null, null, scopes))
                     .map(code -> new ApprovedByApi(request, code));
         }));
     }
@@ -365,12 +366,16 @@ public class AuthorizationService {
     }
 
     private Uni<String> issueCode(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes) {
-        return issueCode(request, session.personId(), session.username(), session.authTime(), scopes);
+        return issueCode(request, session.personId(), session.username(), session.authTime(),
+                new SignIn(session.hash(), session.expiresAt()), scopes);
     }
 
-    /** {@code authTime}: when the person signed in; null for the API form, which has no sign-in. */
+    /**
+     * {@code authTime}: when the person signed in, and {@code signIn} the session they signed in
+     * with; both null for the API form, which has no sign-in.
+     */
     private Uni<String> issueCode(AuthorizationRequest request, long personId, String username, java.time.Instant authTime,
-            Set<String> scopes) {
+            SignIn signIn, Set<String> scopes) {
         String value = crypto.newCode();
         String challenge = request.codeChallenge();
         Uni<Boolean> pushedUse = request.requestUri() == null ? Uni.createFrom().item(true)
@@ -381,7 +386,8 @@ public class AuthorizationService {
             }
         }).chain(usable -> tokens.insertCode(crypto.hash(value), new TokenRepository.Code(request.app().id(), personId, username,
                         request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
-                        OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime)))
+                        OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime,
+                        signIn)))
                 .invoke(inserted -> {
                     if (!inserted) {
                         EVENTS.warnf("event=nonce_replay client_id=%s person_id=%d", request.app().clientId(), personId);

@@ -85,7 +85,7 @@ public class DeviceVerification {
     /** The person's answer; false when the request was no longer pending (answered meanwhile, expired). */
     public Uni<Boolean> decide(Found found, LoginSessions.Session session, boolean approved) {
         return devices.decide(crypto.hash(found.userCode()), approved, session.personId(), session.username(),
-                        session.authTime())
+                        session.authTime(), session.hash())
                 .call(decided -> decided && approved
                         ? consents.grant(found.app().id(), session.personId(), new LinkedHashSet<>(found.scopes()))
                         : Uni.createFrom().voidItem())

@@ -3,16 +3,20 @@ package org.ziggurat.auth.authorization;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.tokens.LiveAccessTokens;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Browser sessions of the login page: the cookie holds a random value, the database its keyed hash. */
 @ApplicationScoped
@@ -31,12 +35,18 @@ public class LoginSessions {
     @Inject
     AuthConfig config;
 
+    @Inject
+    LiveAccessTokens liveTokens;
+
     /**
      * {@code authTime}: when the person signed in, to the second (OpenID Connect's auth_time, and
      * max_age); {@code signedInAt} the same moment exactly, on the database's clock, to compare
-     * with other moments of that clock (a pushed request's).
+     * with other moments of that clock (a pushed request's). {@code hash}: the keyed hash that
+     * names the session in the database, which the tokens bound to it carry; {@code expiresAt}:
+     * when it ends unless the person signs out before.
      */
-    public record Session(long personId, String username, String csrfToken, Instant authTime, Instant signedInAt) {
+    public record Session(long personId, String username, String csrfToken, Instant authTime, Instant signedInAt,
+            byte[] hash, Instant expiresAt) {
     }
 
     public record Created(String cookieValue, Session session) {
@@ -45,16 +55,19 @@ public class LoginSessions {
     public Uni<Created> create(long personId, String username) {
         String value = crypto.newSession();
         String csrf = crypto.newCsrfToken();
+        byte[] hash = crypto.hash(value);
         return pool.preparedQuery("INSERT INTO login_session (session_hash, person_id, username, csrf_token, expires_at, "
-                        + "created_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second', now()) RETURNING created_at")
-                .execute(Tuple.of(Buffer.buffer(crypto.hash(value)), personId, username, csrf,
+                        + "created_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second', now()) "
+                        + "RETURNING created_at, expires_at")
+                .execute(Tuple.of(Buffer.buffer(hash), personId, username, csrf,
                         config.loginSessionLifetime().toSeconds()))
-                .map(rows -> new Created(value, session(personId, username, csrf,
-                        rows.iterator().next().getOffsetDateTime("created_at").toInstant())));
+                .map(rows -> new Created(value, session(personId, username, csrf, hash, rows.iterator().next())));
     }
 
-    private static Session session(long personId, String username, String csrf, Instant signedInAt) {
-        return new Session(personId, username, csrf, signedInAt.truncatedTo(ChronoUnit.SECONDS), signedInAt);
+    private static Session session(long personId, String username, String csrf, byte[] hash, Row row) {
+        Instant signedInAt = row.getOffsetDateTime("created_at").toInstant();
+        return new Session(personId, username, csrf, signedInAt.truncatedTo(ChronoUnit.SECONDS), signedInAt, hash,
+                row.getOffsetDateTime("expires_at").toInstant());
     }
 
     /** The live session of a cookie value; null when absent, unknown or expired. */
@@ -62,16 +75,16 @@ public class LoginSessions {
         if (cookieValue == null || !cookieValue.startsWith(TokenCrypto.SESSION_PREFIX) || cookieValue.length() > 100) {
             return Uni.createFrom().nullItem();
         }
-        return pool.preparedQuery("SELECT person_id, username, csrf_token, created_at FROM login_session "
+        byte[] hash = crypto.hash(cookieValue);
+        return pool.preparedQuery("SELECT person_id, username, csrf_token, created_at, expires_at FROM login_session "
                         + "WHERE session_hash = $1 AND expires_at > now()")
-                .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue))))
+                .execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         return null;
                     }
                     var row = rows.iterator().next();
-                    return session(row.getLong("person_id"), row.getString("username"), row.getString("csrf_token"),
-                            row.getOffsetDateTime("created_at").toInstant());
+                    return session(row.getLong("person_id"), row.getString("username"), row.getString("csrf_token"), hash, row);
                 });
     }
 
@@ -107,12 +120,33 @@ public class LoginSessions {
                 });
     }
 
-    /** Signs the person of a cookie out (RP-initiated logout): the session ends everywhere at once. */
+    /**
+     * Signs the person of a cookie out (RP-initiated logout): the session ends everywhere at once,
+     * and with it, in the same statement, the tokens bound to it (an OpenID Connect client's
+     * without offline_access, OpenID Connect Core §11). True when there was a session to end.
+     */
     public Uni<Boolean> end(String cookieValue) {
         if (cookieValue == null || !cookieValue.startsWith(TokenCrypto.SESSION_PREFIX) || cookieValue.length() > 100) {
             return Uni.createFrom().item(false);
         }
-        return pool.preparedQuery("DELETE FROM login_session WHERE session_hash = $1")
-                .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue)))).map(rows -> rows.rowCount() > 0);
+        return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE session_hash = $1 RETURNING 1), "
+                        + "revoked AS (UPDATE token SET revoked_at = now(), updated_at = now() "
+                        + "WHERE session_hash = $1 AND revoked_at IS NULL RETURNING hash) "
+                        // At least one row, and one for each revoked token.
+                        + "SELECT (SELECT count(*) FROM ended) > 0 AS ended, r.hash FROM (SELECT 1) one LEFT JOIN revoked r ON true")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(cookieValue))))
+                .map(rows -> {
+                    boolean ended = false;
+                    List<byte[]> revoked = new ArrayList<>();
+                    for (Row row : rows) {
+                        ended = row.getBoolean("ended");
+                        if (row.getValue("hash") != null) {
+                            revoked.add(row.getBuffer("hash").getBytes());
+                        }
+                    }
+                    // Out of this replica's memory before the answer; the others hear it at commit.
+                    liveTokens.forget(revoked);
+                    return ended;
+                });
     }
 }

@@ -15,7 +15,13 @@ public final class Scopes {
     public static final String PUBLIC = "public";
     /** OpenID Connect (Core §3.1.2.1): asks for an ID token. */
     public static final String OPENID = "openid";
-    public static final List<String> KNOWN = List.of(PUBLIC, "user", "write", "update", "admin", OPENID, "profile", "email");
+    /**
+     * OpenID Connect Core §11: the application keeps access while the person is away. Without it,
+     * an OpenID Connect authorization ends with the person's session ({@code TokenRules.binding}).
+     */
+    public static final String OFFLINE_ACCESS = "offline_access";
+    public static final List<String> KNOWN = List.of(PUBLIC, "user", "write", "update", "admin", OPENID, "profile", "email",
+            OFFLINE_ACCESS);
 
     private Scopes() {
     }

@@ -21,7 +21,8 @@ public final class ScopeDescriptions {
             "admin", "manage your applications and organizations",
             "openid", "sign you in with your Ziggurat account",
             "profile", "see your name, username and picture",
-            "email", "see your email address");
+            "email", "see your email address",
+            "offline_access", "keep this access while you are away, after you sign out, until you revoke it");
 
     private ScopeDescriptions() {
     }

@@ -38,7 +38,7 @@ public class DeviceAuthorizationRepository {
      * the interval had passed (which widened the interval), and what an approval carries.
      */
     public record Poll(String status, boolean tooSoon, boolean expired, boolean used,
-            Long personId, String username, Instant authTime, List<String> scopes) {
+            Long personId, String username, Instant authTime, List<String> scopes, SignIn signIn) {
     }
 
     /** What an insert did: stored, the user code taken by a live request (draw again), or the client's cap reached. */
@@ -79,7 +79,9 @@ public class DeviceAuthorizationRepository {
                        interval_seconds = CASE WHEN b.last_polled_at > now() - make_interval(secs => b.interval_seconds)
                                                THEN b.interval_seconds + 5 ELSE b.interval_seconds END
                 FROM before b WHERE d.device_code_hash = b.device_code_hash
-                RETURNING d.status, d.person_id, d.username, d.auth_time, d.scopes,
+                RETURNING d.status, d.person_id, d.username, d.auth_time, d.scopes, d.session_hash,
+                          (SELECT s.expires_at FROM login_session s WHERE s.session_hash = d.session_hash
+                           AND s.expires_at > now()) AS session_expires_at,
                           coalesce(b.last_polled_at > now() - make_interval(secs => b.interval_seconds), false) AS too_soon,
                           d.expires_at <= now() AS expired, d.used_at IS NOT NULL AS used""")
                 .execute(Tuple.of(Buffer.buffer(deviceCodeHash), applicationId))
@@ -90,7 +92,7 @@ public class DeviceAuthorizationRepository {
                     Row r = rows.iterator().next();
                     return new Poll(r.getString("status"), r.getBoolean("too_soon"),
                             r.getBoolean("expired"), r.getBoolean("used"), r.getLong("person_id"), r.getString("username"),
-                            TokenRow.instant(r, "auth_time"), List.of(r.getArrayOfStrings("scopes")));
+                            TokenRow.instant(r, "auth_time"), List.of(r.getArrayOfStrings("scopes")), SignIn.of(r));
                 });
     }
 
@@ -110,13 +112,17 @@ public class DeviceAuthorizationRepository {
                         List.of(rows.iterator().next().getArrayOfStrings("scopes"))));
     }
 
-    /** The person's answer to a pending request; false when it was no longer pending (answered, expired). */
+    /**
+     * The person's answer to a pending request, in the login session {@code sessionHash}; false
+     * when it was no longer pending (answered, expired).
+     */
     public Uni<Boolean> decide(byte[] userCodeHash, boolean approved, long personId, String username,
-            Instant authTime) {
-        return pool.preparedQuery("UPDATE device_authorization SET status = $2, person_id = $3, username = $4, auth_time = $5 "
-                        + "WHERE user_code_hash = $1 AND status = 'pending' AND expires_at > now()")
+            Instant authTime, byte[] sessionHash) {
+        return pool.preparedQuery("UPDATE device_authorization SET status = $2, person_id = $3, username = $4, auth_time = $5, "
+                        + "session_hash = $6 WHERE user_code_hash = $1 AND status = 'pending' AND expires_at > now()")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(userCodeHash)).addValue(approved ? "approved" : "denied")
-                        .addValue(personId).addValue(username).addValue(TokenRow.utcSeconds(authTime)))
+                        .addValue(personId).addValue(username).addValue(TokenRow.utcSeconds(authTime))
+                        .addValue(Buffer.buffer(sessionHash)))
                 .map(rows -> rows.rowCount() == 1);
     }
 

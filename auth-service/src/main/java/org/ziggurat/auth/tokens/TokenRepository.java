@@ -45,40 +45,48 @@ public class TokenRepository {
                 Math.max(1, config.refreshCommitGroup()));
     }
 
-    /** What to issue: the values' hashes and the access token's sealed value. */
-    /** {@code authTime}: when the person signed in, for ID tokens; null without a person or when unknown. */
+    /**
+     * What to issue: the values' hashes and the access token's sealed value. {@code authTime}: when
+     * the person signed in, for ID tokens; null without a person or when unknown.
+     * {@code sessionHash}: the login session the tokens end with; null when they outlive it.
+     */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
             String username, List<String> scopes, UUID family, OffsetDateTime accessExpires,
-            OffsetDateTime refreshExpires, Instant authTime, OffsetDateTime authorizationExpires) {
+            OffsetDateTime refreshExpires, Instant authTime, OffsetDateTime authorizationExpires, byte[] sessionHash) {
     }
 
-    /** {@code nonce} and {@code authTime}: the OpenID Connect request's nonce, and when the person signed in. */
+    /**
+     * {@code nonce} and {@code authTime}: the OpenID Connect request's nonce, and when the person
+     * signed in; {@code signIn}: the login session the code was given in (null for the API form).
+     */
     public record Code(Long applicationId, long personId, String username, String redirectUri, List<String> scopes,
             String codeChallenge, UUID family, OffsetDateTime expiresAt, boolean expired, String nonce,
-            Instant authTime) {
+            Instant authTime, SignIn signIn) {
     }
 
     public Uni<Long> issue(SqlClient client, Issue issue) {
         String[] scopes = issue.scopes().toArray(String[]::new);
         if (issue.refreshHash() == null) {
             return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                    + "scopes, family, expires_at, auth_time, authorization_expires_at) "
-                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id")
+                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash) "
+                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id")
                     .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                             .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                             .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
-                            .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires()))
+                            .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
+                            .addValue(buffer(issue.sessionHash())))
                     .map(rows -> rows.iterator().next().getLong("id"));
         }
         return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                + "scopes, family, expires_at, auth_time, authorization_expires_at) "
-                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12), "
-                + "('r', $9, NULL, $3, $4, $5, $6, $7, least($10, $12), $11, $12) RETURNING id, kind")
+                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash) "
+                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13), "
+                + "('r', $9, NULL, $3, $4, $5, $6, $7, least($10, $12), $11, $12, $13) RETURNING id, kind")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                         .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                         .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                         .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires())
-                        .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires()))
+                        .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
+                        .addValue(buffer(issue.sessionHash())))
                 .map(rows -> {
                     for (var row : rows) {
                         if ("a".equals(row.getString("kind"))) {
@@ -138,13 +146,14 @@ public class TokenRepository {
     private static final String ROTATE = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
             + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
             + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] "
-            + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at), "
+            + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at, session_hash), "
             + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
-            + "expires_at, auth_time, authorization_expires_at) SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
+            + "expires_at, auth_time, authorization_expires_at, session_hash) "
+            + "SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
             + "CASE WHEN n.kind = 'a' THEN coalesce($4::text[], u.scopes) ELSE u.scopes END, "
             // A refresh token lives its lifetime from now, but never past the authorization's end.
             + "u.family, CASE WHEN n.kind = 'r' THEN least(n.expires_at, u.authorization_expires_at) ELSE n.expires_at END, "
-            + "u.auth_time, u.authorization_expires_at FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
+            + "u.auth_time, u.authorization_expires_at, u.session_hash FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
             + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
             + "RETURNING id, kind, scopes, person_id, auth_time) "
             + "SELECT id, scopes, person_id, auth_time FROM issued WHERE kind = 'a'";
@@ -178,22 +187,27 @@ public class TokenRepository {
      */
     public Uni<Boolean> insertCode(byte[] hash, Code code) {
         return pool.preparedQuery("INSERT INTO authorization_code (code_hash, application_id, person_id, username, "
-                + "redirect_uri, scopes, code_challenge, family, expires_at, nonce, auth_time) "
-                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+                + "redirect_uri, scopes, code_challenge, family, expires_at, nonce, auth_time, session_hash) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
                 + "ON CONFLICT (application_id, nonce) WHERE nonce IS NOT NULL DO NOTHING")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(hash)).addValue(code.applicationId())
                         .addValue(code.personId()).addValue(code.username()).addValue(code.redirectUri())
                         .addValue(code.scopes().toArray(String[]::new)).addValue(code.codeChallenge())
                         .addValue(code.family()).addValue(code.expiresAt()).addValue(code.nonce())
-                        .addValue(TokenRow.utcSeconds(code.authTime())))
+                        .addValue(TokenRow.utcSeconds(code.authTime()))
+                        .addValue(buffer(code.signIn() == null ? null : code.signIn().sessionHash())))
                 .map(rows -> rows.rowCount() == 1);
     }
 
-    /** Uses a code once: the code's data when this call used it, null when it was unknown or used before. */
+    /**
+     * Uses a code once: the code's data when this call used it, null when it was unknown or used
+     * before. Its sign-in's end is read with it: null when that session ended meanwhile.
+     */
     public Uni<Code> consumeCode(SqlClient client, byte[] hash) {
-        return client.preparedQuery("UPDATE authorization_code SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL "
+        return client.preparedQuery("UPDATE authorization_code c SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL "
                 + "RETURNING application_id, person_id, username, redirect_uri, scopes, code_challenge, family, expires_at, "
-                + "expires_at <= now() AS expired, nonce, auth_time")
+                + "expires_at <= now() AS expired, nonce, auth_time, session_hash, (SELECT s.expires_at FROM login_session s "
+                + "WHERE s.session_hash = c.session_hash AND s.expires_at > now()) AS session_expires_at")
                 .execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
@@ -204,7 +218,7 @@ public class TokenRepository {
                             r.getString("redirect_uri"), List.of(r.getArrayOfStrings("scopes")),
                             r.getString("code_challenge"), r.getUUID("family"),
                             r.getOffsetDateTime("expires_at"), r.getBoolean("expired"), r.getString("nonce"),
-                            TokenRow.instant(r, "auth_time"));
+                            TokenRow.instant(r, "auth_time"), SignIn.of(r));
                 });
     }
 
@@ -213,6 +227,10 @@ public class TokenRepository {
         return pool.preparedQuery("SELECT family FROM authorization_code WHERE code_hash = $1 AND used_at IS NOT NULL")
                 .execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getUUID("family"));
+    }
+
+    private static Buffer buffer(byte[] bytes) {
+        return bytes == null ? null : Buffer.buffer(bytes);
     }
 
     /** Removes what expired a day ago or more (a day of grace keeps recent revocations explainable). */

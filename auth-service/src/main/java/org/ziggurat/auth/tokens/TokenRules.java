@@ -28,6 +28,40 @@ public final class TokenRules {
     }
 
     /**
+     * The login session tokens are bound to, and when the authorization they belong to ends:
+     * {@code sessionHash} null when no session's end revokes them.
+     */
+    public record Binding(byte[] sessionHash, Instant authorizationEnds) {
+    }
+
+    /**
+     * OpenID Connect Core §11: an OpenID Connect authorization ({@code openid}) without
+     * {@code offline_access} ends with the person's session. With a sign-in, it ends when that
+     * session does, and signing out of it revokes its tokens; without one (the password grant, the
+     * API form of the authorization endpoint), a session's lifetime after now. Any other
+     * authorization lasts its {@code lifetime}. Null when the sign-in ended already: nothing may be
+     * issued for it.
+     */
+    public static Binding binding(java.util.Collection<String> scopes, SignIn signIn, Instant now,
+            java.time.Duration lifetime, java.time.Duration sessionLifetime) {
+        Instant ends = now.plus(lifetime);
+        if (!scopes.contains(Scopes.OPENID) || scopes.contains(Scopes.OFFLINE_ACCESS)) {
+            return new Binding(null, ends);
+        }
+        if (signIn == null) {
+            return new Binding(null, earlier(ends, now.plus(sessionLifetime)));
+        }
+        if (signIn.endsAt() == null || !signIn.endsAt().isAfter(now)) {
+            return null;
+        }
+        return new Binding(signIn.sessionHash(), earlier(ends, signIn.endsAt()));
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    /**
      * A token that may stand for its person (or client) in a request: a live access token. A
      * refresh token is for the token endpoint alone (RFC 6749 §1.5), whatever else it is.
      */

@@ -141,7 +141,7 @@ public class TokenService {
                     throw OAuthException.invalidGrant("The device code was used already.");
                 }
                 return issue(conn, client, poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
-                        authTime).chain(issued -> withIdToken(issued, client, poll.personId(), authTime, null));
+                        authTime, poll.signIn()).chain(issued -> withIdToken(issued, client, poll.personId(), authTime, null));
             })).invoke(issued -> EVENTS.infof("event=token_issued grant=device_code client_id=%s person_id=%d",
                     client.clientId(), poll.personId()));
         });
@@ -170,7 +170,7 @@ public class TokenService {
             }
             Instant authTime = stored.authTime();
             return issue(conn, client, stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
-                    authTime)
+                    authTime, stored.signIn())
                     // Inside the transaction: no tokens without the ID token the answer owes.
                     .chain(issued -> withIdToken(issued, client, stored.personId(), authTime, stored.nonce()));
         })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : replayedOrUnknown(hash, client))
@@ -213,7 +213,7 @@ public class TokenService {
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new OAuthException(OAuthError.INVALID_GRANT,
                         "Too many sign-in attempts for this account or address. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
                 .chain(person -> pool.withTransaction(conn -> issue(conn, clientOrNull,
-                        person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now())
+                        person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now(), null)
                         .chain(issued -> withIdToken(issued, clientOrNull, person.userId(),
                                 Instant.ofEpochSecond(issued.createdAt()), null)))
                         // The application now has access: it is one of the person's grants.
@@ -280,7 +280,7 @@ public class TokenService {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a person: client_credentials has none."));
         }
-        return issue(pool, client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null)
+        return issue(pool, client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null)
                 // DEBUG for the same reason as a refresh.
                 .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }
@@ -319,21 +319,31 @@ public class TokenService {
                 .map(issued::withIdToken);
     }
 
-    /** One INSERT: the access token and, when asked, its refresh token. */
+    /**
+     * One INSERT: the access token and, when asked, its refresh token. {@code signIn}: the login
+     * session a code or device approval was given in, null when there was none
+     * ({@link TokenRules#binding} says what it changes).
+     */
     Uni<IssuedTokens> issue(SqlClient client, ApplicationRow clientOrNull, Long personId, String username, List<String> scopes,
-            UUID family, boolean withRefresh, Instant authTime) {
+            UUID family, boolean withRefresh, Instant authTime, SignIn signIn) {
+        Instant now = Instant.now();
+        TokenRules.Binding binding = TokenRules.binding(scopes, signIn, now, TokenRules.authorizationLifetime(
+                config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null : clientOrNull.refreshTokenAbsoluteLifetime()),
+                config.loginSessionLifetime());
+        if (binding == null) {
+            return Uni.createFrom().failure(OAuthException.invalidGrant(
+                    "The person signed out of the session this was approved in. Sign in again."));
+        }
         String access = crypto.newAccessToken();
         String refresh = withRefresh ? crypto.newRefreshToken() : null;
-        Instant now = Instant.now();
         OffsetDateTime accessExpires = OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC);
         OffsetDateTime refreshExpires = OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC);
-        OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(
-                now.plus(TokenRules.authorizationLifetime(config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null
-                        : clientOrNull.refreshTokenAbsoluteLifetime())), ZoneOffset.UTC);
+        OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);
         List<String> stored = new ArrayList<>(scopes);
         return tokens.issue(client, new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
-                        personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires))
+                        personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
+                        binding.sessionHash()))
                 .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
                         now.getEpochSecond()))
                 // The application was deleted meanwhile (through another replica, whose change this

@@ -124,4 +124,49 @@ class TokenRulesTest {
         assertEquals(java.time.Duration.ofSeconds(ninetyDays.toSeconds() - 1),
                 TokenRules.authorizationLifetime(ninetyDays, (int) ninetyDays.toSeconds() - 1));
     }
+
+    static final java.time.Duration LIFETIME = java.time.Duration.ofDays(90);
+    static final java.time.Duration SESSION = java.time.Duration.ofHours(12);
+    static final byte[] SESSION_HASH = {1, 2, 3};
+
+    @Test
+    void anOpenIdConnectAuthorizationWithoutOfflineAccessEndsWithItsSession() {
+        SignIn signIn = new SignIn(SESSION_HASH, NOW.plusSeconds(3600));
+        TokenRules.Binding bound = TokenRules.binding(List.of("openid", "user"), signIn, NOW, LIFETIME, SESSION);
+        assertEquals(NOW.plusSeconds(3600), bound.authorizationEnds(), "no longer than the session");
+        assertTrue(java.util.Arrays.equals(SESSION_HASH, bound.sessionHash()), "revoked when the session ends");
+        // A session that ends after the authorization's own limit does not lengthen it.
+        assertEquals(NOW.plus(LIFETIME), TokenRules.binding(List.of("openid"), new SignIn(SESSION_HASH,
+                NOW.plus(LIFETIME).plusSeconds(1)), NOW, LIFETIME, SESSION).authorizationEnds());
+    }
+
+    @Test
+    void offlineAccessAndPlainOAuthOutliveTheSession() {
+        SignIn signIn = new SignIn(SESSION_HASH, NOW.plusSeconds(3600));
+        TokenRules.Binding offline = TokenRules.binding(List.of("openid", "offline_access"), signIn, NOW, LIFETIME, SESSION);
+        assertEquals(NOW.plus(LIFETIME), offline.authorizationEnds());
+        assertEquals(null, offline.sessionHash());
+        TokenRules.Binding oauth = TokenRules.binding(List.of("user"), signIn, NOW, LIFETIME, SESSION);
+        assertEquals(NOW.plus(LIFETIME), oauth.authorizationEnds());
+        assertEquals(null, oauth.sessionHash());
+    }
+
+    @Test
+    void withoutASignInAnOpenIdConnectAuthorizationLastsASessionsTime() {
+        TokenRules.Binding password = TokenRules.binding(List.of("openid"), null, NOW, LIFETIME, SESSION);
+        assertEquals(NOW.plus(SESSION), password.authorizationEnds());
+        assertEquals(null, password.sessionHash());
+        assertEquals(NOW.plus(java.time.Duration.ofHours(1)), TokenRules.binding(List.of("openid"), null, NOW,
+                java.time.Duration.ofHours(1), SESSION).authorizationEnds(), "nor longer than its own limit");
+    }
+
+    @Test
+    void nothingIsIssuedForASignInThatEnded() {
+        assertEquals(null, TokenRules.binding(List.of("openid"), new SignIn(SESSION_HASH, null), NOW, LIFETIME, SESSION),
+                "signed out");
+        assertEquals(null, TokenRules.binding(List.of("openid"), new SignIn(SESSION_HASH, NOW), NOW, LIFETIME, SESSION),
+                "expired at this instant");
+        assertTrue(TokenRules.binding(List.of("openid", "offline_access"), new SignIn(SESSION_HASH, null), NOW, LIFETIME,
+                SESSION) != null, "offline access does not depend on the session");
+    }
 }

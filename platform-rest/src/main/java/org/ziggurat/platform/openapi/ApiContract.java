@@ -50,7 +50,9 @@ public class ApiContract implements OASFilter {
             "admin", "Manage the person's applications, their accessors, organizations and memberships.",
             "openid", "OpenID Connect: an ID token beside the access token, and the person's subject at /oauth/userinfo.",
             "profile", "OpenID Connect: the person's name, username, picture and profile page at /oauth/userinfo.",
-            "email", "OpenID Connect: the person's email address at /oauth/userinfo.");
+            "email", "OpenID Connect: the person's email address at /oauth/userinfo.",
+            "offline_access", "OpenID Connect: a refresh token that outlives the person's session (after consent); "
+                    + "without it, an OpenID Connect authorization ends when the person signs out.");
 
     @Override
     public void filterOpenAPI(OpenAPI api) {
