@@ -75,7 +75,8 @@ public final class ClientMetadata {
         ObjectNode application = JSON.createObjectNode();
         application.put("name", text(metadata, "client_name", "Registered client"));
         if (metadata.has("redirect_uris")) {
-            application.set("redirect_uris", metadata.get("redirect_uris"));
+            application.set("redirect_uris", confidential ? withoutPrivateUse(metadata.get("redirect_uris"), grants)
+                    : metadata.get("redirect_uris"));
         } else if (grants.contains("authorization_code")) {
             throw new OAuthException(OAuthError.INVALID_REDIRECT_URI, "redirect_uris is required for authorization_code.");
         } else {
@@ -113,6 +114,31 @@ public final class ClientMetadata {
             contacts.forEach(array::add);
         }
         return new Parsed(application, kept);
+    }
+
+    /**
+     * A confidential client never gets a private-use URI scheme (RFC 8252 §7.1 is for public native
+     * apps: any app on the device may claim the scheme). Native tools that register a secret of their
+     * own (oidc-agent) list one beside loopback addresses, so a registration is not refused for it:
+     * RFC 7591 §3.2.1 lets the server register other values than those asked for, and the answer
+     * lists the redirect URIs registered. When none would be left, the request stays as it was, to
+     * be refused with its reason; a client without the code flow then returns nowhere
+     * ({@link RedirectUris#OUT_OF_BAND}), as one that sent no redirect_uris.
+     */
+    static JsonNode withoutPrivateUse(JsonNode uris, List<String> grants) {
+        if (!uris.isArray()) {
+            return uris;
+        }
+        ArrayNode kept = JSON.createArrayNode();
+        for (JsonNode uri : uris) {
+            if (!uri.isTextual() || !RedirectUris.isPrivateUse(uri.asText())) {
+                kept.add(uri);
+            }
+        }
+        if (!kept.isEmpty() || uris.isEmpty()) {
+            return kept;
+        }
+        return grants.contains("authorization_code") ? uris : JSON.createArrayNode().add(RedirectUris.OUT_OF_BAND);
     }
 
     /** The application's own validation's answer, as RFC 7591 §3.2.2 errors. */

@@ -128,6 +128,42 @@ class ClientRegistrationTest {
                 .body("user_code", notNullValue());
     }
 
+    /**
+     * oidc-agent's registration, as it sends it: a confidential client (no token_endpoint_auth_method)
+     * with loopback addresses and its private-use scheme. Registered without the private-use URI,
+     * which a confidential client may not have; the answer says so by listing the others.
+     */
+    @Test
+    void aConfidentialNativeToolIsRegisteredWithoutItsPrivateUseScheme() {
+        Map<String, Object> agent = new HashMap<>();
+        agent.put("application_type", "web");
+        agent.put("client_name", "oidc-agent:lab-laptop");
+        agent.put("response_types", List.of());
+        agent.put("grant_types", List.of("refresh_token", org.ziggurat.auth.oauth.GrantTypes.DEVICE_CODE));
+        agent.put("scope", "openid profile offline_access");
+        agent.put("redirect_uris", List.of("http://localhost:4242", "http://localhost:33657", "http://localhost:8080",
+                "edu.kit.data.oidc-agent:/redirect"));
+        bearer(aliceToken("admin")).body(agent).post("/oauth/register").then().statusCode(201)
+                .body("client_secret", startsWith("zcs_"))
+                .body("scope", equalTo("openid profile offline_access"))
+                .body("redirect_uris", equalTo(List.of("http://localhost:4242", "http://localhost:33657",
+                        "http://localhost:8080")));
+        // With nothing else to return to and no code flow: nowhere, like a tool that sent none.
+        agent.put("redirect_uris", List.of("edu.kit.data.oidc-agent:/redirect"));
+        bearer(aliceToken("admin")).body(agent).post("/oauth/register").then().statusCode(201)
+                .body("redirect_uris", equalTo(List.of(org.ziggurat.auth.oauth.RedirectUris.OUT_OF_BAND)));
+        // With the code flow, a confidential client that could return nowhere else is refused, with the reason.
+        agent.put("grant_types", List.of("authorization_code", "refresh_token"));
+        agent.put("response_types", List.of("code"));
+        bearer(aliceToken("admin")).body(agent).post("/oauth/register").then().statusCode(400)
+                .body("error", equalTo("invalid_redirect_uri"))
+                .body("error_description", containsString("private-use URI scheme is for public clients"));
+        // A public client keeps it.
+        agent.put("token_endpoint_auth_method", "none");
+        bearer(aliceToken("admin")).body(agent).post("/oauth/register").then().statusCode(201)
+                .body("redirect_uris", equalTo(List.of("edu.kit.data.oidc-agent:/redirect")));
+    }
+
     @Test
     void theInitialAccessTokenRegistersForTheConfiguredOwner() {
         String clientId = bearer(INITIAL_ACCESS_TOKEN).body(notebook()).post("/oauth/register").then().statusCode(201)
