@@ -96,6 +96,29 @@ class BrowserTest {
         return driver;
     }
 
+    /**
+     * At Ziggurat's login page, sent there by a relying party: signs the person in and approves the
+     * consent page; the browser then goes back to the relying party.
+     */
+    static void signInAndApprove(WebDriver driver, Platform.Person person) {
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("login")));
+        assertTrue(driver.getCurrentUrl().startsWith(Platform.api() + "/oauth/authorize?"), driver.getCurrentUrl());
+        driver.findElement(By.id("login")).sendKeys(person.username());
+        driver.findElement(By.id("password")).sendKeys(person.password());
+        driver.findElement(By.id("sign_in")).click();
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("approve"))).click();
+    }
+
+    /** A relying party's page that shows the claims it validated: the person's subject, issuer, username and email. */
+    static void showsClaimsOf(WebDriver driver, Platform.Person person, java.util.function.Supplier<String> log) {
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.presenceOfElementLocated(By.id("subject")));
+        assertEquals(Long.toString(person.id()), driver.findElement(By.id("subject")).getText(), log);
+        assertEquals(Platform.api(), driver.findElement(By.id("issuer")).getText());
+        assertEquals(person.username(), driver.findElement(By.id("username")).getText());
+        assertEquals(person.username() + "@example.org", driver.findElement(By.id("email")).getText());
+    }
+
     record Started(URI uri, CodeVerifier verifier, State state) {
     }
 

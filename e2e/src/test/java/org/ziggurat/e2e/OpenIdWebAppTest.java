@@ -64,21 +64,7 @@ class OpenIdWebAppTest {
         builder.environment().put("ZIGGURAT_CLIENT_ID", (String) app.get("client_id"));
         builder.environment().put("ZIGGURAT_CLIENT_SECRET", (String) app.get("client_secret"));
         tool = builder.start();
-        HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (true) {
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(toolBase + "/signed-out")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    break;
-                }
-            } catch (java.io.IOException notYet) {
-                // not listening yet
-            }
-            assertTrue(tool.isAlive() && System.currentTimeMillis() < deadline,
-                    "the relying party did not start:\n" + Files.readString(log));
-            Thread.sleep(200);
-        }
+        Stack.awaitReady("The relying party", tool, toolBase + "/signed-out", Duration.ofSeconds(60), () -> Files.readString(log));
     }
 
     @AfterAll
@@ -101,17 +87,10 @@ class OpenIdWebAppTest {
             assertTrue(driver.getCurrentUrl().startsWith(Platform.api() + "/oauth/authorize?"), driver.getCurrentUrl());
             assertTrue(driver.getCurrentUrl().contains("nonce=") && driver.getCurrentUrl().contains("code_challenge="),
                     "the library sends a nonce and PKCE: " + driver.getCurrentUrl());
-            driver.findElement(By.id("login")).sendKeys(ada.username());
-            driver.findElement(By.id("password")).sendKeys(ada.password());
-            driver.findElement(By.id("sign_in")).click();
-            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("approve"))).click();
+            BrowserTest.signInAndApprove(driver, ada);
 
             // Back at the tool, signed in: the ID token's subject and issuer, userinfo's claims.
-            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("subject")));
-            assertEquals(Long.toString(ada.id()), driver.findElement(By.id("subject")).getText(), logTail());
-            assertEquals(Platform.api(), driver.findElement(By.id("issuer")).getText());
-            assertEquals(ada.username(), driver.findElement(By.id("username")).getText());
-            assertEquals(ada.username() + "@example.org", driver.findElement(By.id("email")).getText());
+            BrowserTest.showsClaimsOf(driver, ada, this::logTail);
 
             // Signing out of the tool signs out of Ziggurat too (RP-initiated logout with the ID
             // token as hint), and comes back to the tool's registered page.
@@ -162,8 +141,7 @@ class OpenIdWebAppTest {
                 .body("error", org.hamcrest.Matchers.equalTo("invalid_grant"));
     }
 
-    private String logTail() throws java.io.IOException {
-        List<String> lines = Files.readAllLines(log);
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    private String logTail() {
+        return Stack.tail(log, 40);
     }
 }

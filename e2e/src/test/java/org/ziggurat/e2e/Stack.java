@@ -378,6 +378,30 @@ public final class Stack {
         }
     }
 
+    /** The last lines of a log, for a failure's message; what went wrong reading it, if it could not be read. */
+    static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(" + log + " unreadable: " + e + ")";
+        }
+    }
+
+    /** The number of rows a query finds, read as the database's owner (what no API tells on purpose). */
+    public long count(String query, Object... parameters) throws SQLException {
+        try (Connection admin = DriverManager.getConnection(server.jdbcUrl(DATABASE), server.user(), server.password());
+                var prepared = admin.prepareStatement("SELECT count(*) FROM (" + query + ") q")) {
+            for (int i = 0; i < parameters.length; i++) {
+                prepared.setObject(i + 1, parameters[i]);
+            }
+            try (var rows = prepared.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
     /** Stops every instance of a module as a crash would (no graceful shutdown), for the fault tests. */
     public void kill(String module) throws InterruptedException {
         for (String instance : instancesOf(module)) {
