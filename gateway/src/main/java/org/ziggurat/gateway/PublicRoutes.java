@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The public path space and which service owns each part of it (ARCHITECTURE.md, "Modules").
+ * The public path space and which service owns each part of it (docs/architecture.md, "Modules").
  * Paths may carry a version prefix ({@code /v1}, {@code /api}, {@code /api/v1}), which is
  * removed before the request goes upstream. The path given here must already be normalised
  * (no dot segments, no doubled slashes), so that what is routed is what the service receives.

@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Label languages (DECISIONS.md): stored as ISO 639-2/T codes, shown as
+ * Label languages (docs/decisions.md): stored as ISO 639-2/T codes, shown as
  * {@code eng (en) - English}; read from {@code en}, {@code eng} or the full string. The codes and
  * names come from the JDK's own ISO tables.
  */

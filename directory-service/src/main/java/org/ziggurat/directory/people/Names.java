@@ -12,7 +12,7 @@ public final class Names {
 
     private static final Pattern FORM = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?");
 
-    /** Route names (ARCHITECTURE.md) and words a platform keeps for itself. */
+    /** Route names (docs/architecture.md) and words a platform keeps for itself. */
     public static final Set<String> RESERVED = Set.of(
             "oauth", "people", "user", "users", "organizations", "orgs", "applications", "authorizations",
             "v1", "v2", "api", "internal", "q", "well-known", "vocab", "repositories", "data", "events",

@@ -9,7 +9,7 @@ import org.ziggurat.platform.http.PublicUrls;
 import java.time.Instant;
 import java.util.List;
 
-/** The data event record (DECISIONS.md, "Data events"). */
+/** The data event record (docs/decisions.md, "Data events"). */
 public final class EventViews {
 
     private EventViews() {
