@@ -3,6 +3,11 @@ package org.ziggurat.auth;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.lang.ArchRule;
+import org.ziggurat.auth.granttypes.PasswordGrant;
+import org.ziggurat.auth.granttypes.TokenGrant;
+import org.ziggurat.auth.granttypes.TokenGrants;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.platform.testing.ModuleGraphChecks;
 
@@ -10,15 +15,19 @@ import java.util.Map;
 import java.util.Set;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static java.util.Map.entry;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
 
 /**
  * The module graph inside auth-service points one way (README, "Inside"): the protocol
  * ({@code oauth}) and the machinery ({@code throughput}, {@code http}) use nothing of the domain;
- * clients nothing of tokens; tokens nothing of the authorization flow; and nothing uses the HTTP
- * layers ({@code pages}, {@code endpoints}, the grants API). Plain JUnit: no Quarkus starts.
+ * clients nothing of tokens; tokens nothing of the authorization flow or of the grant types; and
+ * nothing uses the HTTP layers ({@code pages}, {@code endpoints}, the grants API). Each grant type
+ * of the token endpoint is one {@link TokenGrant}, reached only through {@link TokenGrants}.
+ * Plain JUnit: no Quarkus starts.
  */
 class ArchitectureTest extends ModuleGraphChecks {
 
@@ -33,7 +42,9 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
             entry("authorization", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
-            entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys", "authorization")),
+            entry("granttypes", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
+            entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys", "authorization",
+                    "granttypes")),
             entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization")));
 
     @Override
@@ -50,6 +61,39 @@ class ArchitectureTest extends ModuleGraphChecks {
     void repositoriesThrowNoOAuthErrors() {
         noClasses().that().haveSimpleNameEndingWith("Repository").should().dependOnClassesThat(assignableTo(OAuthException.class))
                 .because("an OAuth error answer is the protocol's, not the rows'").check(graph().classes());
+    }
+
+    /** A grant type is a class of its own, named for what it is, in one package. */
+    static final ArchRule GRANT_HANDLERS = classes().that().implement(TokenGrant.class).should().haveSimpleNameEndingWith("Grant")
+            .andShould().resideInAPackage("org.ziggurat.auth.granttypes");
+    /** Nothing but the registry reaches a grant handler: a new grant is a new class, not an edit of a caller. */
+    static final ArchRule GRANTS_BY_TYPE_ONLY = noClasses().that().doNotImplement(TokenGrant.class)
+            .and().doNotHaveFullyQualifiedName(TokenGrants.class.getName())
+            .should().dependOnClassesThat().implement(TokenGrant.class)
+            .because("the token endpoint reaches a grant by its grant_type, never by name");
+
+    @Test
+    void eachGrantTypeIsOneHandlerReachedThroughTheRegistry() {
+        GRANT_HANDLERS.check(graph().classes());
+        GRANTS_BY_TYPE_ONLY.check(graph().classes());
+    }
+
+    /** What the rules above are for: a caller that names a grant, and a handler off the scheme. */
+    static final class CallsAGrantByName {
+        String type(PasswordGrant grant) {
+            return grant.grantType();
+        }
+    }
+
+    abstract static class Shortcut implements TokenGrant {
+    }
+
+    @Test
+    void theGrantRulesCatchADeliberateViolation() {
+        JavaClasses violating = new ClassFileImporter().importClasses(CallsAGrantByName.class, Shortcut.class,
+                PasswordGrant.class, TokenGrant.class, TokenGrants.class);
+        assertTrue(GRANTS_BY_TYPE_ONLY.evaluate(violating).hasViolation(), "a class that calls a grant by name");
+        assertTrue(GRANT_HANDLERS.evaluate(violating).hasViolation(), "a handler outside granttypes, not named *Grant");
     }
 
     @Test

@@ -12,9 +12,7 @@ import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -16,7 +16,6 @@ import org.ziggurat.platform.openapi.ApiErrors;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -27,12 +26,12 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.ziggurat.auth.AuthConfig;
-import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
-import org.ziggurat.auth.authorization.AuthorizationService;
+import org.ziggurat.auth.authorization.PushedRequests;
 import org.ziggurat.auth.clients.ClientAuthenticator;
 import org.ziggurat.auth.clients.ClientCredentials;
-import org.ziggurat.auth.clients.ClientMetadata;
+import org.ziggurat.auth.granttypes.DeviceAuthorizations;
+import org.ziggurat.auth.granttypes.TokenGrants;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.GrantTypes;
@@ -45,7 +44,7 @@ import org.ziggurat.auth.oauth.UserCodes;
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.TokenRules;
-import org.ziggurat.auth.tokens.TokenService;
+import org.ziggurat.auth.tokens.Revocation;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -54,7 +53,7 @@ import java.util.Set;
 
 /**
  * The token endpoint, revocation (RFC 7009), introspection (RFC 7662) and token info over HTTP:
- * forms in, answers out. The grants are {@link TokenService}'s; introspection and token info read
+ * forms in, answers out. The grants are {@link TokenGrants}'; introspection and token info read
  * live access tokens from memory where they may ({@link LiveAccessTokens}).
  */
 @Tag(name = "OAuth", description = "The OAuth 2.0 authorization server: authorization, tokens, revocation (RFC 7009), "
@@ -63,16 +62,20 @@ import java.util.Set;
 public class OAuthResource {
 
     private final ClientAuthenticator clients;
-    private final TokenService tokenService;
+    private final TokenGrants grants;
+    private final DeviceAuthorizations deviceAuthorizations;
+    private final Revocation revocation;
     private final LiveAccessTokens liveTokens;
     private final AuthConfig config;
-    private final AuthorizationService authorizations;
+    private final PushedRequests pushedRequests;
 
-    public OAuthResource(ClientAuthenticator clients, TokenService tokenService, LiveAccessTokens liveTokens,
-            AuthConfig config, AuthorizationService authorizations) {
-        this.authorizations = authorizations;
+    public OAuthResource(ClientAuthenticator clients, TokenGrants grants, DeviceAuthorizations deviceAuthorizations,
+            Revocation revocation, LiveAccessTokens liveTokens, AuthConfig config, PushedRequests pushedRequests) {
+        this.pushedRequests = pushedRequests;
         this.clients = clients;
-        this.tokenService = tokenService;
+        this.grants = grants;
+        this.deviceAuthorizations = deviceAuthorizations;
+        this.revocation = revocation;
         this.liveTokens = liveTokens;
         this.config = config;
     }
@@ -104,50 +107,8 @@ public class OAuthResource {
     public Uni<Response> token(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization, @Parameter(hidden = true) @HeaderParam("Accept") String accept,
             @Context HttpServerRequest request) {
-        OAuthForm form = OAuthForm.parse(contentType, body);
-        String grantType = form.require("grant_type");
-        ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
-        return switch (grantType) {
-            case "authorization_code" -> {
-                String code = form.require("code");
-                String redirectUri = form.require("redirect_uri");
-                String verifier = form.get("code_verifier");
-                yield client(claimed, grantType)
-                        .chain(app -> tokenService.exchangeCode(app, code, redirectUri, verifier))
-                        .map(issued -> TokenResponses.of(issued, accept));
-            }
-            case "password" -> {
-                String username = form.require("username");
-                String password = form.require("password");
-                Set<String> scopes = Scopes.parse(form.get("scope"));
-                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : client(claimed, grantType);
-                yield client.chain(app -> tokenService.password(app, username, password, scopes, CallerAddress.of(request)))
-                        .map(issued -> TokenResponses.of(issued, accept));
-            }
-            case "refresh_token" -> {
-                String refreshToken = form.require("refresh_token");
-                Set<String> scopes = Scopes.parse(form.get("scope"));
-                // Without a client: a refresh token of the password grant without one (a client's
-                // own refresh token is refused then, with invalid_client).
-                Uni<ApplicationRow> client = claimed == null ? Uni.createFrom().nullItem() : client(claimed, grantType);
-                yield client.chain(app -> tokenService.refresh(app, refreshToken, scopes))
-                        .map(issued -> TokenResponses.of(issued, accept));
-            }
-            case "client_credentials" -> {
-                Set<String> scopes = Scopes.parse(form.get("scope"));
-                yield client(claimed, grantType)
-                        .chain(app -> tokenService.clientCredentials(app, scopes))
-                        .map(issued -> TokenResponses.of(issued, accept));
-            }
-            case GrantTypes.DEVICE_CODE -> {
-                String deviceCode = form.require("device_code");
-                yield client(claimed, grantType)
-                        .chain(app -> tokenService.deviceCode(app, deviceCode))
-                        .map(issued -> TokenResponses.of(issued, accept));
-            }
-            default -> throw new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE,
-                    "Supported grant types: " + String.join(", ", GrantTypes.SUPPORTED) + ".");
-        };
+        return grants.issue(OAuthForm.parse(contentType, body), authorization, CallerAddress.of(request))
+                .map(issued -> TokenResponses.of(issued, accept));
     }
 
     /** RFC 9126: the client pushes its authorization request; the browser then carries only the request_uri. */
@@ -174,7 +135,7 @@ public class OAuthResource {
         OAuthForm form = OAuthForm.parse(contentType, body);
         Map<String, String> params = form.only(AuthorizationRequest.PARAMETERS);
         return clients.authenticate(ClientCredentials.claimed(authorization, form))
-                .chain(app -> authorizations.push(app, params))
+                .chain(app -> pushedRequests.push(app, params))
                 .map(pushed -> noStore(Response.status(201).entity(Map.of("request_uri", pushed.requestUri(),
                         "expires_in", pushed.expiresIn()))));
     }
@@ -204,8 +165,8 @@ public class OAuthResource {
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         Set<String> scopes = Scopes.parse(form.get("scope"));
-        return client(ClientCredentials.claimed(authorization, form), GrantTypes.DEVICE_CODE)
-                .chain(app -> tokenService.startDevice(app, scopes))
+        return grants.authenticatedFor(ClientCredentials.claimed(authorization, form), GrantTypes.DEVICE_CODE)
+                .chain(app -> deviceAuthorizations.start(app, scopes))
                 .map(started -> {
                     String verification = Issuer.of(config) + "/oauth/device";
                     String userCode = UserCodes.display(started.userCode());
@@ -245,9 +206,9 @@ public class OAuthResource {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
         ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
-        Uni<TokenService.Revoker> revoker;
+        Uni<Revocation.Revoker> revoker;
         if (claimed != null) {
-            revoker = clients.authenticate(claimed).map(app -> new TokenService.Revoker(app.id(), null));
+            revoker = clients.authenticate(claimed).map(app -> new Revocation.Revoker(app.id(), null));
         } else {
             String bearer = BearerTokens.from(authorization);
             if (bearer == null) {
@@ -257,10 +218,10 @@ public class OAuthResource {
                 if (row == null) {
                     throw OAuthException.invalidClient("The bearer token is not valid.");
                 }
-                return new TokenService.Revoker(row.applicationId(), row.personId());
+                return new Revocation.Revoker(row.applicationId(), row.personId());
             });
         }
-        return revoker.chain(r -> tokenService.revoke(r, token)).map(count -> noStore(Response.ok(Map.of())));
+        return revoker.chain(r -> revocation.revoke(r, token)).map(count -> noStore(Response.ok(Map.of())));
     }
 
     /**
@@ -348,14 +309,6 @@ public class OAuthResource {
     }
 
     /** The authenticated client, when it registered the grant (RFC 7591 grant_types); unauthorized_client otherwise. */
-    private Uni<ApplicationRow> client(ClientCredentials.Claimed claimed, String grantType) {
-        return clients.authenticate(claimed).invoke(app -> {
-            if (!ClientMetadata.allowsGrant(app, grantType)) {
-                throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "This client did not register the grant " + grantType + ".");
-            }
-        });
-    }
-
     /** A JSON answer that no cache keeps: tokens, secrets, and what is about them. */
     static Response noStore(Response.ResponseBuilder builder) {
         return builder.type(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").header("Pragma", "no-cache").build();

@@ -30,7 +30,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
-import org.ziggurat.auth.authorization.AuthorizationService;
+import org.ziggurat.auth.authorization.AuthorizationCodes;
+import org.ziggurat.auth.authorization.AuthorizationRequests;
+import org.ziggurat.auth.authorization.SignIns;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -49,7 +51,7 @@ import java.util.regex.Pattern;
  * The authorization endpoint (RFC 6749 §3.1, §4.1) over HTTP. In a browser: a login page when
  * there is no session, then a consent page (skipped when the person already granted these
  * scopes), then a redirect with the code. By API (the spec's POST form): the resource owner's own
- * access token authorizes the code. What is decided is {@link AuthorizationService}'s; this class
+ * access token authorizes the code. What is decided is {@link AuthorizationRequests}' and {@link AuthorizationCodes}'; this class
  * reads requests, checks the pages' CSRF tokens, and answers with {@link AuthorizePages}.
  */
 @Tag(name = "OAuth")
@@ -58,15 +60,19 @@ public class AuthorizeResource {
 
     private static final Pattern CODE = Pattern.compile("zac_[A-Za-z0-9_-]{43}");
 
-    private final AuthorizationService authorization;
+    private final AuthorizationRequests requests;
+    private final AuthorizationCodes codes;
+    private final SignIns signIns;
     private final LoginSessions sessions;
     private final AuthorizePages pages;
     private final SignInForm signInForm;
 
-    public AuthorizeResource(AuthorizationService authorization, LoginSessions sessions, AuthorizePages pages,
-            SignInForm signInForm) {
+    public AuthorizeResource(AuthorizationRequests requests, AuthorizationCodes codes, SignIns signIns,
+            LoginSessions sessions, AuthorizePages pages, SignInForm signInForm) {
         this.signInForm = signInForm;
-        this.authorization = authorization;
+        this.requests = requests;
+        this.codes = codes;
+        this.signIns = signIns;
         this.sessions = sessions;
         this.pages = pages;
     }
@@ -107,13 +113,13 @@ public class AuthorizeResource {
         }
         Map<String, String> params = read.values();
         return checked(params, request -> sessions.find(sessionCookie).chain(session -> {
-            if (authorization.needsSignIn(request, session)) {
+            if (requests.needsSignIn(request, session)) {
                 // prompt=none: no page, the client hears why (OpenID Connect Core §3.1.2.6).
                 return request.silent()
                         ? silentAnswer(request, session, OAuthError.LOGIN_REQUIRED.code(), "The person must sign in.", uri)
                         : Uni.createFrom().item(pages.login(request, uri, null, null, 200));
             }
-            return authorization.codeIfGranted(request, session).chain(code -> {
+            return codes.codeIfGranted(request, session).chain(code -> {
                 if (code != null) {
                     return Uni.createFrom().item(pages.codeRedirect(request, code, uri));
                 }
@@ -130,7 +136,7 @@ public class AuthorizeResource {
      */
     private Uni<Response> silentAnswer(AuthorizationRequest request, LoginSessions.Session session, String error,
             String description, UriInfo uri) {
-        return authorization.answersSilently(request, session).map(trusted -> trusted
+        return requests.answersSilently(request, session).map(trusted -> trusted
                 ? pages.redirectError(request, error, description)
                 : pages.silentAnswerChoice(request, error, description, uri));
     }
@@ -192,15 +198,15 @@ public class AuthorizeResource {
                 return Uni.createFrom().item(pages.login(request, uri, "Your session ended. Sign in again.", null, 401));
             }
             if (!TokenCrypto.sameValue(csrf, session.csrfToken())) {
-                authorization.csrfRefused("consent", request.app().clientId(), session);
+                signIns.csrfRefused("consent", request.app().clientId(), session);
                 return Uni.createFrom().item(pages.error(403, "The consent form was not sent by this site. Nothing was shared."));
             }
             if (!approved) {
-                authorization.denied(request, session);
+                codes.denied(request, session);
                 return Uni.createFrom().item(pages.redirectError(request, OAuthError.ACCESS_DENIED.code(),
                         "The person denied the request."));
             }
-            return authorization.approve(request, session).map(code -> pages.codeRedirect(request, code, uri));
+            return codes.approve(request, session).map(code -> pages.codeRedirect(request, code, uri));
         });
     }
 
@@ -218,10 +224,10 @@ public class AuthorizeResource {
         if (bearer == null) {
             throw new OAuthException(OAuthError.TOKEN_MISSING, "The resource owner's access token is required.");
         }
-        var approval = new AuthorizationService.ApiApproval(new ClientCredentials.Claimed(form.require("client_id"),
+        var approval = new AuthorizationCodes.ApiApproval(new ClientCredentials.Claimed(form.require("client_id"),
                 form.get("client_secret"), false), username, redirectUri, form.get("scope"), form.get("state"),
                 form.get("code_challenge"), form.get("code_challenge_method"));
-        return authorization.approveByApi(approval, bearer).map(approved -> pages.codeFound(approved.request(),
+        return codes.approveByApi(approval, bearer).map(approved -> pages.codeFound(approved.request(),
                 approved.code(), uri));
     }
 
@@ -259,27 +265,27 @@ public class AuthorizeResource {
         String redirectUri = form.require("redirect_uri");
         String username = form.get("username");
         var claimed = new ClientCredentials.Claimed(form.require("client_id"), form.get("client_secret"), false);
-        return authorization.revoke(claimed, accessToken, redirectUri, username)
+        return codes.revoke(claimed, accessToken, redirectUri, username)
                 .map(done -> Response.seeOther(URI.create(redirectUri)).header("Cache-Control", "no-store").build());
     }
 
     /** The next step of a request whose client, redirect URI and parameters are good; an error page otherwise. */
     private Uni<Response> checked(Map<String, String> params, Function<AuthorizationRequest, Uni<Response>> next) {
-        return authorization.check(params).chain(request -> {
+        return requests.check(params).chain(request -> {
             if (request == null) {
                 return Uni.createFrom().item(pages.error(400, params.get("client_id") == null
                         ? "The request names no application (client_id)."
                         : "The application is unknown, or the redirect URI is not one it registered."));
             }
-            if (AuthorizationService.pushRequired(request)) {
+            if (AuthorizationRequests.pushRequired(request)) {
                 return Uni.createFrom().item(pages.error(400, "invalid_request: This application must push its "
                         + "authorization requests first (RFC 9126): start again from the application."));
             }
-            String refusal = authorization.refusal(request);
+            String refusal = requests.refusal(request);
             return refusal != null ? Uni.createFrom().item(pages.error(400, refusal)) : next.apply(request)
-                    .onFailure(AuthorizationService.NonceReplayed.class).recoverWithItem(() -> pages.error(400,
+                    .onFailure(AuthorizationCodes.NonceReplayed.class).recoverWithItem(() -> pages.error(400,
                             "This sign-in request was used already (its nonce). Start again from the application."));
-        }).onFailure(AuthorizationService.PushedRequestRefused.class).recoverWithItem(() -> pages.error(400,
+        }).onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithItem(() -> pages.error(400,
                 "invalid_request: The request_uri is unknown, another application's, used already or expired. "
                         + "Start again from the application."));
     }

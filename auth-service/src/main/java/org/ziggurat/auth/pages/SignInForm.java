@@ -4,7 +4,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
-import org.ziggurat.auth.authorization.AuthorizationService;
+import org.ziggurat.auth.authorization.SignIns;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.http.CallerAddress;
@@ -25,11 +25,11 @@ class SignInForm {
         Response show(String message, String login, int status);
     }
 
-    private final AuthorizationService authorization;
+    private final SignIns signIns;
     private final AuthorizePages pages;
 
-    SignInForm(AuthorizationService authorization, AuthorizePages pages) {
-        this.authorization = authorization;
+    SignInForm(SignIns signIns, AuthorizePages pages) {
+        this.signIns = signIns;
         this.pages = pages;
     }
 
@@ -40,17 +40,17 @@ class SignInForm {
     Uni<Response> submit(OAuthForm form, String csrfCookie, HttpServerRequest http, String pageName, String clientId,
             FormAgain formAgain, Function<LoginSessions.Created, Response> signedIn) {
         if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
-            authorization.csrfRefused(pageName, clientId, null);
+            signIns.csrfRefused(pageName, clientId, null);
             return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
         }
         String login = form.get("login");
         if (login == null || form.get("password") == null) {
             return Uni.createFrom().item(formAgain.show("Enter your username or email and your password.", login, 400));
         }
-        return authorization.signIn(pageName, clientId, login, form.get("password"), CallerAddress.of(http))
+        return signIns.signIn(pageName, clientId, login, form.get("password"), CallerAddress.of(http))
                 .map(signedIn)
-                .onFailure(AuthorizationService.SignInRefused.class).recoverWithItem(e ->
-                        ((AuthorizationService.SignInRefused) e).throttled()
+                .onFailure(SignIns.SignInRefused.class).recoverWithItem(e ->
+                        ((SignIns.SignInRefused) e).throttled()
                                 ? formAgain.show("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
                                 : formAgain.show("The username or password is not right.", login, 401))
                 .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->

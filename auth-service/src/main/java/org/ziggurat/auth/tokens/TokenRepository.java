@@ -122,7 +122,7 @@ public class TokenRepository {
      * only: the new refresh token keeps the grant's scopes (RFC 6749 §6). It
      * was a transaction of four round trips (BEGIN, the rotation, the insert, COMMIT), the token
      * endpoint's largest cost under load after the commit itself. Null when nothing was rotated:
-     * unknown, used, revoked, expired, another client's, or asked to widen; {@code TokenService}
+     * unknown, used, revoked, expired, another client's, or asked to widen; {@code RefreshTokenGrant}
      * then tells which. Of two concurrent refreshes with one token, exactly one rotates it.
      * Concurrent refreshes share commits (GroupCommit): the commit was the rest of its cost.
      */

@@ -14,6 +14,9 @@ import java.util.Set;
  */
 public final class TokenRules {
 
+    /** Seconds a client at its cap of live device codes or pushed requests is asked to wait. */
+    public static final long LIVE_CAP_RETRY_AFTER = 10;
+
     private TokenRules() {
     }
 

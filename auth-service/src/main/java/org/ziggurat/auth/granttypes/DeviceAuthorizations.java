@@ -1,0 +1,80 @@
+package org.ziggurat.auth.granttypes;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.oauth.UserCodes;
+import org.ziggurat.auth.tokens.DeviceAuthorizationRepository;
+import org.ziggurat.auth.tokens.TokenRules;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The device authorization endpoint (RFC 8628 §3.1), where the device_code grant starts: a device
+ * asks to be authorized for scopes; the person will enter the user code. A user code that a live
+ * request holds already is drawn again.
+ */
+@ApplicationScoped
+public class DeviceAuthorizations {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    private final DeviceAuthorizationRepository devices;
+    private final TokenCrypto crypto;
+    private final AuthConfig config;
+
+    DeviceAuthorizations(DeviceAuthorizationRepository devices, TokenCrypto crypto, AuthConfig config) {
+        this.devices = devices;
+        this.crypto = crypto;
+        this.config = config;
+    }
+
+    /** What the device authorization endpoint answers (RFC 8628 §3.2): values in clear, once. */
+    public record Started(String deviceCode, String userCode, long expiresIn, long interval) {
+    }
+
+    public Uni<Started> start(ApplicationRow client, Set<String> scopes) {
+        if (client.ownerId() == null) {
+            return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
+                    "A platform client cannot act for a person."));
+        }
+        Scopes.requireAllowed(scopes, client.scopes());
+        return start(client, scopes, 3);
+    }
+
+    private Uni<Started> start(ApplicationRow client, Set<String> scopes, int attemptsLeft) {
+        String deviceCode = crypto.newDeviceCode();
+        String userCode = crypto.randomString(UserCodes.ALPHABET, UserCodes.LENGTH);
+        long interval = config.devicePollInterval().toSeconds();
+        OffsetDateTime expires = OffsetDateTime.now(ZoneOffset.UTC).plus(config.deviceCodeLifetime());
+        return devices.insert(new DeviceAuthorizationRepository.NewRequest(crypto.hash(deviceCode), crypto.hash(userCode),
+                        client.id(), List.copyOf(scopes), (int) interval, expires), config.liveDeviceCodesPerClient())
+                .chain(inserted -> {
+                    if (inserted == DeviceAuthorizationRepository.Inserted.CLIENT_FULL) {
+                        EVENTS.warnf("event=device_authorization_refused client_id=%s reason=live_codes_at_cap cap=%d",
+                                client.clientId(), config.liveDeviceCodesPerClient());
+                        return Uni.createFrom().failure(new OAuthException(OAuthError.SLOW_DOWN, "Too many device codes "
+                                + "of this application are waiting for people now. Try again shortly.",
+                                TokenRules.LIVE_CAP_RETRY_AFTER));
+                    }
+                    if (inserted == DeviceAuthorizationRepository.Inserted.STORED) {
+                        EVENTS.infof("event=device_authorization_started client_id=%s", client.clientId());
+                        return Uni.createFrom().item(new Started(deviceCode, userCode,
+                                config.deviceCodeLifetime().toSeconds(), interval));
+                    }
+                    if (attemptsLeft <= 1) {
+                        return Uni.createFrom().failure(new IllegalStateException("no free user code after 3 draws"));
+                    }
+                    return start(client, scopes, attemptsLeft - 1);
+                });
+    }
+}

@@ -1,0 +1,93 @@
+package org.ziggurat.auth.tokens;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.pgclient.PgException;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.oauth.IdTokenClaims;
+import org.ziggurat.auth.oauth.IssuedTokens;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.Scopes;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What every grant ends with: new tokens stored (one INSERT) and, for OpenID Connect, the ID token
+ * beside them. Every token is stored as a keyed hash; the access token's value also sealed.
+ */
+@ApplicationScoped
+public class TokenIssuer {
+
+    private final TokenRepository tokens;
+    private final TokenCrypto crypto;
+    private final AuthConfig config;
+    private final IdTokens idTokens;
+
+    TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens) {
+        this.tokens = tokens;
+        this.crypto = crypto;
+        this.config = config;
+        this.idTokens = idTokens;
+    }
+
+    /**
+     * One INSERT: the access token and, when asked, its refresh token. {@code signIn}: the login
+     * session a code or device approval was given in, null when there was none
+     * ({@link TokenRules#binding} says what it changes).
+     */
+    public Uni<IssuedTokens> issue(SqlClient client, ApplicationRow clientOrNull, Long personId, String username,
+            List<String> scopes, UUID family, boolean withRefresh, Instant authTime, SignIn signIn) {
+        Instant now = Instant.now();
+        TokenRules.Binding binding = TokenRules.binding(scopes, signIn, now, TokenRules.authorizationLifetime(
+                config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null : clientOrNull.refreshTokenAbsoluteLifetime()),
+                config.loginSessionLifetime());
+        if (binding == null) {
+            return Uni.createFrom().failure(OAuthException.invalidGrant(
+                    "The person signed out of the session this was approved in. Sign in again."));
+        }
+        String access = crypto.newAccessToken();
+        String refresh = withRefresh ? crypto.newRefreshToken() : null;
+        OffsetDateTime accessExpires = OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC);
+        OffsetDateTime refreshExpires = OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC);
+        OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);
+        List<String> stored = new ArrayList<>(scopes);
+        return tokens.issue(client, new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
+                        refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
+                        personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
+                        binding.sessionHash()))
+                .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
+                        now.getEpochSecond()))
+                // The application was deleted meanwhile (through another replica, whose change this
+                // one's client cache has not seen yet): its tokens may not exist.
+                .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
+                .transform(e -> OAuthException.invalidClient("Client authentication failed."));
+    }
+
+    /**
+     * The ID token of tokens whose scopes have openid, for a person and a client (Core §3.1.3.3);
+     * the tokens as they are otherwise.
+     */
+    public Uni<IssuedTokens> withIdToken(IssuedTokens issued, ApplicationRow clientOrNull, Long personId, Instant authTime,
+            String nonce) {
+        if (clientOrNull == null || personId == null || !issued.scopes().contains(Scopes.OPENID)) {
+            return Uni.createFrom().item(issued);
+        }
+        var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce);
+        return idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(), Instant.ofEpochSecond(issued.createdAt()))
+                .map(issued::withIdToken);
+    }
+
+    /** Security events name the client by its client_id, or "-" for none. */
+    public static String clientIdOf(ApplicationRow app) {
+        return app == null ? "-" : app.clientId();
+    }
+}
