@@ -15,7 +15,7 @@ import org.ziggurat.platform.http.BodyLimits;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
-import org.ziggurat.platform.http.RequestIds;
+import org.ziggurat.platform.logging.RequestIds;
 
 import java.util.List;
 import java.util.Objects;

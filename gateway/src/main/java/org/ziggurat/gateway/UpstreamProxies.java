@@ -28,7 +28,7 @@ import io.vertx.httpproxy.ProxyRequest;
 import io.vertx.httpproxy.ProxyResponse;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
-import org.ziggurat.platform.http.RequestIds;
+import org.ziggurat.platform.logging.RequestIds;
 import org.ziggurat.platform.problem.HttpStatusTitles;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.token.PlatformClaims;

@@ -9,8 +9,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.ziggurat.platform.openapi.ApiContract;
-import org.ziggurat.platform.openapi.ApiErrors;
+import org.ziggurat.platform.rest.openapi.ApiContract;
+import org.ziggurat.platform.rest.openapi.ApiErrors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
@@ -30,7 +30,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;

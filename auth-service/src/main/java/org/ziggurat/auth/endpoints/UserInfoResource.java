@@ -26,8 +26,8 @@ import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.oauth.UserInfoClaims;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.directory.client.DirectoryClient;
-import org.ziggurat.platform.openapi.ApiContract;
-import org.ziggurat.platform.openapi.ApiErrors;
+import org.ziggurat.platform.rest.openapi.ApiContract;
+import org.ziggurat.platform.rest.openapi.ApiErrors;
 
 /**
  * OpenID Connect's userinfo endpoint (Core §5.3): the person of an access token with the openid

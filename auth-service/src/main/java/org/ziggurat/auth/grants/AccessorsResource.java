@@ -8,8 +8,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.ziggurat.platform.openapi.ApiContract;
-import org.ziggurat.platform.openapi.ApiErrors;
+import org.ziggurat.platform.rest.openapi.ApiContract;
+import org.ziggurat.platform.rest.openapi.ApiErrors;
 
 import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.platform.http.PathIds;

@@ -4,8 +4,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.ziggurat.platform.openapi.ApiContract;
-import org.ziggurat.platform.openapi.ApiErrors;
+import org.ziggurat.platform.rest.openapi.ApiContract;
+import org.ziggurat.platform.rest.openapi.ApiErrors;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -16,7 +16,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PathIds;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.token.Callers;
 
 import java.util.List;

@@ -9,7 +9,7 @@ import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.auth.tokens.GrantRepository;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
 

@@ -14,7 +14,7 @@ import org.ziggurat.auth.clients.PlatformName;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.RedirectUris;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.net.URI;
 import java.net.URLEncoder;

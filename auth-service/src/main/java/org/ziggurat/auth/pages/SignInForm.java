@@ -9,7 +9,7 @@ import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
-import org.ziggurat.platform.problem.ProblemMappers;
+import org.ziggurat.platform.rest.problem.ProblemMappers;
 
 import java.util.function.Function;
 

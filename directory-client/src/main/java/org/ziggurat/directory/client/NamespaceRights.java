@@ -8,8 +8,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.platform.problem.DependencyUnavailable;
+import org.ziggurat.platform.problem.NetworkFailures;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.problem.ProblemMappers;
 import org.ziggurat.platform.token.Caller;
 
 import java.time.Duration;
@@ -82,7 +82,7 @@ public class NamespaceRights {
     private CompletableFuture<Namespace> fetch(String namespace, long person) {
         return directory.namespace(namespace, person)
                 .onFailure(DirectoryClient.NotFound.class).recoverWithItem(Namespace.UNKNOWN)
-                .onFailure(ProblemMappers::connectionFailure)
+                .onFailure(NetworkFailures::is)
                 .transform(failure -> new DependencyUnavailable("directory-service is not reachable", failure))
                 .subscribeAsCompletionStage();
     }

@@ -8,8 +8,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.ziggurat.platform.openapi.ApiContract;
-import org.ziggurat.platform.openapi.ApiErrors;
+import org.ziggurat.platform.rest.openapi.ApiContract;
+import org.ziggurat.platform.rest.openapi.ApiErrors;
 
 import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.PeopleService;
@@ -32,7 +32,7 @@ import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.platform.http.PathIds;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.util.List;
 import org.ziggurat.platform.token.Caller;

@@ -24,7 +24,7 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.platform.http.PathIds;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;

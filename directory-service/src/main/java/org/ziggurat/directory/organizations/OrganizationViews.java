@@ -4,7 +4,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.ziggurat.directory.people.PersonRow;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.ziggurat.directory.people.PersonViews;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.time.Instant;
 import java.util.List;

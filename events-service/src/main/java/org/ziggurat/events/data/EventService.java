@@ -3,7 +3,7 @@ package org.ziggurat.events.data;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.directory.client.Namespace;
 import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.problem.ProblemException;

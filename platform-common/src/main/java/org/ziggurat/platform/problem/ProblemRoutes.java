@@ -10,7 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
-import org.ziggurat.platform.http.RequestIds;
+import org.ziggurat.platform.logging.RequestIds;
 
 /**
  * Problem answers for what never reaches a JAX-RS resource: a path no route serves (instead of

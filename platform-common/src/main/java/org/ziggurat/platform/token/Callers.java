@@ -33,7 +33,7 @@ public class Callers {
         return identities.getDeferredIdentity().map(this::of);
     }
 
-    Caller of(SecurityIdentity identity) {
+    public Caller of(SecurityIdentity identity) {
         if (identity != null && !identity.isAnonymous() && identity.getPrincipal() instanceof JsonWebToken token) {
             return byToken.get(token, t -> Caller.of(identity));
         }

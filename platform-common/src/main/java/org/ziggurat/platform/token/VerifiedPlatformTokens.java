@@ -107,7 +107,7 @@ public class VerifiedPlatformTokens implements JWTParser {
     }
 
     /** Whether this exact token was verified and is remembered (for tests). */
-    boolean remembers(String token) {
+    public boolean remembers(String token) {
         return verified.getIfPresent(token) != null;
     }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.UriInfo;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;

@@ -2,7 +2,7 @@ package org.ziggurat.vocab.concepts;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.vocab.Languages;
 import org.ziggurat.vocab.schemes.SchemeRow;
 import org.ziggurat.vocab.schemes.SchemeViews;

@@ -9,7 +9,7 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.rdf4j.rio.RDFFormat;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.vocab.concepts.ConceptRepository;
 import org.ziggurat.vocab.schemes.SchemeExport;
 import org.ziggurat.vocab.schemes.SchemeRow;

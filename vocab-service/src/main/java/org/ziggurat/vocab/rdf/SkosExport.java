@@ -12,7 +12,7 @@ import org.eclipse.rdf4j.model.vocabulary.XSD;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.eclipse.rdf4j.rio.RDFWriter;
 import org.eclipse.rdf4j.rio.Rio;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.vocab.Languages;
 import org.ziggurat.vocab.concepts.ConceptInput;
 import org.ziggurat.vocab.concepts.ConceptRepository;

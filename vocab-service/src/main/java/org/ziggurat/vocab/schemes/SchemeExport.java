@@ -1,7 +1,7 @@
 package org.ziggurat.vocab.schemes;
 
 import org.eclipse.rdf4j.rio.RDFFormat;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.nio.file.Path;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package org.ziggurat.vocab.schemes;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import org.ziggurat.platform.http.PublicUrls;
+import org.ziggurat.platform.rest.http.PublicUrls;
 
 /** The spec's Vocabulary scheme. */
 public final class SchemeViews {
