@@ -35,6 +35,7 @@ import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
 import java.util.List;
+import org.ziggurat.platform.token.ScopeNames;
 
 /** The caller's own applications (spec 4.3); managing them needs the {@code admin} scope. */
 @Tag(name = "Applications", description = "The caller's OAuth applications (clients), their secrets and accessors. Managing them needs the admin scope.")
@@ -42,7 +43,6 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class ApplicationsResource {
 
-    static final String ADMIN_SCOPE = "admin";
 
     @Inject
     Callers callers;
@@ -54,7 +54,7 @@ public class ApplicationsResource {
     ApplicationService service;
 
     @Operation(operationId = "listApplications", summary = "List the caller's applications")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "200", description = "The caller's applications, without secrets.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
@@ -67,7 +67,7 @@ public class ApplicationsResource {
 
     @Operation(operationId = "createApplication", summary = "Create an application",
     description = "A confidential client (the default) gets a client_secret, shown in this answer only.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
     @APIResponse(responseCode = "201", description = "The new application, with its secret.", headers = @Header(name = "Location",
     description = "The application's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationViews.Application.class)))
@@ -85,7 +85,7 @@ public class ApplicationsResource {
     }
 
     @Operation(operationId = "getApplication", summary = "Get one of the caller's applications")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "200", description = "The application, without its secret.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
@@ -102,7 +102,7 @@ public class ApplicationsResource {
     description = "Changes the fields the body names. confidential cannot change. A new name or new redirect URIs take "
     + "away the verified mark. {\"verified\": true} (or false), alone, is the platform's operators' mark on anyone's "
     + "application; anyone else gets 403.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
     @APIResponse(responseCode = "200", description = "The changed application.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -134,7 +134,7 @@ public class ApplicationsResource {
 
     @Operation(operationId = "replaceApplication", summary = "Replace an application's settings",
     description = "name and redirect_uris are required; scopes left out become none. confidential cannot change.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
     @APIResponse(responseCode = "200", description = "The application.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -154,7 +154,7 @@ public class ApplicationsResource {
     /** Deleting revokes every token and code of the application. */
     @Operation(operationId = "deleteApplication", summary = "Delete an application",
     description = "Every token and code of the application is revoked with it.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
@@ -170,7 +170,7 @@ public class ApplicationsResource {
     /** A new secret, shown in this answer only; the old one stops working at once. */
     @Operation(operationId = "resetApplicationSecret", summary = "Reset an application's secret",
     description = "A new client_secret, shown in this answer only; the old one stops working at once.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "200", description = "The application with its new secret.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationViews.Application.class)))
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
@@ -187,7 +187,7 @@ public class ApplicationsResource {
     }
 
     private Uni<Long> owner() {
-        return callers.current().map(c -> c.requireUserWithScope(ADMIN_SCOPE));
+        return callers.current().map(c -> c.requireUserWithScope(ScopeNames.ADMIN));
     }
 
 

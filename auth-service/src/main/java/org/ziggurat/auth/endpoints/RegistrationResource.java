@@ -39,6 +39,7 @@ import org.ziggurat.platform.rest.openapi.ApiErrors;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * The client registration endpoint (RFC 7591) and the client configuration endpoint (RFC 7592).
@@ -68,7 +69,7 @@ public class RegistrationResource {
     + "token_endpoint_auth_method is none) and a registration access token out. The same validation as "
     + "POST /applications; the application belongs to the token's person. Errors: invalid_redirect_uri, "
     + "invalid_client_metadata.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json",
     schema = @Schema(implementation = OAuthDocs.ClientMetadataInput.class)))
     @APIResponse(responseCode = "201", description = "Registered.", content = @Content(mediaType = "application/json",
@@ -110,7 +111,7 @@ public class RegistrationResource {
             if (row == null || row.personId() == null) {
                 throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is invalid, expired or revoked.");
             }
-            if (!row.scopes().contains("admin")) {
+            if (!row.scopes().contains(ScopeNames.ADMIN)) {
                 throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "Registering a client needs the admin scope.");
             }
             return row.personId();

@@ -36,6 +36,7 @@ import org.ziggurat.platform.token.Callers;
 
 import java.util.List;
 import java.util.Map;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * User permissions that an application's owner gives people and organizations. An
@@ -69,7 +70,7 @@ public class AccessorsResource {
 
     @Operation(operationId = "listApplicationAccessors", summary = "List an application's accessors",
     description = "The user permissions the application's owner gave people and organizations.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "200", description = "People and organizations with their permissions.",
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = AccessorList.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
@@ -85,7 +86,7 @@ public class AccessorsResource {
 
     @Operation(operationId = "putPersonAccessor", summary = "Give a person permissions on an application",
     description = "Permissions left out are false. 201 when the person had none, 200 when they changed.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = GrantViews.Permissions.class)))
     @APIResponse(responseCode = "200", description = "The changed permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
     @APIResponse(responseCode = "201", description = "The new permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
@@ -110,7 +111,7 @@ public class AccessorsResource {
     }
 
     @Operation(operationId = "deletePersonAccessor", summary = "Take a person's permissions on an application away")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Taken away.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -131,7 +132,7 @@ public class AccessorsResource {
     @Operation(operationId = "putOrganizationAccessor", summary = "Give an organization permissions on an application",
     description = "By an admin of the organization who owns the application; the organization then lists the "
     + "application in oauth_application_uids. 201 when it had none, 200 when they changed.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = GrantViews.Permissions.class)))
     @APIResponse(responseCode = "200", description = "The changed permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
     @APIResponse(responseCode = "201", description = "The new permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
@@ -150,7 +151,7 @@ public class AccessorsResource {
         ProblemException unknown = ProblemException.notFound("No organization has id " + organization
                 + " that you manage.");
         return callers.current().chain(c -> {
-            long person = c.requireUserWithScope("admin");
+            long person = c.requireUserWithScope(ScopeNames.ADMIN);
             return applications.owned(appId, person).chain(app -> directory.organizationsOf(person).chain(managed -> {
                 if (managed.stream().noneMatch(o -> o.id() == organization && "admin".equals(o.role()))) {
                     throw unknown;
@@ -166,7 +167,7 @@ public class AccessorsResource {
     }
 
     @Operation(operationId = "deleteOrganizationAccessor", summary = "Take an organization's permissions on an application away")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Taken away.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -184,7 +185,7 @@ public class AccessorsResource {
 
     private Uni<ApplicationRow> owned(String id) {
         long appId = PathIds.parse(id, "application");
-        return callers.current().chain(c -> applications.owned(appId, c.requireUserWithScope("admin")));
+        return callers.current().chain(c -> applications.owned(appId, c.requireUserWithScope(ScopeNames.ADMIN)));
     }
 
     private static List<Entry> entries(List<AccessorRepository.Accessor> all, String kind) {

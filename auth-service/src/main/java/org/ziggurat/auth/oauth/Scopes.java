@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * The platform's scopes. A request without scopes gets none, shown as {@code public}; an unknown
@@ -12,16 +13,15 @@ import java.util.Set;
  */
 public final class Scopes {
 
-    public static final String PUBLIC = "public";
+    public static final String PUBLIC = ScopeNames.PUBLIC;
     /** OpenID Connect (Core §3.1.2.1): asks for an ID token. */
-    public static final String OPENID = "openid";
+    public static final String OPENID = ScopeNames.OPENID;
     /**
      * OpenID Connect Core §11: the application keeps access while the person is away. Without it,
      * an OpenID Connect authorization ends with the person's session ({@code TokenRules.binding}).
      */
-    public static final String OFFLINE_ACCESS = "offline_access";
-    public static final List<String> KNOWN = List.of(PUBLIC, "user", "write", "update", "admin", OPENID, "profile", "email",
-            OFFLINE_ACCESS);
+    public static final String OFFLINE_ACCESS = ScopeNames.OFFLINE_ACCESS;
+    public static final List<String> KNOWN = ScopeNames.ALL;
 
     private Scopes() {
     }

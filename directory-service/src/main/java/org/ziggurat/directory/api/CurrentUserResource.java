@@ -37,6 +37,7 @@ import org.ziggurat.platform.rest.http.PublicUrls;
 import java.util.List;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
+import org.ziggurat.platform.token.ScopeNames;
 
 /** The authenticated person (spec 4.4, {@code /user}). */
 @Tag(name = "People")
@@ -45,7 +46,6 @@ import org.ziggurat.platform.token.Callers;
 public class CurrentUserResource {
 
     /** The scope that shows and changes private profile data. */
-    static final String USER_SCOPE = "user";
 
     @Inject
     Callers callers;
@@ -76,7 +76,7 @@ public class CurrentUserResource {
 
     @Operation(operationId = "updateCurrentUser", summary = "Change the authenticated person's profile",
     description = "Changes the fields the body names: display_name, and email (the public address; null removes it).")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "user")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.USER)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileChange.class)))
     @APIResponse(responseCode = "200", description = "The changed profile.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -86,13 +86,13 @@ public class CurrentUserResource {
     @PATCH
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<PersonViews.CurrentUser> update(JsonNode body, @Context UriInfo uri) {
-        return callers.current().chain(caller -> service.updateProfile(caller.requireUserWithScope(USER_SCOPE), body)
+        return callers.current().chain(caller -> service.updateProfile(caller.requireUserWithScope(ScopeNames.USER), body)
                 .map(row -> view(row, caller, uri)));
     }
 
     @Operation(operationId = "uploadAvatar", summary = "Upload the authenticated person's avatar",
     description = "A PNG or JPEG image as the request body, at most the platform's avatar size.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "user")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.USER)
     @RequestBody(required = true, content = {
     @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")),
     @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary")),
@@ -105,7 +105,7 @@ public class CurrentUserResource {
     @Path("/avatar")
     @Consumes({"image/png", "image/jpeg", MediaType.APPLICATION_OCTET_STREAM})
     public Uni<PersonViews.CurrentUser> uploadAvatar(byte[] image, @Context UriInfo uri) {
-        return callers.current().chain(caller -> service.setAvatar(caller.requireUserWithScope(USER_SCOPE), image)
+        return callers.current().chain(caller -> service.setAvatar(caller.requireUserWithScope(ScopeNames.USER), image)
                 .map(row -> view(row, caller, uri)));
     }
 
@@ -128,7 +128,7 @@ public class CurrentUserResource {
     /** Accepts an invitation: {@code {"state": "active"}}. */
     @Operation(operationId = "acceptMembership", summary = "Accept an invitation to an organization",
     description = "Sets the caller's pending membership to active: the body is {\"state\": \"active\"}.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = MembershipAcceptance.class)))
     @APIResponse(responseCode = "200", description = "The active membership.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -146,7 +146,7 @@ public class CurrentUserResource {
     }
 
     private static PersonViews.CurrentUser view(PersonRow row, Caller caller, UriInfo uri) {
-        return PersonViews.currentUser(row, PublicUrls.of(uri), caller.hasScope(USER_SCOPE));
+        return PersonViews.currentUser(row, PublicUrls.of(uri), caller.hasScope(ScopeNames.USER));
     }
 
     /** The body of PATCH /user, for the API's description: the fields it may change. */

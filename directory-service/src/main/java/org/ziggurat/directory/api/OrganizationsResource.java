@@ -44,6 +44,7 @@ import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
 import java.util.List;
+import org.ziggurat.platform.token.ScopeNames;
 
 /** Organizations and their members (spec 4.5). */
 @Tag(name = "Organizations", description = "Organizations (teams), their members and memberships.")
@@ -80,7 +81,7 @@ public class OrganizationsResource {
 
     @Operation(operationId = "createOrganization", summary = "Create an organization",
     description = "The caller becomes its first admin. Its name is also its namespace, and cannot change.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationInput.class)))
     @APIResponse(responseCode = "201", description = "The new organization.", headers = @Header(name = "Location",
     description = "The organization's URL.", schema = @Schema(type = SchemaType.STRING)),
@@ -115,7 +116,7 @@ public class OrganizationsResource {
 
     @Operation(operationId = "updateOrganization", summary = "Change an organization",
     description = "By an admin of the organization: display_name and visibility. The name cannot change.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationChange.class)))
     @APIResponse(responseCode = "200", description = "The changed organization.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -133,7 +134,7 @@ public class OrganizationsResource {
 
     @Operation(operationId = "deleteOrganization", summary = "Delete an organization",
     description = "By an admin of the organization; its memberships and application links go with it.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -225,7 +226,7 @@ public class OrganizationsResource {
     @Operation(operationId = "putMembership", summary = "Invite a person or change their role",
     description = "By an admin: a person who is not a member is invited (state pending, 201) until they accept; "
     + "a member's role changes (200). The last active admin cannot step down.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = MembershipInput.class)))
     @APIResponse(responseCode = "200", description = "The changed membership.", content = @Content(mediaType = "application/json",
     schema = @Schema(implementation = OrganizationViews.Membership.class)))
@@ -254,7 +255,7 @@ public class OrganizationsResource {
 
     @Operation(operationId = "removeMembership", summary = "Remove a member",
     description = "By an admin, or by the member themself. The last active admin cannot be removed.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "admin")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Removed.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)

@@ -15,6 +15,7 @@ import org.ziggurat.platform.token.Caller;
 
 import java.util.List;
 import java.util.Set;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * The rules of organizations and memberships. What a viewer may not see is 404, never 403, so
@@ -24,7 +25,6 @@ import java.util.Set;
 public class OrganizationService {
 
     /** The scope that manages one's organizations and memberships. */
-    public static final String ADMIN_SCOPE = "admin";
     private static final List<String> VISIBILITIES = List.of("public", "private");
     private static final Set<String> ROLES = Set.of(MembershipRow.MEMBER, MembershipRow.ADMIN);
     private static final Logger LOG = Logger.getLogger(OrganizationService.class);
@@ -58,7 +58,7 @@ public class OrganizationService {
     }
 
     public Uni<OrganizationRow> create(Caller caller, JsonNode body) {
-        long creator = caller.requireUserWithScope(ADMIN_SCOPE);
+        long creator = caller.requireUserWithScope(ScopeNames.ADMIN);
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
@@ -85,7 +85,7 @@ public class OrganizationService {
     }
 
     public Uni<OrganizationRow> update(Caller caller, long id, JsonNode body) {
-        long person = caller.requireUserWithScope(ADMIN_SCOPE);
+        long person = caller.requireUserWithScope(ScopeNames.ADMIN);
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
@@ -104,7 +104,7 @@ public class OrganizationService {
     }
 
     public Uni<Void> delete(Caller caller, long id) {
-        long person = caller.requireUserWithScope(ADMIN_SCOPE);
+        long person = caller.requireUserWithScope(ScopeNames.ADMIN);
         return requireAdmin(id, person).chain(() -> organizations.delete(id))
                 .invoke(() -> LOG.infof("organization deleted: id=%d by person %d", id, person));
     }
@@ -125,7 +125,7 @@ public class OrganizationService {
 
     /** PUT membership {role}: invites a person (pending) or changes a member's role. True when created. */
     public Uni<MembershipChange> putMembership(Caller caller, long id, long personId, JsonNode body) {
-        long admin = caller.requireUserWithScope(ADMIN_SCOPE);
+        long admin = caller.requireUserWithScope(ScopeNames.ADMIN);
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
@@ -159,7 +159,7 @@ public class OrganizationService {
 
     /** PATCH /user/memberships/organizations/:id {"state":"active"}: the invited person accepts. */
     public Uni<MembershipRow> accept(Caller caller, long id, JsonNode body) {
-        long person = caller.requireUserWithScope(ADMIN_SCOPE);
+        long person = caller.requireUserWithScope(ScopeNames.ADMIN);
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
@@ -176,7 +176,7 @@ public class OrganizationService {
 
     /** An admin removes someone, or a person leaves (or declines); the last active admin cannot go. */
     public Uni<Void> removeMembership(Caller caller, long id, long personId) {
-        long actor = caller.requireUserWithScope(ADMIN_SCOPE);
+        long actor = caller.requireUserWithScope(ScopeNames.ADMIN);
         Uni<Void> allowed = actor == personId ? visible(id, actor).replaceWithVoid() : requireAdmin(id, actor);
         return allowed.chain(() -> organizations.changeMemberships(id, conn ->
                 OrganizationRepository.membership(conn, id, personId)

@@ -11,6 +11,7 @@ import org.ziggurat.platform.token.Caller;
 
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * The data events of a repository: who may read and record them, recording one at most once per
@@ -21,7 +22,6 @@ import java.util.List;
 public class EventService {
 
     /** Recording an event creates content: the write scope. */
-    static final String WRITE_SCOPE = "write";
 
     private final NamespaceRights rights;
     private final EventRepository events;
@@ -46,7 +46,7 @@ public class EventService {
      * reads the first answer's event again; the same key with another body is refused.
      */
     public Uni<EventViews.Event> append(Append append, Caller caller, PublicUrls urls) {
-        return rights.forWriting(append.namespace(), caller, WRITE_SCOPE).chain(ns -> {
+        return rights.forWriting(append.namespace(), caller, ScopeNames.WRITE).chain(ns -> {
             EventViews.Place place = new EventViews.Place(ns.name(), append.repository(), urls);
             EventRepository.NewEvent event = new EventRepository.NewEvent(ns.name(), append.repository(), append.input(),
                     caller.requireUser(), caller.username().orElse(""), caller.clientId().orElse(null),

@@ -53,6 +53,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.ziggurat.platform.token.ScopeNames;
 
 /** Data events of a repository (spec 4.7). */
 @Tag(name = "Data events", description = "Records of data manipulation in a repository: FileUpload, API-Request, Fork.")
@@ -82,7 +83,7 @@ public class EventsResource {
     description = "By a person who may write the namespace. Each commit names an item; the server keeps its revisions "
     + "and the JSON Patch changeset against the previous one. With Idempotency-Key, the same key and body "
     + "answer the first event again; the same key with another body is 422.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.WRITE)
     @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "1 to 255 visible ASCII characters.",
     schema = @Schema(type = SchemaType.STRING, maxLength = 255))
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = EventDocs.EventInput.class)))

@@ -20,6 +20,7 @@ import java.time.OffsetDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * Concepts of a scheme: creating them ({@code write}), changing and deleting them ({@code update}),
@@ -53,7 +54,7 @@ public class ConceptService {
 
     public Uni<ConceptViews.Concept> create(String namespace, String slug, ConceptInput input, Caller caller,
             PublicUrls urls) {
-        return schemeService.writable(namespace, slug, caller, SchemeService.WRITE_SCOPE)
+        return schemeService.writable(namespace, slug, caller, ScopeNames.WRITE)
                 .chain(scheme -> concepts.insert(scheme.id(), input, caller.requireUser(), caller.username().orElse(""))
                         .chain(id -> view(scheme, id, urls)));
     }
@@ -61,7 +62,7 @@ public class ConceptService {
     /** Changes the fields the patch names (collections are replaced whole), checked as a whole concept. */
     public Uni<ConceptViews.Concept> update(String namespace, String slug, String id, JsonNode patch, Caller caller,
             PublicUrls urls) {
-        return schemeService.writable(namespace, slug, caller, SchemeService.UPDATE_SCOPE)
+        return schemeService.writable(namespace, slug, caller, ScopeNames.UPDATE)
                 .chain(scheme -> concepts.one(scheme.id(), id)
                         .onItem().ifNull().failWith(() -> notFound(id))
                         .chain(row -> concepts.details(List.of(id)).map(d -> ConceptInput.patched(ConceptInput.asBody(
@@ -73,7 +74,7 @@ public class ConceptService {
     }
 
     public Uni<Void> delete(String namespace, String slug, String id, Caller caller) {
-        return schemeService.writable(namespace, slug, caller, SchemeService.UPDATE_SCOPE)
+        return schemeService.writable(namespace, slug, caller, ScopeNames.UPDATE)
                 .chain(scheme -> concepts.delete(scheme.id(), id))
                 .map(deleted -> {
                     if (!deleted) {

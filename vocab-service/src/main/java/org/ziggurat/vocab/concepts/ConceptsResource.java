@@ -43,6 +43,7 @@ import org.ziggurat.vocab.schemes.SchemeService;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.ziggurat.platform.token.ScopeNames;
 
 /** Concepts (spec 4.6): of a scheme, or of a whole namespace ({@code in_scheme} narrows it). */
 @Tag(name = "Concepts", description = "Concepts of a scheme, with multilingual labels, notes, broader and narrower concepts and matches.")
@@ -65,7 +66,7 @@ public class ConceptsResource {
 
     @Operation(operationId = "createConcept", summary = "Create a concept",
     description = "Labels, notes, broader concepts and matches; a Preferred label at least.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.WRITE)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptDocs.NewConcept.class)))
     @APIResponse(responseCode = "201", description = "The new concept, in the concepts wrapper.", headers = @Header(name = "Location",
     description = "The concept's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptViews.Concepts.class)))
@@ -90,7 +91,7 @@ public class ConceptsResource {
     @Operation(operationId = "updateConcept", summary = "Change a concept",
     description = "Changes the fields the body names (status, labels, notes, broader, matches; collections are "
     + "replaced whole), checked as a whole concept.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptDocs.NewConcept.class)))
     @APIResponse(responseCode = "200", description = "The changed concept, in the concepts wrapper.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -113,7 +114,7 @@ public class ConceptsResource {
     }
 
     @Operation(operationId = "deleteConcept", summary = "Delete a concept")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)

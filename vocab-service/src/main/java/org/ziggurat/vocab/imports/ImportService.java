@@ -8,6 +8,7 @@ import org.ziggurat.platform.token.Caller;
 import org.ziggurat.vocab.schemes.SchemeRepository;
 import org.ziggurat.vocab.schemes.SchemeRow;
 import org.ziggurat.vocab.schemes.SchemeService;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * Accepting a SKOS import as a job and reading its progress. An import creates concepts and may
@@ -38,15 +39,15 @@ public class ImportService {
 
     /** The job, stored before the answer; a worker of any replica then takes it. */
     public Uni<JobOfScheme> accept(String namespace, String slug, Caller caller, String format, byte[] document) {
-        caller.requireUserWithScope(SchemeService.UPDATE_SCOPE);
-        return schemeService.writable(namespace, slug, caller, SchemeService.WRITE_SCOPE)
+        caller.requireUserWithScope(ScopeNames.UPDATE);
+        return schemeService.writable(namespace, slug, caller, ScopeNames.WRITE)
                 .chain(scheme -> jobs.create(scheme.id(), format, document, caller.requireUser(),
                         caller.username().orElse("")).map(job -> new JobOfScheme(job, scheme)))
                 .invoke(worker::wake);
     }
 
     public Uni<JobOfScheme> get(String namespace, long id, Caller caller) {
-        return rights.forWriting(namespace, caller, SchemeService.WRITE_SCOPE)
+        return rights.forWriting(namespace, caller, ScopeNames.WRITE)
                 .chain(ns -> jobs.inNamespace(ns.name(), id))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No import has the id " + id + "."))
                 .chain(job -> schemes.byId(job.schemeId()).map(s -> new JobOfScheme(job, s)));

@@ -36,6 +36,7 @@ import org.ziggurat.vocab.rdf.Skos;
 import java.net.URI;
 import java.time.Instant;
 import java.util.stream.Collectors;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * SKOS imports: the document is accepted as a job (202 and its progress resource), then written
@@ -76,7 +77,7 @@ public class ImportsResource {
     @Operation(operationId = "importScheme", summary = "Import SKOS into a scheme",
     description = "A SKOS document (Turtle, RDF/XML, JSON-LD, N-Triples) as the body; its concepts are written by a "
     + "background job, whose progress and report the answer's Location shows.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = {"write", "update"})
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = {ScopeNames.WRITE, ScopeNames.UPDATE})
     @RequestBody(required = true, content = {
     @Content(mediaType = "text/turtle", schema = @Schema(type = SchemaType.STRING)),
     @Content(mediaType = "application/rdf+xml", schema = @Schema(type = SchemaType.STRING)),
@@ -107,7 +108,7 @@ public class ImportsResource {
 
     @Operation(operationId = "getImport", summary = "Get an import job",
     description = "Its state (queued, running, succeeded, failed), progress and report. Part of writing: it needs write rights.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.WRITE)
     @APIResponse(responseCode = "200", description = "The job.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)

@@ -8,6 +8,7 @@ import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
 
 import java.util.List;
+import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * Concept schemes and who may do what with them: a scheme is read where its namespace is readable
@@ -16,11 +17,6 @@ import java.util.List;
  */
 @ApplicationScoped
 public class SchemeService {
-
-    /** Creating content in a namespace. */
-    public static final String WRITE_SCOPE = "write";
-    /** Changing or deleting content. */
-    public static final String UPDATE_SCOPE = "update";
 
     private final Callers callers;
     private final NamespaceRights rights;
@@ -52,18 +48,18 @@ public class SchemeService {
     }
 
     public Uni<SchemeRow> create(String namespace, Caller caller, SchemeFields f) {
-        return rights.forWriting(namespace, caller, WRITE_SCOPE).chain(ns -> schemes.insert(ns.name(), f.slug(),
+        return rights.forWriting(namespace, caller, ScopeNames.WRITE).chain(ns -> schemes.insert(ns.name(), f.slug(),
                 f.abbr() == null ? f.slug() : f.abbr(), f.title(), f.definition() == null ? "" : f.definition(),
                 f.language() == null ? "eng" : f.language(), caller.requireUser(), caller.username().orElse("")));
     }
 
     public Uni<SchemeRow> update(String namespace, String slug, Caller caller, SchemeFields f) {
-        return writable(namespace, slug, caller, UPDATE_SCOPE)
+        return writable(namespace, slug, caller, ScopeNames.UPDATE)
                 .chain(row -> schemes.update(row.id(), f.abbr(), f.title(), f.definition(), f.language()));
     }
 
     public Uni<Void> delete(String namespace, String slug, Caller caller) {
-        return writable(namespace, slug, caller, UPDATE_SCOPE).chain(row -> schemes.delete(row.id()));
+        return writable(namespace, slug, caller, ScopeNames.UPDATE).chain(row -> schemes.delete(row.id()));
     }
 
     public static ProblemException notFound(String slug) {

@@ -43,6 +43,7 @@ import org.eclipse.rdf4j.rio.RDFFormat;
 import java.net.URI;
 import java.util.Optional;
 import java.util.List;
+import org.ziggurat.platform.token.ScopeNames;
 
 /** Concept schemes of a namespace (spec 4.6). */
 @Tag(name = "Vocabularies", description = "Concept schemes per namespace (a person or an organization), their SKOS exports and imports.")
@@ -130,7 +131,7 @@ public class SchemesResource {
 
     @Operation(operationId = "createScheme", summary = "Create a scheme",
     description = "In a namespace the caller may write: their own, or an organization in which they are an active member.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "write")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.WRITE)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeInput.class)))
     @APIResponse(responseCode = "201", description = "The new scheme.", headers = @Header(name = "Location",
     description = "The scheme's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeViews.Scheme.class)))
@@ -153,7 +154,7 @@ public class SchemesResource {
 
     @Operation(operationId = "updateScheme", summary = "Change a scheme",
     description = "Changes the fields the body names; the slug cannot change.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeInput.class)))
     @APIResponse(responseCode = "200", description = "The changed scheme.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
@@ -171,7 +172,7 @@ public class SchemesResource {
     }
 
     @Operation(operationId = "deleteScheme", summary = "Delete a scheme", description = "With its concepts and import jobs.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "update")
+    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)

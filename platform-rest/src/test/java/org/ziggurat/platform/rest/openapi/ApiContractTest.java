@@ -18,6 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ApiContractTest {
 
     @Test
+    void theDocumentedScopesAreThePlatformsScopes() {
+        assertEquals(java.util.Set.copyOf(org.ziggurat.platform.token.ScopeNames.ALL), ApiContract.SCOPES.keySet(),
+                "every scope the services check is described, and nothing else");
+    }
+
+    @Test
     void anOperationsScopesComeWithEveryWayToSendTheToken() {
         Operation operation = OASFactory.createOperation().security(List.of(
                 OASFactory.createSecurityRequirement().addScheme(ApiContract.OAUTH2, List.of("admin"))));

@@ -1,0 +1,36 @@
+package org.ziggurat.platform.token;
+
+import java.util.List;
+
+/**
+ * The platform's scopes, by name: what auth-service issues and every service checks
+ * ({@link Caller#requireUserWithScope}). One vocabulary, so that a check and the documentation
+ * of an operation cannot name a scope differently.
+ */
+public final class ScopeNames {
+
+    /** What a token shows when it asked for no scope: public reads. */
+    public static final String PUBLIC = "public";
+    /** The person's own profile, private fields included. */
+    public static final String USER = "user";
+    /** Create content in the namespaces the person may write to. */
+    public static final String WRITE = "write";
+    /** Change and delete content in those namespaces. */
+    public static final String UPDATE = "update";
+    /** The person's applications, organizations and memberships. */
+    public static final String ADMIN = "admin";
+    /** OpenID Connect (Core §3.1.2.1): an ID token. */
+    public static final String OPENID = "openid";
+    /** OpenID Connect: name, username, picture at userinfo. */
+    public static final String PROFILE = "profile";
+    /** OpenID Connect: the sign-in address at userinfo. */
+    public static final String EMAIL = "email";
+    /** OpenID Connect Core §11: tokens that outlive the person's session. */
+    public static final String OFFLINE_ACCESS = "offline_access";
+
+    /** Every scope, in the order tokens and the metadata list them. */
+    public static final List<String> ALL = List.of(PUBLIC, USER, WRITE, UPDATE, ADMIN, OPENID, PROFILE, EMAIL, OFFLINE_ACCESS);
+
+    private ScopeNames() {
+    }
+}
