@@ -23,9 +23,9 @@ import java.util.function.Consumer;
 
 /**
  * Writes access-log lines in batches from a thread of its own: the event loop only queues an
- * entry. Through the logging system each line was a record handed to the logging thread (a
- * wake-up), formatted, filtered and written with a system call of its own: 15% of the gateway's
- * time on a two-core machine, a sixth of its throughput. Here the writer wakes every
+ * entry. Through the logging system each line would be a record handed to the logging thread (a
+ * wake-up), formatted, filtered and written with a system call of its own, for every request.
+ * Here the writer wakes every
  * {@code interval}, and everything queued meanwhile is one write.
  *
  * <p>Lines have the shape of the console log's: JSON with the fields in {@code mdc}, as the JSON

@@ -92,10 +92,9 @@ public class Identities {
     /**
      * Each answer is reused for a random time between half of {@code reuse} and all of it, and
      * never past the access token's expiry. With one fixed time, tokens first seen together
-     * (after a restart, or a client fleet starting) came due together: 1,000 introspections and
-     * RSA signatures (1.2 ms each) at once, a stall of over a second every period (seen as p99
-     * 93-114 ms in the benchmark's {@code /user}, which rotates 1,000 tokens). Spread, the same
-     * work is a steady trickle.
+     * (after a restart, or a client fleet starting) came due together: as many introspections
+     * and RSA signatures as tokens at once, a stall every period that every request behind it
+     * waited out. Spread, the same work is a steady trickle.
      */
     static final class SpreadReuse implements Expiry<String, Resolved> {
 

@@ -14,9 +14,9 @@ import java.security.Security;
 /**
  * AWS-LC (Amazon Corretto Crypto Provider) as this process's first security provider, where its
  * native library loads, so that SmallRye JWT signs platform tokens (RS256) with it. The gateway
- * signs one for each person whose access token it checks again: under the benchmark's GET /user
- * (1,000 tokens), the JDK's RSA was 14 to 20% of its CPU, and AWS-LC 5 to 6% (JFR CPU-time
- * samples, bench/cpu-per-request --profile). Nothing else in the gateway does much cryptography;
+ * signs one for each person whose access token it checks again, and the JDK's RSA is the larger
+ * part of that work (bench/cpu-per-request --profile shows it). Nothing else in the gateway does
+ * much cryptography;
  * what does (random request ids, TLS where configured) is what AWS-LC is made for.
  *
  * <p>Installed on a worker thread after start, as its self-tests take 0.3 s that a start need not

@@ -119,12 +119,12 @@ public class TokenRepository {
      * A refresh in one statement, and so one commit: the live, unused refresh token of this client
      * (or of no client, for the password grant's without one) and of at least the narrowed scopes
      * is marked used, and the new pair joins its family. Narrowing narrows the new access token
-     * only: the new refresh token keeps the grant's scopes (RFC 6749 §6). It
-     * was a transaction of four round trips (BEGIN, the rotation, the insert, COMMIT), the token
-     * endpoint's largest cost under load after the commit itself. Null when nothing was rotated:
+     * only: the new refresh token keeps the grant's scopes (RFC 6749 §6). One statement, not a
+     * transaction of four round trips (BEGIN, the rotation, the insert, COMMIT), since round trips
+     * are what a refresh costs besides its commit. Null when nothing was rotated:
      * unknown, used, revoked, expired, another client's, or asked to widen; {@code RefreshTokenGrant}
      * then tells which. Of two concurrent refreshes with one token, exactly one rotates it.
-     * Concurrent refreshes share commits (GroupCommit): the commit was the rest of its cost.
+     * Concurrent refreshes share commits (GroupCommit), the other half of that cost.
      */
     public Uni<Rotated> rotate(Rotation r) {
         String[] narrowed = r.narrowedTo() == null ? null : r.narrowedTo().toArray(String[]::new);

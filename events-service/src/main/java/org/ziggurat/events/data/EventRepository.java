@@ -220,8 +220,8 @@ public class EventRepository {
     /**
      * One statement per shape of the list, each ordered exactly as its index is, so that the plan
      * reads that index: with "$2 IS NULL OR kind = $2" and "ORDER BY id DESC" the planner walked
-     * the primary key backwards past every newer event of other repositories (15 ms a page of a
-     * 1,000,000-event repository once another was busy, instead of 0.1). The repository is matched
+     * the primary key backwards past every newer event of other repositories, which grows with
+     * every other repository's events. The repository is matched
      * with "= ANY" of one value on purpose: an "=" makes the planner drop repository_id from the
      * ORDER BY, and the primary key then looks just as good to it (EventPagePlanTest). Its id is
      * an init plan: looked up once, before the index is read.

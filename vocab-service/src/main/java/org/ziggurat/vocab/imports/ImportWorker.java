@@ -98,8 +98,8 @@ public class ImportWorker {
                     (conn, done) -> {
                         warnings.addAll(done.warnings());
                         // A large import changes the tables' shape at once: without fresh statistics the
-                        // planner kept estimating an empty scheme and sorted all 40,000 concepts of a
-                        // page read (60 ms instead of 0.1) until autovacuum's next analyze, if it runs.
+                        // planner kept estimating an empty scheme and sorted every concept of the scheme
+                        // for each page read, until autovacuum's next analyze, if it runs.
                         // In the import's transaction, so the job reads as done only with them in place.
                         Uni<?> statistics = total < ANALYZE_THRESHOLD ? Uni.createFrom().voidItem()
                                 : conn.query("ANALYZE concept, label, note, broader, match").execute();
