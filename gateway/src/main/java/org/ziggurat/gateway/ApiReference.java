@@ -10,7 +10,6 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
@@ -32,11 +31,13 @@ public class ApiReference {
     private static final List<String> ORDER = List.of(PublicRoutes.AUTH, PublicRoutes.DIRECTORY, PublicRoutes.VOCAB,
             PublicRoutes.EVENTS);
 
-    @Inject
-    GatewayConfig config;
+    private final GatewayConfig config;
+    private final ObjectMapper mapper;
 
-    @Inject
-    ObjectMapper mapper;
+    ApiReference(GatewayConfig config, ObjectMapper mapper) {
+        this.config = config;
+        this.mapper = mapper;
+    }
 
     private HttpClient client;
     private ApiViewer viewer;

@@ -3,7 +3,6 @@ package org.ziggurat.gateway;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
@@ -23,11 +22,13 @@ public class GatewayReplicas {
 
     private static final Logger LOG = Logger.getLogger(GatewayReplicas.class);
 
-    @Inject
-    GatewayConfig config;
+    private final GatewayConfig config;
+    private final Vertx vertx;
 
-    @Inject
-    Vertx vertx;
+    GatewayReplicas(GatewayConfig config, Vertx vertx) {
+        this.config = config;
+        this.vertx = vertx;
+    }
 
     private volatile int count = 1;
 

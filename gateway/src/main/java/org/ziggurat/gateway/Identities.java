@@ -63,9 +63,7 @@ public class Identities {
     /** Seconds a platform token must have left when a service receives it: clock skew and transit. */
     static final long PLATFORM_TOKEN_MARGIN_SECONDS = 5;
 
-    @Inject
-    IdentityProviderManager identities;
-
+    private final IdentityProviderManager identities;
     private final PlatformTokenSigner signer;
     private final AsyncCache<String, Resolved> resolved;
     private final Cache<String, Signed> signed;
@@ -73,7 +71,8 @@ public class Identities {
     private final Cache<String, Boolean> inactive;
 
     @Inject
-    public Identities(GatewayConfig config, PlatformTokenSigner signer) {
+    public Identities(GatewayConfig config, PlatformTokenSigner signer, IdentityProviderManager identities) {
+        this.identities = identities;
         this.signer = signer;
         Duration ttl = config.tokenCacheTtl();
         Duration cap = Duration.ofSeconds(Math.max(1, signer.lifetimeSeconds() / 2));

@@ -6,7 +6,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
@@ -24,17 +23,17 @@ public class LoginSessions {
     /** The login form's double-submit CSRF cookie (before there is a session to hold a token). */
     public static final String LOGIN_CSRF_COOKIE = "ziggurat_login_csrf";
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final TokenCrypto crypto;
+    private final AuthConfig config;
+    private final LiveAccessTokens liveTokens;
 
-    @Inject
-    TokenCrypto crypto;
-
-    @Inject
-    AuthConfig config;
-
-    @Inject
-    LiveAccessTokens liveTokens;
+    LoginSessions(Pool pool, TokenCrypto crypto, AuthConfig config, LiveAccessTokens liveTokens) {
+        this.pool = pool;
+        this.crypto = crypto;
+        this.config = config;
+        this.liveTokens = liveTokens;
+    }
 
     /**
      * {@code authTime}: when the person signed in, to the second (OpenID Connect's auth_time, and

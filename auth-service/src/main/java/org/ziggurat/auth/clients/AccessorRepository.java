@@ -7,7 +7,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.platform.permissions.UserPermissions;
 
 import java.util.ArrayList;
@@ -20,8 +19,11 @@ public class AccessorRepository {
     public static final String PERSON = "person";
     public static final String ORGANIZATION = "organization";
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+
+    AccessorRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     public record Accessor(long applicationId, String kind, long subjectId, UserPermissions permissions) {
     }

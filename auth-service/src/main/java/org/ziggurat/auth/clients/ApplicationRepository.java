@@ -10,7 +10,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
-import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
 
 import java.time.Duration;
@@ -21,11 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 public class ApplicationRepository {
 
-    @Inject
-    Pool pool;
-
-    @Inject
-    Event<ApplicationDeleted> deletions;
+    private final Pool pool;
+    private final Event<ApplicationDeleted> deletions;
 
     /**
      * Clients by client_id, as the token, introspection and revocation endpoints authenticate them
@@ -37,8 +33,9 @@ public class ApplicationRepository {
     /** Bumped by every change: a read that began before a change never caches what it read. */
     private final AtomicLong generation = new AtomicLong();
 
-    @Inject
-    public ApplicationRepository(AuthConfig config) {
+    ApplicationRepository(Pool pool, Event<ApplicationDeleted> deletions, AuthConfig config) {
+        this.pool = pool;
+        this.deletions = deletions;
         Duration ttl = config.clientCacheTtl();
         this.clients = ttl.isZero() || ttl.isNegative() ? null
                 : Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).build();

@@ -14,7 +14,6 @@ import org.ziggurat.platform.rest.openapi.ApiErrors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -44,14 +43,15 @@ import org.ziggurat.platform.token.ScopeNames;
 public class ApplicationsResource {
 
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final ApplicationRepository applications;
+    private final ApplicationService service;
 
-    @Inject
-    ApplicationRepository applications;
-
-    @Inject
-    ApplicationService service;
+    ApplicationsResource(Callers callers, ApplicationRepository applications, ApplicationService service) {
+        this.callers = callers;
+        this.applications = applications;
+        this.service = service;
+    }
 
     @Operation(operationId = "listApplications", summary = "List the caller's applications")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)

@@ -3,7 +3,6 @@ package org.ziggurat.auth.clients;
 import org.ziggurat.auth.oauth.OAuthException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.auth.clients.ApplicationRepository;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -12,11 +11,13 @@ import org.ziggurat.auth.crypto.TokenCrypto;
 @ApplicationScoped
 public class ClientAuthenticator {
 
-    @Inject
-    ApplicationRepository applications;
+    private final ApplicationRepository applications;
+    private final TokenCrypto crypto;
 
-    @Inject
-    TokenCrypto crypto;
+    ClientAuthenticator(ApplicationRepository applications, TokenCrypto crypto) {
+        this.applications = applications;
+        this.crypto = crypto;
+    }
 
     /** The authenticated application; {@code invalid_client} otherwise. */
     public Uni<ApplicationRow> authenticate(ClientCredentials.Claimed claimed) {

@@ -3,7 +3,6 @@ package org.ziggurat.auth.clients;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -14,14 +13,15 @@ public class PlatformClients {
 
     private static final Logger LOG = Logger.getLogger(PlatformClients.class);
 
-    @Inject
-    AuthConfig config;
+    private final AuthConfig config;
+    private final ApplicationRepository applications;
+    private final TokenCrypto crypto;
 
-    @Inject
-    ApplicationRepository applications;
-
-    @Inject
-    TokenCrypto crypto;
+    PlatformClients(AuthConfig config, ApplicationRepository applications, TokenCrypto crypto) {
+        this.config = config;
+        this.applications = applications;
+        this.crypto = crypto;
+    }
 
     void provision(@Observes StartupEvent start) {
         config.gatewayClient().secret().ifPresentOrElse(secret -> {

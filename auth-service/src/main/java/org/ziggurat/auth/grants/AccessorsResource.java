@@ -15,7 +15,6 @@ import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.platform.http.PathIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -50,18 +49,18 @@ public class AccessorsResource {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final ApplicationService applications;
+    private final AccessorRepository accessors;
+    private final DirectoryClient directory;
 
-    @Inject
-    ApplicationService applications;
-
-    @Inject
-    AccessorRepository accessors;
-
-    @Inject
-    @RestClient
-    DirectoryClient directory;
+    AccessorsResource(Callers callers, ApplicationService applications, AccessorRepository accessors,
+            @RestClient DirectoryClient directory) {
+        this.callers = callers;
+        this.applications = applications;
+        this.accessors = accessors;
+        this.directory = directory;
+    }
 
     @Schema(name = "Accessor")
     @RegisterForReflection

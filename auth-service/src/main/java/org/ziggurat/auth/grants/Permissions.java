@@ -3,7 +3,6 @@ package org.ziggurat.auth.grants;
 import org.ziggurat.auth.clients.AccessorRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.permissions.UserPermissions;
@@ -19,12 +18,13 @@ import java.util.Map;
 @ApplicationScoped
 public class Permissions {
 
-    @Inject
-    AccessorRepository accessors;
+    private final AccessorRepository accessors;
+    private final DirectoryClient directory;
 
-    @Inject
-    @RestClient
-    DirectoryClient directory;
+    Permissions(AccessorRepository accessors, @RestClient DirectoryClient directory) {
+        this.accessors = accessors;
+        this.directory = directory;
+    }
 
     public Uni<Map<Long, UserPermissions>> effective(long personId, Collection<Long> applicationIds) {
         if (applicationIds.isEmpty()) {

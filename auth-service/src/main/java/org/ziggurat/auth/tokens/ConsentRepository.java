@@ -5,7 +5,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import java.util.Arrays;
 import java.util.Set;
@@ -14,8 +13,11 @@ import java.util.Set;
 @ApplicationScoped
 public class ConsentRepository {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+
+    ConsentRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     public Uni<Void> grant(long applicationId, long personId, Set<String> scopes) {
         return pool.preparedQuery("INSERT INTO consent (application_id, person_id, scopes) VALUES ($1, $2, $3) "

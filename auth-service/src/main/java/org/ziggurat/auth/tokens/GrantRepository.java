@@ -7,7 +7,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,11 +17,13 @@ import java.util.List;
 @ApplicationScoped
 public class GrantRepository {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final TokenRepository tokens;
 
-    @Inject
-    TokenRepository tokens;
+    GrantRepository(Pool pool, TokenRepository tokens) {
+        this.pool = pool;
+        this.tokens = tokens;
+    }
 
     public record GrantRow(long id, long applicationId, String appName, String clientId, List<String> scopes,
             Instant createdAt, Instant updatedAt) {

@@ -3,7 +3,6 @@ package org.ziggurat.auth.tokens;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /** Expired tokens, codes, device authorizations and login sessions leave the database. */
@@ -12,14 +11,15 @@ public class TokenPurge {
 
     private static final Logger LOG = Logger.getLogger(TokenPurge.class);
 
-    @Inject
-    TokenRepository tokens;
+    private final TokenRepository tokens;
+    private final DeviceAuthorizationRepository devices;
+    private final PushedRequestRepository pushed;
 
-    @Inject
-    DeviceAuthorizationRepository devices;
-
-    @Inject
-    PushedRequestRepository pushed;
+    TokenPurge(TokenRepository tokens, DeviceAuthorizationRepository devices, PushedRequestRepository pushed) {
+        this.tokens = tokens;
+        this.devices = devices;
+        this.pushed = pushed;
+    }
 
     @Scheduled(every = "{ziggurat.auth.purge-every:15m}", delayed = "1m",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)

@@ -10,7 +10,6 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.oauth.Scopes;
 
@@ -28,14 +27,15 @@ import java.util.UUID;
 @ApplicationScoped
 public class TokenRepository {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final LiveAccessTokens live;
+    private final AuthConfig config;
 
-    @Inject
-    LiveAccessTokens live;
-
-    @Inject
-    AuthConfig config;
+    TokenRepository(Pool pool, LiveAccessTokens live, AuthConfig config) {
+        this.pool = pool;
+        this.live = live;
+        this.config = config;
+    }
 
     private GroupCommit rotations;
 

@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.platform.problem.DependencyUnavailable;
@@ -30,9 +29,11 @@ public class NamespaceRights {
     /** Compiled once: every read and write of namespaced content checks its name. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9-]{1,39}");
 
-    @Inject
-    @RestClient
-    DirectoryClient directory;
+    private final DirectoryClient directory;
+
+    NamespaceRights(@RestClient DirectoryClient directory) {
+        this.directory = directory;
+    }
 
     @ConfigProperty(name = "ziggurat.namespaces.cache-ttl", defaultValue = "5s")
     Duration cacheTtl;

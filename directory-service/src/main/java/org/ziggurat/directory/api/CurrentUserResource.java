@@ -17,7 +17,6 @@ import org.ziggurat.directory.people.PersonRow;
 import org.ziggurat.directory.people.PersonViews;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
@@ -47,20 +46,20 @@ public class CurrentUserResource {
 
     /** The scope that shows and changes private profile data. */
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final PeopleRepository people;
+    private final PeopleService service;
+    private final OrganizationRepository organizations;
+    private final OrganizationService organizationService;
 
-    @Inject
-    PeopleRepository people;
-
-    @Inject
-    PeopleService service;
-
-    @Inject
-    OrganizationRepository organizations;
-
-    @Inject
-    OrganizationService organizationService;
+    CurrentUserResource(Callers callers, PeopleRepository people, PeopleService service,
+            OrganizationRepository organizations, OrganizationService organizationService) {
+        this.callers = callers;
+        this.people = people;
+        this.service = service;
+        this.organizations = organizations;
+        this.organizationService = organizationService;
+    }
 
     @Operation(operationId = "getCurrentUser", summary = "Get the authenticated person",
     description = "The caller's own profile with its public email; with the user scope also the private fields.")

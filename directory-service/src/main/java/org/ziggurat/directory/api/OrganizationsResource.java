@@ -18,7 +18,6 @@ import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -52,14 +51,15 @@ import org.ziggurat.platform.token.ScopeNames;
 @Produces(MediaType.APPLICATION_JSON)
 public class OrganizationsResource {
 
-    @Inject
-    Callers callers;
+    private final Callers callers;
+    private final OrganizationRepository organizations;
+    private final OrganizationService service;
 
-    @Inject
-    OrganizationRepository organizations;
-
-    @Inject
-    OrganizationService service;
+    OrganizationsResource(Callers callers, OrganizationRepository organizations, OrganizationService service) {
+        this.callers = callers;
+        this.organizations = organizations;
+        this.service = service;
+    }
 
     /** Newest first; private organizations only to their members. */
     @Operation(operationId = "listOrganizations", summary = "List organizations",

@@ -18,7 +18,6 @@ import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.PeopleService;
 import org.ziggurat.directory.people.PersonViews;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -50,17 +49,18 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class PeopleResource {
 
-    @Inject
-    PeopleRepository people;
+    private final PeopleRepository people;
+    private final PeopleService service;
+    private final Callers callers;
+    private final OrganizationRepository organizations;
 
-    @Inject
-    PeopleService service;
-
-    @Inject
-    Callers callers;
-
-    @Inject
-    OrganizationRepository organizations;
+    PeopleResource(PeopleRepository people, PeopleService service, Callers callers,
+            OrganizationRepository organizations) {
+        this.people = people;
+        this.service = service;
+        this.callers = callers;
+        this.organizations = organizations;
+    }
 
     @Operation(operationId = "listPeople", summary = "List people",
     description = "Every person, in order of sign-up, a page at a time (Link and X-Total-Count headers).")

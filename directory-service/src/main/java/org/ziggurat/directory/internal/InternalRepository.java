@@ -7,7 +7,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.directory.people.PersonRow;
 
 import java.util.ArrayList;
@@ -17,8 +16,11 @@ import java.util.List;
 @ApplicationScoped
 public class InternalRepository {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+
+    InternalRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     public record Credential(long id, String username, String passwordHash) {
     }

@@ -6,7 +6,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.DirectoryConfig;
 
@@ -32,14 +31,15 @@ public class LoginThrottle {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.directory.security");
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final DirectoryConfig config;
+    private final MeterRegistry metrics;
 
-    @Inject
-    DirectoryConfig config;
-
-    @Inject
-    MeterRegistry metrics;
+    LoginThrottle(Pool pool, DirectoryConfig config, MeterRegistry metrics) {
+        this.pool = pool;
+        this.config = config;
+        this.metrics = metrics;
+    }
 
     /** The account's key: its id when the login names one (null: it names none), else the login as typed. */
     static String accountKey(Long personId, String login) {

@@ -3,7 +3,6 @@ package org.ziggurat.directory.internal;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.DirectoryConfig;
 
@@ -15,11 +14,13 @@ public class ThrottlePurge {
 
     private static final Logger LOG = Logger.getLogger(ThrottlePurge.class);
 
-    @Inject
-    LoginThrottle throttle;
+    private final LoginThrottle throttle;
+    private final DirectoryConfig config;
 
-    @Inject
-    DirectoryConfig config;
+    ThrottlePurge(LoginThrottle throttle, DirectoryConfig config) {
+        this.throttle = throttle;
+        this.config = config;
+    }
 
     @Scheduled(every = "10m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> purge() {

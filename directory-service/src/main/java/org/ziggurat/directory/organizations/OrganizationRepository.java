@@ -8,7 +8,6 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.directory.people.PersonRow;
 import org.ziggurat.platform.data.RowMissing;
 import org.ziggurat.platform.data.ValueTaken;
@@ -26,8 +25,11 @@ public class OrganizationRepository {
 
     static final long ANONYMOUS = 0;
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+
+    OrganizationRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     public Uni<OrganizationRow> byId(long id) {
         return pool.preparedQuery(OrganizationRow.SELECT + "WHERE o.id = $1").execute(Tuple.of(id))

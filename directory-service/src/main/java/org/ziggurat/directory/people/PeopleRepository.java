@@ -8,7 +8,6 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.platform.data.ValueTaken;
 
 import java.util.ArrayList;
@@ -18,8 +17,11 @@ import java.util.List;
 @ApplicationScoped
 public class PeopleRepository {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+
+    PeopleRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     public record NewPerson(String username, String displayName, String email, String passwordHash) {
     }

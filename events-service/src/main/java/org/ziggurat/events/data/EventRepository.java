@@ -11,7 +11,6 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,14 +31,15 @@ public class EventRepository {
 
     public static final String CHANNEL = "data_events";
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final ObjectMapper mapper;
+    private final ChangesetWork changesetWork;
 
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    ChangesetWork changesetWork;
+    EventRepository(Pool pool, ObjectMapper mapper, ChangesetWork changesetWork) {
+        this.pool = pool;
+        this.mapper = mapper;
+        this.changesetWork = changesetWork;
+    }
 
     public record EventRow(long id, String kind, String note, long creatorId, String creatorUsername, String clientId,
             int commitsCount, OffsetDateTime createdAt) {

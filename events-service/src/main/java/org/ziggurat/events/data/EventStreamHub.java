@@ -9,7 +9,6 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.pubsub.PgSubscriber;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.platform.database.DatasourceSettings;
 
@@ -26,8 +25,11 @@ public class EventStreamHub {
 
     private static final Logger LOG = Logger.getLogger(EventStreamHub.class);
 
-    @Inject
-    Vertx vertx;
+    private final Vertx vertx;
+
+    EventStreamHub(Vertx vertx) {
+        this.vertx = vertx;
+    }
 
     private final BroadcastProcessor<String> notifications = BroadcastProcessor.create();
     private PgSubscriber subscriber;

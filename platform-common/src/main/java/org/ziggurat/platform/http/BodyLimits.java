@@ -9,7 +9,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.ziggurat.platform.problem.ProblemRoutes;
 
@@ -35,8 +34,11 @@ public class BodyLimits {
     /** Before every other route, the gateway's included. */
     static final int FIRST = Integer.MIN_VALUE + 1000;
 
-    @Inject
-    ProblemRoutes problems;
+    private final ProblemRoutes problems;
+
+    BodyLimits(ProblemRoutes problems) {
+        this.problems = problems;
+    }
 
     @ConfigProperty(name = "ziggurat.http.max-body-size", defaultValue = "1M")
     MemorySize maxBodySize;

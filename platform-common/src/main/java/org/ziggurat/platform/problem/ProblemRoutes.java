@@ -8,7 +8,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.platform.logging.RequestIds;
 
@@ -24,8 +23,11 @@ public class ProblemRoutes {
 
     private static final Logger LOG = Logger.getLogger(ProblemRoutes.class);
 
-    @Inject
-    ObjectMapper mapper;
+    private final ObjectMapper mapper;
+
+    ProblemRoutes(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
 
     void register(@Observes Router router) {
         router.route().order(LAST).handler(ctx -> write(ctx, 404, "No resource exists at this address."));

@@ -6,7 +6,6 @@ import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
@@ -16,8 +15,11 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @ApplicationScoped
 public class Callers {
 
-    @Inject
-    CurrentIdentityAssociation identities;
+    private final CurrentIdentityAssociation identities;
+
+    Callers(CurrentIdentityAssociation identities) {
+        this.identities = identities;
+    }
 
     /**
      * Callers by verified token object, which {@link VerifiedPlatformTokens} hands out again for

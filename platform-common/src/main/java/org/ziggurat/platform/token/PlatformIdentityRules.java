@@ -8,7 +8,6 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.SecurityIdentityAugmentor;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import java.io.IOException;
@@ -25,8 +24,11 @@ public class PlatformIdentityRules implements SecurityIdentityAugmentor {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Inject
-    PlatformTokenConfig config;
+    private final PlatformTokenConfig config;
+
+    PlatformIdentityRules(PlatformTokenConfig config) {
+        this.config = config;
+    }
 
     @Override
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {

@@ -4,7 +4,6 @@ import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.build.Jwt;
 import io.smallrye.jwt.build.JwtClaimsBuilder;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,8 +21,11 @@ import java.util.Set;
 @ApplicationScoped
 public class PlatformTokenSigner {
 
-    @Inject
-    PlatformTokenConfig config;
+    private final PlatformTokenConfig config;
+
+    PlatformTokenSigner(PlatformTokenConfig config) {
+        this.config = config;
+    }
 
     private volatile SigningKey key;
     private volatile CachedToken serviceToken;

@@ -10,7 +10,6 @@ import io.smallrye.jwt.auth.principal.ParseException;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import javax.crypto.SecretKey;
@@ -31,8 +30,11 @@ import java.util.concurrent.TimeUnit;
 @ApplicationScoped
 public class VerifiedPlatformTokens implements JWTParser {
 
-    @Inject
-    DefaultJWTParser parser;
+    private final DefaultJWTParser parser;
+
+    VerifiedPlatformTokens(DefaultJWTParser parser) {
+        this.parser = parser;
+    }
 
     private final Cache<String, JsonWebToken> verified = Caffeine.newBuilder()
             .maximumSize(20_000)

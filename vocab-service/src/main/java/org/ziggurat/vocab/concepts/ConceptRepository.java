@@ -7,7 +7,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.platform.data.InvalidReference;
 import org.ziggurat.platform.data.RowMissing;
 import org.ziggurat.vocab.schemes.SchemeRepository;
@@ -28,8 +27,11 @@ import java.util.Map;
 @ApplicationScoped
 public class ConceptRepository {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+
+    ConceptRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     /**
      * $1 query, $2 language or null, $3 namespace, $4 scheme id or null, $5 updated after or null,

@@ -10,7 +10,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 import java.util.List;
 
@@ -26,11 +25,13 @@ public class ImportJobRepository {
     @ConfigProperty(name = "ziggurat.vocab.imports.stale-after", defaultValue = "2m")
     Duration staleAfter;
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final ObjectMapper mapper;
 
-    @Inject
-    ObjectMapper mapper;
+    ImportJobRepository(Pool pool, ObjectMapper mapper) {
+        this.pool = pool;
+        this.mapper = mapper;
+    }
 
     public Uni<ImportJob> create(long schemeId, String format, byte[] document, long requesterId, String requesterUsername) {
         return pool.preparedQuery("INSERT INTO import_job AS j (scheme_id, format, document, requester_id, requester_username) "

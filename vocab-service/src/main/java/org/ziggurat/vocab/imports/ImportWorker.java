@@ -8,7 +8,6 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
@@ -31,17 +30,17 @@ public class ImportWorker {
 
     private static final Logger LOG = Logger.getLogger(ImportWorker.class);
 
-    @Inject
-    ImportJobRepository jobs;
+    private final ImportJobRepository jobs;
+    private final SkosImporter importer;
+    private final Pool pool;
+    private final ObjectMapper mapper;
 
-    @Inject
-    SkosImporter importer;
-
-    @Inject
-    Pool pool;
-
-    @Inject
-    ObjectMapper mapper;
+    ImportWorker(ImportJobRepository jobs, SkosImporter importer, Pool pool, ObjectMapper mapper) {
+        this.jobs = jobs;
+        this.importer = importer;
+        this.pool = pool;
+        this.mapper = mapper;
+    }
 
     static final int MAX_WARNINGS = 100;
     /** Imports of at least this many concepts refresh the planner's statistics of the tables they wrote. */

@@ -8,7 +8,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.vocab.concepts.ConceptIds;
 import org.ziggurat.vocab.concepts.ConceptInput;
@@ -38,11 +37,13 @@ public class SkosImporter {
 
     static final int BATCH = 1000;
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final ConceptRepository concepts;
 
-    @Inject
-    ConceptRepository concepts;
+    SkosImporter(Pool pool, ConceptRepository concepts) {
+        this.pool = pool;
+        this.concepts = concepts;
+    }
 
     public record Outcome(int created, int replaced, List<String> warnings) {
     }

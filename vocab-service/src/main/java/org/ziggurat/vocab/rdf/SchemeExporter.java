@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.vocab.concepts.ConceptRepository;
@@ -30,8 +29,11 @@ public class SchemeExporter implements SchemeExport {
 
     static final int PAGE = 500;
 
-    @Inject
-    ConceptRepository concepts;
+    private final ConceptRepository concepts;
+
+    SchemeExporter(ConceptRepository concepts) {
+        this.concepts = concepts;
+    }
 
     /** The export in a temporary file (blocks: call it on a worker thread). */
     @Override

@@ -6,7 +6,6 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.ziggurat.platform.data.ValueTaken;
 
 import java.util.ArrayList;
@@ -15,8 +14,11 @@ import java.util.List;
 @ApplicationScoped
 public class SchemeRepository {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+
+    SchemeRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Sets a scheme's next revision (see {@link SchemeRow}); a write to the scheme or its concepts takes one. */
     public static final String NEW_REVISION = "revision = nextval('scheme_revision')";
