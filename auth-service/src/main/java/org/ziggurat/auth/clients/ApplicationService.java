@@ -190,6 +190,11 @@ public class ApplicationService {
         });
     }
 
+    /** The owner's applications. */
+    public Uni<List<ApplicationRow>> ownedBy(long owner) {
+        return applications.listOwnedBy(owner);
+    }
+
     public Uni<ApplicationRow> owned(long id, long owner) {
         return applications.ownedBy(id, owner)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such application."));

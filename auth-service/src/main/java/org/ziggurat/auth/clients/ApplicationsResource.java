@@ -44,12 +44,10 @@ public class ApplicationsResource {
 
 
     private final Callers callers;
-    private final ApplicationRepository applications;
     private final ApplicationService service;
 
-    ApplicationsResource(Callers callers, ApplicationRepository applications, ApplicationService service) {
+    ApplicationsResource(Callers callers, ApplicationService service) {
         this.callers = callers;
-        this.applications = applications;
         this.service = service;
     }
 
@@ -61,7 +59,7 @@ public class ApplicationsResource {
     @GET
     public Uni<List<ApplicationViews.Application>> list(@Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return owner().chain(applications::listOwnedBy)
+        return owner().chain(service::ownedBy)
                 .map(rows -> rows.stream().map(r -> ApplicationViews.of(r, null, urls)).toList());
     }
 

@@ -24,14 +24,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.jboss.logging.Logger;
-import org.ziggurat.auth.clients.ApplicationRow;
-import org.ziggurat.auth.clients.ApplicationService;
-import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.token.Callers;
 
 import java.util.List;
 import java.util.Map;
@@ -47,19 +41,10 @@ import org.ziggurat.platform.token.ScopeNames;
 @Produces(MediaType.APPLICATION_JSON)
 public class AccessorsResource {
 
-    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+    private final AccessorService service;
 
-    private final Callers callers;
-    private final ApplicationService applications;
-    private final AccessorRepository accessors;
-    private final DirectoryClient directory;
-
-    AccessorsResource(Callers callers, ApplicationService applications, AccessorRepository accessors,
-            @RestClient DirectoryClient directory) {
-        this.callers = callers;
-        this.applications = applications;
-        this.accessors = accessors;
-        this.directory = directory;
+    AccessorsResource(AccessorService service) {
+        this.service = service;
     }
 
     @Schema(name = "Accessor")
@@ -78,9 +63,8 @@ public class AccessorsResource {
     @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     public Uni<Map<String, List<Entry>>> list(@PathParam("id") String id) {
-        return owned(id).chain(app -> accessors.ofApplication(app.id())).map(all -> Map.of(
-                "people", entries(all, AccessorRepository.PERSON),
-                "organizations", entries(all, AccessorRepository.ORGANIZATION)));
+        return service.list(PathIds.parse(id, "application")).map(all -> Map.of(
+                "people", entries(all.people()), "organizations", entries(all.organizations())));
     }
 
     @Operation(operationId = "putPersonAccessor", summary = "Give a person permissions on an application",
@@ -100,13 +84,7 @@ public class AccessorsResource {
     public Uni<Response> putPerson(@PathParam("id") String id, @PathParam("userId") String userId, JsonNode body) {
         long person = PathIds.parse(userId, "person");
         UserPermissions permissions = UserPermissions.parse(body, "");
-        return owned(id).chain(app -> directory.people(Long.toString(person)).chain(found -> {
-            if (found.isEmpty()) {
-                throw ProblemException.notFound("No person has id " + person + ".");
-            }
-            return accessors.put(app.id(), AccessorRepository.PERSON, person, permissions)
-                    .invoke(created -> EVENTS.infof("event=permissions_given client_id=%s person_id=%d", app.clientId(), person));
-        })).map(created -> Response.status(created ? 201 : 200).entity(new Entry(person, GrantViews.permissions(permissions))).build());
+        return service.putPerson(PathIds.parse(id, "application"), person, permissions).map(created -> Response.status(created ? 201 : 200).entity(new Entry(person, GrantViews.permissions(permissions))).build());
     }
 
     @Operation(operationId = "deletePersonAccessor", summary = "Take a person's permissions on an application away")
@@ -120,7 +98,7 @@ public class AccessorsResource {
     @Path("/people/{userId}")
     public Uni<Response> deletePerson(@PathParam("id") String id, @PathParam("userId") String userId) {
         long person = PathIds.parse(userId, "person");
-        return owned(id).chain(app -> accessors.delete(app.id(), AccessorRepository.PERSON, person)).map(AccessorsResource::gone);
+        return service.deletePerson(PathIds.parse(id, "application"), person).map(AccessorsResource::gone);
     }
 
     /**
@@ -147,21 +125,7 @@ public class AccessorsResource {
         long appId = PathIds.parse(id, "application");
         long organization = PathIds.parse(orgId, "organization");
         UserPermissions permissions = UserPermissions.parse(body, "");
-        ProblemException unknown = ProblemException.notFound("No organization has id " + organization
-                + " that you manage.");
-        return callers.current().chain(c -> {
-            long person = c.requireUserWithScope(ScopeNames.ADMIN);
-            return applications.owned(appId, person).chain(app -> directory.organizationsOf(person).chain(managed -> {
-                if (managed.stream().noneMatch(o -> o.id() == organization && "admin".equals(o.role()))) {
-                    throw unknown;
-                }
-                return directory.link(organization, app.clientId(), new DirectoryClient.LinkPermissions(permissions.toJson()))
-                        .onFailure(DirectoryClient.NotFound.class).transform(e -> unknown)
-                        .chain(() -> accessors.put(app.id(), AccessorRepository.ORGANIZATION, organization, permissions))
-                        .invoke(created -> EVENTS.infof("event=permissions_given client_id=%s organization_id=%d",
-                                app.clientId(), organization));
-            }));
-        }).map(created -> Response.status(created ? 201 : 200)
+        return service.putOrganization(appId, organization, permissions).map(created -> Response.status(created ? 201 : 200)
                 .entity(new Entry(organization, GrantViews.permissions(permissions))).build());
     }
 
@@ -176,20 +140,11 @@ public class AccessorsResource {
     @Path("/organizations/{orgId}")
     public Uni<Response> deleteOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId) {
         long organization = PathIds.parse(orgId, "organization");
-        return owned(id).chain(app -> accessors.delete(app.id(), AccessorRepository.ORGANIZATION, organization)
-                .call(deleted -> directory.unlink(organization, app.clientId())
-                        .onFailure(DirectoryClient.NotFound.class).recoverWithNull()))
-                .map(AccessorsResource::gone);
+        return service.deleteOrganization(PathIds.parse(id, "application"), organization).map(AccessorsResource::gone);
     }
 
-    private Uni<ApplicationRow> owned(String id) {
-        long appId = PathIds.parse(id, "application");
-        return callers.current().chain(c -> applications.owned(appId, c.requireUserWithScope(ScopeNames.ADMIN)));
-    }
-
-    private static List<Entry> entries(List<AccessorRepository.Accessor> all, String kind) {
-        return all.stream().filter(a -> a.kind().equals(kind))
-                .map(a -> new Entry(a.subjectId(), GrantViews.permissions(a.permissions()))).toList();
+    private static List<Entry> entries(List<AccessorRepository.Accessor> accessors) {
+        return accessors.stream().map(a -> new Entry(a.subjectId(), GrantViews.permissions(a.permissions()))).toList();
     }
 
     private static Response gone(boolean deleted) {

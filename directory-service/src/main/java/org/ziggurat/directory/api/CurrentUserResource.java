@@ -11,7 +11,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
 
-import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.PeopleService;
 import org.ziggurat.directory.people.PersonRow;
 import org.ziggurat.directory.people.PersonViews;
@@ -27,7 +26,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.PathParam;
-import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.platform.http.PathIds;
@@ -47,17 +45,12 @@ public class CurrentUserResource {
     /** The scope that shows and changes private profile data. */
 
     private final Callers callers;
-    private final PeopleRepository people;
     private final PeopleService service;
-    private final OrganizationRepository organizations;
     private final OrganizationService organizationService;
 
-    CurrentUserResource(Callers callers, PeopleRepository people, PeopleService service,
-            OrganizationRepository organizations, OrganizationService organizationService) {
+    CurrentUserResource(Callers callers, PeopleService service, OrganizationService organizationService) {
         this.callers = callers;
-        this.people = people;
         this.service = service;
-        this.organizations = organizations;
         this.organizationService = organizationService;
     }
 
@@ -68,8 +61,7 @@ public class CurrentUserResource {
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<PersonViews.CurrentUser> me(@Context UriInfo uri) {
-        return callers.current().chain(caller -> people.byId(caller.requireUser())
-                .onItem().ifNull().failWith(PeopleService::gone)
+        return callers.current().chain(caller -> service.self(caller.requireUser())
                 .map(row -> view(row, caller, uri)));
     }
 
@@ -120,7 +112,7 @@ public class CurrentUserResource {
         PublicUrls urls = PublicUrls.of(uri);
         return callers.current().chain(caller -> {
             long me = caller.requireUser();
-            return organizations.ofPerson(me, me);
+            return organizationService.ofPerson(me, me);
         }).map(rows -> rows.stream().map(r -> OrganizationViews.organization(r, urls)).toList());
     }
 

@@ -13,7 +13,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
 
-import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -52,12 +51,10 @@ import org.ziggurat.platform.token.ScopeNames;
 public class OrganizationsResource {
 
     private final Callers callers;
-    private final OrganizationRepository organizations;
     private final OrganizationService service;
 
-    OrganizationsResource(Callers callers, OrganizationRepository organizations, OrganizationService service) {
+    OrganizationsResource(Callers callers, OrganizationService service) {
         this.callers = callers;
-        this.organizations = organizations;
         this.service = service;
     }
 
@@ -75,7 +72,7 @@ public class OrganizationsResource {
         PageRequest request = PageRequest.of(page, perPage);
         PublicUrls urls = PublicUrls.of(uri);
         return callers.current().map(OrganizationService::viewer).chain(viewer -> PageLinks.countedPage(uri, request,
-                organizations.countVisible(viewer), r -> organizations.newest(viewer, r.offset(), r.limit()),
+                service.countVisible(viewer), r -> service.newest(viewer, r.offset(), r.limit()),
                 row -> OrganizationViews.organization(row, urls)));
     }
 
@@ -177,8 +174,7 @@ public class OrganizationsResource {
     @Path("/{id}/members")
     public Uni<List<PersonViews.Person>> members(@PathParam("id") String id, @Context UriInfo uri) {
         long orgId = PathIds.parse(id, "organization");
-        return callers.current().chain(caller -> service.visible(orgId, OrganizationService.viewer(caller)))
-                .chain(org -> organizations.activeMembers(org.id()))
+        return callers.current().chain(caller -> service.activeMembers(orgId, OrganizationService.viewer(caller)))
                 .map(rows -> OrganizationViews.members(rows, PublicUrls.of(uri)));
     }
 
@@ -195,10 +191,9 @@ public class OrganizationsResource {
     public Uni<Response> isMember(@PathParam("id") String id, @PathParam("userId") String userId) {
         long orgId = PathIds.parse(id, "organization");
         long personId = PathIds.parse(userId, "person");
-        return callers.current().chain(caller -> service.visible(orgId, OrganizationService.viewer(caller)))
-                .chain(org -> organizations.membership(orgId, personId))
-                .map(m -> {
-                    if (m == null || !m.isActive()) {
+        return callers.current().chain(caller -> service.hasActiveMember(orgId, personId, OrganizationService.viewer(caller)))
+                .map(active -> {
+                    if (!active) {
                         throw ProblemException.notFound("This person is not a member.");
                     }
                     return Response.noContent().build();

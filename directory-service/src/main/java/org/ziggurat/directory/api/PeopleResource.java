@@ -13,8 +13,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
 
-import org.ziggurat.directory.people.DefaultAvatars;
-import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.PeopleService;
 import org.ziggurat.directory.people.PersonViews;
 import io.smallrye.mutiny.Uni;
@@ -29,14 +27,12 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.ziggurat.directory.organizations.OrganizationRepository;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.platform.rest.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
-import org.ziggurat.platform.problem.ProblemException;
 
 import java.net.URI;
 import java.security.MessageDigest;
@@ -49,17 +45,14 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class PeopleResource {
 
-    private final PeopleRepository people;
     private final PeopleService service;
+    private final OrganizationService organizations;
     private final Callers callers;
-    private final OrganizationRepository organizations;
 
-    PeopleResource(PeopleRepository people, PeopleService service, Callers callers,
-            OrganizationRepository organizations) {
-        this.people = people;
+    PeopleResource(PeopleService service, OrganizationService organizations, Callers callers) {
         this.service = service;
-        this.callers = callers;
         this.organizations = organizations;
+        this.callers = callers;
     }
 
     @Operation(operationId = "listPeople", summary = "List people",
@@ -73,8 +66,8 @@ public class PeopleResource {
     public Uni<Response> list(@QueryParam("page") String page, @QueryParam("per_page") String perPage,
             @Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return PageLinks.countedPage(uri, PageRequest.of(page, perPage), people.count(),
-                r -> people.page(r.offset(), r.limit()), row -> PersonViews.person(row, urls));
+        return PageLinks.countedPage(uri, PageRequest.of(page, perPage), service.count(),
+                r -> service.page(r.offset(), r.limit()), row -> PersonViews.person(row, urls));
     }
 
     @Operation(operationId = "signUp", summary = "Sign up",
@@ -104,9 +97,7 @@ public class PeopleResource {
     @GET
     @Path("/{username}")
     public Uni<PersonViews.Person> get(@PathParam("username") String username, @Context UriInfo uri) {
-        return people.byUsername(username)
-                .onItem().ifNull().failWith(() -> ProblemException.notFound("No person is called '" + username + "'."))
-                .map(row -> PersonViews.person(row, PublicUrls.of(uri)));
+        return service.named(username).map(row -> PersonViews.person(row, PublicUrls.of(uri)));
     }
 
     /** The person's organizations that the caller may see. */
@@ -122,8 +113,7 @@ public class PeopleResource {
     public Uni<List<OrganizationViews.Organization>> organizations(@PathParam("username") String username,
             @Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return people.byUsername(username)
-                .onItem().ifNull().failWith(() -> ProblemException.notFound("No person is called '" + username + "'."))
+        return service.named(username)
                 .chain(person -> callers.current().chain(caller ->
                         organizations.ofPerson(person.id(), OrganizationService.viewer(caller))))
                 .map(rows -> rows.stream().map(r -> OrganizationViews.organization(r, urls)).toList());
@@ -142,12 +132,7 @@ public class PeopleResource {
     @Path("/{username}/avatar")
     @Produces({"image/png", "image/jpeg"})
     public Uni<Response> avatar(@PathParam("username") String username) {
-        return people.byUsername(username)
-                .onItem().ifNull().failWith(() -> ProblemException.notFound("No person is called '" + username + "'."))
-                .chain(row -> row.hasAvatar()
-                        ? people.avatar(row.username())
-                        : Uni.createFrom().item(new PeopleRepository.Avatar(DefaultAvatars.png(row.username()), "image/png")))
-                .onItem().ifNull().failWith(() -> ProblemException.notFound("No avatar."))
+        return service.avatar(username)
                 .map(avatar -> Response.ok(avatar.bytes(), avatar.type())
                         .header("Cache-Control", "public, max-age=86400")
                         .header("ETag", "\"" + etag(avatar.bytes()) + "\"")

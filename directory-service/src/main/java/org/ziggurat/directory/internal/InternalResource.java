@@ -1,6 +1,5 @@
 package org.ziggurat.directory.internal;
 
-import org.ziggurat.directory.people.PersonRow;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -47,15 +46,15 @@ public class InternalResource {
     private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final Callers callers;
-    private final InternalRepository repository;
+    private final PersonLookups people;
     private final ApplicationLinks links;
     private final NamespaceLookups namespaces;
     private final PasswordChecks passwords;
 
-    InternalResource(Callers callers, InternalRepository repository, ApplicationLinks links,
+    InternalResource(Callers callers, PersonLookups people, ApplicationLinks links,
             NamespaceLookups namespaces, PasswordChecks passwords) {
         this.callers = callers;
-        this.repository = repository;
+        this.people = people;
         this.links = links;
         this.namespaces = namespaces;
         this.passwords = passwords;
@@ -101,7 +100,7 @@ public class InternalResource {
     @Path("/people")
     public Uni<List<PersonSummary>> people(@QueryParam("ids") String ids, @Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.service().chain(service -> repository.people(parseIds(ids))).map(rows -> rows.stream().map(r -> {
+        return people.people(parseIds(ids)).map(rows -> rows.stream().map(r -> {
             PersonViews.Person p = PersonViews.person(r, urls);
             return new PersonSummary(p.id(), p.username(), p.displayName(), p.imageThumb50(), p.url(), p.htmlUrl(),
                     r.publicEmail());
@@ -123,11 +122,7 @@ public class InternalResource {
     public Uni<OpenIdPerson> claims(@PathParam("id") String id, @Context UriInfo uri) {
         long personId = PathIds.parse(id, "person");
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.service().chain(service -> repository.people(new Long[] {personId})).map(rows -> {
-            if (rows.isEmpty()) {
-                throw ProblemException.notFound("No such person.");
-            }
-            PersonRow r = rows.get(0);
+        return people.person(personId).map(r -> {
             PersonViews.Person p = PersonViews.person(r, urls);
             return new OpenIdPerson(p.id(), p.username(), p.displayName(), p.imageThumb50(), p.htmlUrl(), r.email(),
                     r.updatedAt());
@@ -139,7 +134,7 @@ public class InternalResource {
     @Path("/people/{id}/organizations")
     public Uni<List<InternalRepository.OrganizationOfPerson>> organizationsOf(@PathParam("id") String id) {
         long personId = PathIds.parse(id, "person");
-        return callers.service().chain(service -> repository.activeOrganizations(personId));
+        return people.activeOrganizations(personId);
     }
 
     /** A namespace's kind, id and visibility, and the rights of {@code person_id} (0 or absent: anonymous) in it. */

@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.people.Names;
 import org.ziggurat.directory.people.PeopleRepository;
+import org.ziggurat.directory.people.PersonRow;
 import org.ziggurat.directory.people.ProfileRules;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
@@ -40,6 +41,31 @@ public class OrganizationService {
     /** The viewer id for visibility checks: the person, or anonymous. */
     public static long viewer(Caller caller) {
         return caller.userId().orElse(OrganizationRepository.ANONYMOUS);
+    }
+
+    /** How many organizations the viewer may see, for the list's total. */
+    public Uni<Long> countVisible(long viewer) {
+        return organizations.countVisible(viewer);
+    }
+
+    /** A page of the organizations the viewer may see, newest first. */
+    public Uni<List<OrganizationRow>> newest(long viewer, long offset, int limit) {
+        return organizations.newest(viewer, offset, limit);
+    }
+
+    /** A person's organizations that the viewer may see. */
+    public Uni<List<OrganizationRow>> ofPerson(long personId, long viewer) {
+        return organizations.ofPerson(personId, viewer);
+    }
+
+    /** The active members of an organization the viewer may see; 404 otherwise. */
+    public Uni<List<PersonRow>> activeMembers(long id, long viewer) {
+        return visible(id, viewer).chain(org -> organizations.activeMembers(org.id()));
+    }
+
+    /** Whether the person is an active member of an organization the viewer may see (404 for one they may not). */
+    public Uni<Boolean> hasActiveMember(long id, long personId, long viewer) {
+        return visible(id, viewer).chain(org -> organizations.membership(id, personId)).map(m -> m != null && m.isActive());
     }
 
     /** The organization, if the viewer may see it (public, or they belong to it); 404 otherwise. */

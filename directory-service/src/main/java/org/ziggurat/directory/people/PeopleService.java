@@ -11,6 +11,7 @@ import org.ziggurat.directory.DirectoryConfig;
 import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
+import java.util.List;
 
 
 /** The rules of people: sign-up, profile changes, avatars. */
@@ -64,6 +65,36 @@ public class PeopleService {
                 .chain(hash -> people.insert(new PeopleRepository.NewPerson(request.username(), displayName,
                         request.email().strip(), hash)))
                 .invoke(p -> LOG.infof("person signed up: id=%d username=%s", p.id(), p.username()));
+    }
+
+    /** How many people there are, for the list's total. */
+    public Uni<Long> count() {
+        return people.count();
+    }
+
+    /** A page of people, in sign-up order. */
+    public Uni<List<PersonRow>> page(long offset, int limit) {
+        return people.page(offset, limit);
+    }
+
+    /** The person called so; 404 when nobody is. */
+    public Uni<PersonRow> named(String username) {
+        return people.byUsername(username)
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No person is called '" + username + "'."));
+    }
+
+    /** The calling person's own row; 410 when their account is gone meanwhile. */
+    public Uni<PersonRow> self(long id) {
+        return people.byId(id).onItem().ifNull().failWith(PeopleService::gone);
+    }
+
+    /** The person's avatar: the uploaded one, or the generated default; 404 when neither is there. */
+    public Uni<PeopleRepository.Avatar> avatar(String username) {
+        return named(username)
+                .chain(row -> row.hasAvatar()
+                        ? people.avatar(row.username())
+                        : Uni.createFrom().item(new PeopleRepository.Avatar(DefaultAvatars.png(row.username()), "image/png")))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No avatar."));
     }
 
     /** PATCH /user: {@code display_name} and {@code email} (the public address; null removes it). */

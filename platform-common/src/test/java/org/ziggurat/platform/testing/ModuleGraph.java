@@ -5,6 +5,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -90,6 +91,20 @@ public final class ModuleGraph {
                 .should().dependOnClassesThat(resideInAnyPackage(forbidden.toArray(String[]::new)))
                 .because("a repository reads and writes rows; what an answer looks like is its callers' business")
                 .check(classes);
+    }
+
+    /**
+     * The HTTP layer (a JAX-RS resource: annotated {@code @Path}, or named {@code *Resource}) reaches
+     * the rows through a service, never a repository: the service is where rights are checked and
+     * transactions begin.
+     */
+    public static final ArchRule RESOURCES_USE_NO_REPOSITORY = noClasses()
+            .that().areAnnotatedWith("jakarta.ws.rs.Path").or().haveSimpleNameEndingWith("Resource")
+            .should().dependOnClassesThat().haveSimpleNameEndingWith("Repository")
+            .because("a resource reads requests and writes answers; the service between it and the rows checks rights");
+
+    public void resourcesUseNoRepository() {
+        RESOURCES_USE_NO_REPOSITORY.check(classes);
     }
 
     private String packageOf(JavaClass type) {

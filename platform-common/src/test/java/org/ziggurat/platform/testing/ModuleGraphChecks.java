@@ -36,4 +36,9 @@ public abstract class ModuleGraphChecks {
     void repositoriesSpeakNoHttp() {
         graph().repositoriesSpeakNoHttp();
     }
+
+    @Test
+    void resourcesUseNoRepository() {
+        graph().resourcesUseNoRepository();
+    }
 }
