@@ -9,7 +9,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.UriInfo;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.time.Duration;
@@ -46,9 +45,8 @@ public class RenderedPages {
     private final Cache<Key, Page> pages;
 
     @Inject
-    public RenderedPages(@ConfigProperty(name = "ziggurat.vocab.rendered-cache-size", defaultValue = "96M") MemorySize size,
-            @ConfigProperty(name = "ziggurat.vocab.rendered-cache-idle", defaultValue = "30S") Duration idle) {
-        this(size, idle, Ticker.systemTicker());
+    public RenderedPages(VocabConfig config) {
+        this(config.renderedCacheSize(), config.renderedCacheIdle(), Ticker.systemTicker());
     }
 
     RenderedPages(MemorySize size, Duration idle, Ticker ticker) {

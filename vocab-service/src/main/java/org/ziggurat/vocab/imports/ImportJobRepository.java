@@ -1,6 +1,6 @@
 package org.ziggurat.vocab.imports;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.ziggurat.vocab.VocabConfig;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,13 +22,12 @@ public class ImportJobRepository {
     }
 
     /** A replica that stopped beating for this long is taken to be gone; its job is claimed again. */
-    @ConfigProperty(name = "ziggurat.vocab.imports.stale-after", defaultValue = "2m")
-    Duration staleAfter;
-
+    private final Duration staleAfter;
     private final Pool pool;
     private final ObjectMapper mapper;
 
-    ImportJobRepository(Pool pool, ObjectMapper mapper) {
+    ImportJobRepository(Pool pool, ObjectMapper mapper, VocabConfig config) {
+        this.staleAfter = config.imports().staleAfter();
         this.pool = pool;
         this.mapper = mapper;
     }
