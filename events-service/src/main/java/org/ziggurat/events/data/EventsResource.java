@@ -197,6 +197,7 @@ public class EventsResource {
     @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/stream")
+    @StreamReaders
     @Produces(MediaType.SERVER_SENT_EVENTS)
     public Multi<OutboundSseEvent> stream(@PathParam("namespace") String namespace,
             @PathParam("repository") String repository, @HeaderParam("Last-Event-ID") String lastEventId,

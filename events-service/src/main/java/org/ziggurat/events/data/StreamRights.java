@@ -10,7 +10,8 @@ import org.ziggurat.platform.token.Callers;
  * Settles who may read a stream before the stream starts. Once an SSE response has begun, a
  * refusal can no longer become a 404 problem; here, before the resource method, it still can.
  * The resolved namespace and the caller are handed to the resource as request properties (the
- * stream checks the caller's rights again while it is open).
+ * stream checks the caller's rights again while it is open). Bound to the stream alone by
+ * {@link StreamReaders}, not by matching paths.
  */
 public class StreamRights {
 
@@ -26,11 +27,8 @@ public class StreamRights {
     }
 
     @ServerRequestFilter
+    @StreamReaders
     public Uni<Response> check(ContainerRequestContext request) {
-        String path = request.getUriInfo().getPath();
-        if (!path.endsWith("/data/events/stream")) {
-            return Uni.createFrom().nullItem();
-        }
         String namespace = request.getUriInfo().getPathParameters().getFirst("namespace");
         return callers.current().chain(caller -> events.readable(namespace, caller)
                 .map(ns -> {
