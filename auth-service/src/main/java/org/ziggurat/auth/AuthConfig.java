@@ -40,6 +40,14 @@ public interface AuthConfig {
     @WithDefault("12h")
     Duration loginSessionLifetime();
 
+    /**
+     * How often expired tokens, codes, device authorizations and sessions leave the database
+     * ({@code TokenPurge}, which reads it); {@code off} for never, as in the tests, which purge
+     * themselves.
+     */
+    @WithDefault("15m")
+    String purgeEvery();
+
     /** How long a device code and its user code wait for the person (RFC 8628 expires_in). */
     @WithDefault("10m")
     Duration deviceCodeLifetime();
