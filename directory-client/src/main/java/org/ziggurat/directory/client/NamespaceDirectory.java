@@ -16,22 +16,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
- * What the caller may do in a namespace, from directory-service's internal API
+ * A namespace and what the caller may do in it, as directory-service's internal API says
  * ({@code GET /internal/namespaces/:name?person_id=}), cached for a few seconds per namespace and
- * person. For the services whose content lives in namespaces (vocabularies, data events).
- * Reading a namespace that is not public needs membership: to others it is 404, as if it did not
- * exist. Writing needs the {@code write} scope (creating) or {@code update} (changing) and write
- * rights.
+ * person. The facts only: what a service allows with them is its own rule
+ * ({@code NamespaceAccess}, checked in its service layer).
  */
 @ApplicationScoped
-public class NamespaceRights {
+public class NamespaceDirectory {
 
     /** Compiled once: every read and write of namespaced content checks its name. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9-]{1,39}");
 
     private final DirectoryClient directory;
 
-    NamespaceRights(@RestClient DirectoryClient directory) {
+    NamespaceDirectory(@RestClient DirectoryClient directory) {
         this.directory = directory;
     }
 
@@ -40,27 +38,8 @@ public class NamespaceRights {
 
     private volatile AsyncCache<String, Namespace> cache;
 
-    public Uni<Namespace> forReading(String namespace, Caller caller) {
-        return lookup(namespace, caller).map(ns -> {
-            if (!ns.read()) {
-                throw notFound(namespace);
-            }
-            return ns;
-        });
-    }
-
-    /** {@code scope}: {@code write} to create content, {@code update} to change or delete it. */
-    public Uni<Namespace> forWriting(String namespace, Caller caller, String scope) {
-        caller.requireUserWithScope(scope);
-        return forReading(namespace, caller).map(ns -> {
-            if (!ns.write()) {
-                throw ProblemException.forbidden("You may not write in the namespace '" + ns.name() + "'.");
-            }
-            return ns;
-        });
-    }
-
-    private Uni<Namespace> lookup(String namespace, Caller caller) {
+    /** The namespace and the caller's rights in it; 404 when no namespace is called so. */
+    public Uni<Namespace> lookup(String namespace, Caller caller) {
         if (namespace == null || !NAME.matcher(namespace).matches()) {
             return Uni.createFrom().failure(notFound(namespace));
         }

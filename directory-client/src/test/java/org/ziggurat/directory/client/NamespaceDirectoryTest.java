@@ -26,27 +26,27 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 @QuarkusTestResource(value = PlatformTestKeys.class, restrictToAnnotatedClass = true,
         initArgs = @ResourceArg(name = "signer", value = "vocab-service"))
 @QuarkusTestResource(value = NamespaceDirectoryDouble.class, restrictToAnnotatedClass = true)
-class NamespaceRightsTest {
+class NamespaceDirectoryTest {
 
     @Inject
-    NamespaceRights rights;
+    NamespaceDirectory namespaces;
 
     @Test
     void aCallerWhoLeavesDoesNotFailOthersWaitingForTheSameNamespace() throws Exception {
         Caller anonymous = Caller.anonymous();
         // Both wait on one look-up of a namespace nobody asked for yet; the first is cancelled at once.
-        Uni<Namespace> leaving = rights.forReading("lab", anonymous);
-        Uni<Namespace> staying = rights.forReading("lab", anonymous);
+        Uni<Namespace> leaving = namespaces.lookup("lab", anonymous);
+        Uni<Namespace> staying = namespaces.lookup("lab", anonymous);
         Cancellable first = leaving.subscribe().with(ns -> { }, failure -> { });
         CompletableFuture<Namespace> second = staying.subscribeAsCompletionStage().toCompletableFuture();
         first.cancel();
         assertEquals("lab", second.get(10, TimeUnit.SECONDS).name());
-        assertEquals("lab", rights.forReading("lab", anonymous).await().atMost(Duration.ofSeconds(10)).name());
+        assertEquals("lab", namespaces.lookup("lab", anonymous).await().atMost(Duration.ofSeconds(10)).name());
     }
 
     @Test
     void aDirectoryThatCannotServeIsADependencyUnavailableNotACrash() {
-        CompletableFuture<Namespace> lookup = rights.forReading(NamespaceDirectoryDouble.UNAVAILABLE, Caller.anonymous())
+        CompletableFuture<Namespace> lookup = namespaces.lookup(NamespaceDirectoryDouble.UNAVAILABLE, Caller.anonymous())
                 .subscribeAsCompletionStage().toCompletableFuture();
         ExecutionException failed = assertThrows(ExecutionException.class, () -> lookup.get(10, TimeUnit.SECONDS));
         assertInstanceOf(DependencyUnavailable.class, failed.getCause());

@@ -5,7 +5,8 @@ import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.directory.client.Namespace;
-import org.ziggurat.directory.client.NamespaceRights;
+import org.ziggurat.directory.client.NamespaceDirectory;
+import org.ziggurat.platform.permissions.NamespaceAccess;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
 
@@ -23,11 +24,11 @@ public class EventService {
 
     /** Recording an event creates content: the write scope. */
 
-    private final NamespaceRights rights;
+    private final NamespaceDirectory namespaces;
     private final EventRepository events;
 
-    EventService(NamespaceRights rights, EventRepository events) {
-        this.rights = rights;
+    EventService(NamespaceDirectory namespaces, EventRepository events) {
+        this.namespaces = namespaces;
         this.events = events;
     }
 
@@ -38,7 +39,13 @@ public class EventService {
 
     /** The namespace the caller may read, or a 404 as if it did not exist. */
     public Uni<Namespace> readable(String namespace, Caller caller) {
-        return rights.forReading(namespace, caller);
+        return namespaces.lookup(namespace, caller).invoke(ns -> NamespaceAccess.requireRead(namespace, ns.read()));
+    }
+
+    /** The namespace, if the caller has {@code scope} and write rights in it (NamespaceAccess). */
+    private Uni<Namespace> writable(String namespace, Caller caller, String scope) {
+        caller.requireUserWithScope(scope);
+        return readable(namespace, caller).invoke(ns -> NamespaceAccess.requireWrite(ns.name(), ns.write()));
     }
 
     /**
@@ -46,7 +53,7 @@ public class EventService {
      * reads the first answer's event again; the same key with another body is refused.
      */
     public Uni<EventViews.Event> append(Append append, Caller caller, PublicUrls urls) {
-        return rights.forWriting(append.namespace(), caller, ScopeNames.WRITE).chain(ns -> {
+        return writable(append.namespace(), caller, ScopeNames.WRITE).chain(ns -> {
             EventViews.Place place = new EventViews.Place(ns.name(), append.repository(), urls);
             EventRepository.NewEvent event = new EventRepository.NewEvent(ns.name(), append.repository(), append.input(),
                     caller.requireUser(), caller.username().orElse(""), caller.clientId().orElse(null),

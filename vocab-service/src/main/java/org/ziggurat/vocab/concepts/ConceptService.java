@@ -6,7 +6,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.rest.http.PublicUrls;
-import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
@@ -35,16 +34,14 @@ public class ConceptService {
             ConceptSearch search) {
     }
 
-    private final NamespaceRights rights;
     private final SchemeService schemeService;
     private final SchemeRepository schemes;
     private final ConceptRepository concepts;
     private final RenderedPages pages;
     private final ObjectMapper mapper;
 
-    ConceptService(NamespaceRights rights, SchemeService schemeService, SchemeRepository schemes,
+    ConceptService(SchemeService schemeService, SchemeRepository schemes,
             ConceptRepository concepts, RenderedPages pages, ObjectMapper mapper) {
-        this.rights = rights;
         this.schemeService = schemeService;
         this.schemes = schemes;
         this.concepts = concepts;
@@ -95,7 +92,7 @@ public class ConceptService {
 
     /** A page of a namespace the caller may read. */
     public Uni<RenderedPages.Page> ofNamespace(String namespace, Caller caller, ListQuery q, PublicUrls urls, UriInfo uri) {
-        return rights.forReading(namespace, caller).chain(ns -> list(ns.name(), null, q, urls, uri));
+        return schemeService.readableNamespace(namespace, caller).chain(ns -> list(ns.name(), null, q, urls, uri));
     }
 
     /** A page of a visible scheme. */

@@ -2,7 +2,6 @@ package org.ziggurat.vocab.imports;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.ziggurat.directory.client.NamespaceRights;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.vocab.schemes.SchemeRepository;
@@ -22,15 +21,13 @@ public class ImportService {
     public record JobOfScheme(ImportJob job, SchemeRow scheme) {
     }
 
-    private final NamespaceRights rights;
     private final SchemeService schemeService;
     private final SchemeRepository schemes;
     private final ImportJobRepository jobs;
     private final ImportWorker worker;
 
-    ImportService(NamespaceRights rights, SchemeService schemeService, SchemeRepository schemes,
+    ImportService(SchemeService schemeService, SchemeRepository schemes,
             ImportJobRepository jobs, ImportWorker worker) {
-        this.rights = rights;
         this.schemeService = schemeService;
         this.schemes = schemes;
         this.jobs = jobs;
@@ -47,7 +44,7 @@ public class ImportService {
     }
 
     public Uni<JobOfScheme> get(String namespace, long id, Caller caller) {
-        return rights.forWriting(namespace, caller, ScopeNames.WRITE)
+        return schemeService.writableNamespace(namespace, caller, ScopeNames.WRITE)
                 .chain(ns -> jobs.inNamespace(ns.name(), id))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No import has the id " + id + "."))
                 .chain(job -> schemes.byId(job.schemeId()).map(s -> new JobOfScheme(job, s)));

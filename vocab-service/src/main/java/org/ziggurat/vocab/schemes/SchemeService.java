@@ -2,7 +2,9 @@ package org.ziggurat.vocab.schemes;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.ziggurat.directory.client.NamespaceRights;
+import org.ziggurat.directory.client.Namespace;
+import org.ziggurat.directory.client.NamespaceDirectory;
+import org.ziggurat.platform.permissions.NamespaceAccess;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
@@ -19,36 +21,47 @@ import org.ziggurat.platform.token.ScopeNames;
 public class SchemeService {
 
     private final Callers callers;
-    private final NamespaceRights rights;
+    private final NamespaceDirectory namespaces;
     private final SchemeRepository schemes;
 
-    SchemeService(Callers callers, NamespaceRights rights, SchemeRepository schemes) {
+    SchemeService(Callers callers, NamespaceDirectory namespaces, SchemeRepository schemes) {
         this.callers = callers;
-        this.rights = rights;
+        this.namespaces = namespaces;
         this.schemes = schemes;
+    }
+
+    /** The namespace, if the caller may read it (NamespaceAccess); 404 as if it did not exist otherwise. */
+    public Uni<Namespace> readableNamespace(String namespace, Caller caller) {
+        return namespaces.lookup(namespace, caller).invoke(ns -> NamespaceAccess.requireRead(namespace, ns.read()));
+    }
+
+    /** The namespace, if the caller has {@code scope} and write rights in it (NamespaceAccess). */
+    public Uni<Namespace> writableNamespace(String namespace, Caller caller, String scope) {
+        caller.requireUserWithScope(scope);
+        return readableNamespace(namespace, caller).invoke(ns -> NamespaceAccess.requireWrite(ns.name(), ns.write()));
     }
 
     /** The scheme, if the current caller may read its namespace. */
     public Uni<SchemeRow> visible(String namespace, String slug) {
-        return callers.current().chain(c -> rights.forReading(namespace, c))
+        return callers.current().chain(c -> readableNamespace(namespace, c))
                 .chain(ns -> schemes.bySlug(ns.name(), slug))
                 .onItem().ifNull().failWith(() -> notFound(slug));
     }
 
     /** The scheme, if the caller has {@code scope} and write rights in its namespace. */
     public Uni<SchemeRow> writable(String namespace, String slug, Caller caller, String scope) {
-        return rights.forWriting(namespace, caller, scope)
+        return writableNamespace(namespace, caller, scope)
                 .chain(ns -> schemes.bySlug(ns.name(), slug))
                 .onItem().ifNull().failWith(() -> notFound(slug));
     }
 
     /** A page of the namespace's schemes, one more than asked to tell whether another follows. */
     public Uni<List<SchemeRow>> page(String namespace, Caller caller, int limitPlusOne, long offset) {
-        return rights.forReading(namespace, caller).chain(ns -> schemes.page(ns.name(), limitPlusOne, offset));
+        return readableNamespace(namespace, caller).chain(ns -> schemes.page(ns.name(), limitPlusOne, offset));
     }
 
     public Uni<SchemeRow> create(String namespace, Caller caller, SchemeFields f) {
-        return rights.forWriting(namespace, caller, ScopeNames.WRITE).chain(ns -> schemes.insert(ns.name(), f.slug(),
+        return writableNamespace(namespace, caller, ScopeNames.WRITE).chain(ns -> schemes.insert(ns.name(), f.slug(),
                 f.abbr() == null ? f.slug() : f.abbr(), f.title(), f.definition() == null ? "" : f.definition(),
                 f.language() == null ? "eng" : f.language(), caller.requireUser(), caller.username().orElse("")));
     }
