@@ -16,6 +16,8 @@ import org.ziggurat.platform.problem.ProblemException;
 
 import java.util.LinkedHashSet;
 import java.util.List;
+import org.ziggurat.platform.token.Callers;
+import org.ziggurat.platform.token.ScopeNames;
 
 /** Applications (OAuth clients) of their owners: validation, secrets shown once, deletion revokes all. */
 @ApplicationScoped
@@ -34,9 +36,11 @@ public class ApplicationService {
     private final DirectoryClient directory;
     private final PlatformName platformName;
     private final AuthConfig config;
+    private final Callers callers;
 
     ApplicationService(ApplicationRepository applications, TokenCrypto crypto, AccessorRepository accessors,
-            @RestClient DirectoryClient directory, PlatformName platformName, AuthConfig config) {
+            @RestClient DirectoryClient directory, PlatformName platformName, AuthConfig config, Callers callers) {
+        this.callers = callers;
         this.platformName = platformName;
         this.config = config;
         this.applications = applications;
@@ -46,6 +50,14 @@ public class ApplicationService {
     }
 
     public record Created(ApplicationRow application, String secret) {
+    }
+
+    /**
+     * The caller, when a person with the admin scope: who manages applications through
+     * /applications (a registration's owner comes from its own token instead).
+     */
+    public Uni<Long> admin() {
+        return callers.current().map(c -> c.requireUserWithScope(ScopeNames.ADMIN));
     }
 
     /** The fields of a create or full replace, validated. */

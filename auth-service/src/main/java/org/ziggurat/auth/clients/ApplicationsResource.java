@@ -30,7 +30,6 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.rest.http.PublicUrls;
-import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
 import java.util.List;
@@ -43,11 +42,9 @@ import org.ziggurat.platform.token.ScopeNames;
 public class ApplicationsResource {
 
 
-    private final Callers callers;
     private final ApplicationService service;
 
-    ApplicationsResource(Callers callers, ApplicationService service) {
-        this.callers = callers;
+    ApplicationsResource(ApplicationService service) {
         this.service = service;
     }
 
@@ -185,7 +182,7 @@ public class ApplicationsResource {
     }
 
     private Uni<Long> owner() {
-        return callers.current().map(c -> c.requireUserWithScope(ScopeNames.ADMIN));
+        return service.admin();
     }
 
 

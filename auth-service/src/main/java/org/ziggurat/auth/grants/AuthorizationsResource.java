@@ -17,7 +17,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.rest.http.PublicUrls;
-import org.ziggurat.platform.token.Callers;
 
 import java.util.List;
 
@@ -27,11 +26,9 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class AuthorizationsResource {
 
-    private final Callers callers;
     private final GrantService grants;
 
-    public AuthorizationsResource(Callers callers, GrantService grants) {
-        this.callers = callers;
+    public AuthorizationsResource(GrantService grants) {
         this.grants = grants;
     }
 
@@ -42,7 +39,7 @@ public class AuthorizationsResource {
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<List<GrantViews.Authorization>> list(@Context UriInfo uri) {
-        return callers.current().chain(c -> grants.authorizations(c.requireUser(), PublicUrls.of(uri)));
+        return grants.authorizations(PublicUrls.of(uri));
     }
 
     @Operation(operationId = "getAuthorization", summary = "Get an authorization")
@@ -55,7 +52,7 @@ public class AuthorizationsResource {
     @Path("/{id}")
     public Uni<GrantViews.Authorization> get(@PathParam("id") String id, @Context UriInfo uri) {
         long tokenId = PathIds.parse(id, "authorization");
-        return callers.current().chain(c -> grants.authorization(c.requireUser(), tokenId, PublicUrls.of(uri)));
+        return grants.authorization(tokenId, PublicUrls.of(uri));
     }
 
     /** The caller's existing authorization for one application ({@link GrantService#forClient}). */
@@ -72,6 +69,6 @@ public class AuthorizationsResource {
         if (!GrantService.couldBeClientId(clientId)) {
             throw GrantService.noAuthorizationFor();
         }
-        return callers.current().chain(c -> grants.forClient(c.requireUser(), c.clientId(), clientId, PublicUrls.of(uri)));
+        return grants.forClient(clientId, PublicUrls.of(uri));
     }
 }

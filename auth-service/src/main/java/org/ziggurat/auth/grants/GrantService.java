@@ -17,6 +17,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.ziggurat.platform.token.Caller;
+import org.ziggurat.platform.token.Callers;
 
 /**
  * A person's grants (what they consented to, per application) and authorizations (their live
@@ -33,9 +35,11 @@ public class GrantService {
     private final AccessorRepository accessors;
     private final TokenCrypto crypto;
     private final DirectoryClient directory;
+    private final Callers callers;
 
     public GrantService(GrantRepository grants, Permissions permissions, AccessorRepository accessors, TokenCrypto crypto,
-            @RestClient DirectoryClient directory) {
+            @RestClient DirectoryClient directory, Callers callers) {
+        this.callers = callers;
         this.grants = grants;
         this.permissions = permissions;
         this.accessors = accessors;
@@ -43,28 +47,58 @@ public class GrantService {
         this.directory = directory;
     }
 
-    public Uni<List<GrantViews.Grant>> grants(long person, PublicUrls urls) {
+    /** The calling person's id: every method answers a person about their own grants, first of all. */
+    private Uni<Long> person() {
+        return callers.current().map(Caller::requireUser);
+    }
+
+    public Uni<List<GrantViews.Grant>> grants(PublicUrls urls) {
+        return person().chain(person -> grants(person, urls));
+    }
+
+    public Uni<GrantViews.Grant> grant(long grantId, PublicUrls urls) {
+        return person().chain(person -> grant(person, grantId, urls));
+    }
+
+    public Uni<Integer> revokeGrant(long grantId) {
+        return person().chain(person -> revokeGrant(person, grantId));
+    }
+
+    public Uni<List<GrantViews.Authorization>> authorizations(PublicUrls urls) {
+        return person().chain(person -> authorizations(person, urls));
+    }
+
+    public Uni<GrantViews.Authorization> authorization(long tokenId, PublicUrls urls) {
+        return person().chain(person -> authorization(person, tokenId, urls));
+    }
+
+    /** The caller's existing authorization for one application (below). */
+    public Uni<GrantViews.Authorization> forClient(String clientId, PublicUrls urls) {
+        return callers.current().chain(c -> forClient(c.requireUser(), c.clientId(), clientId, urls));
+    }
+
+    Uni<List<GrantViews.Grant>> grants(long person, PublicUrls urls) {
         return grants.grants(person).map(rows -> rows.stream().map(r -> GrantViews.grant(r, urls)).toList());
     }
 
-    public Uni<GrantViews.Grant> grant(long person, long grantId, PublicUrls urls) {
+    Uni<GrantViews.Grant> grant(long person, long grantId, PublicUrls urls) {
         return existingGrant(person, grantId).map(r -> GrantViews.grant(r, urls));
     }
 
     /** Every token of the grant's application for the person, and the remembered consent. */
-    public Uni<Integer> revokeGrant(long person, long grantId) {
+    Uni<Integer> revokeGrant(long person, long grantId) {
         return existingGrant(person, grantId).chain(grant -> grants.revokeGrant(person, grant).invoke(count -> EVENTS.infof(
                 "event=grant_revoked client_id=%s person_id=%d revoked_tokens=%d", grant.clientId(), person, count)));
     }
 
-    public Uni<List<GrantViews.Authorization>> authorizations(long person, PublicUrls urls) {
+    Uni<List<GrantViews.Authorization>> authorizations(long person, PublicUrls urls) {
         return grants.authorizations(person).chain(rows -> permissions.effective(person,
                         rows.stream().map(GrantRepository.AuthorizationRow::applicationId).filter(Objects::nonNull).distinct().toList())
                 .map(merged -> rows.stream().map(r -> GrantViews.authorization(r,
                         r.applicationId() == null ? UserPermissions.NONE : merged.get(r.applicationId()), urls)).toList()));
     }
 
-    public Uni<GrantViews.Authorization> authorization(long person, long tokenId, PublicUrls urls) {
+    Uni<GrantViews.Authorization> authorization(long person, long tokenId, PublicUrls urls) {
         return grants.authorization(person, tokenId)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such authorization."))
                 .chain(row -> (row.applicationId() == null ? Uni.createFrom().item(UserPermissions.NONE)
@@ -78,7 +112,7 @@ public class GrantService {
      * permissions, and who else the owner gave permissions: organizations the person may see,
      * and people. {@code callerClientId} is the client of the token that asks, if any.
      */
-    public Uni<GrantViews.Authorization> forClient(long person, Optional<String> callerClientId, String clientId,
+    Uni<GrantViews.Authorization> forClient(long person, Optional<String> callerClientId, String clientId,
             PublicUrls urls) {
         if (!ClientBoundReads.mayRead(callerClientId, clientId)) {
             // The same answer as for no authorization: nothing to learn of the other application.

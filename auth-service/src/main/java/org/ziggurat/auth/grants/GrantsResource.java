@@ -19,7 +19,6 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.rest.http.PublicUrls;
-import org.ziggurat.platform.token.Callers;
 
 import java.util.List;
 
@@ -29,11 +28,9 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class GrantsResource {
 
-    private final Callers callers;
     private final GrantService grants;
 
-    public GrantsResource(Callers callers, GrantService grants) {
-        this.callers = callers;
+    public GrantsResource(GrantService grants) {
         this.grants = grants;
     }
 
@@ -44,7 +41,7 @@ public class GrantsResource {
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<List<GrantViews.Grant>> list(@Context UriInfo uri) {
-        return callers.current().chain(c -> grants.grants(c.requireUser(), PublicUrls.of(uri)));
+        return grants.grants(PublicUrls.of(uri));
     }
 
     @Operation(operationId = "getGrant", summary = "Get a grant")
@@ -57,7 +54,7 @@ public class GrantsResource {
     @Path("/{id}")
     public Uni<GrantViews.Grant> get(@PathParam("id") String id, @Context UriInfo uri) {
         long grantId = PathIds.parse(id, "grant");
-        return callers.current().chain(c -> grants.grant(c.requireUser(), grantId, PublicUrls.of(uri)));
+        return grants.grant(grantId, PublicUrls.of(uri));
     }
 
     /** Revoke access: every token of this application for the caller, and the remembered consent. */
@@ -73,7 +70,7 @@ public class GrantsResource {
     @Path("/{id}")
     public Uni<Response> revoke(@PathParam("id") String id) {
         long grantId = PathIds.parse(id, "grant");
-        return callers.current().chain(c -> grants.revokeGrant(c.requireUser(), grantId))
+        return grants.revokeGrant(grantId)
                 .map(count -> Response.noContent().build());
     }
 }

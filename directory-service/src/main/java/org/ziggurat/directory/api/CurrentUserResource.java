@@ -61,7 +61,7 @@ public class CurrentUserResource {
     @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<PersonViews.CurrentUser> me(@Context UriInfo uri) {
-        return callers.current().chain(caller -> service.self(caller.requireUser())
+        return callers.current().chain(caller -> service.self(caller)
                 .map(row -> view(row, caller, uri)));
     }
 
@@ -77,7 +77,7 @@ public class CurrentUserResource {
     @PATCH
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<PersonViews.CurrentUser> update(JsonNode body, @Context UriInfo uri) {
-        return callers.current().chain(caller -> service.updateProfile(caller.requireUserWithScope(ScopeNames.USER), body)
+        return callers.current().chain(caller -> service.updateProfile(caller, body)
                 .map(row -> view(row, caller, uri)));
     }
 
@@ -96,7 +96,7 @@ public class CurrentUserResource {
     @Path("/avatar")
     @Consumes({"image/png", "image/jpeg", MediaType.APPLICATION_OCTET_STREAM})
     public Uni<PersonViews.CurrentUser> uploadAvatar(byte[] image, @Context UriInfo uri) {
-        return callers.current().chain(caller -> service.setAvatar(caller.requireUserWithScope(ScopeNames.USER), image)
+        return callers.current().chain(caller -> service.setAvatar(caller, image)
                 .map(row -> view(row, caller, uri)));
     }
 
@@ -110,10 +110,7 @@ public class CurrentUserResource {
     @Path("/organizations")
     public Uni<List<OrganizationViews.Organization>> organizations(@Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(caller -> {
-            long me = caller.requireUser();
-            return organizationService.ofPerson(me, me);
-        }).map(rows -> rows.stream().map(r -> OrganizationViews.organization(r, urls)).toList());
+        return callers.current().chain(organizationService::ofCaller).map(rows -> rows.stream().map(r -> OrganizationViews.organization(r, urls)).toList());
     }
 
     /** Accepts an invitation: {@code {"state": "active"}}. */

@@ -53,6 +53,12 @@ public class OrganizationService {
         return organizations.newest(viewer, offset, limit);
     }
 
+    /** Every organization in which the calling person is an active member, private ones included. */
+    public Uni<List<OrganizationRow>> ofCaller(Caller caller) {
+        long me = caller.requireUser();
+        return organizations.ofPerson(me, me);
+    }
+
     /** A person's organizations that the viewer may see. */
     public Uni<List<OrganizationRow>> ofPerson(long personId, long viewer) {
         return organizations.ofPerson(personId, viewer);

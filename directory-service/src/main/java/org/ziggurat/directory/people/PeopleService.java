@@ -12,6 +12,8 @@ import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 import java.util.List;
+import org.ziggurat.platform.token.Caller;
+import org.ziggurat.platform.token.ScopeNames;
 
 
 /** The rules of people: sign-up, profile changes, avatars. */
@@ -84,8 +86,18 @@ public class PeopleService {
     }
 
     /** The calling person's own row; 410 when their account is gone meanwhile. */
-    public Uni<PersonRow> self(long id) {
-        return people.byId(id).onItem().ifNull().failWith(PeopleService::gone);
+    public Uni<PersonRow> self(Caller caller) {
+        return people.byId(caller.requireUser()).onItem().ifNull().failWith(PeopleService::gone);
+    }
+
+    /** PATCH /user, by the person with the user scope (below). */
+    public Uni<PersonRow> updateProfile(Caller caller, JsonNode body) {
+        return updateProfile(caller.requireUserWithScope(ScopeNames.USER), body);
+    }
+
+    /** PUT /user/avatar, by the person with the user scope (below). */
+    public Uni<PersonRow> setAvatar(Caller caller, byte[] bytes) {
+        return setAvatar(caller.requireUserWithScope(ScopeNames.USER), bytes);
     }
 
     /** The person's avatar: the uploaded one, or the generated default; 404 when neither is there. */
@@ -98,7 +110,7 @@ public class PeopleService {
     }
 
     /** PATCH /user: {@code display_name} and {@code email} (the public address; null removes it). */
-    public Uni<PersonRow> updateProfile(long id, JsonNode body) {
+    Uni<PersonRow> updateProfile(long id, JsonNode body) {
         if (body == null || !body.isObject()) {
             return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
         }
@@ -132,7 +144,7 @@ public class PeopleService {
         return people.updateProfile(id, displayName, setEmail, email).onItem().ifNull().failWith(PeopleService::gone);
     }
 
-    public Uni<PersonRow> setAvatar(long id, byte[] bytes) {
+    Uni<PersonRow> setAvatar(long id, byte[] bytes) {
         if (bytes == null || bytes.length == 0) {
             return Uni.createFrom().failure(ProblemException.badRequest("The request body must be a PNG or JPEG image."));
         }

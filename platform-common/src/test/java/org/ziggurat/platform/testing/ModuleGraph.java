@@ -5,7 +5,11 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.lang.ArchRule;
+import org.ziggurat.platform.token.Caller;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -105,6 +109,21 @@ public final class ModuleGraph {
 
     public void resourcesUseNoRepository() {
         RESOURCES_USE_NO_REPOSITORY.check(classes);
+    }
+
+    /**
+     * A person's rights (who calls, with which scope) are checked in the service layer, as its
+     * first line: a resource never asks the caller to prove them ({@code Caller.require*}).
+     */
+    public static final ArchRule RESOURCES_CHECK_NO_RIGHTS = noClasses()
+            .that().areAnnotatedWith("jakarta.ws.rs.Path").or().haveSimpleNameEndingWith("Resource")
+            .should().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
+                    JavaClass.Predicates.type(Caller.class))).and(JavaCall.Predicates.target(
+                    HasName.Predicates.nameStartingWith("require"))))
+            .because("rights are checked in one layer, the services'");
+
+    public void resourcesCheckNoRights() {
+        RESOURCES_CHECK_NO_RIGHTS.check(classes);
     }
 
     private String packageOf(JavaClass type) {

@@ -41,4 +41,9 @@ public abstract class ModuleGraphChecks {
     void resourcesUseNoRepository() {
         graph().resourcesUseNoRepository();
     }
+
+    @Test
+    void resourcesCheckNoRights() {
+        graph().resourcesCheckNoRights();
+    }
 }

@@ -42,6 +42,21 @@ class ModuleGraphRulesTest {
         }
     }
 
+    /** Checks the caller's scope itself, where the service should. */
+    static final class ProfileResource {
+        long update(org.ziggurat.platform.token.Caller caller) {
+            return caller.requireUserWithScope("user");
+        }
+    }
+
+    @Test
+    void aResourceThatChecksRightsItselfIsCaught() {
+        assertTrue(ModuleGraph.RESOURCES_CHECK_NO_RIGHTS.evaluate(new ClassFileImporter().importClasses(
+                ProfileResource.class, org.ziggurat.platform.token.Caller.class)).hasViolation());
+        assertFalse(ModuleGraph.RESOURCES_CHECK_NO_RIGHTS.evaluate(new ClassFileImporter().importClasses(
+                OrganizationsResource.class, org.ziggurat.platform.token.Caller.class)).hasViolation());
+    }
+
     @Test
     void aResourceThatReadsARepositoryIsCaught() {
         JavaClasses breaking = new ClassFileImporter().importClasses(PeopleResource.class, PeopleRepository.class);
