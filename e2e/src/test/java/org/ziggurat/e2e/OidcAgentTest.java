@@ -52,7 +52,8 @@ class OidcAgentTest {
         home = Path.of(System.getProperty("user.dir"), "target", "oidc-agent-home");
         deleteRecursively(home);
         Files.createDirectories(home);
-        socket = home.resolve("agent.sock");
+        // A UNIX socket's path holds at most 107 bytes: a checkout's own path could be longer.
+        socket = Files.createTempDirectory("oidc-agent").resolve("agent.sock");
         // The stack first: its start empties the logs' directory.
         log = Stack.get().logsDirectory().resolve("oidc-agent.log");
         ProcessBuilder builder = new ProcessBuilder(AGENT, "--console", "--log-stderr", "--socket-path=" + socket)
@@ -68,10 +69,13 @@ class OidcAgentTest {
     }
 
     @AfterAll
-    void stopTheAgent() {
+    void stopTheAgent() throws IOException {
         if (agent != null) {
             agent.destroy();
             Stack.awaitExit(agent);
+        }
+        if (socket != null) {
+            deleteRecursively(socket.getParent());
         }
     }
 
