@@ -60,11 +60,12 @@ class OidcAgentTest {
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("HOME", home.toString());
         agent = builder.start();
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!Files.exists(socket)) {
-            assertTrue(agent.isAlive() && System.currentTimeMillis() < deadline, "oidc-agent did not start:\n"
-                    + Files.readString(log));
-            Thread.sleep(50);
+        try {
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .failFast("oidc-agent exited", () -> !agent.isAlive())
+                    .until(() -> Files.exists(socket));
+        } catch (org.awaitility.core.ConditionTimeoutException | org.awaitility.core.TerminalFailureException e) {
+            throw new AssertionError("oidc-agent did not start:\n" + Stack.tail(log, 30), e);
         }
     }
 
