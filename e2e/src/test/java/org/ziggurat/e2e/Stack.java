@@ -369,13 +369,22 @@ public final class Stack {
      * letting a token's expiry pass without waiting for it.
      */
     public int sql(String statement, Object... parameters) throws SQLException {
-        try (Connection admin = DriverManager.getConnection(server.jdbcUrl(DATABASE), server.user(), server.password());
-                var prepared = admin.prepareStatement(statement)) {
-            for (int i = 0; i < parameters.length; i++) {
-                prepared.setObject(i + 1, parameters[i]);
-            }
+        try (Connection admin = asOwner(); var prepared = bound(admin, statement, parameters)) {
             return prepared.executeUpdate();
         }
+    }
+
+    private Connection asOwner() throws SQLException {
+        return DriverManager.getConnection(server.jdbcUrl(DATABASE), server.user(), server.password());
+    }
+
+    private static java.sql.PreparedStatement bound(Connection connection, String statement, Object... parameters)
+            throws SQLException {
+        var prepared = connection.prepareStatement(statement);
+        for (int i = 0; i < parameters.length; i++) {
+            prepared.setObject(i + 1, parameters[i]);
+        }
+        return prepared;
     }
 
     /** The last lines of a log, for a failure's message; what went wrong reading it, if it could not be read. */
@@ -390,11 +399,7 @@ public final class Stack {
 
     /** The number of rows a query finds, read as the database's owner (what no API tells on purpose). */
     public long count(String query, Object... parameters) throws SQLException {
-        try (Connection admin = DriverManager.getConnection(server.jdbcUrl(DATABASE), server.user(), server.password());
-                var prepared = admin.prepareStatement("SELECT count(*) FROM (" + query + ") q")) {
-            for (int i = 0; i < parameters.length; i++) {
-                prepared.setObject(i + 1, parameters[i]);
-            }
+        try (Connection admin = asOwner(); var prepared = bound(admin, "SELECT count(*) FROM (" + query + ") q", parameters)) {
             try (var rows = prepared.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
