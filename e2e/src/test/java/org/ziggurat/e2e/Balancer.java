@@ -40,7 +40,10 @@ final class Balancer {
                 "  timeout connect 2s",
                 "  timeout client 5m",
                 "  timeout server 5m",
-                "  timeout http-keep-alive 10s",
+                // Longer than every client keeps an idle connection (the gateway's upstream-keep-alive and
+                // the directory client 30 s, quarkus-oidc's introspection client 60 s), as deploy/README.md
+                // asks of a balancer: at 10 s, its close crossed a gateway's POST on the same connection.
+                "  timeout http-keep-alive 75s",
                 "  http-error status 503 content-type application/problem+json string "
                         + "'{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
                         + "\"detail\":\"No instance of this service is ready.\"}' hdr Retry-After 2"));

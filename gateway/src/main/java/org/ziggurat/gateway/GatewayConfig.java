@@ -30,6 +30,16 @@ public interface GatewayConfig {
     @WithDefault("30s")
     Duration upstreamTimeout();
 
+    /**
+     * How long a pooled connection to a service may stay idle before the gateway closes it (whole
+     * seconds; 0 keeps it until the service closes it). It must be shorter than the idle timeout of
+     * everything between the gateway and the services: a balancer that closes an idle connection
+     * first may close it just as the gateway sends a request on it, and a request that may not be
+     * sent twice is then a 503.
+     */
+    @WithDefault("30s")
+    Duration upstreamKeepAlive();
+
     /** The secret of the gateway's confidential client at auth-service (introspection). */
     Optional<String> clientSecret();
 

@@ -36,6 +36,7 @@ import org.ziggurat.platform.token.PlatformClaims;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,13 +117,12 @@ public class UpstreamProxies {
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) config.connectTimeout().toMillis())
                 .setKeepAlive(true)
-                // Never evict an idle pooled connection from this side. Vert.x's eviction (60 s by
-                // default) races with a request that takes the same connection at that moment: the
-                // request fails with "Connection was closed" and the caller gets a 503 (seen once a
-                // minute under a varying load). A service closes connections idle for its own
-                // idle timeout (30 minutes) instead, a close the client normally sees before it takes the connection again;
-                // when it does not, or a balancer in between closes first, a safe request is sent again (Forwarding.resend).
-                .setKeepAliveTimeout(0)
+                // This side closes an idle connection before anything in between does: a balancer's
+                // keep-alive timeout (10 s in the e2e stack's HAProxy before) closing a connection just
+                // as the gateway reused it made a POST a 503 "Connection was closed". Vert.x never
+                // closes a connection that a request holds, so this side's eviction races with nothing.
+                // A close that still crosses a request is resent when safe (Forwarding.resend).
+                .setKeepAliveTimeout(keepAliveSeconds(config.upstreamKeepAlive()))
                 // An upstream body is passed on chunk by chunk, each chunk a write to the caller's
                 // socket (a system call). Vert.x's default 8 KB chunks made a 130 KB vocabulary page
                 // 16 writes: a quarter of the gateway's time. A chunk is at most what one read gave.
@@ -138,6 +138,11 @@ public class UpstreamProxies {
             proxies.put(service, proxy);
         });
         return proxies;
+    }
+
+    /** Vert.x counts keep-alive in whole seconds: any shorter positive time is one second, not never. */
+    static int keepAliveSeconds(Duration keepAlive) {
+        return keepAlive.isZero() ? 0 : (int) Math.max(1, keepAlive.toSeconds());
     }
 
     /** What the caller may not say is removed; what the gateway states is set. */

@@ -35,6 +35,10 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> attempts = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Set<io.vertx.core.http.HttpConnection> servedConnections =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** When each open connection last received a request (System.nanoTime). */
+    private final Map<io.vertx.core.http.HttpConnection, Long> lastRequest = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The idle time after which a balancer of the stand-ins closes a connection ({@code /closes-when-idle/}). */
+    public static final java.time.Duration BALANCER_KEEP_ALIVE = java.time.Duration.ofSeconds(3);
 
     @Override
     public Map<String, String> start() {
@@ -97,10 +101,26 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
      * A service closing a connection under a request, without an answer: under {@code /closes/}
      * always; under {@code /closes-when-reused/} when the connection served a request before, the
      * way a balancer's keep-alive timeout closes an idle connection just as the gateway reuses it.
+     * Under {@code /closes-when-idle/}, when the connection was idle for {@link #BALANCER_KEEP_ALIVE}:
+     * the close of a balancer's keep-alive timeout crossing the gateway's next request, the worst
+     * case of that race, every time.
      * Every request that reached it is counted by path. True when it closed.
      */
     private boolean closesConnection(io.vertx.core.http.HttpServerRequest request) {
         String path = request.path();
+        io.vertx.core.http.HttpConnection used = request.connection();
+        Long previous = lastRequest.put(used, System.nanoTime());
+        if (previous == null) {
+            used.closeHandler(v -> lastRequest.remove(used));
+        }
+        if (path.contains("/closes-when-idle/")) {
+            attempts.computeIfAbsent(path, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            if (previous != null && System.nanoTime() - previous >= BALANCER_KEEP_ALIVE.toNanos()) {
+                used.close();
+                return true;
+            }
+            return false;
+        }
         boolean always = path.contains("/closes/");
         if (!always && !path.contains("/closes-when-reused/")) {
             return false;
