@@ -58,9 +58,6 @@ public class AccessorsResource {
     @APIResponse(responseCode = "200", description = "People and organizations with their permissions.",
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = AccessorList.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     public Uni<Map<String, List<Entry>>> list(@PathParam("id") String id) {
         return service.list(PathIds.parse(id, "application")).map(all -> Map.of(
@@ -74,10 +71,6 @@ public class AccessorsResource {
     @APIResponse(responseCode = "200", description = "The changed permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
     @APIResponse(responseCode = "201", description = "The new permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/people/{userId}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -91,9 +84,6 @@ public class AccessorsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Taken away.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/people/{userId}")
     public Uni<Response> deletePerson(@PathParam("id") String id, @PathParam("userId") String userId) {
@@ -114,10 +104,6 @@ public class AccessorsResource {
     @APIResponse(responseCode = "200", description = "The changed permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
     @APIResponse(responseCode = "201", description = "The new permissions.", content = @Content(mediaType = "application/json", schema = @Schema(implementation = Entry.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/organizations/{orgId}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -133,9 +119,6 @@ public class AccessorsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Taken away.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/organizations/{orgId}")
     public Uni<Response> deleteOrganization(@PathParam("id") String id, @PathParam("orgId") String orgId) {

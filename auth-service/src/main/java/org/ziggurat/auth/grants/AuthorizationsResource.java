@@ -36,7 +36,6 @@ public class AuthorizationsResource {
     description = "One per live access token of the caller; token is the empty string.")
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The authorizations.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<List<GrantViews.Authorization>> list(@Context UriInfo uri) {
         return grants.authorizations(PublicUrls.of(uri));
@@ -46,8 +45,6 @@ public class AuthorizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The authorization; token is the empty string.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}")
     public Uni<GrantViews.Authorization> get(@PathParam("id") String id, @Context UriInfo uri) {
@@ -61,8 +58,6 @@ public class AuthorizationsResource {
     + "application's own token may read it: another application's token gets 404.")
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The authorization with its token.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/clients/{clientId}")
     public Uni<GrantViews.Authorization> forClient(@PathParam("clientId") String clientId, @Context UriInfo uri) {

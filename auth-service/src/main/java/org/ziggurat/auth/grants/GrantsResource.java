@@ -38,7 +38,6 @@ public class GrantsResource {
     description = "One Grant per application that holds access to the caller, however many tokens it holds.")
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The grants.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<List<GrantViews.Grant>> list(@Context UriInfo uri) {
         return grants.grants(PublicUrls.of(uri));
@@ -48,8 +47,6 @@ public class GrantsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The grant.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}")
     public Uni<GrantViews.Grant> get(@PathParam("id") String id, @Context UriInfo uri) {
@@ -64,8 +61,6 @@ public class GrantsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "204", description = "Revoked.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/{id}")
     public Uni<Response> revoke(@PathParam("id") String id) {

@@ -42,8 +42,6 @@ import org.ziggurat.platform.token.ScopeNames;
 @Produces(MediaType.APPLICATION_JSON)
 public class CurrentUserResource {
 
-    /** The scope that shows and changes private profile data. */
-
     private final Callers callers;
     private final PeopleService service;
     private final OrganizationService organizationService;
@@ -58,7 +56,6 @@ public class CurrentUserResource {
     description = "The caller's own profile with its public email; with the user scope also the private fields.")
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The caller.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     public Uni<PersonViews.CurrentUser> me(@Context UriInfo uri) {
         return callers.current().chain(caller -> service.self(caller)
@@ -70,10 +67,7 @@ public class CurrentUserResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.USER)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileChange.class)))
     @APIResponse(responseCode = "200", description = "The changed profile.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<PersonViews.CurrentUser> update(JsonNode body, @Context UriInfo uri) {
@@ -89,8 +83,6 @@ public class CurrentUserResource {
     @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary")),
     @Content(mediaType = "application/octet-stream", schema = @Schema(type = SchemaType.STRING, format = "binary"))})
     @APIResponse(responseCode = "200", description = "The profile with the new avatar's URL.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
     @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/avatar")
@@ -105,7 +97,6 @@ public class CurrentUserResource {
     description = "Every organization in which the caller is an active member, private ones included.")
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The caller's organizations.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
     @GET
     @Path("/organizations")
     public Uni<List<OrganizationViews.Organization>> organizations(@Context UriInfo uri) {
@@ -119,10 +110,6 @@ public class CurrentUserResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = MembershipAcceptance.class)))
     @APIResponse(responseCode = "200", description = "The active membership.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/memberships/organizations/{id}")
     @Consumes(MediaType.APPLICATION_JSON)

@@ -83,10 +83,7 @@ public class OrganizationsResource {
     @APIResponse(responseCode = "201", description = "The new organization.", headers = @Header(name = "Location",
     description = "The organization's URL.", schema = @Schema(type = SchemaType.STRING)),
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationViews.Organization.class)))
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode body, @Context UriInfo uri) {
@@ -102,7 +99,6 @@ public class OrganizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The organization.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}")
     public Uni<OrganizationViews.Organization> get(@PathParam("id") String id, @Context UriInfo uri) {
@@ -116,10 +112,6 @@ public class OrganizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationChange.class)))
     @APIResponse(responseCode = "200", description = "The changed organization.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -134,9 +126,6 @@ public class OrganizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
@@ -151,7 +140,6 @@ public class OrganizationsResource {
     @APIResponse(responseCode = "200", description = "The image.", content = @Content(mediaType = "image/png",
     schema = @Schema(type = SchemaType.STRING, format = "binary")))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/avatar")
     @Produces("image/png")
@@ -169,7 +157,6 @@ public class OrganizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The members.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/members")
     public Uni<List<PersonViews.Person>> members(@PathParam("id") String id, @Context UriInfo uri) {
@@ -185,7 +172,6 @@ public class OrganizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "204", description = "The person is an active member.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/members/{userId}")
     public Uni<Response> isMember(@PathParam("id") String id, @PathParam("userId") String userId) {
@@ -205,8 +191,6 @@ public class OrganizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The membership.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/memberships/{userId}")
     public Uni<OrganizationViews.Membership> membership(@PathParam("id") String id, @PathParam("userId") String userId,
@@ -228,11 +212,7 @@ public class OrganizationsResource {
     @APIResponse(responseCode = "201", description = "The invitation.", headers = @Header(name = "Location",
     description = "The membership's URL.", schema = @Schema(type = SchemaType.STRING)),
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationViews.Membership.class)))
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PUT
     @Path("/{id}/memberships/{userId}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -253,9 +233,6 @@ public class OrganizationsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @APIResponse(responseCode = "204", description = "Removed.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
     @DELETE
     @Path("/{id}/memberships/{userId}")

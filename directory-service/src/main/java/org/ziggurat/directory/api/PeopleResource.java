@@ -78,9 +78,8 @@ public class PeopleResource {
     @APIResponse(responseCode = "201", description = "The new person.", headers = @Header(name = "Location",
     description = "The person's URL.", schema = @Schema(type = SchemaType.STRING)),
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = PersonViews.Person.class)))
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
+    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> signUp(PeopleService.SignUp body, @Context UriInfo uri) {
@@ -93,7 +92,6 @@ public class PeopleResource {
     @SecurityRequirementsSet
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The person.")
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{username}")
     public Uni<PersonViews.Person> get(@PathParam("username") String username, @Context UriInfo uri) {
@@ -107,7 +105,6 @@ public class PeopleResource {
     @SecurityRequirementsSet
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The person's organizations.")
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{username}/organizations")
     public Uni<List<OrganizationViews.Organization>> organizations(@PathParam("username") String username,
@@ -127,7 +124,6 @@ public class PeopleResource {
     @APIResponse(responseCode = "200", description = "The image.", content = {
     @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")),
     @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary"))})
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{username}/avatar")
     @Produces({"image/png", "image/jpeg"})

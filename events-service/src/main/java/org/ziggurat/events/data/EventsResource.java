@@ -90,11 +90,7 @@ public class EventsResource {
     @APIResponse(responseCode = "201", description = "The recorded event (or, for a replayed key, the first one).",
     headers = @Header(name = "Location", description = "The event's URL.", schema = @Schema(type = SchemaType.STRING)),
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = EventViews.Event.class)))
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
@@ -133,7 +129,6 @@ public class EventsResource {
     @APIResponse(responseCode = "200", description = "A page of events, without their commits.", content = @Content(
     mediaType = "application/json", schema = @Schema(type = SchemaType.ARRAY, implementation = EventViews.Event.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
             @QueryParam("kind") String kind, @QueryParam("since") String since, @QueryParam("page") String page,
@@ -152,7 +147,6 @@ public class EventsResource {
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The event.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id:[0-9]+}")
     public Uni<EventViews.Event> get(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
@@ -169,7 +163,6 @@ public class EventsResource {
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The commits.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id:[0-9]+}/commits")
     public Uni<List<EventViews.Commit>> commits(@PathParam("namespace") String namespace,
@@ -194,7 +187,6 @@ public class EventsResource {
     @APIResponse(responseCode = "200", description = "The stream.", content = @Content(mediaType = "text/event-stream",
     schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/stream")
     @StreamReaders

@@ -70,11 +70,7 @@ public class ConceptsResource {
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptDocs.NewConcept.class)))
     @APIResponse(responseCode = "201", description = "The new concept, in the concepts wrapper.", headers = @Header(name = "Location",
     description = "The concept's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptViews.Concepts.class)))
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Path("/schemes/{slug}/concepts")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -94,11 +90,7 @@ public class ConceptsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptDocs.NewConcept.class)))
     @APIResponse(responseCode = "200", description = "The changed concept, in the concepts wrapper.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/schemes/{slug}/concepts/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -117,9 +109,6 @@ public class ConceptsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/schemes/{slug}/concepts/{id}")
     public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
@@ -145,7 +134,6 @@ public class ConceptsResource {
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = OneConcept.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/schemes/{slug}/concepts/{id}")
     public Uni<Response> one(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
@@ -172,7 +160,6 @@ public class ConceptsResource {
     @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptList.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/schemes/{slug}/concepts")
     public Uni<Response> ofScheme(@PathParam("namespace") String namespace, @PathParam("slug") String slug,
@@ -200,7 +187,6 @@ public class ConceptsResource {
     @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptList.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/concepts")
     public Uni<Response> ofNamespace(@PathParam("namespace") String namespace, @QueryParam("in_scheme") String inScheme,

@@ -85,9 +85,6 @@ public class ImportsResource {
     @Content(mediaType = "application/n-triples", schema = @Schema(type = SchemaType.STRING))})
     @APIResponse(responseCode = "202", description = "Accepted: the job, queued.", headers = @Header(name = "Location",
     description = "The job's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = Job.class)))
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Path("/schemes/{slug}/import")
@@ -111,9 +108,6 @@ public class ImportsResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.WRITE)
     @APIResponse(responseCode = "200", description = "The job.")
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/imports/{id}")
     public Uni<Job> get(@PathParam("namespace") String namespace, @PathParam("id") String rawId, @Context UriInfo uri) {

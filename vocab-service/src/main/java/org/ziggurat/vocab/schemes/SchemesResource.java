@@ -68,7 +68,6 @@ public class SchemesResource {
     @APIResponse(responseCode = "200", description = "A page of schemes.", content = @Content(mediaType = "application/json",
     schema = @Schema(type = SchemaType.ARRAY, implementation = SchemeViews.Scheme.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     public Uni<Response> list(@PathParam("namespace") String namespace, @QueryParam("page") String page,
             @QueryParam("per_page") String perPage, @Context UriInfo uri) {
@@ -94,7 +93,6 @@ public class SchemesResource {
     @Content(mediaType = "text/turtle", schema = @Schema(type = SchemaType.STRING)),
     @Content(mediaType = "application/rdf+xml", schema = @Schema(type = SchemaType.STRING)),
     @Content(mediaType = "application/ld+json", schema = @Schema(type = SchemaType.OBJECT))})
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "406", description = "None of the accepted media types is served.",
     content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = ApiErrors.PROBLEM_SCHEMA)))
     @GET
@@ -135,11 +133,7 @@ public class SchemesResource {
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeInput.class)))
     @APIResponse(responseCode = "201", description = "The new scheme.", headers = @Header(name = "Location",
     description = "The scheme's URL.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeViews.Scheme.class)))
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(@PathParam("namespace") String namespace, JsonNode body, @Context UriInfo uri) {
@@ -157,10 +151,6 @@ public class SchemesResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = SchemeInput.class)))
     @APIResponse(responseCode = "200", description = "The changed scheme.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
-    @APIResponse(responseCode = "422", ref = ApiErrors.UNPROCESSABLE)
     @PATCH
     @Path("/{slug}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -174,9 +164,6 @@ public class SchemesResource {
     @Operation(operationId = "deleteScheme", summary = "Delete a scheme", description = "With its concepts and import jobs.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.UPDATE)
     @APIResponse(responseCode = "204", description = "Deleted.")
-    @APIResponse(responseCode = "401", ref = ApiErrors.UNAUTHORIZED)
-    @APIResponse(responseCode = "403", ref = ApiErrors.FORBIDDEN)
-    @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @DELETE
     @Path("/{slug}")
     public Uni<Response> delete(@PathParam("namespace") String namespace, @PathParam("slug") String slug) {

@@ -78,6 +78,7 @@ public class ApiContract implements OASFilter {
         if (api.getPaths() != null && api.getPaths().getPathItems() != null) {
             api.getPaths().getPathItems().forEach((path, item) -> item.getOperations().values().forEach(operation -> {
                 pathParametersInPathOrder(path, operation);
+                standardProblems(operation);
                 expandSecurity(operation);
                 paging(operation);
                 bodyErrors(operation);
@@ -168,6 +169,51 @@ public class ApiContract implements OASFilter {
             page.addHeader("Link", OASFactory.createHeader().ref(ApiErrors.LINK_HEADER));
             page.addHeader(PageLinks.TOTAL_COUNT, OASFactory.createHeader().description("How many items the whole list holds.")
                     .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER).format("int64")));
+        }
+    }
+
+    /**
+     * The problems an operation of the platform's API answers by what it is, so that a resource
+     * states only its own: 401 where a token is required (no anonymous alternative), 403 where a
+     * scope is, 404 where the path names something, 422 where a JSON body is read. An operation's
+     * own answer for a status stays; OAuth protocol endpoints (secured otherwise, or answering
+     * RFC 6749 errors) get none of these.
+     */
+    static void standardProblems(Operation operation) {
+        List<SecurityRequirement> security = operation.getSecurity();
+        SecurityRequirement oauth2 = security == null ? null
+                : security.stream().filter(s -> s.hasScheme(OAUTH2)).findFirst().orElse(null);
+        if (oauth2 == null || operation.getResponses() == null || answersOAuthErrors(operation)) {
+            return;
+        }
+        boolean anonymous = security.stream().anyMatch(s -> s.getSchemes() == null || s.getSchemes().isEmpty());
+        List<String> scopes = oauth2.getScheme(OAUTH2);
+        boolean namesSomething = operation.getParameters() != null && operation.getParameters().stream()
+                .anyMatch(p -> p.getIn() == org.eclipse.microprofile.openapi.models.parameters.Parameter.In.PATH);
+        boolean readsJson = operation.getRequestBody() != null && operation.getRequestBody().getContent() != null
+                && operation.getRequestBody().getContent().hasMediaType("application/json");
+        if (!anonymous) {
+            addProblem(operation, "401", ApiErrors.UNAUTHORIZED);
+        }
+        if (scopes != null && !scopes.isEmpty()) {
+            addProblem(operation, "403", ApiErrors.FORBIDDEN);
+        }
+        if (namesSomething) {
+            addProblem(operation, "404", ApiErrors.NOT_FOUND);
+        }
+        if (readsJson) {
+            addProblem(operation, "422", ApiErrors.UNPROCESSABLE);
+        }
+    }
+
+    private static boolean answersOAuthErrors(Operation operation) {
+        return operation.getResponses().getAPIResponses().values().stream()
+                .anyMatch(r -> r.getRef() != null && r.getRef().substring(r.getRef().lastIndexOf('/') + 1).startsWith("OAuth"));
+    }
+
+    private static void addProblem(Operation operation, String status, String response) {
+        if (operation.getResponses().getAPIResponse(status) == null) {
+            operation.getResponses().addAPIResponse(status, OASFactory.createAPIResponse().ref(response));
         }
     }
 

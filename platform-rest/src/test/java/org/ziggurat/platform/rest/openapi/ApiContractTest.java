@@ -91,6 +91,45 @@ class ApiContractTest {
     }
 
     @Test
+    void anOperationAnswersTheProblemsOfWhatItIs() {
+        Operation scopedChange = OASFactory.createOperation()
+                .security(List.of(OASFactory.createSecurityRequirement().addScheme(ApiContract.OAUTH2, List.of("write"))))
+                .parameters(List.of(parameter("id", Parameter.In.PATH)))
+                .requestBody(OASFactory.createRequestBody().content(OASFactory.createContent()
+                        .addMediaType("application/json", OASFactory.createMediaType())))
+                .responses(OASFactory.createAPIResponses().addAPIResponse("404",
+                        OASFactory.createAPIResponse().description("its own")));
+        ApiContract.standardProblems(scopedChange);
+        assertEquals("#/components/responses/" + ApiErrors.UNAUTHORIZED, scopedChange.getResponses().getAPIResponse("401").getRef());
+        assertEquals("#/components/responses/" + ApiErrors.FORBIDDEN, scopedChange.getResponses().getAPIResponse("403").getRef());
+        assertEquals("its own", scopedChange.getResponses().getAPIResponse("404").getDescription());
+        assertEquals("#/components/responses/" + ApiErrors.UNPROCESSABLE, scopedChange.getResponses().getAPIResponse("422").getRef());
+
+        // Anonymous callers answered, no scope, nothing named, no JSON read: none of them.
+        Operation openList = OASFactory.createOperation()
+                .security(List.of(OASFactory.createSecurityRequirement().addScheme(ApiContract.OAUTH2),
+                        OASFactory.createSecurityRequirement()))
+                .parameters(List.of(parameter("page", Parameter.In.QUERY)))
+                .responses(OASFactory.createAPIResponses());
+        ApiContract.standardProblems(openList);
+        assertEquals(java.util.Set.of(), openList.getResponses().getAPIResponses().keySet());
+    }
+
+    @Test
+    void oauthProtocolEndpointsKeepTheirOwnErrors() {
+        Operation userInfo = OASFactory.createOperation()
+                .security(List.of(OASFactory.createSecurityRequirement().addScheme(ApiContract.OAUTH2, List.of("openid"))))
+                .responses(OASFactory.createAPIResponses().addAPIResponse("401",
+                        OASFactory.createAPIResponse().ref(ApiErrors.OAUTH_UNAUTHORIZED)));
+        ApiContract.standardProblems(userInfo);
+        assertNull(userInfo.getResponses().getAPIResponse("403"));
+        Operation internal = OASFactory.createOperation().parameters(List.of(parameter("id", Parameter.In.PATH)))
+                .responses(OASFactory.createAPIResponses());
+        ApiContract.standardProblems(internal);
+        assertNull(internal.getResponses().getAPIResponse("404"), "not the platform's public API: its own answers only");
+    }
+
+    @Test
     void aNullableReferenceBecomesANullableCopy() {
         Components components = OASFactory.createComponents().addSchema("AppSummary", OASFactory.createSchema()
                 .addType(Schema.SchemaType.OBJECT).addProperty("name", OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
