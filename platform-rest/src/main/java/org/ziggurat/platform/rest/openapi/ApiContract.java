@@ -1,6 +1,5 @@
 package org.ziggurat.platform.rest.openapi;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -8,7 +7,6 @@ import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
-import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.Schema;
@@ -16,8 +14,6 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.security.OAuthFlow;
 import org.eclipse.microprofile.openapi.models.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
-import org.ziggurat.platform.rest.paging.PageLinks;
-import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.Problem;
 
 /**
@@ -72,205 +68,18 @@ public class ApiContract implements OASFilter {
             // One of several shapes (an object or an array): the scanner's "type: object" would refuse the array.
             components.getSchemas().values().stream().filter(schema -> schema.getOneOf() != null)
                     .forEach(schema -> schema.setType(null));
-            components.getSchemas().values().forEach(schema -> inlineNullableReferences(schema, components));
-            examples(components);
+            components.getSchemas().values().forEach(schema -> SchemaRules.inlineNullableReferences(schema, components));
+            SchemaRules.examples(components);
         }
         if (api.getPaths() != null && api.getPaths().getPathItems() != null) {
             api.getPaths().getPathItems().forEach((path, item) -> item.getOperations().values().forEach(operation -> {
-                pathParametersInPathOrder(path, operation);
-                standardProblems(operation);
-                expandSecurity(operation);
-                paging(operation);
-                bodyErrors(operation);
+                OperationRules.pathParametersInPathOrder(path, operation);
+                OperationRules.standardProblems(operation);
+                OperationRules.expandSecurity(operation);
+                OperationRules.paging(operation);
+                OperationRules.bodyErrors(operation);
             }));
         }
-    }
-
-    /** Where a service keeps real answers of its API, by schema name, as the schemas' examples. */
-    static final String EXAMPLES = "META-INF/openapi-examples.json";
-
-    /**
-     * Each schema named in the service's {@link #EXAMPLES} gets that real answer as its example
-     * (the lint checks that it fits the schema).
-     */
-    static void examples(Components components) {
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        try (var in = loader == null ? null : loader.getResourceAsStream(EXAMPLES)) {
-            if (in == null) {
-                return;
-            }
-            Map<String, Object> examples = new com.fasterxml.jackson.databind.ObjectMapper().readValue(in,
-                    new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Object>>() { });
-            examples.forEach((name, example) -> {
-                Schema schema = components.getSchemas().get(name);
-                if (schema == null) {
-                    throw new IllegalStateException(EXAMPLES + " names " + name + ", which no schema of this API is");
-                }
-                schema.setExample(example);
-            });
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(EXAMPLES + " cannot be read", e);
-        }
-    }
-
-    /**
-     * OpenAPI 3.0 cannot make a referenced schema nullable: "allOf: [$ref], nullable: true" still
-     * refuses null, in validators as in generated clients. A nullable property that refers to
-     * another schema gets a copy of it, nullable.
-     */
-    static void inlineNullableReferences(Schema schema, Components components) {
-        if (schema.getProperties() == null) {
-            return;
-        }
-        Map<String, Schema> properties = new java.util.LinkedHashMap<>(schema.getProperties());
-        properties.replaceAll((name, property) -> {
-            boolean nullable = property.getType() != null && property.getType().contains(Schema.SchemaType.NULL);
-            // The model writes a nullable reference as anyOf: [{$ref}, {type: null}].
-            String ref = property.getRef() != null ? property.getRef() : property.getAnyOf() == null ? null
-                    : property.getAnyOf().stream().map(Schema::getRef).filter(java.util.Objects::nonNull).findFirst().orElse(null);
-            if (!nullable || ref == null) {
-                return property;
-            }
-            Schema target = components.getSchemas().get(ref.substring(ref.lastIndexOf('/') + 1));
-            if (target == null || target.getType() == null) {
-                return property;
-            }
-            List<Schema.SchemaType> types = new ArrayList<>(target.getType());
-            types.add(Schema.SchemaType.NULL);
-            return OASFactory.createSchema().type(types).format(target.getFormat()).properties(target.getProperties())
-                    .required(target.getRequired()).items(target.getItems())
-                    .description(property.getDescription() != null ? property.getDescription() : target.getDescription());
-        });
-        schema.setProperties(properties); // the model hands out a copy of its properties
-    }
-
-    /**
-     * The paging parameters of every list (platform-common's {@code PageRequest}) and the headers of
-     * its page ({@code PageLinks}).
-     */
-    static void paging(Operation operation) {
-        if (operation.getParameters() == null) {
-            return;
-        }
-        boolean paged = false;
-        for (var parameter : operation.getParameters()) {
-            if (parameter.getIn() != org.eclipse.microprofile.openapi.models.parameters.Parameter.In.QUERY) {
-                continue;
-            }
-            if ("page".equals(parameter.getName())) {
-                paged = true;
-                parameter.description("The page to show, from 1.").schema(integer(1, PageRequest.MAX_PAGE, 1));
-            } else if ("per_page".equals(parameter.getName())) {
-                parameter.description("Items per page.").schema(integer(1, PageRequest.MAX_PER_PAGE, PageRequest.DEFAULT_PER_PAGE));
-            }
-        }
-        if (paged && operation.getResponses() != null && operation.getResponses().getAPIResponse("200") != null) {
-            APIResponse page = operation.getResponses().getAPIResponse("200");
-            page.addHeader("Link", OASFactory.createHeader().ref(ApiErrors.LINK_HEADER));
-            page.addHeader(PageLinks.TOTAL_COUNT, OASFactory.createHeader().description("How many items the whole list holds.")
-                    .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER).format("int64")));
-        }
-    }
-
-    /**
-     * The problems an operation of the platform's API answers by what it is, so that a resource
-     * states only its own: 401 where a token is required (no anonymous alternative), 403 where a
-     * scope is, 404 where the path names something, 422 where a JSON body is read. An operation's
-     * own answer for a status stays; OAuth protocol endpoints (secured otherwise, or answering
-     * RFC 6749 errors) get none of these.
-     */
-    static void standardProblems(Operation operation) {
-        List<SecurityRequirement> security = operation.getSecurity();
-        SecurityRequirement oauth2 = security == null ? null
-                : security.stream().filter(s -> s.hasScheme(OAUTH2)).findFirst().orElse(null);
-        if (oauth2 == null || operation.getResponses() == null || answersOAuthErrors(operation)) {
-            return;
-        }
-        boolean anonymous = security.stream().anyMatch(s -> s.getSchemes() == null || s.getSchemes().isEmpty());
-        List<String> scopes = oauth2.getScheme(OAUTH2);
-        boolean namesSomething = operation.getParameters() != null && operation.getParameters().stream()
-                .anyMatch(p -> p.getIn() == org.eclipse.microprofile.openapi.models.parameters.Parameter.In.PATH);
-        boolean readsJson = operation.getRequestBody() != null && operation.getRequestBody().getContent() != null
-                && operation.getRequestBody().getContent().hasMediaType("application/json");
-        if (!anonymous) {
-            addProblem(operation, "401", ApiErrors.UNAUTHORIZED);
-        }
-        if (scopes != null && !scopes.isEmpty()) {
-            addProblem(operation, "403", ApiErrors.FORBIDDEN);
-        }
-        if (namesSomething) {
-            addProblem(operation, "404", ApiErrors.NOT_FOUND);
-        }
-        if (readsJson) {
-            addProblem(operation, "422", ApiErrors.UNPROCESSABLE);
-        }
-    }
-
-    private static boolean answersOAuthErrors(Operation operation) {
-        return operation.getResponses().getAPIResponses().values().stream()
-                .anyMatch(r -> r.getRef() != null && r.getRef().substring(r.getRef().lastIndexOf('/') + 1).startsWith("OAuth"));
-    }
-
-    private static void addProblem(Operation operation, String status, String response) {
-        if (operation.getResponses().getAPIResponse(status) == null) {
-            operation.getResponses().addAPIResponse(status, OASFactory.createAPIResponse().ref(response));
-        }
-    }
-
-    /** What every operation that takes a body may answer before it reads it (the REST layer, BodyLimits). */
-    static void bodyErrors(Operation operation) {
-        if (operation.getRequestBody() == null || operation.getResponses() == null) {
-            return;
-        }
-        var responses = operation.getResponses();
-        for (String[] error : new String[][] {{"400", ApiErrors.BAD_REQUEST}, {"413", ApiErrors.PAYLOAD_TOO_LARGE},
-                {"415", ApiErrors.UNSUPPORTED_MEDIA_TYPE}}) {
-            if (responses.getAPIResponse(error[0]) == null) {
-                responses.addAPIResponse(error[0], OASFactory.createAPIResponse().ref(error[1]));
-            }
-        }
-    }
-
-    private static Schema integer(int minimum, int maximum, int defaultValue) {
-        return OASFactory.createSchema().addType(Schema.SchemaType.INTEGER).format("int32")
-                .minimum(java.math.BigDecimal.valueOf(minimum)).maximum(java.math.BigDecimal.valueOf(maximum))
-                .defaultValue(defaultValue);
-    }
-
-    /**
-     * Path parameters in the order the path names them, then the others: the scanner puts a
-     * method's own before its class's, and generated clients take them in this order
-     * ({@code getDataEvent(namespace, repository, id)}, not {@code (id, namespace, repository)}).
-     */
-    static void pathParametersInPathOrder(String path, Operation operation) {
-        if (operation.getParameters() == null) {
-            return;
-        }
-        List<org.eclipse.microprofile.openapi.models.parameters.Parameter> sorted = new ArrayList<>(operation.getParameters());
-        sorted.sort(java.util.Comparator.comparingInt(p -> p.getIn() == org.eclipse.microprofile.openapi.models.parameters.Parameter.In.PATH
-                && path.contains("{" + p.getName() + "}") ? path.indexOf("{" + p.getName() + "}") : Integer.MAX_VALUE));
-        operation.setParameters(sorted);
-    }
-
-    /** {oauth2: scopes} becomes the four ways to send that token, then {} if anonymous callers are answered. */
-    static void expandSecurity(Operation operation) {
-        List<SecurityRequirement> security = operation.getSecurity();
-        if (security == null) {
-            return;
-        }
-        SecurityRequirement oauth2 = security.stream().filter(s -> s.hasScheme(OAUTH2)).findFirst().orElse(null);
-        if (oauth2 == null) {
-            return;
-        }
-        boolean anonymous = security.stream().anyMatch(s -> s.getSchemes() == null || s.getSchemes().isEmpty());
-        List<SecurityRequirement> expanded = new ArrayList<>(List.of(oauth2));
-        for (String scheme : List.of(BEARER, TOKEN_HEADER, ACCESS_TOKEN_QUERY)) {
-            expanded.add(OASFactory.createSecurityRequirement().addScheme(scheme));
-        }
-        if (anonymous) {
-            expanded.add(OASFactory.createSecurityRequirement());
-        }
-        operation.setSecurity(expanded);
     }
 
     private static void securitySchemes(Components components) {

@@ -27,7 +27,7 @@ class ApiContractTest {
     void anOperationsScopesComeWithEveryWayToSendTheToken() {
         Operation operation = OASFactory.createOperation().security(List.of(
                 OASFactory.createSecurityRequirement().addScheme(ApiContract.OAUTH2, List.of("admin"))));
-        ApiContract.expandSecurity(operation);
+        OperationRules.expandSecurity(operation);
         List<Map<String, List<String>>> security = operation.getSecurity().stream().map(s -> s.getSchemes()).toList();
         assertEquals(List.of(Map.of("oauth2", List.of("admin")), Map.of("bearer", List.of()), Map.of("tokenHeader", List.of()),
                 Map.of("accessTokenQuery", List.of())), security);
@@ -37,7 +37,7 @@ class ApiContractTest {
     void anonymousCallersStayAnAlternativeAndLast() {
         Operation operation = OASFactory.createOperation().security(List.of(OASFactory.createSecurityRequirement(),
                 OASFactory.createSecurityRequirement().addScheme(ApiContract.OAUTH2)));
-        ApiContract.expandSecurity(operation);
+        OperationRules.expandSecurity(operation);
         assertEquals(5, operation.getSecurity().size());
         assertTrue(operation.getSecurity().get(0).hasScheme(ApiContract.OAUTH2));
         assertTrue(operation.getSecurity().get(4).getSchemes() == null || operation.getSecurity().get(4).getSchemes().isEmpty());
@@ -47,7 +47,7 @@ class ApiContractTest {
     void otherSchemesAreLeftAsTheyAre() {
         Operation operation = OASFactory.createOperation().security(List.of(
                 OASFactory.createSecurityRequirement().addScheme(ApiContract.CLIENT_BASIC), OASFactory.createSecurityRequirement()));
-        ApiContract.expandSecurity(operation);
+        OperationRules.expandSecurity(operation);
         assertEquals(2, operation.getSecurity().size());
     }
 
@@ -57,7 +57,7 @@ class ApiContractTest {
                 parameter("id", Parameter.In.PATH), parameter("since", Parameter.In.QUERY),
                 parameter("repository", Parameter.In.PATH), parameter("namespace", Parameter.In.PATH),
                 parameter("page", Parameter.In.QUERY)));
-        ApiContract.pathParametersInPathOrder("/{namespace}/repositories/{repository}/data/events/{id}", operation);
+        OperationRules.pathParametersInPathOrder("/{namespace}/repositories/{repository}/data/events/{id}", operation);
         assertEquals(List.of("namespace", "repository", "id", "since", "page"),
                 operation.getParameters().stream().map(Parameter::getName).toList());
     }
@@ -67,7 +67,7 @@ class ApiContractTest {
         Operation operation = OASFactory.createOperation()
                 .parameters(List.of(parameter("page", Parameter.In.QUERY), parameter("per_page", Parameter.In.QUERY)))
                 .responses(OASFactory.createAPIResponses().addAPIResponse("200", OASFactory.createAPIResponse()));
-        ApiContract.paging(operation);
+        OperationRules.paging(operation);
         Schema perPage = operation.getParameters().get(1).getSchema();
         assertEquals(List.of(Schema.SchemaType.INTEGER), perPage.getType());
         assertEquals(100, perPage.getMaximum().intValue());
@@ -80,13 +80,13 @@ class ApiContractTest {
         Operation operation = OASFactory.createOperation().requestBody(OASFactory.createRequestBody())
                 .responses(OASFactory.createAPIResponses().addAPIResponse("400",
                         OASFactory.createAPIResponse().description("its own")));
-        ApiContract.bodyErrors(operation);
+        OperationRules.bodyErrors(operation);
         assertEquals("its own", operation.getResponses().getAPIResponse("400").getDescription());
         assertEquals("#/components/responses/" + ApiErrors.PAYLOAD_TOO_LARGE, operation.getResponses().getAPIResponse("413").getRef());
         assertEquals("#/components/responses/" + ApiErrors.UNSUPPORTED_MEDIA_TYPE,
                 operation.getResponses().getAPIResponse("415").getRef());
         Operation noBody = OASFactory.createOperation().responses(OASFactory.createAPIResponses());
-        ApiContract.bodyErrors(noBody);
+        OperationRules.bodyErrors(noBody);
         assertNull(noBody.getResponses().getAPIResponse("413"));
     }
 
@@ -99,7 +99,7 @@ class ApiContractTest {
                         .addMediaType("application/json", OASFactory.createMediaType())))
                 .responses(OASFactory.createAPIResponses().addAPIResponse("404",
                         OASFactory.createAPIResponse().description("its own")));
-        ApiContract.standardProblems(scopedChange);
+        OperationRules.standardProblems(scopedChange);
         assertEquals("#/components/responses/" + ApiErrors.UNAUTHORIZED, scopedChange.getResponses().getAPIResponse("401").getRef());
         assertEquals("#/components/responses/" + ApiErrors.FORBIDDEN, scopedChange.getResponses().getAPIResponse("403").getRef());
         assertEquals("its own", scopedChange.getResponses().getAPIResponse("404").getDescription());
@@ -111,7 +111,7 @@ class ApiContractTest {
                         OASFactory.createSecurityRequirement()))
                 .parameters(List.of(parameter("page", Parameter.In.QUERY)))
                 .responses(OASFactory.createAPIResponses());
-        ApiContract.standardProblems(openList);
+        OperationRules.standardProblems(openList);
         assertEquals(java.util.Set.of(), openList.getResponses().getAPIResponses().keySet());
     }
 
@@ -121,11 +121,11 @@ class ApiContractTest {
                 .security(List.of(OASFactory.createSecurityRequirement().addScheme(ApiContract.OAUTH2, List.of("openid"))))
                 .responses(OASFactory.createAPIResponses().addAPIResponse("401",
                         OASFactory.createAPIResponse().ref(ApiErrors.OAUTH_UNAUTHORIZED)));
-        ApiContract.standardProblems(userInfo);
+        OperationRules.standardProblems(userInfo);
         assertNull(userInfo.getResponses().getAPIResponse("403"));
         Operation internal = OASFactory.createOperation().parameters(List.of(parameter("id", Parameter.In.PATH)))
                 .responses(OASFactory.createAPIResponses());
-        ApiContract.standardProblems(internal);
+        OperationRules.standardProblems(internal);
         assertNull(internal.getResponses().getAPIResponse("404"), "not the platform's public API: its own answers only");
     }
 
@@ -138,7 +138,7 @@ class ApiContractTest {
                         OASFactory.createSchema().addType(Schema.SchemaType.NULL)));
         Schema plainRef = OASFactory.createSchema().ref("#/components/schemas/AppSummary");
         Schema authorization = OASFactory.createSchema().addProperty("app", nullableRef).addProperty("owner", plainRef);
-        ApiContract.inlineNullableReferences(authorization, components);
+        SchemaRules.inlineNullableReferences(authorization, components);
         Schema app = authorization.getProperties().get("app");
         assertEquals(List.of(Schema.SchemaType.OBJECT, Schema.SchemaType.NULL), app.getType());
         assertTrue(app.getProperties().containsKey("name"));
