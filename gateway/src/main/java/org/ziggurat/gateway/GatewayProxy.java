@@ -205,7 +205,7 @@ public class GatewayProxy {
             String platformToken, String accessToken, Buffer body) {
         // A chunked body that BodyLimits read and counted goes on whole, with its length.
         Buffer sent = body != null ? body : ctx.get(BodyLimits.READ_BODY);
-        upstreams.send(ctx, route.service(), new UpstreamProxies.Upstream(
+        upstreams.send(ctx, route.service(), new Upstream(
                 query == null || query.isEmpty() ? route.path() : route.path() + "?" + query,
                 passAuthorization, platformToken, CallerAddress.of(ctx), accessToken, ctx, sent));
     }

@@ -11,12 +11,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.http.StreamResetException;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
@@ -24,7 +21,6 @@ import io.vertx.httpproxy.Body;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.ProxyContext;
 import io.vertx.httpproxy.ProxyInterceptor;
-import io.vertx.httpproxy.ProxyRequest;
 import io.vertx.httpproxy.ProxyResponse;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
@@ -33,8 +29,6 @@ import org.ziggurat.platform.problem.HttpStatusTitles;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.token.PlatformClaims;
 
-import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
@@ -51,19 +45,6 @@ import java.util.concurrent.TimeoutException;
  */
 @Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class UpstreamProxies {
-
-    /**
-     * What the route decided about one request, for the interceptor that sends it on: a local of
-     * the request's Vert.x context, read on that context (HttpProxy calls the interceptor at once).
-     * The headers are set on the proxy's copy of the request, which takes them without a second
-     * validation pass (the platform token alone is 700 characters). {@code accessToken} and
-     * {@code ctx}: the caller's token, kept to watch an event stream it opens (null when none).
-     * {@code body}: a body the gateway read itself (a token request's form), sent in place of the
-     * request's stream.
-     */
-    record Upstream(String uri, boolean passAuthorization, String platformToken, String clientAddress, String accessToken,
-            RoutingContext ctx, Buffer body) {
-    }
 
     static final String UPSTREAM = "ziggurat.upstream";
 
@@ -185,7 +166,7 @@ public class UpstreamProxies {
             }
             setForwarded(context.request().headers(), upstream);
             return context.sendRequest()
-                    .recover(failure -> replayable(context.request(), upstream) && connectionLost(failure)
+                    .recover(failure -> UpstreamFailures.replayable(context.request(), upstream) && UpstreamFailures.connectionLost(failure)
                             ? resend(context, failure)
                             : Future.failedFuture(failure))
                     .recover(failure -> Future.succeededFuture(unavailable(context, failure)));
@@ -227,7 +208,7 @@ public class UpstreamProxies {
                     || failure.getClass().getSimpleName().contains("Timeout");
             int status = timeout ? 504 : 503;
             String requestId = context.request().headers().get(RequestIds.HEADER);
-            if (callerLeft(failure)) {
+            if (UpstreamFailures.callerLeft(failure)) {
                 LOG.debugf("caller left before %s answered %s %s [request %s]", service, context.request().getMethod(),
                         context.request().getURI(), requestId);
             } else {
@@ -247,39 +228,6 @@ public class UpstreamProxies {
             response.setBody(Body.body(Buffer.buffer(json(problem))));
             return response;
         }
-    }
-
-    /**
-     * A request that may be sent again: a safe method (RFC 9110 9.2.1: GET, HEAD, OPTIONS; the
-     * idempotent PUT and DELETE change state, and a caller may not expect them twice) and no body,
-     * neither the caller's nor one the gateway read itself.
-     */
-    static boolean replayable(ProxyRequest request, Upstream upstream) {
-        HttpMethod method = request.getMethod();
-        boolean safe = method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS;
-        MultiMap headers = request.proxiedRequest().headers();
-        String length = headers.get(HttpHeaders.CONTENT_LENGTH);
-        boolean bodiless = (length == null || length.equals("0")) && !headers.contains(HttpHeaders.TRANSFER_ENCODING);
-        return safe && bodiless && upstream.body() == null;
-    }
-
-    /**
-     * The connection to the service closed, or was reset, under a request that it had not answered
-     * yet. Not a connection refused (no service listens: a second attempt finds the same), not a
-     * time-out (the service is slow: a second attempt doubles the wait), not the caller leaving.
-     */
-    static boolean connectionLost(Throwable failure) {
-        return failure instanceof HttpClosedException
-                || failure instanceof IOException && !(failure instanceof ConnectException);
-    }
-
-    /**
-     * The upstream request was reset because the caller closed its connection first (a client
-     * timing out, a load generator stopping): nothing is wrong upstream, so no warning. Over
-     * HTTP/1.1 only this side resets a request, and it does so when the caller goes away.
-     */
-    static boolean callerLeft(Throwable failure) {
-        return failure instanceof StreamResetException;
     }
 
     private String json(Problem problem) {

@@ -21,28 +21,28 @@ class UpstreamFailuresTest {
 
     @Test
     void aResetRequestIsTheCallerLeaving() {
-        assertTrue(UpstreamProxies.callerLeft(new StreamResetException(0)));
+        assertTrue(UpstreamFailures.callerLeft(new StreamResetException(0)));
     }
 
     @Test
     void anUpstreamThatCannotBeReachedOrIsSilentIsNot() {
-        assertFalse(UpstreamProxies.callerLeft(new ConnectException("Connection refused")));
-        assertFalse(UpstreamProxies.callerLeft(new ConnectTimeoutException("connection timed out")));
-        assertFalse(UpstreamProxies.callerLeft(new TimeoutException("idle timeout")));
-        assertFalse(UpstreamProxies.callerLeft(new VertxException("Connection was closed", true)));
+        assertFalse(UpstreamFailures.callerLeft(new ConnectException("Connection refused")));
+        assertFalse(UpstreamFailures.callerLeft(new ConnectTimeoutException("connection timed out")));
+        assertFalse(UpstreamFailures.callerLeft(new TimeoutException("idle timeout")));
+        assertFalse(UpstreamFailures.callerLeft(new VertxException("Connection was closed", true)));
     }
 
     @Test
     void aConnectionClosedOrResetUnderARequestIsLost() {
-        assertTrue(UpstreamProxies.connectionLost(new HttpClosedException("Connection was closed")));
-        assertTrue(UpstreamProxies.connectionLost(new SocketException("Connection reset by peer")));
+        assertTrue(UpstreamFailures.connectionLost(new HttpClosedException("Connection was closed")));
+        assertTrue(UpstreamFailures.connectionLost(new SocketException("Connection reset by peer")));
     }
 
     @Test
     void aServiceNotListeningOrSilentOrACallerLeavingIsNot() {
-        assertFalse(UpstreamProxies.connectionLost(new ConnectException("Connection refused")));
-        assertFalse(UpstreamProxies.connectionLost(new ConnectTimeoutException("connection timed out")));
-        assertFalse(UpstreamProxies.connectionLost(new TimeoutException("idle timeout")));
-        assertFalse(UpstreamProxies.connectionLost(new StreamResetException(0)));
+        assertFalse(UpstreamFailures.connectionLost(new ConnectException("Connection refused")));
+        assertFalse(UpstreamFailures.connectionLost(new ConnectTimeoutException("connection timed out")));
+        assertFalse(UpstreamFailures.connectionLost(new TimeoutException("idle timeout")));
+        assertFalse(UpstreamFailures.connectionLost(new StreamResetException(0)));
     }
 }
