@@ -9,7 +9,7 @@ import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
-import org.ziggurat.platform.rest.problem.ProblemMappers;
+import org.ziggurat.platform.rest.problem.FailureKinds;
 
 import java.util.function.Function;
 
@@ -53,7 +53,7 @@ class SignInForm {
                         ((SignIns.SignInRefused) e).throttled()
                                 ? formAgain.show("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
                                 : formAgain.show("The username or password is not right.", login, 401))
-                .onFailure(ProblemMappers::dependencyUnavailable).recoverWithItem(() ->
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() ->
                         formAgain.show("Signing in is not possible for a moment. Try again shortly.", login, 503));
     }
 }

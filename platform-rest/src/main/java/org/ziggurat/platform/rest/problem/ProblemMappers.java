@@ -1,18 +1,13 @@
 package org.ziggurat.platform.rest.problem;
 
-import org.ziggurat.platform.problem.DependencyUnavailable;
 import org.ziggurat.platform.problem.HttpStatusTitles;
-import org.ziggurat.platform.problem.NetworkFailures;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
 
 import org.ziggurat.platform.data.InvalidReference;
 import org.ziggurat.platform.data.RowMissing;
 import org.ziggurat.platform.data.ValueTaken;
-import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.DatabaseException;
-import jakarta.ws.rs.ProcessingException;
-import java.util.concurrent.TimeoutException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -138,16 +133,16 @@ public class ProblemMappers {
                         + "such as a NUL character or a number out of range.", null, headers, uri);
             }
         }
-        if (dependencyUnavailable(e)) {
+        if (FailureKinds.dependencyUnavailable(e)) {
             LOG.warnf("A service this one needs is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
             return retryShortly("A service this request needs is unavailable for a moment. Try again shortly.", headers, uri);
         }
-        if (databaseAway(e)) {
+        if (FailureKinds.databaseAway(e)) {
             LOG.warnf("The database is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
             return retryShortly("The service lost its database for a moment. Try again shortly; an operation that takes an "
                     + "Idempotency-Key is safe to repeat with the same key.", headers, uri);
         }
-        if (dependencyTimedOut(e)) {
+        if (FailureKinds.dependencyTimedOut(e)) {
             LOG.warnf("A service or query did not answer in time (%s) for %s", e.getMessage(), uri.getPath());
             return retryShortly("A service this request needs did not answer in time. Try again shortly.", headers, uri);
         }
@@ -157,68 +152,6 @@ public class ProblemMappers {
                 "The server failed to handle this request. Quote the request id when reporting it.",
                 instance(uri), requestId, null);
         return Response.status(500).type(Problem.MEDIA_TYPE).entity(body).build();
-    }
-
-    /**
-     * The database went away (restart, failover, network): connection-class SQL states (08...),
-     * an operator or crash shutdown (57P...), a closed, refused or reset connection. Nothing is
-     * wrong with the request and it may be retried: 503, not 500. (A connection lost during a
-     * commit leaves its outcome unknown to us too; that is what Idempotency-Key is for.)
-     */
-    static boolean databaseAway(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof DatabaseException db && db.getSqlState() != null
-                    && (db.getSqlState().startsWith("08") || db.getSqlState().startsWith("57P")
-                    || db.getSqlState().equals("55000") && String.valueOf(db.getMessage()).contains("accepting connections"))) {
-                return true;
-            }
-            if (connectionFailure(t)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A connection the database's client closed, or a refused, reset or broken one ({@link NetworkFailures}). */
-    static boolean connectionFailure(Throwable t) {
-        return t instanceof ClosedConnectionException || NetworkFailures.is(t);
-    }
-
-    /**
-     * Another service could not be reached or could not serve: {@link DependencyUnavailable}, or a
-     * refused, reset or broken connection under the REST client's {@code ProcessingException}
-     * (its calls to other services; the database's client never throws one). Checked before
-     * {@link #databaseAway}, which would take the connection failure for the database's. A
-     * timeout is left to {@link #dependencyTimedOut}; a REST client failure of another kind (an
-     * unreadable answer) stays a 500.
-     */
-    public static boolean dependencyUnavailable(Throwable e) {
-        boolean serviceCall = false;
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof DependencyUnavailable) {
-                return true;
-            }
-            if (t instanceof ProcessingException) {
-                serviceCall = true;
-            } else if (serviceCall && connectionFailure(t)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * A call that timed out: another service's answer (the REST client's read timeout, as when
-     * directory-service's password checks queue under a burst of logins) or a bounded wait.
-     * Nothing is wrong with the request and it may be retried: 503, not 500.
-     */
-    static boolean dependencyTimedOut(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof TimeoutException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** 503 with Retry-After: nothing is wrong with the request, and the same request may be sent again. */
