@@ -2,19 +2,14 @@ package org.ziggurat.auth.clients;
 
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.directory.client.DirectoryClient;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
-import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.RedirectUris;
-import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.platform.token.ScopeNames;
@@ -23,11 +18,8 @@ import org.ziggurat.platform.token.ScopeNames;
 @ApplicationScoped
 public class ApplicationService {
 
-    public static final int MAX_REDIRECT_URIS = 10;
     /** The shortest authorization an application may ask for: a minute. */
     static final int MIN_AUTHORIZATION_LIFETIME = 60;
-    /** The algorithms of ID tokens (the signing key series). */
-    public static final List<String> ID_TOKEN_ALGORITHMS = List.of("RS256", "ES256");
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
     private final ApplicationRepository applications;
@@ -60,30 +52,12 @@ public class ApplicationService {
         return callers.current().map(c -> c.requireUserWithScope(ScopeNames.ADMIN));
     }
 
-    /** The fields of a create or full replace, validated. */
-    record Fields(String name, List<String> redirectUris, List<String> scopes, Boolean confidential, Boolean passwordGrant,
-            List<String> postLogoutRedirectUris, String idTokenAlg, Boolean requirePushedRequests,
-            Integer refreshTokenAbsoluteLifetime) {
-
-        /** These fields over the application's (or the defaults, for a new one) where they are left out. */
-        ApplicationRepository.OpenIdSettings openId(ApplicationRow app) {
-            ApplicationRepository.OpenIdSettings before = app == null ? ApplicationRepository.OpenIdSettings.DEFAULTS
-                    : new ApplicationRepository.OpenIdSettings(app.postLogoutRedirectUris(), app.idTokenAlg(),
-                            app.requirePushedRequests());
-            return new ApplicationRepository.OpenIdSettings(
-                    postLogoutRedirectUris != null ? postLogoutRedirectUris : before.postLogoutRedirectUris(),
-                    idTokenAlg != null ? idTokenAlg : before.idTokenAlg(),
-                    requirePushedRequests != null ? requirePushedRequests : before.requirePushedRequests());
-        }
-    }
-
-    public Uni<Created> create(long owner, JsonNode body) {
+    public Uni<Created> create(long owner, ApplicationFields body) {
         return create(owner, body, null);
     }
 
     /** {@code registration}: for a client that registers itself (RFC 7591), else null. */
-    public Uni<Created> create(long owner, JsonNode body, ApplicationRepository.Registration registration) {
-        Fields f = fields(body, true);
+    public Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration) {
         refuseThePlatformsName(owner, f.name());
         checkAuthorizationLifetime(f);
         boolean confidential = f.confidential() == null || f.confidential();
@@ -99,13 +73,13 @@ public class ApplicationService {
     }
 
     /** PUT replaces every field; PATCH changes the fields it names. The kind of client never changes. */
-    public Uni<ApplicationRow> update(long owner, long id, JsonNode body, boolean replace) {
+    public Uni<ApplicationRow> update(long owner, long id, ApplicationFields body, boolean replace) {
         return update(owner, id, body, replace, null);
     }
 
     /** {@code registrationMetadata}: a registered client's other metadata (RFC 7592 PUT), else null. */
-    public Uni<ApplicationRow> update(long owner, long id, JsonNode body, boolean replace, String registrationMetadata) {
-        Fields f = fields(body, replace);
+    public Uni<ApplicationRow> update(long owner, long id, ApplicationFields f, boolean replace,
+            String registrationMetadata) {
         refuseThePlatformsName(owner, f.name());
         checkAuthorizationLifetime(f);
         return owned(id, owner).chain(app -> {
@@ -141,7 +115,7 @@ public class ApplicationService {
     }
 
     /** An application's own authorization lifetime may only be shorter than the platform's. */
-    private void checkAuthorizationLifetime(Fields f) {
+    private void checkAuthorizationLifetime(ApplicationFields f) {
         Integer seconds = f.refreshTokenAbsoluteLifetime();
         long platform = config.refreshTokenAbsoluteLifetime().toSeconds();
         if (seconds != null && (seconds < MIN_AUTHORIZATION_LIFETIME || seconds > platform)) {
@@ -210,83 +184,5 @@ public class ApplicationService {
     public Uni<ApplicationRow> owned(long id, long owner) {
         return applications.ownedBy(id, owner)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such application."));
-    }
-
-    static Fields fields(JsonNode body, boolean required) {
-        FieldChecks.object(body);
-        FieldChecks errors = new FieldChecks();
-        String name = errors.line(body.get("name"), "name", 100, required);
-        List<String> uris = uris(errors, body, "redirect_uris", 1, required, true);
-        List<String> logoutUris = uris(errors, body, "post_logout_redirect_uris", 0, false, false);
-        if (logoutUris != null && logoutUris.stream().anyMatch(RedirectUris::isOutOfBand)) {
-            errors.add("post_logout_redirect_uris", "must be URIs of the application, not the out-of-band one");
-        }
-        List<String> scopes = null;
-        JsonNode s = body.get("scopes");
-        if (s != null && !s.isNull()) {
-            if (!s.isTextual()) {
-                errors.add("scopes", "must be a space-delimited string");
-            } else {
-                try {
-                    scopes = List.copyOf(Scopes.parse(s.asText()));
-                } catch (OAuthException e) {
-                    errors.add("scopes", e.getMessage());
-                }
-            }
-        } else if (required) {
-            scopes = List.of();
-        }
-        Boolean confidential = errors.bool(body.get("confidential"), "confidential");
-        Boolean passwordGrant = errors.bool(body.get("password_grant"), "password_grant");
-        String idTokenAlg = null;
-        JsonNode alg = body.get("id_token_signed_response_alg");
-        if (alg != null && !alg.isNull()) {
-            if (!alg.isTextual() || !ID_TOKEN_ALGORITHMS.contains(alg.asText())) {
-                errors.add("id_token_signed_response_alg", "must be one of " + String.join(", ", ID_TOKEN_ALGORITHMS));
-            } else {
-                idTokenAlg = alg.asText();
-            }
-        }
-        Boolean requirePushed = errors.bool(body.get("require_pushed_authorization_requests"),
-                "require_pushed_authorization_requests");
-        Integer authorizationLifetime = null;
-        JsonNode lifetime = body.get("refresh_token_absolute_lifetime");
-        if (lifetime != null && !lifetime.isNull()) {
-            if (!lifetime.isIntegralNumber() || !lifetime.canConvertToInt()) {
-                errors.add("refresh_token_absolute_lifetime", "must be a whole number of seconds");
-            } else {
-                authorizationLifetime = lifetime.intValue();
-            }
-        }
-        errors.throwIfFailed("The application is not valid.");
-        return new Fields(name, uris, scopes, confidential, passwordGrant, logoutUris, idTokenAlg, requirePushed,
-                authorizationLifetime);
-    }
-
-    /** A list of 'min' to MAX_REDIRECT_URIS URIs as RedirectUris takes them; null when left out. */
-    private static List<String> uris(FieldChecks errors, JsonNode body, String field, int min, boolean required,
-            boolean nativeApps) {
-        JsonNode u = body.get(field);
-        if (u == null || u.isNull()) {
-            if (required) {
-                errors.add(field, "is required");
-            }
-            return null;
-        }
-        if (!u.isArray() || u.size() < min || u.size() > MAX_REDIRECT_URIS) {
-            errors.add(field, "must be a list of " + min + " to " + MAX_REDIRECT_URIS + " URIs");
-            return null;
-        }
-        LinkedHashSet<String> set = new LinkedHashSet<>();
-        for (int i = 0; i < u.size(); i++) {
-            JsonNode item = u.get(i);
-            String problem = item.isTextual() ? RedirectUris.problem(item.asText(), nativeApps) : "must be a string";
-            if (problem != null) {
-                errors.add(field + "[" + i + "]", problem);
-            } else {
-                set.add(item.asText());
-            }
-        }
-        return List.copyOf(set);
     }
 }

@@ -68,7 +68,7 @@ public class ApplicationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode body, @Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return owner().chain(owner -> service.create(owner, body)).map(created -> {
+        return owner().chain(owner -> service.create(owner, ApplicationFields.parse(body, true))).map(created -> {
             ApplicationViews.Application view = ApplicationViews.of(created.application(), created.secret(), urls);
             return Response.created(URI.create(view.url())).entity(view).header("Cache-Control", "no-store").build();
         });
@@ -100,7 +100,7 @@ public class ApplicationsResource {
         long appId = PathIds.parse(id, "application");
         JsonNode verified = body != null && body.isObject() ? body.get("verified") : null;
         if (verified == null) {
-            return owner().chain(owner -> service.update(owner, appId, body, false))
+            return owner().chain(owner -> service.update(owner, appId, ApplicationFields.parse(body, false), false))
                     .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
         }
         // The operators' mark: on anyone's application, alone in its request.
@@ -126,7 +126,7 @@ public class ApplicationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ApplicationViews.Application> put(@PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
         long appId = PathIds.parse(id, "application");
-        return owner().chain(owner -> service.update(owner, appId, body, true))
+        return owner().chain(owner -> service.update(owner, appId, ApplicationFields.parse(body, true), true))
                 .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
 
@@ -164,7 +164,7 @@ public class ApplicationsResource {
     }
 
 
-    /** The body of POST, PUT and PATCH, for the API's description (ApplicationService.fields checks it). */
+    /** The body of POST, PUT and PATCH, for the API's description (ApplicationFields.parse checks it). */
     @Schema(name = "ApplicationInput")
     record ApplicationInput(
             @Schema(maxLength = 100, description = "Required on create and PUT.") String name,

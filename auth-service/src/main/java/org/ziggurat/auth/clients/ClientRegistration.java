@@ -44,7 +44,7 @@ public class ClientRegistration {
         ClientMetadata.Parsed parsed = ClientMetadata.parse(metadata);
         String token = crypto.newRegistrationToken();
         // Deferred: the application's validation throws as it reads the fields.
-        return Uni.createFrom().deferred(() -> applications.create(owner, parsed.application(),
+        return Uni.createFrom().deferred(() -> applications.create(owner, ApplicationFields.parse(parsed.application(), true),
                         new ApplicationRepository.Registration(crypto.hash(token), parsed.kept().toString())))
                 .onFailure(ProblemException.class).transform(e -> ClientMetadata.refusal((ProblemException) e))
                 .map(created -> new Registered(created.application(), created.secret(), token))
@@ -74,7 +74,7 @@ public class ClientRegistration {
         ObjectNode changed = ((ObjectNode) metadata).deepCopy();
         ISSUED.forEach(changed::remove);
         ClientMetadata.Parsed parsed = ClientMetadata.parse(changed);
-        return Uni.createFrom().deferred(() -> applications.update(app.ownerId(), app.id(), parsed.application(), true,
+        return Uni.createFrom().deferred(() -> applications.update(app.ownerId(), app.id(), ApplicationFields.parse(parsed.application(), true), true,
                         parsed.kept().toString()))
                 .onFailure(ProblemException.class).transform(e -> ClientMetadata.refusal((ProblemException) e));
     }
