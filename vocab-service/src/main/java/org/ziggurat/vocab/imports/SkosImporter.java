@@ -103,7 +103,11 @@ public class SkosImporter {
                                 inputs.add(new ConceptInput(in.status(), in.labels(), in.notes(), broader, in.matches()));
                             }
                             Set<String> replacedIds = new HashSet<>(idOf.values());
-                            replacedIds.removeAll(ids);
+                            // One removal per id: Set.removeAll(list) asks list.contains for each member of the
+                            // set when the set is not larger, 200 million string comparisons for a first
+                            // import of 20,000 concepts, seconds on the event loop (the heartbeat waited, and
+                            // another replica claimed the import again).
+                            ids.forEach(replacedIds::remove);
                             return clear(conn, replacedIds, inputs, ids2, creatorUsername)
                                     .chain(() -> insertNew(conn, scheme, ids, ids2, inputs, creatorId, creatorUsername))
                                     .chain(() -> writeInBatches(conn, ids2, inputs, progress, 0))
