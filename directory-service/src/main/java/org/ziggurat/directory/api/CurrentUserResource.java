@@ -26,6 +26,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.PathParam;
+import org.ziggurat.directory.organizations.MembershipService;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.platform.http.PathIds;
@@ -45,11 +46,14 @@ public class CurrentUserResource {
     private final Callers callers;
     private final PeopleService service;
     private final OrganizationService organizationService;
+    private final MembershipService memberships;
 
-    CurrentUserResource(Callers callers, PeopleService service, OrganizationService organizationService) {
+    CurrentUserResource(Callers callers, PeopleService service, OrganizationService organizationService,
+            MembershipService memberships) {
         this.callers = callers;
         this.service = service;
         this.organizationService = organizationService;
+        this.memberships = memberships;
     }
 
     @Operation(operationId = "getCurrentUser", summary = "Get the authenticated person",
@@ -116,7 +120,7 @@ public class CurrentUserResource {
     public Uni<OrganizationViews.Membership> acceptMembership(@PathParam("id") String id, JsonNode body,
             @Context UriInfo uri) {
         long orgId = PathIds.parse(id, "organization");
-        return callers.current().chain(caller -> organizationService.accept(caller, orgId, body))
+        return callers.current().chain(caller -> memberships.accept(caller, orgId, body))
                 .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
     }
 

@@ -13,6 +13,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
 
+import org.ziggurat.directory.organizations.MembershipService;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -52,10 +53,12 @@ public class OrganizationsResource {
 
     private final Callers callers;
     private final OrganizationService service;
+    private final MembershipService memberships;
 
-    OrganizationsResource(Callers callers, OrganizationService service) {
+    OrganizationsResource(Callers callers, OrganizationService service, MembershipService memberships) {
         this.callers = callers;
         this.service = service;
+        this.memberships = memberships;
     }
 
     /** Newest first; private organizations only to their members. */
@@ -197,7 +200,7 @@ public class OrganizationsResource {
             @Context UriInfo uri) {
         long orgId = PathIds.parse(id, "organization");
         long personId = PathIds.parse(userId, "person");
-        return callers.current().chain(caller -> service.membership(caller, orgId, personId))
+        return callers.current().chain(caller -> memberships.membership(caller, orgId, personId))
                 .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
     }
 
@@ -221,7 +224,7 @@ public class OrganizationsResource {
         long orgId = PathIds.parse(id, "organization");
         long personId = PathIds.parse(userId, "person");
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(caller -> service.putMembership(caller, orgId, personId, body))
+        return callers.current().chain(caller -> memberships.putMembership(caller, orgId, personId, body))
                 .map(change -> {
                     OrganizationViews.Membership view = OrganizationViews.membership(change.membership(), urls);
                     return (change.created() ? Response.created(URI.create(view.url())) : Response.ok()).entity(view).build();
@@ -239,7 +242,7 @@ public class OrganizationsResource {
     public Uni<Response> removeMembership(@PathParam("id") String id, @PathParam("userId") String userId) {
         long orgId = PathIds.parse(id, "organization");
         long personId = PathIds.parse(userId, "person");
-        return callers.current().chain(caller -> service.removeMembership(caller, orgId, personId))
+        return callers.current().chain(caller -> memberships.removeMembership(caller, orgId, personId))
                 .map(v -> Response.noContent().build());
     }
 
