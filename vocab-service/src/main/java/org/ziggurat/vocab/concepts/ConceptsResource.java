@@ -131,7 +131,7 @@ public class ConceptsResource {
     @Parameter(name = "synsets", description = "true: the concept as one array of its label strings.",
     schema = @Schema(type = SchemaType.BOOLEAN))
     @APIResponse(responseCode = "200", description = "The concept.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)),
-    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OneConcept.class)))
+    content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptSchemas.OneConcept.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @GET
@@ -157,7 +157,7 @@ public class ConceptsResource {
     schema = @Schema(type = SchemaType.BOOLEAN))
     @Parameter(name = "q", description = "Search the labels; ordered by relevance (no sort).", schema = @Schema(type = SchemaType.STRING))
     @Parameter(name = "lang", description = "With q: search labels of this language only.", schema = @Schema(type = SchemaType.STRING))
-    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptList.class)))
+    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptSchemas.ConceptList.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @GET
@@ -184,7 +184,7 @@ public class ConceptsResource {
     schema = @Schema(type = SchemaType.BOOLEAN))
     @Parameter(name = "q", description = "Search the labels; ordered by relevance (no sort).", schema = @Schema(type = SchemaType.STRING))
     @Parameter(name = "lang", description = "With q: search labels of this language only.", schema = @Schema(type = SchemaType.STRING))
-    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptList.class)))
+    @APIResponse(responseCode = "200", description = "A page of concepts.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)), content = @Content(mediaType = "application/json", schema = @Schema(implementation = ConceptSchemas.ConceptList.class)))
     @APIResponse(responseCode = "304", description = "Not modified since the ETag sent in If-None-Match.", headers = @Header(name = "ETag", description = "The version of the page, for If-None-Match.", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @GET
@@ -231,25 +231,5 @@ public class ConceptsResource {
 
     private static boolean flag(String value) {
         return FieldChecks.flag("synsets", value);
-    }
-
-    /** A concept with synsets=true, for the API's description: its label strings. */
-    @Schema(name = "Synset", type = SchemaType.ARRAY, implementation = String.class)
-    interface Synset {
-    }
-
-    /** A list of concepts: the concepts wrapper, or with synsets=true their label strings. */
-    @Schema(name = "ConceptList", oneOf = {ConceptViews.Concepts.class, Synsets.class})
-    interface ConceptList {
-    }
-
-    /** One concept: in the concepts wrapper, or with synsets=true its label strings. */
-    @Schema(name = "OneConcept", oneOf = {ConceptViews.Concepts.class, Synset.class})
-    interface OneConcept {
-    }
-
-    /** A list with synsets=true: one array of label strings per concept. */
-    @Schema(name = "Synsets", type = SchemaType.ARRAY, implementation = Synset.class)
-    interface Synsets {
     }
 }
