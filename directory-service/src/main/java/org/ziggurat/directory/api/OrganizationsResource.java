@@ -82,7 +82,7 @@ public class OrganizationsResource {
     @Operation(operationId = "createOrganization", summary = "Create an organization",
     description = "The caller becomes its first admin. Its name is also its namespace, and cannot change.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationInput.class)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationSchemas.OrganizationInput.class)))
     @APIResponse(responseCode = "201", description = "The new organization.", headers = @Header(name = "Location",
     description = "The organization's URL.", schema = @Schema(type = SchemaType.STRING)),
     content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationViews.Organization.class)))
@@ -113,7 +113,7 @@ public class OrganizationsResource {
     @Operation(operationId = "updateOrganization", summary = "Change an organization",
     description = "By an admin of the organization: display_name and visibility. The name cannot change.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationChange.class)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationSchemas.OrganizationChange.class)))
     @APIResponse(responseCode = "200", description = "The changed organization.")
     @PATCH
     @Path("/{id}")
@@ -209,7 +209,7 @@ public class OrganizationsResource {
     description = "By an admin: a person who is not a member is invited (state pending, 201) until they accept; "
     + "a member's role changes (200). The last active admin cannot step down.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = MembershipInput.class)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationSchemas.MembershipInput.class)))
     @APIResponse(responseCode = "200", description = "The changed membership.", content = @Content(mediaType = "application/json",
     schema = @Schema(implementation = OrganizationViews.Membership.class)))
     @APIResponse(responseCode = "201", description = "The invitation.", headers = @Header(name = "Location",
@@ -244,25 +244,5 @@ public class OrganizationsResource {
         long personId = PathIds.parse(userId, "person");
         return callers.current().chain(caller -> memberships.removeMembership(caller, orgId, personId))
                 .map(v -> Response.noContent().build());
-    }
-
-    /** The body of POST /organizations, for the API's description. */
-    @Schema(name = "OrganizationInput")
-    record OrganizationInput(
-            @Schema(required = true, maxLength = 39, description = "Unique and URL-safe: lower-case letters, digits and "
-                    + "inner hyphens. It is also the organization's namespace.") String name,
-            @Schema(maxLength = 255, description = "The name shown; the name when left out.") String displayName,
-            @Schema(enumeration = {"public", "private"}, defaultValue = "public") String visibility) {
-    }
-
-    /** The body of PATCH /organizations/{id}. */
-    @Schema(name = "OrganizationChange", description = "The fields to change; those left out stay as they are.")
-    record OrganizationChange(@Schema(maxLength = 255) String displayName,
-            @Schema(enumeration = {"public", "private"}) String visibility) {
-    }
-
-    /** The body of PUT /organizations/{id}/memberships/{user_id}. */
-    @Schema(name = "MembershipInput")
-    record MembershipInput(@Schema(required = true, enumeration = {"member", "admin"}) String role) {
     }
 }

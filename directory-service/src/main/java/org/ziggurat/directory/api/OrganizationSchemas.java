@@ -1,0 +1,30 @@
+package org.ziggurat.directory.api;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** The bodies of the organization routes, for the API's description only (the services read them). */
+final class OrganizationSchemas {
+
+    private OrganizationSchemas() {
+    }
+
+    /** The body of POST /organizations, for the API's description. */
+    @Schema(name = "OrganizationInput")
+    record OrganizationInput(
+            @Schema(required = true, maxLength = 39, description = "Unique and URL-safe: lower-case letters, digits and "
+                    + "inner hyphens. It is also the organization's namespace.") String name,
+            @Schema(maxLength = 255, description = "The name shown; the name when left out.") String displayName,
+            @Schema(enumeration = {"public", "private"}, defaultValue = "public") String visibility) {
+    }
+
+    /** The body of PATCH /organizations/{id}. */
+    @Schema(name = "OrganizationChange", description = "The fields to change; those left out stay as they are.")
+    record OrganizationChange(@Schema(maxLength = 255) String displayName,
+            @Schema(enumeration = {"public", "private"}) String visibility) {
+    }
+
+    /** The body of PUT /organizations/{id}/memberships/{user_id}. */
+    @Schema(name = "MembershipInput")
+    record MembershipInput(@Schema(required = true, enumeration = {"member", "admin"}) String role) {
+    }
+}
