@@ -1,6 +1,5 @@
 package org.ziggurat.events.data;
 
-import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -37,7 +36,6 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
-import org.jboss.resteasy.reactive.RestMulti;
 import org.ziggurat.events.EventsConfig;
 import org.ziggurat.directory.client.Namespace;
 import org.ziggurat.platform.rest.http.PublicUrls;
@@ -51,7 +49,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.ziggurat.platform.token.ScopeNames;
 
@@ -61,20 +58,19 @@ import org.ziggurat.platform.token.ScopeNames;
 @Produces(MediaType.APPLICATION_JSON)
 public class EventsResource {
 
-    private static final int STREAM_BATCH = 100;
     private static final Pattern REPOSITORY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
 
     private final Callers callers;
     private final EventService service;
-    private final EventStreamHub hub;
+    private final EventStreams streams;
     private final EventsConfig config;
     private final ObjectMapper mapper;
 
-    EventsResource(Callers callers, EventService service, EventStreamHub hub, EventsConfig config, ObjectMapper mapper) {
+    EventsResource(Callers callers, EventService service, EventStreams streams, EventsConfig config, ObjectMapper mapper) {
         this.callers = callers;
         this.service = service;
-        this.hub = hub;
+        this.streams = streams;
         this.config = config;
         this.mapper = mapper;
     }
@@ -203,68 +199,8 @@ public class EventsResource {
         PublicUrls urls = PublicUrls.of(uri);
         // Rights were settled by StreamRights before this method, while a refusal could still be a 404.
         Namespace ns = (Namespace) request.getProperty(StreamRights.NAMESPACE);
-        Uni<StreamStart> start = (resumeFrom != null ? Uni.createFrom().item(Long.parseLong(resumeFrom))
-                : service.newestId(ns.name(), repo)).map(after -> new StreamStart(ns, after));
-        return RestMulti.fromUniResponse(start, begin -> {
-            AtomicLong last = new AtomicLong(begin.after());
-            EventViews.Place place = new EventViews.Place(begin.namespace().name(), repo, urls);
-            String key = begin.namespace().name() + "/" + repo;
-            Multi<Long> ticks = Multi.createBy().merging().streams(
-                    Multi.createFrom().item(0L),
-                    hub.notifications().filter(key::equals).map(k -> 0L),
-                    Multi.createFrom().ticks().every(config.streamHeartbeat()).map(t -> 0L));
-            Multi<OutboundSseEvent> appended = ticks.onOverflow().drop()
-                    .onItem().transformToMultiAndConcatenate(tick -> Multi.createBy().repeating()
-                            .uni(() -> service.after(place.namespace(), repo, last.get(), STREAM_BATCH)
-                                    .invoke(rows -> rows.forEach(r -> last.set(Math.max(last.get(), r.id())))))
-                            .whilst(rows -> rows.size() == STREAM_BATCH)
-                            .onItem().transformToIterable(rows -> rows))
-                    .map(row -> sse.newEventBuilder().id(Long.toString(row.id())).name("data_event")
-                            .data(json(EventViews.event(row, place, null))).build());
-            // A comment at once, so that the response starts (through proxies that wait for the
-            // first bytes, the gateway among them), and on every heartbeat, so that idle streams
-            // are not cut by proxies' read timeouts. Clients ignore comments.
-            Multi<OutboundSseEvent> comments = Multi.createBy().merging().streams(
-                    Multi.createFrom().item(0L), Multi.createFrom().ticks().every(config.streamHeartbeat()))
-                    .onOverflow().drop()
-                    .map(t -> sse.newEventBuilder().comment(t == 0L ? "stream open" : "keep-alive").build());
-            // The rights that opened the stream are checked again while it stays open: once the
-            // caller may no longer read the namespace, a last event says why, and the stream ends.
-            Caller caller = (Caller) request.getProperty(StreamRights.CALLER);
-            OutboundSseEvent lost = sse.newEventBuilder().name(STREAM_CLOSED).data(json(new StreamClosed("access_removed",
-                    "You may no longer read this namespace."))).build();
-            Multi<OutboundSseEvent> rightsLost = Multi.createFrom().ticks().every(config.streamRightsRecheck())
-                    .onOverflow().drop()
-                    .onItem().transformToUniAndConcatenate(t -> service.readable(begin.namespace().name(), caller).map(ok -> false)
-                            .onFailure(ProblemException.class).recoverWithItem(true)
-                            // The directory away for a moment is no reason to end a stream.
-                            .onFailure().recoverWithItem(false))
-                    .filter(gone -> gone).map(gone -> lost);
-            // Only the lost rights complete the merged streams (the others tick for ever; a client
-            // that leaves cancels): their event is held back by select(), then sent last.
-            return Multi.createBy().merging().streams(comments, appended, rightsLost)
-                    .select().first(event -> event != lost)
-                    .onCompletion().continueWith(lost);
-        });
-    }
-
-    static final String STREAM_CLOSED = "stream_closed";
-
-    /** The last event of a stream that its caller may no longer read. */
-    @RegisterForReflection
-    public record StreamClosed(String reason, String detail) {
-    }
-
-    /** One line of JSON: plain SSE, no per-event content type. */
-    private String json(Object event) {
-        try {
-            return mapper.writeValueAsString(event);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private record StreamStart(Namespace namespace, long after) {
+        Caller caller = (Caller) request.getProperty(StreamRights.CALLER);
+        return streams.open(ns, repo, resumeFrom == null ? null : Long.parseLong(resumeFrom), caller, urls, sse);
     }
 
     static String repositoryName(String name) {
