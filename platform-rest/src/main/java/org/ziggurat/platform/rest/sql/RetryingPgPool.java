@@ -14,17 +14,13 @@ import io.vertx.sqlclient.Query;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.SqlResult;
 import io.vertx.sqlclient.TransactionPropagation;
 import io.vertx.sqlclient.TransactionRollbackException;
-import io.vertx.sqlclient.Tuple;
 import org.jboss.logging.Logger;
 
-import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.stream.Collector;
 
 /**
  * The services' pool: what failed without an effect on the database is sent again, at most
@@ -106,17 +102,17 @@ public final class RetryingPgPool implements PgPool {
 
     @Override
     public Query<RowSet<Row>> query(String sql) {
-        return new RetriedQuery<>(pool.query(sql), repeatable(sql));
+        return new RetriedQuery<>(this, pool.query(sql), repeatable(sql));
     }
 
     @Override
     public PreparedQuery<RowSet<Row>> preparedQuery(String sql) {
-        return new RetriedPreparedQuery<>(pool.preparedQuery(sql), repeatable(sql));
+        return new RetriedPreparedQuery<>(this, pool.preparedQuery(sql), repeatable(sql));
     }
 
     @Override
     public PreparedQuery<RowSet<Row>> preparedQuery(String sql, PrepareOptions options) {
-        return new RetriedPreparedQuery<>(pool.preparedQuery(sql, options), repeatable(sql));
+        return new RetriedPreparedQuery<>(this, pool.preparedQuery(sql, options), repeatable(sql));
     }
 
     /**
@@ -205,78 +201,5 @@ public final class RetryingPgPool implements PgPool {
     @Override
     public int size() {
         return pool.size();
-    }
-
-    /** A query without parameters, sent again as the pool's statements are. */
-    private class RetriedQuery<T> implements Query<T> {
-
-        private final Query<T> query;
-        final Predicate<Throwable> repeatable;
-
-        RetriedQuery(Query<T> query, Predicate<Throwable> repeatable) {
-            this.query = query;
-            this.repeatable = repeatable;
-        }
-
-        @Override
-        public void execute(Handler<AsyncResult<T>> handler) {
-            execute().onComplete(handler);
-        }
-
-        @Override
-        public Future<T> execute() {
-            return retried(query::execute, repeatable);
-        }
-
-        @Override
-        public <R> Query<SqlResult<R>> collecting(Collector<Row, ?, R> collector) {
-            return new RetriedQuery<>(query.collecting(collector), repeatable);
-        }
-
-        @Override
-        public <U> Query<RowSet<U>> mapping(Function<Row, U> mapper) {
-            return new RetriedQuery<>(query.mapping(mapper), repeatable);
-        }
-    }
-
-    /** A prepared statement (one execution or a batch), sent again as the pool's statements are. */
-    private final class RetriedPreparedQuery<T> extends RetriedQuery<T> implements PreparedQuery<T> {
-
-        private final PreparedQuery<T> prepared;
-
-        RetriedPreparedQuery(PreparedQuery<T> prepared, Predicate<Throwable> repeatable) {
-            super(prepared, repeatable);
-            this.prepared = prepared;
-        }
-
-        @Override
-        public void execute(Tuple tuple, Handler<AsyncResult<T>> handler) {
-            execute(tuple).onComplete(handler);
-        }
-
-        @Override
-        public Future<T> execute(Tuple tuple) {
-            return retried(() -> prepared.execute(tuple), repeatable);
-        }
-
-        @Override
-        public void executeBatch(List<Tuple> batch, Handler<AsyncResult<T>> handler) {
-            executeBatch(batch).onComplete(handler);
-        }
-
-        @Override
-        public Future<T> executeBatch(List<Tuple> batch) {
-            return retried(() -> prepared.executeBatch(batch), repeatable);
-        }
-
-        @Override
-        public <R> PreparedQuery<SqlResult<R>> collecting(Collector<Row, ?, R> collector) {
-            return new RetriedPreparedQuery<>(prepared.collecting(collector), repeatable);
-        }
-
-        @Override
-        public <U> PreparedQuery<RowSet<U>> mapping(Function<Row, U> mapper) {
-            return new RetriedPreparedQuery<>(prepared.mapping(mapper), repeatable);
-        }
     }
 }
