@@ -9,7 +9,6 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
-import org.ziggurat.auth.authorization.DeviceVerification;
 import org.ziggurat.auth.clients.PlatformName;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -39,9 +38,6 @@ public class AuthorizePages {
     private final Template redirect;
     private final Template logout;
     private final Template signedOut;
-    private final Template device;
-    private final Template deviceConfirm;
-    private final Template deviceDone;
     private final Template leave;
     private final TokenCrypto crypto;
     private final AuthConfig config;
@@ -50,14 +46,10 @@ public class AuthorizePages {
     public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
             @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
             @Location("logout") Template logout, @Location("signed_out") Template signedOut,
-            @Location("device") Template device, @Location("device_confirm") Template deviceConfirm,
-            @Location("device_done") Template deviceDone, @Location("leave") Template leave, TokenCrypto crypto,
+            @Location("leave") Template leave, TokenCrypto crypto,
             AuthConfig config, PlatformName platformName) {
         this.leave = leave;
         this.platformName = platformName;
-        this.device = device;
-        this.deviceConfirm = deviceConfirm;
-        this.deviceDone = deviceDone;
         this.logout = logout;
         this.signedOut = signedOut;
         this.login = login;
@@ -79,13 +71,8 @@ public class AuthorizePages {
                 message, loginName, status);
     }
 
-    /** The sign-in page of the device flow's verification page, which posts back there. */
-    public Response deviceLogin(Map<String, String> params, UriInfo uri, String message, String loginName, int status) {
-        return loginPage("/oauth/device", "A device", null, params, uri, message, loginName, status);
-    }
-
     /** {@code unverified}: who registered the application, when no operator verified it; else null. */
-    private Response loginPage(String path, String appName, String unverified, Map<String, String> params, UriInfo uri,
+    Response loginPage(String path, String appName, String unverified, Map<String, String> params, UriInfo uri,
             String message, String loginName, int status) {
         String csrf = crypto.newCsrfToken();
         String html = login.data("assets", assets(uri)).data("action", apiPath(uri, path))
@@ -94,38 +81,6 @@ public class AuthorizePages {
                 .data("csrf", csrf).data("params", hidden(params)).render();
         return PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, secure(uri), 3600)).build();
-    }
-
-    /** After signing in on the device page: back to it, with the session (post/redirect/get). */
-    public Response deviceSignedIn(Map<String, String> params, UriInfo uri, LoginSessions.Created created) {
-        return Response.status(303).header("Location", withQuery(apiPath(uri, "/oauth/device"), params))
-                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), secure(uri),
-                        (int) config.loginSessionLifetime().toSeconds()))
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", secure(uri), 0))
-                .header("Cache-Control", "no-store").build();
-    }
-
-    /** The device page: enter the code shown on the device. */
-    public Response deviceCode(LoginSessions.Session session, UriInfo uri, String message, int status, String prefilled) {
-        String html = device.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/device"))
-                .data("username", session.username()).data("csrf", session.csrfToken()).data("error", message)
-                .data("code", prefilled).render();
-        return PageHeaders.page(status, html, null).build();
-    }
-
-    /** The device page: the request the code names, to approve or deny. */
-    public Response deviceConfirm(LoginSessions.Session session, DeviceVerification.Found found, String userCode, UriInfo uri) {
-        String html = deviceConfirm.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/device"))
-                .data("username", session.username()).data("appName", found.app().name()).data("userCode", userCode)
-                .data("unverified", found.registeredBy()).data("platform", platformName.name())
-                .data("scopes", ScopeDescriptions.describe(found.scopes())).data("csrf", session.csrfToken()).render();
-        return PageHeaders.page(200, html, null).build();
-    }
-
-    /** The device page: answered (or too late). */
-    public Response deviceDone(boolean approved, String appName, UriInfo uri) {
-        String html = deviceDone.data("assets", assets(uri)).data("approved", approved).data("appName", appName).render();
-        return PageHeaders.page(200, html, null).build();
     }
 
     /** Post/redirect/get after signing in: back to the authorization request, now with a session. */
@@ -273,7 +228,7 @@ public class AuthorizePages {
         return out.toString();
     }
 
-    private static String assets(UriInfo uri) {
+    static String assets(UriInfo uri) {
         return apiPath(uri, "/oauth/assets");
     }
 
@@ -284,7 +239,7 @@ public class AuthorizePages {
      * whatever host name reached the gateway (localhost, 127.0.0.1, a LAN address), where the
      * session cookie and the CSP's {@code form-action 'self'} are.
      */
-    private static String apiPath(UriInfo uri, String path) {
+    static String apiPath(UriInfo uri, String path) {
         return URI.create(PublicUrls.of(uri).api(path)).getRawPath();
     }
 

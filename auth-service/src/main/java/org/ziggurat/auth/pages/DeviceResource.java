@@ -52,12 +52,15 @@ public class DeviceResource {
     private final SignInForm signInForm;
     private final LoginSessions sessions;
     private final AuthorizePages pages;
+    private final DevicePages devicePages;
 
-    DeviceResource(DeviceVerification verification, SignInForm signInForm, LoginSessions sessions, AuthorizePages pages) {
+    DeviceResource(DeviceVerification verification, SignInForm signInForm, LoginSessions sessions, AuthorizePages pages,
+            DevicePages devicePages) {
         this.verification = verification;
         this.signInForm = signInForm;
         this.sessions = sessions;
         this.pages = pages;
+        this.devicePages = devicePages;
     }
 
     @Operation(operationId = "showDeviceVerification", summary = "Connect a device (browser)",
@@ -74,11 +77,11 @@ public class DeviceResource {
         Map<String, String> params = read.repeated() == null ? read.values() : Map.of();
         return sessions.find(cookie).chain(session -> {
             if (session == null) {
-                return Uni.createFrom().item(pages.deviceLogin(params, uri, null, null, 200));
+                return Uni.createFrom().item(devicePages.deviceLogin(params, uri, null, null, 200));
             }
             // A GET changes nothing and looks nothing up: the code of verification_uri_complete
             // is only filled in, and the person sends it (RFC 8628 §5.4: they check it first).
-            return Uni.createFrom().item(pages.deviceCode(session, uri, null, 200, prefilled(params.get(USER_CODE))));
+            return Uni.createFrom().item(devicePages.deviceCode(session, uri, null, 200, prefilled(params.get(USER_CODE))));
         });
     }
 
@@ -124,14 +127,14 @@ public class DeviceResource {
         }
         return sessions.find(cookie).chain(session -> {
             if (session == null) {
-                return Uni.createFrom().item(pages.deviceLogin(codeOf(form), uri, "Your session ended. Sign in again.", null, 401));
+                return Uni.createFrom().item(devicePages.deviceLogin(codeOf(form), uri, "Your session ended. Sign in again.", null, 401));
             }
             if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
                 return Uni.createFrom().item(pages.error(403, "The form was not sent by this site. Nothing was shared."));
             }
             String typed = form.get(USER_CODE);
             if (typed == null) {
-                return Uni.createFrom().item(pages.deviceCode(session, uri, "Enter the code that your device shows.", 400, null));
+                return Uni.createFrom().item(devicePages.deviceCode(session, uri, "Enter the code that your device shows.", 400, null));
             }
             return verification.lockedUntil(cookie).chain(lockedUntil -> {
                 if (lockedUntil != null) {
@@ -146,8 +149,8 @@ public class DeviceResource {
                         return Uni.createFrom().item(notFound(lookup, session, uri));
                     }
                     return verification.decide(lookup.found(), session, approved).map(decided -> decided
-                            ? pages.deviceDone(approved, lookup.found().app().name(), uri)
-                            : pages.deviceCode(session, uri, "This code was answered already, or it expired.", 400, null));
+                            ? devicePages.deviceDone(approved, lookup.found().app().name(), uri)
+                            : devicePages.deviceCode(session, uri, "This code was answered already, or it expired.", 400, null));
                 });
             });
         });
@@ -155,20 +158,20 @@ public class DeviceResource {
 
     private Uni<Response> lookUp(String typed, String cookie, LoginSessions.Session session, UriInfo uri) {
         return verification.find(cookie, session, typed).map(lookup -> lookup.found() == null ? notFound(lookup, session, uri)
-                : pages.deviceConfirm(session, lookup.found(), UserCodes.display(lookup.found().userCode()), uri));
+                : devicePages.deviceConfirm(session, lookup.found(), UserCodes.display(lookup.found().userCode()), uri));
     }
 
     private Response notFound(DeviceVerification.Lookup lookup, LoginSessions.Session session, UriInfo uri) {
         if (lookup.lockedUntil() != null) {
             return locked(lookup.lockedUntil(), session, uri);
         }
-        return pages.deviceCode(session, uri, "That code is not right, or it expired. Check the code on your device.", 400, null);
+        return devicePages.deviceCode(session, uri, "That code is not right, or it expired. Check the code on your device.", 400, null);
     }
 
     /** Too many wrong codes: the form waits, the session goes on (it may be another site's doing). */
     private Response locked(java.time.Instant until, LoginSessions.Session session, UriInfo uri) {
         long minutes = Math.max(1, (java.time.Duration.between(java.time.Instant.now(), until).toSeconds() + 59) / 60);
-        return pages.deviceCode(session, uri, "Too many wrong codes. Try again in " + minutes
+        return devicePages.deviceCode(session, uri, "Too many wrong codes. Try again in " + minutes
                 + (minutes == 1 ? " minute." : " minutes."), 429, null);
     }
 
@@ -180,8 +183,8 @@ public class DeviceResource {
     private Uni<Response> signIn(OAuthForm form, String csrfCookie, UriInfo uri, HttpServerRequest http) {
         Map<String, String> params = codeOf(form);
         return signInForm.submit(form, csrfCookie, http, "device", "-",
-                (message, login, status) -> pages.deviceLogin(params, uri, message, login, status),
-                created -> pages.deviceSignedIn(params, uri, created));
+                (message, login, status) -> devicePages.deviceLogin(params, uri, message, login, status),
+                created -> devicePages.deviceSignedIn(params, uri, created));
     }
 
     /** The user code a form carries on (from the address, through sign-in), if any. */

@@ -1,0 +1,82 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.authorization.DeviceVerification;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.clients.PlatformName;
+
+import java.util.Map;
+
+/**
+ * The device flow's verification pages (RFC 8628 §3.3): sign in, enter the code the device
+ * shows, approve or deny what it asks, done. They share the sign-in page and its helpers with
+ * {@link AuthorizePages}.
+ */
+@ApplicationScoped
+public class DevicePages {
+
+    private final AuthorizePages authorizePages;
+    private final Template device;
+    private final Template deviceConfirm;
+    private final Template deviceDone;
+    private final AuthConfig config;
+    private final PlatformName platformName;
+
+    DevicePages(AuthorizePages authorizePages, @Location("device") Template device,
+            @Location("device_confirm") Template deviceConfirm, @Location("device_done") Template deviceDone,
+            AuthConfig config, PlatformName platformName) {
+        this.authorizePages = authorizePages;
+        this.device = device;
+        this.deviceConfirm = deviceConfirm;
+        this.deviceDone = deviceDone;
+        this.config = config;
+        this.platformName = platformName;
+    }
+
+
+    /** The sign-in page of the device flow's verification page, which posts back there. */
+    public Response deviceLogin(Map<String, String> params, UriInfo uri, String message, String loginName, int status) {
+        return authorizePages.loginPage("/oauth/device", "A device", null, params, uri, message, loginName, status);
+    }
+
+
+    /** After signing in on the device page: back to it, with the session (post/redirect/get). */
+    public Response deviceSignedIn(Map<String, String> params, UriInfo uri, LoginSessions.Created created) {
+        return Response.status(303).header("Location", AuthorizePages.withQuery(AuthorizePages.apiPath(uri, "/oauth/device"), params))
+                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), AuthorizePages.secure(uri),
+                        (int) config.loginSessionLifetime().toSeconds()))
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", AuthorizePages.secure(uri), 0))
+                .header("Cache-Control", "no-store").build();
+    }
+
+
+    /** The device page: enter the code shown on the device. */
+    public Response deviceCode(LoginSessions.Session session, UriInfo uri, String message, int status, String prefilled) {
+        String html = device.data("assets", AuthorizePages.assets(uri)).data("action", AuthorizePages.apiPath(uri, "/oauth/device"))
+                .data("username", session.username()).data("csrf", session.csrfToken()).data("error", message)
+                .data("code", prefilled).render();
+        return PageHeaders.page(status, html, null).build();
+    }
+
+
+    /** The device page: the request the code names, to approve or deny. */
+    public Response deviceConfirm(LoginSessions.Session session, DeviceVerification.Found found, String userCode, UriInfo uri) {
+        String html = deviceConfirm.data("assets", AuthorizePages.assets(uri)).data("action", AuthorizePages.apiPath(uri, "/oauth/device"))
+                .data("username", session.username()).data("appName", found.app().name()).data("userCode", userCode)
+                .data("unverified", found.registeredBy()).data("platform", platformName.name())
+                .data("scopes", ScopeDescriptions.describe(found.scopes())).data("csrf", session.csrfToken()).render();
+        return PageHeaders.page(200, html, null).build();
+    }
+
+
+    /** The device page: answered (or too late). */
+    public Response deviceDone(boolean approved, String appName, UriInfo uri) {
+        String html = deviceDone.data("assets", AuthorizePages.assets(uri)).data("approved", approved).data("appName", appName).render();
+        return PageHeaders.page(200, html, null).build();
+    }
+}
