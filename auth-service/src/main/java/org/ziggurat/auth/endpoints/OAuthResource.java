@@ -40,14 +40,11 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.oauth.TokenResponses;
-import org.ziggurat.auth.oauth.UserCodes;
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
-import org.ziggurat.auth.tokens.TokenRules;
 import org.ziggurat.auth.tokens.Revocation;
+import org.ziggurat.auth.tokens.TokenDescriptions;
 
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -68,10 +65,13 @@ public class OAuthResource {
     private final LiveAccessTokens liveTokens;
     private final AuthConfig config;
     private final PushedRequests pushedRequests;
+    private final TokenDescriptions descriptions;
 
     public OAuthResource(ClientAuthenticator clients, TokenGrants grants, DeviceAuthorizations deviceAuthorizations,
-            Revocation revocation, LiveAccessTokens liveTokens, AuthConfig config, PushedRequests pushedRequests) {
+            Revocation revocation, LiveAccessTokens liveTokens, AuthConfig config, PushedRequests pushedRequests,
+            TokenDescriptions descriptions) {
         this.pushedRequests = pushedRequests;
+        this.descriptions = descriptions;
         this.clients = clients;
         this.grants = grants;
         this.deviceAuthorizations = deviceAuthorizations;
@@ -167,18 +167,7 @@ public class OAuthResource {
         Set<String> scopes = Scopes.parse(form.get("scope"));
         return grants.authenticatedFor(ClientCredentials.claimed(authorization, form), GrantTypes.DEVICE_CODE)
                 .chain(app -> deviceAuthorizations.start(app, scopes))
-                .map(started -> {
-                    String verification = Issuer.of(config) + "/oauth/device";
-                    String userCode = UserCodes.display(started.userCode());
-                    Map<String, Object> answer = new LinkedHashMap<>();
-                    answer.put("device_code", started.deviceCode());
-                    answer.put("user_code", userCode);
-                    answer.put("verification_uri", verification);
-                    answer.put("verification_uri_complete", verification + "?user_code=" + userCode);
-                    answer.put("expires_in", started.expiresIn());
-                    answer.put("interval", started.interval());
-                    return noStore(Response.ok(answer));
-                });
+                .map(started -> noStore(Response.ok(started.answer(Issuer.of(config) + "/oauth/device"))));
     }
 
     /**
@@ -205,23 +194,8 @@ public class OAuthResource {
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
-        ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
-        Uni<Revocation.Revoker> revoker;
-        if (claimed != null) {
-            revoker = clients.authenticate(claimed).map(app -> new Revocation.Revoker(app.id(), null));
-        } else {
-            String bearer = BearerTokens.from(authorization);
-            if (bearer == null) {
-                throw OAuthException.invalidClient("Client credentials or a bearer token are required.");
-            }
-            revoker = liveTokens.bearer(bearer).map(row -> {
-                if (row == null) {
-                    throw OAuthException.invalidClient("The bearer token is not valid.");
-                }
-                return new Revocation.Revoker(row.applicationId(), row.personId());
-            });
-        }
-        return revoker.chain(r -> revocation.revoke(r, token)).map(count -> noStore(Response.ok(Map.of())));
+        return revoker(ClientCredentials.claimed(authorization, form), authorization)
+                .chain(r -> revocation.revoke(r, token)).map(count -> noStore(Response.ok(Map.of())));
     }
 
     /**
@@ -252,28 +226,7 @@ public class OAuthResource {
             throw new OAuthException(OAuthError.INVALID_REQUEST, "token_type_hint must be access_token or refresh_token.");
         }
         return clients.authenticateConfidential(ClientCredentials.claimed(authorization, form))
-                .chain(app -> liveTokens.find(token).map(row -> {
-                    if (!TokenRules.activeFor(row, Instant.now(), app.id(), app.introspection())) {
-                        return noStore(Response.ok(Map.of("active", false)));
-                    }
-                    Map<String, Object> answer = new LinkedHashMap<>();
-                    answer.put("active", true);
-                    answer.put("scope", Scopes.display(row.scopes()));
-                    answer.put("client_id", row.clientId());
-                    if (row.personId() != null) {
-                        answer.put("username", row.username());
-                        answer.put("sub", Long.toString(row.personId()));
-                    } else {
-                        answer.put("sub", row.clientId());
-                    }
-                    answer.put("token_type", TokenRules.tokenType(row));
-                    answer.put("exp", row.expiresAt().getEpochSecond());
-                    answer.put("iat", row.createdAt().getEpochSecond());
-                    // When the authorization this token belongs to ends, however often it is refreshed.
-                    answer.put("authorization_exp", row.authorizationExpiresAt().getEpochSecond());
-                    answer.put("iss", config.issuer());
-                    return noStore(Response.ok(answer));
-                }));
+                .chain(app -> descriptions.introspection(app, token)).map(answer -> noStore(Response.ok(answer)));
     }
 
     /** The spec's token info: the bearer token's owner, scopes, lifetime left and application. */
@@ -291,24 +244,26 @@ public class OAuthResource {
         if (bearer == null) {
             throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is missing.");
         }
+        return descriptions.info(bearer).map(info -> noStore(Response.ok(info)));
+    }
+
+    /** Who revokes (RFC 7009): the client its credentials name, else the client and person of a live bearer token. */
+    private Uni<Revocation.Revoker> revoker(ClientCredentials.Claimed claimed, String authorization) {
+        if (claimed != null) {
+            return clients.authenticate(claimed).map(app -> new Revocation.Revoker(app.id(), null));
+        }
+        String bearer = BearerTokens.from(authorization);
+        if (bearer == null) {
+            throw OAuthException.invalidClient("Client credentials or a bearer token are required.");
+        }
         return liveTokens.bearer(bearer).map(row -> {
             if (row == null) {
-                throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is invalid, expired or revoked.");
+                throw OAuthException.invalidClient("The bearer token is not valid.");
             }
-            Instant now = Instant.now();
-            Map<String, Object> info = new LinkedHashMap<>();
-            info.put("resource_owner_id", row.personId());
-            info.put("scopes", Scopes.list(row.scopes()));
-            info.put("expires_in_seconds", Math.max(0, row.expiresAt().getEpochSecond() - now.getEpochSecond()));
-            Map<String, Object> application = new LinkedHashMap<>();
-            application.put("uid", row.clientId());
-            info.put("application", application);
-            info.put("created_at", row.createdAt().getEpochSecond());
-            return noStore(Response.ok(info));
+            return new Revocation.Revoker(row.applicationId(), row.personId());
         });
     }
 
-    /** The authenticated client, when it registered the grant (RFC 7591 grant_types); unauthorized_client otherwise. */
     /** A JSON answer that no cache keeps: tokens, secrets, and what is about them. */
     static Response noStore(Response.ResponseBuilder builder) {
         return builder.type(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").header("Pragma", "no-cache").build();

@@ -15,7 +15,9 @@ import org.ziggurat.auth.tokens.TokenRules;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -40,6 +42,19 @@ public class DeviceAuthorizations {
 
     /** What the device authorization endpoint answers (RFC 8628 §3.2): values in clear, once. */
     public record Started(String deviceCode, String userCode, long expiresIn, long interval) {
+
+        /** RFC 8628 §3.2's answer, with the verification page at {@code verificationUri}. */
+        public Map<String, Object> answer(String verificationUri) {
+            String shown = UserCodes.display(userCode);
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("device_code", deviceCode);
+            answer.put("user_code", shown);
+            answer.put("verification_uri", verificationUri);
+            answer.put("verification_uri_complete", verificationUri + "?user_code=" + shown);
+            answer.put("expires_in", expiresIn);
+            answer.put("interval", interval);
+            return answer;
+        }
     }
 
     public Uni<Started> start(ApplicationRow client, Set<String> scopes) {

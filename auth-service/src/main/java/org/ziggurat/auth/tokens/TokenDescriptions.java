@@ -1,0 +1,73 @@
+package org.ziggurat.auth.tokens;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.Scopes;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What a token is, as RFC 7662 introspection and the spec's token info tell it. */
+@ApplicationScoped
+public class TokenDescriptions {
+
+    private final LiveAccessTokens liveTokens;
+    private final AuthConfig config;
+
+    TokenDescriptions(LiveAccessTokens liveTokens, AuthConfig config) {
+        this.liveTokens = liveTokens;
+        this.config = config;
+    }
+
+    /**
+     * RFC 7662's answer to an authenticated confidential client: the token, when it is live and
+     * the client may learn about it (its own, or any with the introspection right); else inactive.
+     */
+    public Uni<Map<String, Object>> introspection(ApplicationRow client, String token) {
+        return liveTokens.find(token).map(row -> {
+            if (!TokenRules.activeFor(row, Instant.now(), client.id(), client.introspection())) {
+                return Map.of("active", false);
+            }
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("active", true);
+            answer.put("scope", Scopes.display(row.scopes()));
+            answer.put("client_id", row.clientId());
+            if (row.personId() != null) {
+                answer.put("username", row.username());
+                answer.put("sub", Long.toString(row.personId()));
+            } else {
+                answer.put("sub", row.clientId());
+            }
+            answer.put("token_type", TokenRules.tokenType(row));
+            answer.put("exp", row.expiresAt().getEpochSecond());
+            answer.put("iat", row.createdAt().getEpochSecond());
+            // When the authorization this token belongs to ends, however often it is refreshed.
+            answer.put("authorization_exp", row.authorizationExpiresAt().getEpochSecond());
+            answer.put("iss", config.issuer());
+            return answer;
+        });
+    }
+
+    /** The spec's token info of a live bearer token: its owner, scopes, lifetime left and application. */
+    public Uni<Map<String, Object>> info(String bearer) {
+        return liveTokens.bearer(bearer).map(row -> {
+            if (row == null) {
+                throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is invalid, expired or revoked.");
+            }
+            Map<String, Object> info = new LinkedHashMap<>();
+            info.put("resource_owner_id", row.personId());
+            info.put("scopes", Scopes.list(row.scopes()));
+            info.put("expires_in_seconds", Math.max(0, row.expiresAt().getEpochSecond() - Instant.now().getEpochSecond()));
+            Map<String, Object> application = new LinkedHashMap<>();
+            application.put("uid", row.clientId());
+            info.put("application", application);
+            info.put("created_at", row.createdAt().getEpochSecond());
+            return info;
+        });
+    }
+}
