@@ -1116,6 +1116,18 @@ def running_env(module):
                 Path(f"/proc/{launcher_pid(module)}/environ").read_bytes().decode().split("\0") if "=" in entry)
 
 
+def running_command(module, jar):
+    """The launcher's running instance's command (its JVM and every option), for another build's
+    `jar`. Its AOT cache belongs to the launcher's build, so it is left out (start-up only: the
+    comparison is of steady throughput). Started with a plain `java -jar`, the base ran on another
+    JVM (Java 17, not Temurin 25) with a default heap four times the launcher's, and the A/B of
+    2026-11-27 measured that, not the change."""
+    argv = [a for a in Path(f"/proc/{launcher_pid(module)}/cmdline").read_bytes().decode().split("\0") if a]
+    jar_at = argv.index("-jar")
+    options = [a for a in argv[1:jar_at] if not a.startswith("-XX:AOTCache=")]
+    return [argv[0], *options, "-jar", str(jar), *argv[jar_at + 2:]]
+
+
 def ab_port(port):
     return port + AB_PORT_OFFSET
 
@@ -1158,7 +1170,7 @@ def start_base_stack(rev):
         env["QUARKUS_FLYWAY_IGNORE_MIGRATION_PATTERNS"] = "*:future"
         log_file = ROOT / ".run" / "logs" / f"{module}-ab-{rev}.log"
         with open(log_file, "w") as out:
-            processes.append(subprocess.Popen(["java", "-jar", str(jars[module])], cwd=ROOT / ".run", env=env,
+            processes.append(subprocess.Popen(running_command(module, jars[module]), cwd=ROOT / ".run", env=env,
                                               stdout=out, stderr=subprocess.STDOUT))
         health = ab_port(8090) if module == "gateway" else int(env["QUARKUS_HTTP_PORT"])
 
