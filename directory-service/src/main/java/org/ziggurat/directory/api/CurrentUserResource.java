@@ -26,6 +26,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.PathParam;
+import org.ziggurat.directory.organizations.MembershipBodies;
 import org.ziggurat.directory.organizations.MembershipService;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
@@ -34,6 +35,7 @@ import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.util.List;
 import org.ziggurat.platform.token.Caller;
+import org.ziggurat.platform.input.EdgeInput;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.platform.token.ScopeNames;
 
@@ -75,7 +77,9 @@ public class CurrentUserResource {
     @PATCH
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<PersonViews.CurrentUser> update(JsonNode body, @Context UriInfo uri) {
-        return callers.current().chain(caller -> service.updateProfile(caller, body)
+        EdgeInput<org.ziggurat.directory.people.ProfileChange> change =
+                EdgeInput.read(() -> org.ziggurat.directory.people.ProfileChange.read(body));
+        return callers.current().chain(caller -> service.updateProfile(caller, change)
                 .map(row -> view(row, caller, uri)));
     }
 
@@ -120,7 +124,8 @@ public class CurrentUserResource {
     public Uni<OrganizationViews.Membership> acceptMembership(@PathParam("id") String id, JsonNode body,
             @Context UriInfo uri) {
         long orgId = PathIds.parse(id, "organization");
-        return callers.current().chain(caller -> memberships.accept(caller, orgId, body))
+        EdgeInput<String> acceptance = EdgeInput.read(() -> MembershipBodies.acceptance(body));
+        return callers.current().chain(caller -> memberships.accept(caller, orgId, acceptance))
                 .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
     }
 

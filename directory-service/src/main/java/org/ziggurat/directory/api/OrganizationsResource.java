@@ -13,7 +13,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
 
+import org.ziggurat.directory.organizations.MembershipBodies;
 import org.ziggurat.directory.organizations.MembershipService;
+import org.ziggurat.directory.organizations.OrganizationFields;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,6 +41,7 @@ import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.rest.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.input.EdgeInput;
 import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
@@ -91,7 +94,8 @@ public class OrganizationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode body, @Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(caller -> service.create(caller, body))
+        EdgeInput<OrganizationFields> fields = EdgeInput.read(() -> OrganizationFields.forCreate(body));
+        return callers.current().chain(caller -> service.create(caller, fields))
                 .map(org -> Response.created(URI.create(urls.api("/organizations/" + org.id())))
                         .entity(OrganizationViews.organization(org, urls)).build());
     }
@@ -120,7 +124,8 @@ public class OrganizationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<OrganizationViews.Organization> update(@PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
         long orgId = PathIds.parse(id, "organization");
-        return callers.current().chain(caller -> service.update(caller, orgId, body))
+        EdgeInput<OrganizationFields> fields = EdgeInput.read(() -> OrganizationFields.forChange(body));
+        return callers.current().chain(caller -> service.update(caller, orgId, fields))
                 .map(org -> OrganizationViews.organization(org, PublicUrls.of(uri)));
     }
 
@@ -224,7 +229,8 @@ public class OrganizationsResource {
         long orgId = PathIds.parse(id, "organization");
         long personId = PathIds.parse(userId, "person");
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.current().chain(caller -> memberships.putMembership(caller, orgId, personId, body))
+        EdgeInput<String> role = EdgeInput.read(() -> MembershipBodies.role(body));
+        return callers.current().chain(caller -> memberships.putMembership(caller, orgId, personId, role))
                 .map(change -> {
                     OrganizationViews.Membership view = OrganizationViews.membership(change.membership(), urls);
                     return (change.created() ? Response.created(URI.create(view.url())) : Response.ok()).entity(view).build();

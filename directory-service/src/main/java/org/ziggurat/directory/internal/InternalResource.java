@@ -26,13 +26,12 @@ import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.token.Callers;
+import org.ziggurat.platform.input.EdgeInput;
 
 import java.util.Arrays;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The directory's API for the other services ({@code /internal/**}): only a platform token that
@@ -43,17 +42,14 @@ import java.util.regex.Pattern;
 public class InternalResource {
 
     static final int MAX_IDS = 100;
-    private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-    private final Callers callers;
     private final PersonLookups people;
     private final ApplicationLinks links;
     private final NamespaceLookups namespaces;
     private final PasswordChecks passwords;
 
-    InternalResource(Callers callers, PersonLookups people, ApplicationLinks links,
-            NamespaceLookups namespaces, PasswordChecks passwords) {
-        this.callers = callers;
+    InternalResource(PersonLookups people, ApplicationLinks links, NamespaceLookups namespaces,
+            PasswordChecks passwords) {
         this.people = people;
         this.links = links;
         this.namespaces = namespaces;
@@ -87,7 +83,7 @@ public class InternalResource {
     @Path("/passwords/verify")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> verifyPassword(PasswordCheck check) {
-        return callers.service().chain(service -> passwords.verify(service, check)).map(outcome -> outcome.person() != null
+        return passwords.verify(check).map(outcome -> outcome.person() != null
                 ? Response.ok(outcome.person()).build()
                 : Response.status(429).header("Retry-After", outcome.retryAfter()).type("application/problem+json")
                         .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
@@ -143,12 +139,7 @@ public class InternalResource {
     public Uni<NamespaceLookups.Namespace> namespace(@PathParam("name") String name,
             @QueryParam("person_id") String personId) {
         long person = personId == null || personId.isBlank() || personId.equals("0") ? 0 : PathIds.parse(personId, "person");
-        return callers.service().chain(service -> {
-            if (name.length() > 39) {
-                throw ProblemException.notFound("No namespace is called '" + name + "'.");
-            }
-            return namespaces.rights(name, person);
-        }).onItem().ifNull().failWith(() -> ProblemException.notFound("No namespace is called '" + name + "'."));
+        return namespaces.rights(name, person);
     }
 
     /** Attaches an OAuth application to an organization with the user permissions its owner gave (201 new, 200 changed). */
@@ -157,24 +148,18 @@ public class InternalResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> putLink(@PathParam("id") String id, @PathParam("clientId") String clientId, JsonNode body) {
         long orgId = PathIds.parse(id, "organization");
-        return callers.service().chain(service -> {
-            requireClientId(clientId);
-            JsonObject permissions = UserPermissions.parse(body == null ? null : body.get("permissions"), "permissions").toJson();
-            return links.attach(orgId, clientId, permissions)
-                    .map(created -> Response.status(created ? 201 : 200)
-                            .entity(Map.of("organization_id", orgId, "client_id", clientId, "permissions", permissions.getMap()))
-                            .build());
-        });
+        EdgeInput<JsonObject> permissions = EdgeInput.read(
+                () -> UserPermissions.parse(body == null ? null : body.get("permissions"), "permissions").toJson());
+        return links.attach(orgId, clientId, permissions)
+                .map(created -> Response.status(created ? 201 : 200).entity(Map.of("organization_id", orgId,
+                        "client_id", clientId, "permissions", permissions.get().getMap())).build());
     }
 
     @DELETE
     @Path("/organizations/{id}/applications/{clientId}")
     public Uni<Response> deleteLink(@PathParam("id") String id, @PathParam("clientId") String clientId) {
         long orgId = PathIds.parse(id, "organization");
-        return callers.service().chain(service -> {
-            requireClientId(clientId);
-            return links.detach(orgId, clientId);
-        }).map(detached -> Response.noContent().build());
+        return links.detach(orgId, clientId).map(detached -> Response.noContent().build());
     }
 
     /** The organizations an application is attached to, with the permissions given to each. */
@@ -182,17 +167,9 @@ public class InternalResource {
     @Path("/applications/{clientId}/organizations")
     public Uni<List<LinkedOrganization>> linksOf(@PathParam("clientId") String clientId, @Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return callers.service().chain(service -> {
-            requireClientId(clientId);
-            return links.of(clientId);
-        }).map(linked -> linked.stream().map(l -> new LinkedOrganization(OrganizationViews.organization(l.organization(), urls),
-                l.permissions())).toList());
-    }
-
-    private static void requireClientId(String clientId) {
-        if (clientId == null || !CLIENT_ID.matcher(clientId).matches()) {
-            throw ProblemException.notFound("No application has client id '" + clientId + "'.");
-        }
+        return links.of(clientId).map(linked -> linked.stream()
+                .map(l -> new LinkedOrganization(OrganizationViews.organization(l.organization(), urls), l.permissions()))
+                .toList());
     }
 
     static Long[] parseIds(String ids) {

@@ -4,6 +4,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.directory.organizations.MembershipRules;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
 
 /**
  * What a person may do in a namespace, for the services whose content lives in namespaces: the
@@ -18,15 +20,19 @@ public class NamespaceLookups {
             boolean admin) {
     }
 
+    private final Callers callers;
     private final InternalRepository repository;
 
-    NamespaceLookups(InternalRepository repository) {
+    NamespaceLookups(Callers callers, InternalRepository repository) {
+        this.callers = callers;
         this.repository = repository;
     }
 
-    /** Null when no namespace has the name; {@code personId} 0 is anonymous. */
+    /** For another service only; 404 when no namespace has the name. {@code personId} 0 is anonymous. */
     public Uni<Namespace> rights(String name, long personId) {
-        return repository.namespace(name, personId).map(row -> row == null ? null : rights(row, personId));
+        return callers.service().chain(service -> name.length() > 39 ? Uni.createFrom().<Namespace>nullItem()
+                        : repository.namespace(name, personId).map(row -> row == null ? null : rights(row, personId)))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No namespace is called '" + name + "'."));
     }
 
     static Namespace rights(InternalRepository.NamespaceRow row, long personId) {

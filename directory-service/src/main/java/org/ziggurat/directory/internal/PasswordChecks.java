@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
 
 import java.util.regex.Pattern;
 
@@ -23,18 +24,25 @@ public class PasswordChecks {
     public record Outcome(InternalResource.VerifiedPerson person, long retryAfter) {
     }
 
+    private final Callers callers;
     private final InternalRepository repository;
     private final LoginThrottle throttle;
     private final Hashing hashing;
 
-    PasswordChecks(InternalRepository repository, LoginThrottle throttle, Hashing hashing) {
+    PasswordChecks(Callers callers, InternalRepository repository, LoginThrottle throttle, Hashing hashing) {
+        this.callers = callers;
         this.repository = repository;
         this.throttle = throttle;
         this.hashing = hashing;
     }
 
-    /** {@code service}: who asks, for the log. A wrong password fails with 401. */
-    public Uni<Outcome> verify(String service, InternalResource.PasswordCheck check) {
+    /** For another service only (auth-service signs people in). A wrong password fails with 401. */
+    public Uni<Outcome> verify(InternalResource.PasswordCheck check) {
+        return callers.service().chain(service -> verify(service, check));
+    }
+
+    /** {@code service}: who asks, for the log. */
+    private Uni<Outcome> verify(String service, InternalResource.PasswordCheck check) {
         if (check == null || check.login() == null || check.login().isBlank() || check.login().length() > 254
                 || check.password() == null) {
             throw ProblemException.invalidField("login", "login and password are required");

@@ -3,15 +3,14 @@ package org.ziggurat.directory.organizations;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.input.EdgeInput;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.ScopeNames;
 
-import java.util.Set;
 
 /**
  * The rules of memberships: an admin invites a person or changes a role, the person accepts,
@@ -21,7 +20,6 @@ import java.util.Set;
 @ApplicationScoped
 public class MembershipService {
 
-    private static final Set<String> ROLES = Set.of(MembershipRow.MEMBER, MembershipRow.ADMIN);
     private static final Logger LOG = Logger.getLogger(MembershipService.class);
 
     private final OrganizationRepository organizations;
@@ -33,7 +31,6 @@ public class MembershipService {
         this.organizationRules = organizationRules;
         this.people = people;
     }
-
 
     /** The membership, to the organization's members and to that person; 404 to anyone else. */
     public Uni<MembershipRow> membership(Caller caller, long id, long personId) {
@@ -49,17 +46,10 @@ public class MembershipService {
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("This person is not a member."));
     }
 
-
     /** PUT membership {role}: invites a person (pending) or changes a member's role. True when created. */
-    public Uni<MembershipChange> putMembership(Caller caller, long id, long personId, JsonNode body) {
+    public Uni<MembershipChange> putMembership(Caller caller, long id, long personId, EdgeInput<String> roleInput) {
         long admin = caller.requireUserWithScope(ScopeNames.ADMIN);
-        if (body == null || !body.isObject()) {
-            return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
-        }
-        String role = body.has("role") && body.get("role").isTextual() ? body.get("role").asText() : null;
-        if (role == null || !ROLES.contains(role)) {
-            return Uni.createFrom().failure(ProblemException.invalidField("role", "must be member or admin"));
-        }
+        String role = roleInput.get();
         return organizationRules.requireAdmin(id, admin)
                 .chain(() -> people.byId(personId))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No person has id " + personId + "."))
@@ -81,28 +71,19 @@ public class MembershipService {
                         change.created() ? "invited" : "changed", id, personId, role, admin));
     }
 
-
     public record MembershipChange(MembershipRow membership, boolean created) {
     }
 
-
     /** PATCH /user/memberships/organizations/:id {"state":"active"}: the invited person accepts. */
-    public Uni<MembershipRow> accept(Caller caller, long id, JsonNode body) {
+    public Uni<MembershipRow> accept(Caller caller, long id, EdgeInput<String> acceptance) {
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-        if (body == null || !body.isObject()) {
-            return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
-        }
-        JsonNode state = body.get("state");
-        if (state == null || !state.isTextual() || !MembershipRow.ACTIVE.equals(state.asText())) {
-            return Uni.createFrom().failure(ProblemException.invalidField("state", "must be active"));
-        }
+        acceptance.get();
         return organizations.changeMemberships(id, conn -> OrganizationRepository.membership(conn, id, person)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("There is no invitation to this organization."))
                 .chain(m -> conn.preparedQuery("UPDATE membership SET state = 'active', updated_at = now() "
                         + "WHERE organization_id = $1 AND person_id = $2 AND state = 'pending'").execute(Tuple.of(id, person)))
                 .chain(() -> OrganizationRepository.membership(conn, id, person)));
     }
-
 
     /** An admin removes someone, or a person leaves (or declines); the last active admin cannot go. */
     public Uni<Void> removeMembership(Caller caller, long id, long personId) {
@@ -118,7 +99,6 @@ public class MembershipService {
                         .replaceWithVoid()))
                 .invoke(() -> LOG.infof("membership removed: organization %d person %d by person %d", id, personId, actor));
     }
-
 
     private static Uni<Void> keepsAnAdmin(SqlConnection conn, long id) {
         return OrganizationRepository.activeAdmins(conn, id).chain(count -> MembershipRules.anAdminMayGo(count)

@@ -1,14 +1,11 @@
 package org.ziggurat.directory.organizations;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
-import org.ziggurat.directory.people.Names;
 import org.ziggurat.directory.people.PersonRow;
-import org.ziggurat.directory.people.ProfileRules;
-import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.input.EdgeInput;
 import org.ziggurat.platform.token.Caller;
 
 import java.util.List;
@@ -22,7 +19,6 @@ import org.ziggurat.platform.token.ScopeNames;
 @ApplicationScoped
 public class OrganizationService {
 
-    private static final List<String> VISIBILITIES = List.of("public", "private");
     private static final Logger LOG = Logger.getLogger(OrganizationService.class);
 
     private final OrganizationRepository organizations;
@@ -82,50 +78,17 @@ public class OrganizationService {
         });
     }
 
-    public Uni<OrganizationRow> create(Caller caller, JsonNode body) {
+    public Uni<OrganizationRow> create(Caller caller, EdgeInput<OrganizationFields> input) {
         long creator = caller.requireUserWithScope(ScopeNames.ADMIN);
-        if (body == null || !body.isObject()) {
-            return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
-        }
-        FieldChecks errors = new FieldChecks();
-        String name = text(body, "name", errors);
-        // Left out or null alike: "is required" (a null name once reached the database: a 500).
-        // A name that is no string has its error already.
-        JsonNode given = body.get("name");
-        if (given == null || given.isNull() || given.isTextual()) {
-            String problem = Names.problem(name);
-            if (problem != null) {
-                errors.add("name", problem);
-            }
-        }
-        String displayName = text(body, "display_name", errors);
-        ProfileRules.displayName(displayName, errors);
-        String visibility = errors.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
-        if (errors.failed()) {
-            return Uni.createFrom().failure(ProblemException.invalid("The organization is not valid.", errors.errors()));
-        }
-        return organizations.create(name, displayName == null ? name : displayName.strip(),
-                        visibility == null ? "public" : visibility, creator)
+        OrganizationFields f = input.get();
+        return organizations.create(f.name(), f.displayName(), f.visibility(), creator)
                 .invoke(org -> LOG.infof("organization created: id=%d name=%s by person %d", org.id(), org.name(), creator));
     }
 
-    public Uni<OrganizationRow> update(Caller caller, long id, JsonNode body) {
+    public Uni<OrganizationRow> update(Caller caller, long id, EdgeInput<OrganizationFields> input) {
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-        if (body == null || !body.isObject()) {
-            return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
-        }
-        FieldChecks errors = new FieldChecks();
-        String displayName = text(body, "display_name", errors);
-        ProfileRules.displayName(displayName, errors);
-        String visibility = errors.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
-        if (body.has("name")) {
-            errors.add("name", "cannot be changed: it is the organization's namespace");
-        }
-        if (errors.failed()) {
-            return Uni.createFrom().failure(ProblemException.invalid("The change is not valid.", errors.errors()));
-        }
-        String cleanName = displayName == null ? null : displayName.strip();
-        return requireAdmin(id, person).chain(() -> organizations.update(id, cleanName, visibility));
+        OrganizationFields f = input.get();
+        return requireAdmin(id, person).chain(() -> organizations.update(id, f.displayName(), f.visibility()));
     }
 
     public Uni<Void> delete(Caller caller, long id) {
@@ -143,17 +106,5 @@ public class OrganizationService {
 
     static ProblemException notFound() {
         return ProblemException.notFound("No such organization.");
-    }
-
-    private static String text(JsonNode body, String field, FieldChecks errors) {
-        JsonNode node = body.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isTextual()) {
-            errors.add(field, "must be a string");
-            return null;
-        }
-        return node.asText();
     }
 }

@@ -3,7 +3,6 @@ package org.ziggurat.directory.people;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.vertx.mutiny.core.Vertx;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -12,9 +11,9 @@ import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 import java.util.List;
+import org.ziggurat.platform.input.EdgeInput;
 import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.ScopeNames;
-
 
 /** The rules of people: sign-up, profile changes, avatars. */
 @ApplicationScoped
@@ -91,8 +90,9 @@ public class PeopleService {
     }
 
     /** PATCH /user, by the person with the user scope (below). */
-    public Uni<PersonRow> updateProfile(Caller caller, JsonNode body) {
-        return updateProfile(caller.requireUserWithScope(ScopeNames.USER), body);
+    public Uni<PersonRow> updateProfile(Caller caller, EdgeInput<ProfileChange> change) {
+        long id = caller.requireUserWithScope(ScopeNames.USER);
+        return updateProfile(id, change.get());
     }
 
     /** PUT /user/avatar, by the person with the user scope (below). */
@@ -109,39 +109,9 @@ public class PeopleService {
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No avatar."));
     }
 
-    /** PATCH /user: {@code display_name} and {@code email} (the public address; null removes it). */
-    Uni<PersonRow> updateProfile(long id, JsonNode body) {
-        if (body == null || !body.isObject()) {
-            return Uni.createFrom().failure(ProblemException.badRequest("A JSON object is required."));
-        }
-        FieldChecks errors = new FieldChecks();
-        String displayName = null;
-        if (body.has("display_name")) {
-            JsonNode node = body.get("display_name");
-            if (!node.isTextual()) {
-                errors.add("display_name", "must be a string");
-            } else {
-                displayName = node.asText().strip();
-                ProfileRules.displayName(displayName, errors);
-            }
-        }
-        boolean setEmail = body.has("email");
-        String email = null;
-        if (setEmail) {
-            JsonNode node = body.get("email");
-            if (!node.isNull()) {
-                if (!node.isTextual()) {
-                    errors.add("email", "must be a string or null");
-                } else {
-                    email = node.asText().strip();
-                    ProfileRules.email("email", email, errors);
-                }
-            }
-        }
-        if (errors.failed()) {
-            return Uni.createFrom().failure(ProblemException.invalid("The profile change is not valid.", errors.errors()));
-        }
-        return people.updateProfile(id, displayName, setEmail, email).onItem().ifNull().failWith(PeopleService::gone);
+    Uni<PersonRow> updateProfile(long id, ProfileChange change) {
+        return people.updateProfile(id, change.displayName(), change.setEmail(), change.email())
+                .onItem().ifNull().failWith(PeopleService::gone);
     }
 
     Uni<PersonRow> setAvatar(long id, byte[] bytes) {

@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.lang.ArchRule;
 import org.ziggurat.platform.token.Caller;
+import org.ziggurat.platform.token.Callers;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -112,14 +113,18 @@ public final class ModuleGraph {
     }
 
     /**
-     * A person's rights (who calls, with which scope) are checked in the service layer, as its
-     * first line: a resource never asks the caller to prove them ({@code Caller.require*}).
+     * A caller's rights (who calls, with which scope, a person or another service) are checked in
+     * the service layer, as its first line: a resource never asks the caller to prove them
+     * ({@code Caller.require*}, {@code Callers.service()}).
      */
     public static final ArchRule RESOURCES_CHECK_NO_RIGHTS = noClasses()
             .that().areAnnotatedWith("jakarta.ws.rs.Path").or().haveSimpleNameEndingWith("Resource")
             .should().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
                     JavaClass.Predicates.type(Caller.class))).and(JavaCall.Predicates.target(
                     HasName.Predicates.nameStartingWith("require"))))
+            .orShould().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
+                    JavaClass.Predicates.type(Callers.class))).and(JavaCall.Predicates.target(
+                    HasName.Predicates.name("service"))))
             .because("rights are checked in one layer, the services'");
 
     public void resourcesCheckNoRights() {

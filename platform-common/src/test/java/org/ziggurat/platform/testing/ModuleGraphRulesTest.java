@@ -49,10 +49,19 @@ class ModuleGraphRulesTest {
         }
     }
 
+    /** Checks that the caller is another service itself, where the service should. */
+    static final class InternalResource {
+        Object verify(org.ziggurat.platform.token.Callers callers) {
+            return callers.service();
+        }
+    }
+
     @Test
     void aResourceThatChecksRightsItselfIsCaught() {
         assertTrue(ModuleGraph.RESOURCES_CHECK_NO_RIGHTS.evaluate(new ClassFileImporter().importClasses(
                 ProfileResource.class, org.ziggurat.platform.token.Caller.class)).hasViolation());
+        assertTrue(ModuleGraph.RESOURCES_CHECK_NO_RIGHTS.evaluate(new ClassFileImporter().importClasses(
+                InternalResource.class, org.ziggurat.platform.token.Callers.class)).hasViolation());
         assertFalse(ModuleGraph.RESOURCES_CHECK_NO_RIGHTS.evaluate(new ClassFileImporter().importClasses(
                 OrganizationsResource.class, org.ziggurat.platform.token.Caller.class)).hasViolation());
     }
