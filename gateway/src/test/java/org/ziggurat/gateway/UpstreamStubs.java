@@ -37,6 +37,8 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
             java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When each open connection last received a request (System.nanoTime). */
     private final Map<io.vertx.core.http.HttpConnection, Long> lastRequest = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Open connections that served a {@code /closes-when-idle/} request; counted by {@code GET /__stub/idle-served}. */
+    private final java.util.Set<io.vertx.core.http.HttpConnection> idleServed = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The idle time after which a balancer of the stand-ins closes a connection ({@code /closes-when-idle/}). */
     public static final java.time.Duration BALANCER_KEEP_ALIVE = java.time.Duration.ofSeconds(3);
 
@@ -111,10 +113,16 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
         io.vertx.core.http.HttpConnection used = request.connection();
         Long previous = lastRequest.put(used, System.nanoTime());
         if (previous == null) {
-            used.closeHandler(v -> lastRequest.remove(used));
+            // One close handler for every record of the connection (a connection has one handler).
+            used.closeHandler(v -> {
+                lastRequest.remove(used);
+                idleServed.remove(used);
+                servedConnections.remove(used);
+            });
         }
         if (path.contains("/closes-when-idle/")) {
             attempts.computeIfAbsent(path, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            idleServed.add(used);
             if (previous != null && System.nanoTime() - previous >= BALANCER_KEEP_ALIVE.toNanos()) {
                 used.close();
                 return true;
@@ -131,7 +139,6 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
             connection.close();
             return true;
         }
-        connection.closeHandler(v -> servedConnections.remove(connection));
         return false;
     }
 
@@ -147,6 +154,10 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                 tokens.put(token, body.toJsonObject());
                 request.response().setStatusCode(204).end();
             });
+            return true;
+        }
+        if (path.equals("/__stub/idle-served")) {
+            request.response().end(Integer.toString(idleServed.size()));
             return true;
         }
         if (path.equals("/__stub/attempts")) {
