@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.directory.people.Names;
 import org.ziggurat.directory.people.ProfileRules;
 import org.ziggurat.platform.input.FieldChecks;
-import org.ziggurat.platform.problem.ProblemException;
 
 import java.util.List;
 
@@ -18,7 +17,7 @@ public record OrganizationFields(String name, String displayName, String visibil
 
     /** POST /organizations: a name (also the namespace), and optionally a display name and visibility. */
     public static OrganizationFields forCreate(JsonNode body) {
-        object(body);
+        FieldChecks.object(body);
         FieldChecks errors = new FieldChecks();
         String name = text(body, "name", errors);
         // Left out or null alike: "is required" (a null name once reached the database: a 500).
@@ -33,16 +32,14 @@ public record OrganizationFields(String name, String displayName, String visibil
         String displayName = text(body, "display_name", errors);
         ProfileRules.displayName(displayName, errors);
         String visibility = errors.oneOf(body.get("visibility"), "visibility", VISIBILITIES, null);
-        if (errors.failed()) {
-            throw ProblemException.invalid("The organization is not valid.", errors.errors());
-        }
+        errors.throwIfFailed("The organization is not valid.");
         return new OrganizationFields(name, displayName == null ? name : displayName.strip(),
                 visibility == null ? "public" : visibility);
     }
 
     /** PATCH /organizations/{id}: display name and visibility; the name never changes. */
     public static OrganizationFields forChange(JsonNode body) {
-        object(body);
+        FieldChecks.object(body);
         FieldChecks errors = new FieldChecks();
         String displayName = text(body, "display_name", errors);
         ProfileRules.displayName(displayName, errors);
@@ -50,16 +47,8 @@ public record OrganizationFields(String name, String displayName, String visibil
         if (body.has("name")) {
             errors.add("name", "cannot be changed: it is the organization's namespace");
         }
-        if (errors.failed()) {
-            throw ProblemException.invalid("The change is not valid.", errors.errors());
-        }
+        errors.throwIfFailed("The change is not valid.");
         return new OrganizationFields(null, displayName == null ? null : displayName.strip(), visibility);
-    }
-
-    static void object(JsonNode body) {
-        if (body == null || !body.isObject()) {
-            throw ProblemException.badRequest("A JSON object is required.");
-        }
     }
 
     private static String text(JsonNode body, String field, FieldChecks errors) {

@@ -2,7 +2,6 @@ package org.ziggurat.directory.people;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.ziggurat.platform.input.FieldChecks;
-import org.ziggurat.platform.problem.ProblemException;
 
 /**
  * PATCH /user, read at the HTTP edge: {@code display_name} and {@code email} (the public address;
@@ -11,9 +10,7 @@ import org.ziggurat.platform.problem.ProblemException;
 public record ProfileChange(String displayName, boolean setEmail, String email) {
 
     public static ProfileChange read(JsonNode body) {
-        if (body == null || !body.isObject()) {
-            throw ProblemException.badRequest("A JSON object is required.");
-        }
+        FieldChecks.object(body);
         FieldChecks errors = new FieldChecks();
         String displayName = null;
         if (body.has("display_name")) {
@@ -38,9 +35,7 @@ public record ProfileChange(String displayName, boolean setEmail, String email) 
                 }
             }
         }
-        if (errors.failed()) {
-            throw ProblemException.invalid("The profile change is not valid.", errors.errors());
-        }
+        errors.throwIfFailed("The profile change is not valid.");
         return new ProfileChange(displayName, setEmail, email);
     }
 }

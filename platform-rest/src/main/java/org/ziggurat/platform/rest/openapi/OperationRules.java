@@ -58,13 +58,11 @@ final class OperationRules {
      * RFC 6749 errors) get none of these.
      */
     static void standardProblems(Operation operation) {
-        List<SecurityRequirement> security = operation.getSecurity();
-        SecurityRequirement oauth2 = security == null ? null
-                : security.stream().filter(s -> s.hasScheme(ApiContract.OAUTH2)).findFirst().orElse(null);
+        SecurityRequirement oauth2 = oauth2(operation.getSecurity());
         if (oauth2 == null || operation.getResponses() == null || answersOAuthErrors(operation)) {
             return;
         }
-        boolean anonymous = security.stream().anyMatch(s -> s.getSchemes() == null || s.getSchemes().isEmpty());
+        boolean anonymous = answersAnonymous(operation.getSecurity());
         List<String> scopes = oauth2.getScheme(ApiContract.OAUTH2);
         boolean namesSomething = operation.getParameters() != null && operation.getParameters().stream()
                 .anyMatch(p -> p.getIn() == org.eclipse.microprofile.openapi.models.parameters.Parameter.In.PATH);
@@ -138,15 +136,11 @@ final class OperationRules {
 
     /** {oauth2: scopes} becomes the four ways to send that token, then {} if anonymous callers are answered. */
     static void expandSecurity(Operation operation) {
-        List<SecurityRequirement> security = operation.getSecurity();
-        if (security == null) {
-            return;
-        }
-        SecurityRequirement oauth2 = security.stream().filter(s -> s.hasScheme(ApiContract.OAUTH2)).findFirst().orElse(null);
+        SecurityRequirement oauth2 = oauth2(operation.getSecurity());
         if (oauth2 == null) {
             return;
         }
-        boolean anonymous = security.stream().anyMatch(s -> s.getSchemes() == null || s.getSchemes().isEmpty());
+        boolean anonymous = answersAnonymous(operation.getSecurity());
         List<SecurityRequirement> expanded = new ArrayList<>(List.of(oauth2));
         for (String scheme : List.of(ApiContract.BEARER, ApiContract.TOKEN_HEADER, ApiContract.ACCESS_TOKEN_QUERY)) {
             expanded.add(OASFactory.createSecurityRequirement().addScheme(scheme));
@@ -155,5 +149,16 @@ final class OperationRules {
             expanded.add(OASFactory.createSecurityRequirement());
         }
         operation.setSecurity(expanded);
+    }
+
+    /** The operation's {oauth2: scopes} requirement; null when it has none. */
+    private static SecurityRequirement oauth2(List<SecurityRequirement> security) {
+        return security == null ? null
+                : security.stream().filter(s -> s.hasScheme(ApiContract.OAUTH2)).findFirst().orElse(null);
+    }
+
+    /** Whether callers without a token are answered too (an empty requirement among the alternatives). */
+    private static boolean answersAnonymous(List<SecurityRequirement> security) {
+        return security.stream().anyMatch(s -> s.getSchemes() == null || s.getSchemes().isEmpty());
     }
 }
