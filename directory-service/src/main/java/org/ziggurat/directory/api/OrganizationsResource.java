@@ -13,8 +13,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
 
-import org.ziggurat.directory.organizations.MembershipBodies;
-import org.ziggurat.directory.organizations.MembershipService;
 import org.ziggurat.directory.organizations.OrganizationFields;
 import org.ziggurat.directory.organizations.OrganizationService;
 import org.ziggurat.directory.organizations.OrganizationViews;
@@ -25,7 +23,6 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -48,7 +45,7 @@ import java.net.URI;
 import java.util.List;
 import org.ziggurat.platform.token.ScopeNames;
 
-/** Organizations and their members (spec 4.5). */
+/** Organizations and their members (spec 4.5); one membership is {@link MembershipsResource}'s. */
 @Tag(name = "Organizations", description = "Organizations (teams), their members and memberships.")
 @Path("/organizations")
 @Produces(MediaType.APPLICATION_JSON)
@@ -56,12 +53,10 @@ public class OrganizationsResource {
 
     private final Callers callers;
     private final OrganizationService service;
-    private final MembershipService memberships;
 
-    OrganizationsResource(Callers callers, OrganizationService service, MembershipService memberships) {
+    OrganizationsResource(Callers callers, OrganizationService service) {
         this.callers = callers;
         this.service = service;
-        this.memberships = memberships;
     }
 
     /** Newest first; private organizations only to their members. */
@@ -192,63 +187,5 @@ public class OrganizationsResource {
                     }
                     return Response.noContent().build();
                 });
-    }
-
-    @Operation(operationId = "getMembership", summary = "Get a membership",
-    description = "Visible to the organization's members and to the person it names.")
-    @SecurityRequirement(name = ApiContract.OAUTH2)
-    @APIResponse(responseCode = "200", description = "The membership.")
-    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @GET
-    @Path("/{id}/memberships/{userId}")
-    public Uni<OrganizationViews.Membership> membership(@PathParam("id") String id, @PathParam("userId") String userId,
-            @Context UriInfo uri) {
-        long orgId = PathIds.parse(id, "organization");
-        long personId = PathIds.parse(userId, "person");
-        return callers.current().chain(caller -> memberships.membership(caller, orgId, personId))
-                .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
-    }
-
-    /** By an admin: invites the person ({@code pending}, 201) or changes their role (200). */
-    @Operation(operationId = "putMembership", summary = "Invite a person or change their role",
-    description = "By an admin: a person who is not a member is invited (state pending, 201) until they accept; "
-    + "a member's role changes (200). The last active admin cannot step down.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationSchemas.MembershipInput.class)))
-    @APIResponse(responseCode = "200", description = "The changed membership.", content = @Content(mediaType = "application/json",
-    schema = @Schema(implementation = OrganizationViews.Membership.class)))
-    @APIResponse(responseCode = "201", description = "The invitation.", headers = @Header(name = "Location",
-    description = "The membership's URL.", schema = @Schema(type = SchemaType.STRING)),
-    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OrganizationViews.Membership.class)))
-    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @PUT
-    @Path("/{id}/memberships/{userId}")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> putMembership(@PathParam("id") String id, @PathParam("userId") String userId, JsonNode body,
-            @Context UriInfo uri) {
-        long orgId = PathIds.parse(id, "organization");
-        long personId = PathIds.parse(userId, "person");
-        PublicUrls urls = PublicUrls.of(uri);
-        EdgeInput<String> role = EdgeInput.read(() -> MembershipBodies.role(body));
-        return callers.current().chain(caller -> memberships.putMembership(caller, orgId, personId, role))
-                .map(change -> {
-                    OrganizationViews.Membership view = OrganizationViews.membership(change.membership(), urls);
-                    return (change.created() ? Response.created(URI.create(view.url())) : Response.ok()).entity(view).build();
-                });
-    }
-
-    @Operation(operationId = "removeMembership", summary = "Remove a member",
-    description = "By an admin, or by the member themself. The last active admin cannot be removed.")
-    @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @APIResponse(responseCode = "204", description = "Removed.")
-    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
-    @DELETE
-    @Path("/{id}/memberships/{userId}")
-    public Uni<Response> removeMembership(@PathParam("id") String id, @PathParam("userId") String userId) {
-        long orgId = PathIds.parse(id, "organization");
-        long personId = PathIds.parse(userId, "person");
-        return callers.current().chain(caller -> memberships.removeMembership(caller, orgId, personId))
-                .map(v -> Response.noContent().build());
     }
 }
