@@ -108,17 +108,17 @@ public class ConceptService {
 
     private Uni<RenderedPages.Page> render(String namespace, SchemeRow only, ListQuery q, PublicUrls urls) {
         Long schemeId = only == null ? null : only.id();
-        Uni<List<ConceptRepository.ConceptRow>> found = q.search() != null
+        Uni<List<ConceptRow>> found = q.search() != null
                 ? concepts.search(namespace, schemeId, q.search(), q.since(), q.page().limitPlusOne(), q.page().offset())
                 : concepts.page(namespace, schemeId, q.since(), q.descending(), q.page().limitPlusOne(), q.page().offset());
         return found.chain(rows -> {
             boolean more = rows.size() > q.page().limit();
-            List<ConceptRepository.ConceptRow> shown = rows.stream().limit(q.page().limit()).toList();
+            List<ConceptRow> shown = rows.stream().limit(q.page().limit()).toList();
             if (shown.isEmpty()) {
                 return Uni.createFrom().item(page(q.synsets() ? List.of() : new ConceptViews.Concepts(List.of()), false));
             }
             return schemesOf(namespace, shown, only).chain(byId -> concepts.details(shown.stream()
-                    .map(ConceptRepository.ConceptRow::id).toList()).map(d -> page(q.synsets()
+                    .map(ConceptRow::id).toList()).map(d -> page(q.synsets()
                             ? shown.stream().map(r -> ConceptViews.synset(r.id(), d)).toList()
                             : new ConceptViews.Concepts(shown.stream()
                                     .map(r -> ConceptViews.concept(r, byId.get(r.schemeId()), d, urls)).toList()),
@@ -127,11 +127,11 @@ public class ConceptService {
     }
 
     /** The schemes of a page of concepts, each read once. */
-    private Uni<Map<Long, SchemeRow>> schemesOf(String namespace, List<ConceptRepository.ConceptRow> rows, SchemeRow only) {
+    private Uni<Map<Long, SchemeRow>> schemesOf(String namespace, List<ConceptRow> rows, SchemeRow only) {
         if (only != null) {
             return Uni.createFrom().item(Map.of(only.id(), only));
         }
-        List<String> slugs = rows.stream().map(ConceptRepository.ConceptRow::schemeSlug).distinct().toList();
+        List<String> slugs = rows.stream().map(ConceptRow::schemeSlug).distinct().toList();
         Map<Long, SchemeRow> found = new HashMap<>();
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String slug : slugs) {

@@ -48,7 +48,7 @@ public final class ConceptViews {
     public record Concepts(List<Concept> concepts) {
     }
 
-    public static Concept concept(ConceptRepository.ConceptRow row, SchemeRow scheme, ConceptRepository.Details d,
+    public static Concept concept(ConceptRow row, SchemeRow scheme, ConceptRepository.Details d,
             PublicUrls urls) {
         String base = "/" + scheme.namespace() + "/vocab/schemes/" + scheme.slug() + "/concepts/";
         return new Concept(row.id(), row.status(), defaultLabel(row.id(), scheme, d.preferredByLanguage()),

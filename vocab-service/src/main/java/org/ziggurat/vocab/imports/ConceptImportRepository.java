@@ -8,10 +8,10 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.data.InvalidReference;
 import org.ziggurat.vocab.concepts.ConceptIds;
 import org.ziggurat.vocab.concepts.ConceptInput;
-import org.ziggurat.vocab.concepts.ConceptRepository;
+import org.ziggurat.vocab.concepts.ConceptParts;
 import org.ziggurat.vocab.rdf.SkosDocument;
 import org.ziggurat.vocab.schemes.SchemeRepository;
 import org.ziggurat.vocab.schemes.SchemeRow;
@@ -27,22 +27,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Writes a document's concepts into a scheme, all or nothing (one transaction). A concept whose
+ * Writes an imported document's concepts into a scheme, all or nothing (one transaction). A concept whose
  * IRI is the URL of a concept of this very scheme (a re-import of an export) replaces that
  * concept; every other concept is created with a new id. Broader links resolve to concepts of the
  * document or of the scheme; the scheme's hierarchy must stay free of cycles.
  */
 @ApplicationScoped
-public class SkosImporter {
+public class ConceptImportRepository {
 
     static final int BATCH = 1000;
 
     private final Pool pool;
-    private final ConceptRepository concepts;
 
-    SkosImporter(Pool pool, ConceptRepository concepts) {
+    ConceptImportRepository(Pool pool) {
         this.pool = pool;
-        this.concepts = concepts;
     }
 
     public record Outcome(int created, int replaced, List<String> warnings) {
@@ -211,7 +209,7 @@ public class SkosImporter {
             return Uni.createFrom().voidItem();
         }
         int to = Math.min(ids.size(), from + BATCH);
-        return concepts.writeParts(conn, ids.subList(from, to), inputs.subList(from, to))
+        return ConceptParts.write(conn, ids.subList(from, to), inputs.subList(from, to))
                 .chain(() -> progress.apply(to))
                 .chain(() -> writeInBatches(conn, ids, inputs, progress, to));
     }
@@ -227,9 +225,18 @@ public class SkosImporter {
                     if (cycle != null) {
                         String iri = idOf.entrySet().stream().filter(e -> e.getValue().equals(cycle)).map(Map.Entry::getKey)
                                 .findFirst().orElse(cycle);
-                        throw ProblemException.invalidField(iri + " broader", "is part of a cycle: a concept would be broader than itself");
+                        throw new InvalidReference(iri + " broader", "is part of a cycle: a concept would be broader than itself");
                     }
                     return null;
                 });
+    }
+
+    /**
+     * Fresh planner statistics of the concept tables, in the import's transaction: a large import
+     * changes their shape at once, and without them the planner kept estimating an empty scheme
+     * and sorted every concept of the scheme for each page read, until autovacuum's next analyze.
+     */
+    public Uni<Void> refreshStatistics(SqlConnection conn) {
+        return conn.query("ANALYZE concept, label, note, broader, match").execute().replaceWithVoid();
     }
 }

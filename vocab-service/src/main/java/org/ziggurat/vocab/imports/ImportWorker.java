@@ -5,14 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.platform.problem.Problem;
+import org.ziggurat.platform.data.InvalidReference;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.vocab.rdf.Skos;
 import org.ziggurat.vocab.rdf.SkosDocument;
+import org.ziggurat.vocab.schemes.SchemeRepository;
 import org.ziggurat.vocab.schemes.SchemeRow;
 
 import java.time.Duration;
@@ -31,14 +31,14 @@ public class ImportWorker {
     private static final Logger LOG = Logger.getLogger(ImportWorker.class);
 
     private final ImportJobRepository jobs;
-    private final SkosImporter importer;
-    private final Pool pool;
+    private final ConceptImportRepository importer;
+    private final SchemeRepository schemes;
     private final ObjectMapper mapper;
 
-    ImportWorker(ImportJobRepository jobs, SkosImporter importer, Pool pool, ObjectMapper mapper) {
+    ImportWorker(ImportJobRepository jobs, ConceptImportRepository importer, SchemeRepository schemes, ObjectMapper mapper) {
         this.jobs = jobs;
         this.importer = importer;
-        this.pool = pool;
+        this.schemes = schemes;
         this.mapper = mapper;
     }
 
@@ -92,16 +92,13 @@ public class ImportWorker {
             int total = parsed.concepts().size();
             jobs.progress(job.id(), job.attempts(), total, 0).await().atMost(Duration.ofSeconds(30));
             List<String> warnings = new ArrayList<>(parsed.warnings());
-            SkosImporter.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
+            ConceptImportRepository.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
                     done -> jobs.progress(job.id(), job.attempts(), total, done),
                     (conn, done) -> {
                         warnings.addAll(done.warnings());
-                        // A large import changes the tables' shape at once: without fresh statistics the
-                        // planner kept estimating an empty scheme and sorted every concept of the scheme
-                        // for each page read, until autovacuum's next analyze, if it runs.
                         // In the import's transaction, so the job reads as done only with them in place.
-                        Uni<?> statistics = total < ANALYZE_THRESHOLD ? Uni.createFrom().voidItem()
-                                : conn.query("ANALYZE concept, label, note, broader, match").execute();
+                        Uni<Void> statistics = total < ANALYZE_THRESHOLD ? Uni.createFrom().voidItem()
+                                : importer.refreshStatistics(conn);
                         return statistics.chain(() -> jobs.succeeded(conn, job.id(), job.attempts(), total,
                                 done.created(), done.replaced(), warnings.subList(0, Math.min(warnings.size(), MAX_WARNINGS))));
                     }).await().atMost(Duration.ofMinutes(30));
@@ -111,6 +108,9 @@ public class ImportWorker {
             List<Problem.FieldError> errors = e.errors().isEmpty()
                     ? List.of(new Problem.FieldError("document", e.detail())) : e.errors();
             jobs.failed(job.id(), job.attempts(), errors, parsed == null ? List.of() : parsed.warnings()).await().atMost(Duration.ofSeconds(30));
+        } catch (InvalidReference e) {
+            jobs.failed(job.id(), job.attempts(), List.of(new Problem.FieldError(e.field(), e.getMessage())),
+                    parsed == null ? List.of() : parsed.warnings()).await().atMost(Duration.ofSeconds(30));
         } catch (RuntimeException e) {
             // Not the document's fault (the database went away, say): the job stays claimed and,
             // once its heartbeat is stale, is claimed and run again.
@@ -119,8 +119,6 @@ public class ImportWorker {
     }
 
     private SchemeRow scheme(long id) {
-        return pool.preparedQuery("SELECT " + SchemeRow.COLUMNS + " FROM scheme s WHERE s.id = $1").execute(Tuple.of(id))
-                .map(rows -> rows.rowCount() == 0 ? null : SchemeRow.from(rows.iterator().next()))
-                .await().atMost(Duration.ofSeconds(30));
+        return schemes.byId(id).await().atMost(Duration.ofSeconds(30));
     }
 }

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.rdf4j.rio.RDFFormat;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.vocab.concepts.ConceptRepository;
+import org.ziggurat.vocab.concepts.ConceptRow;
 import org.ziggurat.vocab.schemes.SchemeExport;
 import org.ziggurat.vocab.schemes.SchemeRow;
 
@@ -68,11 +69,11 @@ public class SchemeExporter implements SchemeExport {
         export.start();
         String after = null;
         while (true) {
-            List<ConceptRepository.ConceptRow> rows = concepts.byId(scheme.id(), after, PAGE).await().atMost(Duration.ofMinutes(1));
+            List<ConceptRow> rows = concepts.byId(scheme.id(), after, PAGE).await().atMost(Duration.ofMinutes(1));
             if (rows.isEmpty()) {
                 break;
             }
-            ConceptRepository.Details details = concepts.details(rows.stream().map(ConceptRepository.ConceptRow::id).toList())
+            ConceptRepository.Details details = concepts.details(rows.stream().map(ConceptRow::id).toList())
                     .await().atMost(Duration.ofMinutes(1));
             export.concepts(rows, details);
             after = rows.get(rows.size() - 1).id();

@@ -16,6 +16,7 @@ import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.vocab.Languages;
 import org.ziggurat.vocab.concepts.ConceptInput;
 import org.ziggurat.vocab.concepts.ConceptRepository;
+import org.ziggurat.vocab.concepts.ConceptRow;
 import org.ziggurat.vocab.schemes.SchemeRow;
 
 import java.io.OutputStream;
@@ -62,8 +63,8 @@ public final class SkosExport {
         say(schemeIri, DCTERMS.MODIFIED, instant(scheme.updatedAt()));
     }
 
-    public void concepts(List<ConceptRepository.ConceptRow> rows, ConceptRepository.Details d) {
-        for (ConceptRepository.ConceptRow row : rows) {
+    public void concepts(List<ConceptRow> rows, ConceptRepository.Details d) {
+        for (ConceptRow row : rows) {
             IRI concept = concept(row.id());
             say(concept, RDF.TYPE, SKOS.CONCEPT);
             say(concept, SKOS.IN_SCHEME, schemeIri);

@@ -38,7 +38,7 @@ class QueryPlanTest {
         reads.put("a namespace's schemes", "SELECT * FROM scheme WHERE namespace = 'scale' ORDER BY slug LIMIT 31");
         reads.put("labels of a page", "SELECT * FROM label WHERE concept_id = ANY(ARRAY['a', 'b'])");
         reads.put("narrower of a page", "SELECT * FROM broader WHERE broader_id = ANY(ARRAY['a', 'b'])");
-        reads.put("the details of a page", prepared(ConceptRepository.DETAILS_SQL, List.of("ARRAY['a', 'b']")));
+        reads.put("the details of a page", prepared(ConceptStatements.DETAILS_SQL, List.of("ARRAY['a', 'b']")));
         for (boolean ofScheme : new boolean[] {false, true}) {
             for (boolean since : new boolean[] {false, true}) {
                 for (boolean descending : new boolean[] {false, true}) {
@@ -52,15 +52,15 @@ class QueryPlanTest {
                     args.addAll(List.of("31", "0"));
                     reads.put("a page of " + (ofScheme ? "a scheme" : "a namespace") + (since ? " since" : "")
                                     + (descending ? ", newest first" : ""),
-                            prepared(ConceptRepository.pageSql(ofScheme, since, descending), args));
+                            prepared(ConceptStatements.pageSql(ofScheme, since, descending), args));
                 }
             }
         }
-        reads.put("a prefix search", prepared(ConceptRepository.searchSql(ConceptSearch.Shape.PREFIX),
+        reads.put("a prefix search", prepared(ConceptStatements.searchSql(ConceptSearch.Shape.PREFIX),
                 List.of("'bab*'", "NULL", "'scale'", "NULL", "NULL", "31", "0")));
-        reads.put("an infix search in a language and scheme since", prepared(ConceptRepository.searchSql(ConceptSearch.Shape.PATTERN),
+        reads.put("an infix search in a language and scheme since", prepared(ConceptStatements.searchSql(ConceptSearch.Shape.PATTERN),
                 List.of("'*ylo*'", "'eng'", "'scale'", SMALL_SCHEME, SINCE, "31", "0")));
-        reads.put("a whole-label search", prepared(ConceptRepository.searchSql(ConceptSearch.Shape.WHOLE),
+        reads.put("a whole-label search", prepared(ConceptStatements.searchSql(ConceptSearch.Shape.WHOLE),
                 List.of("'Babylon'", "NULL", "'scale'", "NULL", "NULL", "31", "0")));
         return reads;
     }
