@@ -12,6 +12,7 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.RedirectUris;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.tokens.AuthorizationCodeRepository;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.PushedRequestRepository;
@@ -40,16 +41,19 @@ public class AuthorizationCodes {
     private final ClientAuthenticator clients;
     private final ConsentRepository consents;
     private final TokenRepository tokens;
+    private final AuthorizationCodeRepository codes;
     private final LiveAccessTokens liveTokens;
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final PushedRequestRepository pushed;
 
     AuthorizationCodes(ClientAuthenticator clients, ConsentRepository consents, TokenRepository tokens,
-            LiveAccessTokens liveTokens, TokenCrypto crypto, AuthConfig config, PushedRequestRepository pushed) {
+            AuthorizationCodeRepository codes, LiveAccessTokens liveTokens, TokenCrypto crypto, AuthConfig config,
+            PushedRequestRepository pushed) {
         this.clients = clients;
         this.consents = consents;
         this.tokens = tokens;
+        this.codes = codes;
         this.liveTokens = liveTokens;
         this.crypto = crypto;
         this.config = config;
@@ -176,7 +180,7 @@ public class AuthorizationCodes {
             if (!usable) {
                 throw new AuthorizationRequests.PushedRequestRefused();
             }
-        }).chain(usable -> tokens.insertCode(crypto.hash(value), new TokenRepository.Code(request.app().id(), personId, username,
+        }).chain(usable -> codes.insert(crypto.hash(value), new AuthorizationCodeRepository.Code(request.app().id(), personId, username,
                         request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
                         OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime,
                         signIn)))

@@ -25,7 +25,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.authorization.PushedRequests;
 import org.ziggurat.auth.clients.ClientAuthenticator;
@@ -34,14 +33,11 @@ import org.ziggurat.auth.granttypes.DeviceAuthorizations;
 import org.ziggurat.auth.granttypes.TokenGrants;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.BearerTokens;
-import org.ziggurat.auth.oauth.GrantTypes;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.oauth.TokenResponses;
-import org.ziggurat.auth.Issuer;
-import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.Revocation;
 import org.ziggurat.auth.tokens.TokenDescriptions;
 
@@ -62,13 +58,11 @@ public class OAuthResource {
     private final TokenGrants grants;
     private final DeviceAuthorizations deviceAuthorizations;
     private final Revocation revocation;
-    private final LiveAccessTokens liveTokens;
-    private final AuthConfig config;
     private final PushedRequests pushedRequests;
     private final TokenDescriptions descriptions;
 
     public OAuthResource(ClientAuthenticator clients, TokenGrants grants, DeviceAuthorizations deviceAuthorizations,
-            Revocation revocation, LiveAccessTokens liveTokens, AuthConfig config, PushedRequests pushedRequests,
+            Revocation revocation, PushedRequests pushedRequests,
             TokenDescriptions descriptions) {
         this.pushedRequests = pushedRequests;
         this.descriptions = descriptions;
@@ -76,8 +70,6 @@ public class OAuthResource {
         this.grants = grants;
         this.deviceAuthorizations = deviceAuthorizations;
         this.revocation = revocation;
-        this.liveTokens = liveTokens;
-        this.config = config;
     }
 
     @Operation(operationId = "token", summary = "Issue tokens",
@@ -165,9 +157,8 @@ public class OAuthResource {
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         Set<String> scopes = Scopes.parse(form.get("scope"));
-        return grants.authenticatedFor(ClientCredentials.claimed(authorization, form), GrantTypes.DEVICE_CODE)
-                .chain(app -> deviceAuthorizations.start(app, scopes))
-                .map(started -> noStore(Response.ok(started.answer(Issuer.of(config) + "/oauth/device"))));
+        return deviceAuthorizations.start(ClientCredentials.claimed(authorization, form), scopes)
+                .map(answer -> noStore(Response.ok(answer)));
     }
 
     /**
@@ -194,8 +185,8 @@ public class OAuthResource {
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
-        return revoker(ClientCredentials.claimed(authorization, form), authorization)
-                .chain(r -> revocation.revoke(r, token)).map(count -> noStore(Response.ok(Map.of())));
+        return revocation.revoke(ClientCredentials.claimed(authorization, form), BearerTokens.from(authorization), token)
+                .map(count -> noStore(Response.ok(Map.of())));
     }
 
     /**
@@ -245,23 +236,6 @@ public class OAuthResource {
             throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is missing.");
         }
         return descriptions.info(bearer).map(info -> noStore(Response.ok(info)));
-    }
-
-    /** Who revokes (RFC 7009): the client its credentials name, else the client and person of a live bearer token. */
-    private Uni<Revocation.Revoker> revoker(ClientCredentials.Claimed claimed, String authorization) {
-        if (claimed != null) {
-            return clients.authenticate(claimed).map(app -> new Revocation.Revoker(app.id(), null));
-        }
-        String bearer = BearerTokens.from(authorization);
-        if (bearer == null) {
-            throw OAuthException.invalidClient("Client credentials or a bearer token are required.");
-        }
-        return liveTokens.bearer(bearer).map(row -> {
-            if (row == null) {
-                throw OAuthException.invalidClient("The bearer token is not valid.");
-            }
-            return new Revocation.Revoker(row.applicationId(), row.personId());
-        });
     }
 
     /** A JSON answer that no cache keeps: tokens, secrets, and what is about them. */

@@ -1,7 +1,6 @@
 package org.ziggurat.auth.granttypes;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.clients.ApplicationRow;
@@ -10,6 +9,7 @@ import org.ziggurat.auth.oauth.IssuedTokens;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Pkce;
+import org.ziggurat.auth.tokens.AuthorizationCodeRepository;
 import org.ziggurat.auth.tokens.TokenIssuer;
 import org.ziggurat.auth.tokens.TokenRepository;
 
@@ -24,13 +24,13 @@ public class AuthorizationCodeGrant implements TokenGrant {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
-    private final Pool pool;
+    private final AuthorizationCodeRepository codes;
     private final TokenRepository tokens;
     private final TokenCrypto crypto;
     private final TokenIssuer issuer;
 
-    AuthorizationCodeGrant(Pool pool, TokenRepository tokens, TokenCrypto crypto, TokenIssuer issuer) {
-        this.pool = pool;
+    AuthorizationCodeGrant(AuthorizationCodeRepository codes, TokenRepository tokens, TokenCrypto crypto, TokenIssuer issuer) {
+        this.codes = codes;
         this.tokens = tokens;
         this.crypto = crypto;
         this.issuer = issuer;
@@ -51,7 +51,7 @@ public class AuthorizationCodeGrant implements TokenGrant {
 
     Uni<IssuedTokens> exchange(ApplicationRow client, String code, String redirectUri, String verifier) {
         byte[] hash = crypto.hash(code);
-        return pool.withTransaction(conn -> tokens.consumeCode(conn, hash).chain(stored -> {
+        return issuer.inTransaction(conn -> codes.consume(conn, hash).chain(stored -> {
             if (stored == null) {
                 return Uni.createFrom().<IssuedTokens>nullItem();
             }
@@ -81,7 +81,7 @@ public class AuthorizationCodeGrant implements TokenGrant {
 
     /** A used code presented again: whatever it issued is revoked (RFC 6749 §4.1.2). */
     private Uni<IssuedTokens> replayedOrUnknown(byte[] hash, ApplicationRow client) {
-        return tokens.familyOfUsedCode(hash).chain(family -> {
+        return codes.familyOfUsed(hash).chain(family -> {
             if (family == null) {
                 return Uni.createFrom().failure(OAuthException.invalidGrant("The authorization code is not valid."));
             }

@@ -1,7 +1,6 @@
 package org.ziggurat.auth.granttypes;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.clients.ApplicationRow;
@@ -22,11 +21,9 @@ public class ClientCredentialsGrant implements TokenGrant {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
-    private final Pool pool;
     private final TokenIssuer issuer;
 
-    ClientCredentialsGrant(Pool pool, TokenIssuer issuer) {
-        this.pool = pool;
+    ClientCredentialsGrant(TokenIssuer issuer) {
         this.issuer = issuer;
     }
 
@@ -51,7 +48,7 @@ public class ClientCredentialsGrant implements TokenGrant {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a person: client_credentials has none."));
         }
-        return issuer.issue(pool, client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null)
+        return issuer.issue(client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null)
                 // DEBUG for the same reason as a refresh.
                 .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }

@@ -4,6 +4,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.clients.ClientCredentials;
+import org.ziggurat.auth.oauth.GrantTypes;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.OAuthError;
@@ -33,11 +36,13 @@ public class DeviceAuthorizations {
     private final DeviceAuthorizationRepository devices;
     private final TokenCrypto crypto;
     private final AuthConfig config;
+    private final TokenGrants grants;
 
-    DeviceAuthorizations(DeviceAuthorizationRepository devices, TokenCrypto crypto, AuthConfig config) {
+    DeviceAuthorizations(DeviceAuthorizationRepository devices, TokenCrypto crypto, AuthConfig config, TokenGrants grants) {
         this.devices = devices;
         this.crypto = crypto;
         this.config = config;
+        this.grants = grants;
     }
 
     /** What the device authorization endpoint answers (RFC 8628 §3.2): values in clear, once. */
@@ -57,7 +62,16 @@ public class DeviceAuthorizations {
         }
     }
 
-    public Uni<Started> start(ApplicationRow client, Set<String> scopes) {
+    /**
+     * RFC 8628 §3.2's answer to a client that may use the device_code grant, with the verification
+     * page of this issuer.
+     */
+    public Uni<Map<String, Object>> start(ClientCredentials.Claimed claimed, Set<String> scopes) {
+        return grants.authenticatedFor(claimed, GrantTypes.DEVICE_CODE).chain(app -> start(app, scopes))
+                .map(started -> started.answer(Issuer.of(config) + "/oauth/device"));
+    }
+
+    Uni<Started> start(ApplicationRow client, Set<String> scopes) {
         if (client.ownerId() == null) {
             return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
                     "A platform client cannot act for a person."));

@@ -1,7 +1,6 @@
 package org.ziggurat.auth.granttypes;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.clients.ApplicationRow;
@@ -26,13 +25,11 @@ public class DeviceCodeGrant implements TokenGrant {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
-    private final Pool pool;
     private final DeviceAuthorizationRepository devices;
     private final TokenCrypto crypto;
     private final TokenIssuer issuer;
 
-    DeviceCodeGrant(Pool pool, DeviceAuthorizationRepository devices, TokenCrypto crypto, TokenIssuer issuer) {
-        this.pool = pool;
+    DeviceCodeGrant(DeviceAuthorizationRepository devices, TokenCrypto crypto, TokenIssuer issuer) {
         this.devices = devices;
         this.crypto = crypto;
         this.issuer = issuer;
@@ -72,7 +69,7 @@ public class DeviceCodeGrant implements TokenGrant {
                 throw OAuthException.invalidGrant("The device code was used already.");
             }
             Instant authTime = poll.authTime();
-            return pool.withTransaction(conn -> devices.markUsed(conn, hash).chain(marked -> {
+            return issuer.inTransaction(conn -> devices.markUsed(conn, hash).chain(marked -> {
                 if (!marked) {
                     throw OAuthException.invalidGrant("The device code was used already.");
                 }

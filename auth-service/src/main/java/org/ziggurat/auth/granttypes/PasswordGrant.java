@@ -1,7 +1,6 @@
 package org.ziggurat.auth.granttypes;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
@@ -31,13 +30,11 @@ public class PasswordGrant implements TokenGrant {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
-    private final Pool pool;
     private final DirectoryClient directory;
     private final ConsentRepository consents;
     private final TokenIssuer issuer;
 
-    PasswordGrant(Pool pool, @RestClient DirectoryClient directory, ConsentRepository consents, TokenIssuer issuer) {
-        this.pool = pool;
+    PasswordGrant(@RestClient DirectoryClient directory, ConsentRepository consents, TokenIssuer issuer) {
         this.directory = directory;
         this.consents = consents;
         this.issuer = issuer;
@@ -81,7 +78,7 @@ public class PasswordGrant implements TokenGrant {
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new OAuthException(OAuthError.INVALID_GRANT,
                         "Too many sign-in attempts for this account or address. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
-                .chain(person -> pool.withTransaction(conn -> issuer.issue(conn, clientOrNull,
+                .chain(person -> issuer.inTransaction(conn -> issuer.issue(conn, clientOrNull,
                         person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now(), null)
                         .chain(issued -> issuer.withIdToken(issued, clientOrNull, person.userId(),
                                 Instant.ofEpochSecond(issued.createdAt()), null)))

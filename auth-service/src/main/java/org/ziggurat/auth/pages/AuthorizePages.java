@@ -75,26 +75,34 @@ public class AuthorizePages {
     Response loginPage(String path, String appName, String unverified, Map<String, String> params, UriInfo uri,
             String message, String loginName, int status) {
         String csrf = crypto.newCsrfToken();
-        String html = login.data("assets", assets(uri)).data("action", apiPath(uri, path))
+        String html = login.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
                 .data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
                 .data("error", message).data("login", loginName)
                 .data("csrf", csrf).data("params", hidden(params)).render();
         return PageHeaders.page(status, html, null)
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, secure(uri), 3600)).build();
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
     }
 
     /** Post/redirect/get after signing in: back to the authorization request, now with a session. */
     public Response signedIn(AuthorizationRequest request, UriInfo uri, LoginSessions.Created created) {
-        return Response.status(303).header("Location", withQuery(apiPath(uri, "/oauth/authorize"), request.afterSignIn()))
-                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), secure(uri),
+        return backWithSession("/oauth/authorize", request.afterSignIn(), uri, created);
+    }
+
+    /**
+     * A 303 back to the page at {@code path} with its parameters, setting the new session's cookie
+     * and clearing the sign-in form's CSRF cookie, which has served.
+     */
+    Response backWithSession(String path, Map<String, String> params, UriInfo uri, LoginSessions.Created created) {
+        return Response.status(303).header("Location", PagePaths.withQuery(PagePaths.apiPath(uri, path), params))
+                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), PagePaths.secure(uri),
                         (int) config.loginSessionLifetime().toSeconds()))
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", secure(uri), 0))
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", PagePaths.secure(uri), 0))
                 .header("Cache-Control", "no-store").build();
     }
 
     public Response consent(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes, UriInfo uri) {
         String target = PageHeaders.origin(request.redirectUri());
-        String html = consent.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/authorize"))
+        String html = consent.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/authorize"))
                 .data("appName", request.app().name()).data("username", session.username())
                 .data("unverified", request.registeredBy()).data("platform", platformName.name())
                 .data("scopes", ScopeDescriptions.describe(scopes))
@@ -105,7 +113,7 @@ public class AuthorizePages {
 
     /** RP-initiated logout's question; its form may lead to where the browser goes after. */
     public Response logoutConfirmation(LoginSessions.Session session, Map<String, String> params, String returnTo, UriInfo uri) {
-        String html = logout.data("assets", assets(uri)).data("action", apiPath(uri, "/oauth/logout"))
+        String html = logout.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/logout"))
                 .data("username", session.username()).data("csrf", session.csrfToken()).data("params", hidden(params))
                 .data("returnHost", returnTo == null ? null : PageHeaders.origin(returnTo)).render();
         return PageHeaders.page(200, html, returnTo == null ? null : PageHeaders.origin(returnTo)).build();
@@ -115,9 +123,9 @@ public class AuthorizePages {
     public Response signedOut(String returnTo, UriInfo uri) {
         Response.ResponseBuilder answer = returnTo != null
                 ? Response.seeOther(URI.create(returnTo)).header("Cache-Control", "no-store")
-                : PageHeaders.page(200, signedOut.data("assets", assets(uri)).data("returnTo", null)
+                : PageHeaders.page(200, signedOut.data("assets", PagePaths.assets(uri)).data("returnTo", null)
                         .data("returnHost", null).render(), null);
-        return answer.cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", secure(uri), 0)).build();
+        return answer.cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
     }
 
     /**
@@ -128,10 +136,10 @@ public class AuthorizePages {
         if (returnTo == null) {
             return signedOut(null, uri);
         }
-        String html = signedOut.data("assets", assets(uri)).data("returnTo", returnTo)
+        String html = signedOut.data("assets", PagePaths.assets(uri)).data("returnTo", returnTo)
                 .data("returnHost", PageHeaders.origin(returnTo)).render();
         return PageHeaders.page(200, html, null)
-                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", secure(uri), 0)).build();
+                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
     }
 
     public Response error(int status, String message) {
@@ -140,16 +148,16 @@ public class AuthorizePages {
 
     /** The out-of-band page: the code in {@code #authorization_code}. */
     public Response code(String codeValue, UriInfo uri) {
-        return PageHeaders.page(200, code.data("assets", assets(uri)).data("code", codeValue).render(), null).build();
+        return PageHeaders.page(200, code.data("assets", PagePaths.assets(uri)).data("code", codeValue).render(), null).build();
     }
 
     /** The browser's way on with a code: to the client, or to our out-of-band page. */
     public Response codeRedirect(AuthorizationRequest request, String codeValue, UriInfo uri) {
         if (RedirectUris.isOutOfBand(request.redirectUri())) {
-            return Response.status(303).header("Location", apiPath(uri, "/oauth/authorize/" + codeValue))
+            return Response.status(303).header("Location", PagePaths.apiPath(uri, "/oauth/authorize/" + codeValue))
                     .header("Cache-Control", "no-store").build();
         }
-        return Response.seeOther(URI.create(withQuery(request.redirectUri(), codeAnswer(request, codeValue))))
+        return Response.seeOther(URI.create(PagePaths.withQuery(request.redirectUri(), codeAnswer(request, codeValue))))
                 .header("Cache-Control", "no-store").build();
     }
 
@@ -160,9 +168,9 @@ public class AuthorizePages {
     public Response codeFound(AuthorizationRequest request, String codeValue, UriInfo uri) {
         String location = RedirectUris.isOutOfBand(request.redirectUri())
                 ? PublicUrls.of(uri).api("/oauth/authorize/" + codeValue)
-                : withQuery(request.redirectUri(), codeAnswer(request, codeValue));
+                : PagePaths.withQuery(request.redirectUri(), codeAnswer(request, codeValue));
         return Response.status(302).location(URI.create(location)).type("text/html; charset=UTF-8")
-                .entity(redirect.data("assets", assets(uri)).data("location", location).render())
+                .entity(redirect.data("assets", PagePaths.assets(uri)).data("location", location).render())
                 .header("Cache-Control", "no-store").build();
     }
 
@@ -177,7 +185,7 @@ public class AuthorizePages {
             return redirect;
         }
         String location = redirect.getHeaderString("Location");
-        String html = leave.data("assets", assets(uri)).data("appName", request.app().name())
+        String html = leave.data("assets", PagePaths.assets(uri)).data("appName", request.app().name())
                 .data("unverified", request.registeredBy()).data("platform", platformName.name())
                 .data("location", location).data("host", PageHeaders.origin(request.redirectUri())).render();
         return PageHeaders.page(200, html, null).build();
@@ -195,7 +203,7 @@ public class AuthorizePages {
             answer.put("state", request.state());
         }
         answer.put("iss", Issuer.of(config));
-        return Response.seeOther(URI.create(withQuery(request.redirectUri(), answer))).header("Cache-Control", "no-store").build();
+        return Response.seeOther(URI.create(PagePaths.withQuery(request.redirectUri(), answer))).header("Cache-Control", "no-store").build();
     }
 
     /**
@@ -216,34 +224,5 @@ public class AuthorizePages {
         List<Param> list = new ArrayList<>();
         params.forEach((name, value) -> list.add(new Param(name, value)));
         return list;
-    }
-
-    static String withQuery(String base, Map<String, String> params) {
-        StringBuilder out = new StringBuilder(base);
-        char separator = base.contains("?") ? '&' : '?';
-        for (Map.Entry<String, String> e : params.entrySet()) {
-            out.append(separator).append(e.getKey()).append('=').append(URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
-            separator = '&';
-        }
-        return out.toString();
-    }
-
-    static String assets(UriInfo uri) {
-        return apiPath(uri, "/oauth/assets");
-    }
-
-    /**
-     * A public path without scheme and host, for the pages' forms and the browser's redirects
-     * (set as the Location header itself: JAX-RS's {@code location()} would resolve it against
-     * the base URI, with the gateway's public host and its prefix twice). They then stay on
-     * whatever host name reached the gateway (localhost, 127.0.0.1, a LAN address), where the
-     * session cookie and the CSP's {@code form-action 'self'} are.
-     */
-    static String apiPath(UriInfo uri, String path) {
-        return URI.create(PublicUrls.of(uri).api(path)).getRawPath();
-    }
-
-    static boolean secure(UriInfo uri) {
-        return "https".equalsIgnoreCase(uri.getBaseUri().getScheme());
     }
 }

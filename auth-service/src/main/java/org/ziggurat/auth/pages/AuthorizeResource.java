@@ -32,27 +32,23 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.authorization.AuthorizationCodes;
 import org.ziggurat.auth.authorization.AuthorizationRequests;
-import org.ziggurat.auth.authorization.SignIns;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.clients.ClientCredentials;
-import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
-import org.ziggurat.auth.oauth.Scopes;
 
 import java.net.URI;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
  * The authorization endpoint (RFC 6749 §3.1, §4.1) over HTTP. In a browser: a login page when
  * there is no session, then a consent page (skipped when the person already granted these
  * scopes), then a redirect with the code. By API (the spec's POST form): the resource owner's own
- * access token authorizes the code. What is decided is {@link AuthorizationRequests}' and {@link AuthorizationCodes}'; this class
- * reads requests, checks the pages' CSRF tokens, and answers with {@link AuthorizePages}.
+ * access token authorizes the code. This class reads requests; the pages' steps are
+ * {@link AuthorizeSteps}', what is decided {@link AuthorizationRequests}' and {@link AuthorizationCodes}'.
  */
 @Tag(name = "OAuth")
 @Path("/oauth/authorize")
@@ -60,20 +56,13 @@ public class AuthorizeResource {
 
     private static final Pattern CODE = Pattern.compile("zac_[A-Za-z0-9_-]{43}");
 
-    private final AuthorizationRequests requests;
+    private final AuthorizeSteps steps;
     private final AuthorizationCodes codes;
-    private final SignIns signIns;
-    private final LoginSessions sessions;
     private final AuthorizePages pages;
-    private final SignInForm signInForm;
 
-    public AuthorizeResource(AuthorizationRequests requests, AuthorizationCodes codes, SignIns signIns,
-            LoginSessions sessions, AuthorizePages pages, SignInForm signInForm) {
-        this.signInForm = signInForm;
-        this.requests = requests;
+    AuthorizeResource(AuthorizeSteps steps, AuthorizationCodes codes, AuthorizePages pages) {
+        this.steps = steps;
         this.codes = codes;
-        this.signIns = signIns;
-        this.sessions = sessions;
         this.pages = pages;
     }
 
@@ -111,34 +100,7 @@ public class AuthorizeResource {
         if (read.repeated() != null) {
             return Uni.createFrom().item(pages.error(400, "The parameter '" + read.repeated() + "' is repeated."));
         }
-        Map<String, String> params = read.values();
-        return checked(params, request -> sessions.find(sessionCookie).chain(session -> {
-            if (requests.needsSignIn(request, session)) {
-                // prompt=none: no page, the client hears why (OpenID Connect Core §3.1.2.6).
-                return request.silent()
-                        ? silentAnswer(request, session, OAuthError.LOGIN_REQUIRED.code(), "The person must sign in.", uri)
-                        : Uni.createFrom().item(pages.login(request, uri, null, null, 200));
-            }
-            return codes.codeIfGranted(request, session).chain(code -> {
-                if (code != null) {
-                    return Uni.createFrom().item(pages.codeRedirect(request, code, uri));
-                }
-                return request.silent()
-                        ? silentAnswer(request, session, OAuthError.CONSENT_REQUIRED.code(), "The person must consent.", uri)
-                        : Uni.createFrom().item(pages.consent(request, session, Scopes.parse(request.scope()), uri));
-            });
-        }));
-    }
-
-    /**
-     * prompt=none's error: straight back to a client that is trusted with it (verified, or consented
-     * to before); for any other, a page naming the destination, which the person may follow.
-     */
-    private Uni<Response> silentAnswer(AuthorizationRequest request, LoginSessions.Session session, String error,
-            String description, UriInfo uri) {
-        return requests.answersSilently(request, session).map(trusted -> trusted
-                ? pages.redirectError(request, error, description)
-                : pages.silentAnswerChoice(request, error, description, uri));
+        return steps.checked(read.values(), request -> steps.show(request, sessionCookie, uri));
     }
 
     @Operation(operationId = "approveAuthorization", summary = "Authorize a code (API form, or the pages' forms)",
@@ -177,36 +139,10 @@ public class AuthorizeResource {
         Map<String, String> params = form.only(AuthorizationRequest.PARAMETERS);
         // The pages' forms carry the request back in hidden fields, which the browser (or anyone
         // posting) may change: each step checks it again, as the first one did.
-        return checked(params, request -> switch (action) {
-            case "login" -> signIn(request, form, loginCsrfCookie, uri, http);
-            case "approve", "deny" -> decide(request, action.equals("approve"), form.get("csrf"), sessionCookie, uri);
+        return steps.checked(params, request -> switch (action) {
+            case "login" -> steps.signIn(request, form, loginCsrfCookie, uri, http);
+            case "approve", "deny" -> steps.decide(request, action.equals("approve"), form.get("csrf"), sessionCookie, uri);
             default -> Uni.createFrom().item(pages.error(400, "Unknown action."));
-        });
-    }
-
-    private Uni<Response> signIn(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
-            HttpServerRequest http) {
-        return signInForm.submit(form, csrfCookie, http, "login", request.app().clientId(),
-                (message, login, status) -> pages.login(request, uri, message, login, status),
-                created -> pages.signedIn(request, uri, created));
-    }
-
-    private Uni<Response> decide(AuthorizationRequest request, boolean approved, String csrf, String sessionCookie,
-            UriInfo uri) {
-        return sessions.find(sessionCookie).chain(session -> {
-            if (session == null) {
-                return Uni.createFrom().item(pages.login(request, uri, "Your session ended. Sign in again.", null, 401));
-            }
-            if (!TokenCrypto.sameValue(csrf, session.csrfToken())) {
-                signIns.csrfRefused("consent", request.app().clientId(), session);
-                return Uni.createFrom().item(pages.error(403, "The consent form was not sent by this site. Nothing was shared."));
-            }
-            if (!approved) {
-                codes.denied(request, session);
-                return Uni.createFrom().item(pages.redirectError(request, OAuthError.ACCESS_DENIED.code(),
-                        "The person denied the request."));
-            }
-            return codes.approve(request, session).map(code -> pages.codeRedirect(request, code, uri));
         });
     }
 
@@ -267,26 +203,5 @@ public class AuthorizeResource {
         var claimed = new ClientCredentials.Claimed(form.require("client_id"), form.get("client_secret"), false);
         return codes.revoke(claimed, accessToken, redirectUri, username)
                 .map(done -> Response.seeOther(URI.create(redirectUri)).header("Cache-Control", "no-store").build());
-    }
-
-    /** The next step of a request whose client, redirect URI and parameters are good; an error page otherwise. */
-    private Uni<Response> checked(Map<String, String> params, Function<AuthorizationRequest, Uni<Response>> next) {
-        return requests.check(params).chain(request -> {
-            if (request == null) {
-                return Uni.createFrom().item(pages.error(400, params.get("client_id") == null
-                        ? "The request names no application (client_id)."
-                        : "The application is unknown, or the redirect URI is not one it registered."));
-            }
-            if (AuthorizationRequests.pushRequired(request)) {
-                return Uni.createFrom().item(pages.error(400, "invalid_request: This application must push its "
-                        + "authorization requests first (RFC 9126): start again from the application."));
-            }
-            String refusal = requests.refusal(request);
-            return refusal != null ? Uni.createFrom().item(pages.error(400, refusal)) : next.apply(request)
-                    .onFailure(AuthorizationCodes.NonceReplayed.class).recoverWithItem(() -> pages.error(400,
-                            "This sign-in request was used already (its nonce). Start again from the application."));
-        }).onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithItem(() -> pages.error(400,
-                "invalid_request: The request_uri is unknown, another application's, used already or expired. "
-                        + "Start again from the application."));
     }
 }

@@ -5,7 +5,6 @@ import io.quarkus.qute.Template;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.authorization.DeviceVerification;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.clients.PlatformName;
@@ -24,17 +23,15 @@ public class DevicePages {
     private final Template device;
     private final Template deviceConfirm;
     private final Template deviceDone;
-    private final AuthConfig config;
     private final PlatformName platformName;
 
     DevicePages(AuthorizePages authorizePages, @Location("device") Template device,
             @Location("device_confirm") Template deviceConfirm, @Location("device_done") Template deviceDone,
-            AuthConfig config, PlatformName platformName) {
+            PlatformName platformName) {
         this.authorizePages = authorizePages;
         this.device = device;
         this.deviceConfirm = deviceConfirm;
         this.deviceDone = deviceDone;
-        this.config = config;
         this.platformName = platformName;
     }
 
@@ -47,17 +44,13 @@ public class DevicePages {
 
     /** After signing in on the device page: back to it, with the session (post/redirect/get). */
     public Response deviceSignedIn(Map<String, String> params, UriInfo uri, LoginSessions.Created created) {
-        return Response.status(303).header("Location", AuthorizePages.withQuery(AuthorizePages.apiPath(uri, "/oauth/device"), params))
-                .cookie(PageHeaders.cookie(LoginSessions.COOKIE, created.cookieValue(), AuthorizePages.secure(uri),
-                        (int) config.loginSessionLifetime().toSeconds()))
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, "", AuthorizePages.secure(uri), 0))
-                .header("Cache-Control", "no-store").build();
+        return authorizePages.backWithSession("/oauth/device", params, uri, created);
     }
 
 
     /** The device page: enter the code shown on the device. */
     public Response deviceCode(LoginSessions.Session session, UriInfo uri, String message, int status, String prefilled) {
-        String html = device.data("assets", AuthorizePages.assets(uri)).data("action", AuthorizePages.apiPath(uri, "/oauth/device"))
+        String html = device.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/device"))
                 .data("username", session.username()).data("csrf", session.csrfToken()).data("error", message)
                 .data("code", prefilled).render();
         return PageHeaders.page(status, html, null).build();
@@ -66,7 +59,7 @@ public class DevicePages {
 
     /** The device page: the request the code names, to approve or deny. */
     public Response deviceConfirm(LoginSessions.Session session, DeviceVerification.Found found, String userCode, UriInfo uri) {
-        String html = deviceConfirm.data("assets", AuthorizePages.assets(uri)).data("action", AuthorizePages.apiPath(uri, "/oauth/device"))
+        String html = deviceConfirm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/device"))
                 .data("username", session.username()).data("appName", found.app().name()).data("userCode", userCode)
                 .data("unverified", found.registeredBy()).data("platform", platformName.name())
                 .data("scopes", ScopeDescriptions.describe(found.scopes())).data("csrf", session.csrfToken()).render();
@@ -76,7 +69,7 @@ public class DevicePages {
 
     /** The device page: answered (or too late). */
     public Response deviceDone(boolean approved, String appName, UriInfo uri) {
-        String html = deviceDone.data("assets", AuthorizePages.assets(uri)).data("approved", approved).data("appName", appName).render();
+        String html = deviceDone.data("assets", PagePaths.assets(uri)).data("approved", approved).data("appName", appName).render();
         return PageHeaders.page(200, html, null).build();
     }
 }

@@ -2,6 +2,7 @@ package org.ziggurat.auth.tokens;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.auth.AuthConfig;
@@ -19,6 +20,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * What every grant ends with: new tokens stored (one INSERT) and, for OpenID Connect, the ID token
@@ -46,6 +48,27 @@ public class TokenIssuer {
      */
     public Uni<IssuedTokens> issue(SqlClient client, ApplicationRow clientOrNull, Long personId, String username,
             List<String> scopes, UUID family, boolean withRefresh, Instant authTime, SignIn signIn) {
+        return issue(issue -> tokens.issue(client, issue), clientOrNull, personId, username, scopes, family, withRefresh,
+                authTime, signIn);
+    }
+
+    /**
+     * One transaction for what a grant consumes (a code, a device code) and the tokens it issues,
+     * the ID token included: a failure anywhere leaves neither.
+     */
+    public Uni<IssuedTokens> inTransaction(Function<SqlConnection, Uni<IssuedTokens>> grant) {
+        return tokens.inTransaction(grant);
+    }
+
+    /** The same in a statement of its own, for a grant that consumes nothing first (client credentials). */
+    public Uni<IssuedTokens> issue(ApplicationRow clientOrNull, Long personId, String username, List<String> scopes,
+            UUID family, boolean withRefresh, Instant authTime, SignIn signIn) {
+        return issue(tokens::issue, clientOrNull, personId, username, scopes, family, withRefresh, authTime, signIn);
+    }
+
+    private Uni<IssuedTokens> issue(Function<TokenRepository.Issue, Uni<Long>> insert, ApplicationRow clientOrNull,
+            Long personId, String username, List<String> scopes, UUID family, boolean withRefresh, Instant authTime,
+            SignIn signIn) {
         Instant now = Instant.now();
         TokenRules.Binding binding = TokenRules.binding(scopes, signIn, now, TokenRules.authorizationLifetime(
                 config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null : clientOrNull.refreshTokenAbsoluteLifetime()),
@@ -60,7 +83,7 @@ public class TokenIssuer {
         OffsetDateTime refreshExpires = OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC);
         OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);
         List<String> stored = new ArrayList<>(scopes);
-        return tokens.issue(client, new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
+        return insert.apply(new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
                         personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
                         binding.sessionHash()))

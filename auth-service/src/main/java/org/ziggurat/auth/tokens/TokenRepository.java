@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +20,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Tokens and codes by their keyed hashes. Issuing is one INSERT (the access token and, when
@@ -56,12 +58,16 @@ public class TokenRepository {
     }
 
     /**
-     * {@code nonce} and {@code authTime}: the OpenID Connect request's nonce, and when the person
-     * signed in; {@code signIn}: the login session the code was given in (null for the API form).
+     * A unit of work over the token tables, on one connection in one transaction: a grant consumes
+     * what it exchanges (a code, a device code) and issues its tokens, or neither happens.
      */
-    public record Code(Long applicationId, long personId, String username, String redirectUri, List<String> scopes,
-            String codeChallenge, UUID family, OffsetDateTime expiresAt, boolean expired, String nonce,
-            Instant authTime, SignIn signIn) {
+    public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
+        return pool.withTransaction(work);
+    }
+
+    /** The access token (and its refresh token) in a statement of its own. */
+    public Uni<Long> issue(Issue issue) {
+        return issue(pool, issue);
     }
 
     public Uni<Long> issue(SqlClient client, Issue issue) {
@@ -179,54 +185,6 @@ public class TokenRepository {
         revoked.forEach(row -> hashes.add(row.getBuffer("hash").getBytes()));
         live.forget(hashes);
         return hashes.size();
-    }
-
-    /**
-     * Stores a code; false when its nonce was used for another code of the same client before
-     * (kept until the codes are purged, a day after they expire).
-     */
-    public Uni<Boolean> insertCode(byte[] hash, Code code) {
-        return pool.preparedQuery("INSERT INTO authorization_code (code_hash, application_id, person_id, username, "
-                + "redirect_uri, scopes, code_challenge, family, expires_at, nonce, auth_time, session_hash) "
-                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-                + "ON CONFLICT (application_id, nonce) WHERE nonce IS NOT NULL DO NOTHING")
-                .execute(Tuple.tuple().addValue(Buffer.buffer(hash)).addValue(code.applicationId())
-                        .addValue(code.personId()).addValue(code.username()).addValue(code.redirectUri())
-                        .addValue(code.scopes().toArray(String[]::new)).addValue(code.codeChallenge())
-                        .addValue(code.family()).addValue(code.expiresAt()).addValue(code.nonce())
-                        .addValue(TokenRow.utcSeconds(code.authTime()))
-                        .addValue(buffer(code.signIn() == null ? null : code.signIn().sessionHash())))
-                .map(rows -> rows.rowCount() == 1);
-    }
-
-    /**
-     * Uses a code once: the code's data when this call used it, null when it was unknown or used
-     * before. Its sign-in's end is read with it: null when that session ended meanwhile.
-     */
-    public Uni<Code> consumeCode(SqlClient client, byte[] hash) {
-        return client.preparedQuery("UPDATE authorization_code c SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL "
-                + "RETURNING application_id, person_id, username, redirect_uri, scopes, code_challenge, family, expires_at, "
-                + "expires_at <= now() AS expired, nonce, auth_time, session_hash, (SELECT s.expires_at FROM login_session s "
-                + "WHERE s.session_hash = c.session_hash AND s.expires_at > now()) AS session_expires_at")
-                .execute(Tuple.of(Buffer.buffer(hash)))
-                .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        return null;
-                    }
-                    var r = rows.iterator().next();
-                    return new Code(r.getLong("application_id"), r.getLong("person_id"), r.getString("username"),
-                            r.getString("redirect_uri"), List.of(r.getArrayOfStrings("scopes")),
-                            r.getString("code_challenge"), r.getUUID("family"),
-                            r.getOffsetDateTime("expires_at"), r.getBoolean("expired"), r.getString("nonce"),
-                            TokenRow.instant(r, "auth_time"), SignIn.of(r));
-                });
-    }
-
-    /** The family of a code that was used already: a replay, whose tokens are to be revoked. */
-    public Uni<UUID> familyOfUsedCode(byte[] hash) {
-        return pool.preparedQuery("SELECT family FROM authorization_code WHERE code_hash = $1 AND used_at IS NOT NULL")
-                .execute(Tuple.of(Buffer.buffer(hash)))
-                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getUUID("family"));
     }
 
     private static Buffer buffer(byte[] bytes) {

@@ -1,0 +1,124 @@
+package org.ziggurat.auth.pages;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.auth.authorization.AuthorizationCodes;
+import org.ziggurat.auth.authorization.AuthorizationRequest;
+import org.ziggurat.auth.authorization.AuthorizationRequests;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.authorization.SignIns;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.oauth.Scopes;
+
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The steps of the authorization endpoint in a browser, after {@link AuthorizeResource} read the
+ * request: the request checked again at every step (the pages' hidden fields come back from the
+ * browser), then sign-in, consent, or the answer to the client, each as a page of
+ * {@link AuthorizePages}. What is decided is {@link AuthorizationRequests}' and {@link AuthorizationCodes}'.
+ */
+@ApplicationScoped
+class AuthorizeSteps {
+
+    private final AuthorizationRequests requests;
+    private final AuthorizationCodes codes;
+    private final SignIns signIns;
+    private final LoginSessions sessions;
+    private final AuthorizePages pages;
+    private final SignInForm signInForm;
+
+    AuthorizeSteps(AuthorizationRequests requests, AuthorizationCodes codes, SignIns signIns, LoginSessions sessions,
+            AuthorizePages pages, SignInForm signInForm) {
+        this.requests = requests;
+        this.codes = codes;
+        this.signIns = signIns;
+        this.sessions = sessions;
+        this.pages = pages;
+        this.signInForm = signInForm;
+    }
+
+    /** A checked request in a browser: the sign-in page, the consent page, or the code back to the client. */
+    Uni<Response> show(AuthorizationRequest request, String sessionCookie, UriInfo uri) {
+        return sessions.find(sessionCookie).chain(session -> {
+            if (requests.needsSignIn(request, session)) {
+                // prompt=none: no page, the client hears why (OpenID Connect Core §3.1.2.6).
+                return request.silent()
+                        ? silentAnswer(request, session, OAuthError.LOGIN_REQUIRED.code(), "The person must sign in.", uri)
+                        : Uni.createFrom().item(pages.login(request, uri, null, null, 200));
+            }
+            return codes.codeIfGranted(request, session).chain(code -> {
+                if (code != null) {
+                    return Uni.createFrom().item(pages.codeRedirect(request, code, uri));
+                }
+                return request.silent()
+                        ? silentAnswer(request, session, OAuthError.CONSENT_REQUIRED.code(), "The person must consent.", uri)
+                        : Uni.createFrom().item(pages.consent(request, session, Scopes.parse(request.scope()), uri));
+            });
+        });
+    }
+
+    /**
+     * prompt=none's error: straight back to a client that is trusted with it (verified, or consented
+     * to before); for any other, a page naming the destination, which the person may follow.
+     */
+    private Uni<Response> silentAnswer(AuthorizationRequest request, LoginSessions.Session session, String error,
+            String description, UriInfo uri) {
+        return requests.answersSilently(request, session).map(trusted -> trusted
+                ? pages.redirectError(request, error, description)
+                : pages.silentAnswerChoice(request, error, description, uri));
+    }
+
+    Uni<Response> signIn(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
+            HttpServerRequest http) {
+        return signInForm.submit(form, csrfCookie, http, "login", request.app().clientId(),
+                (message, login, status) -> pages.login(request, uri, message, login, status),
+                created -> pages.signedIn(request, uri, created));
+    }
+
+    Uni<Response> decide(AuthorizationRequest request, boolean approved, String csrf, String sessionCookie,
+            UriInfo uri) {
+        return sessions.find(sessionCookie).chain(session -> {
+            if (session == null) {
+                return Uni.createFrom().item(pages.login(request, uri, "Your session ended. Sign in again.", null, 401));
+            }
+            if (!TokenCrypto.sameValue(csrf, session.csrfToken())) {
+                signIns.csrfRefused("consent", request.app().clientId(), session);
+                return Uni.createFrom().item(pages.error(403, "The consent form was not sent by this site. Nothing was shared."));
+            }
+            if (!approved) {
+                codes.denied(request, session);
+                return Uni.createFrom().item(pages.redirectError(request, OAuthError.ACCESS_DENIED.code(),
+                        "The person denied the request."));
+            }
+            return codes.approve(request, session).map(code -> pages.codeRedirect(request, code, uri));
+        });
+    }
+
+    /** The next step of a request whose client, redirect URI and parameters are good; an error page otherwise. */
+    Uni<Response> checked(Map<String, String> params, Function<AuthorizationRequest, Uni<Response>> next) {
+        return requests.check(params).chain(request -> {
+            if (request == null) {
+                return Uni.createFrom().item(pages.error(400, params.get("client_id") == null
+                        ? "The request names no application (client_id)."
+                        : "The application is unknown, or the redirect URI is not one it registered."));
+            }
+            if (AuthorizationRequests.pushRequired(request)) {
+                return Uni.createFrom().item(pages.error(400, "invalid_request: This application must push its "
+                        + "authorization requests first (RFC 9126): start again from the application."));
+            }
+            String refusal = requests.refusal(request);
+            return refusal != null ? Uni.createFrom().item(pages.error(400, refusal)) : next.apply(request)
+                    .onFailure(AuthorizationCodes.NonceReplayed.class).recoverWithItem(() -> pages.error(400,
+                            "This sign-in request was used already (its nonce). Start again from the application."));
+        }).onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithItem(() -> pages.error(400,
+                "invalid_request: The request_uri is unknown, another application's, used already or expired. "
+                        + "Start again from the application."));
+    }
+}
