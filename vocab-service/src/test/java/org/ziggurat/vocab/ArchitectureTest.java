@@ -1,5 +1,16 @@
 package org.ziggurat.vocab;
 
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.testing.ModuleGraph;
+import org.ziggurat.vocab.imports.ConceptImportRepository;
+import org.ziggurat.vocab.imports.ImportWorker;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.ziggurat.platform.testing.ModuleGraphChecks;
 
 import java.util.Map;
@@ -28,5 +39,21 @@ class ArchitectureTest extends ModuleGraphChecks {
     @Override
     protected Map<String, Set<String>> mayUse() {
         return MAY_USE;
+    }
+
+    /** What the transaction rule is for: an import run that opens its own transaction. */
+    static final class ImportShortcut {
+        Uni<Void> run(Pool pool) {
+            return pool.withTransaction(conn -> Uni.createFrom().voidItem());
+        }
+    }
+
+    @Test
+    void theTransactionRuleCatchesADeliberateViolation() {
+        assertTrue(ModuleGraph.ONLY_REPOSITORIES_OPEN_TRANSACTIONS.evaluate(new ClassFileImporter()
+                .importClasses(ImportShortcut.class)).hasViolation(), "a class that is no repository opens a transaction");
+        assertFalse(ModuleGraph.ONLY_REPOSITORIES_OPEN_TRANSACTIONS.evaluate(new ClassFileImporter()
+                .importClasses(ConceptImportRepository.class, ImportWorker.class)).hasViolation(),
+                "a repository opens it, for the worker that runs the import");
     }
 }

@@ -1,5 +1,6 @@
 package org.ziggurat.platform.testing;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -129,6 +130,30 @@ public final class ModuleGraph {
 
     public void resourcesCheckNoRights() {
         RESOURCES_CHECK_NO_RIGHTS.check(classes);
+    }
+
+    /** What opens a transaction: the reactive pool's, a connection's begin, or Panache's. */
+    private static final DescribedPredicate<JavaCall<?>> OPENS_A_TRANSACTION = DescribedPredicate.describe(
+            "opens a transaction", call -> {
+                String owner = call.getTargetOwner().getName();
+                String name = call.getName();
+                return name.equals("withTransaction") && (owner.endsWith(".sqlclient.Pool") || owner.endsWith("Pool")
+                        && owner.startsWith("org.ziggurat.") || owner.equals("io.quarkus.hibernate.reactive.panache.Panache"))
+                        || name.equals("begin") && owner.endsWith(".sqlclient.SqlConnection");
+            });
+
+    /**
+     * A transaction is opened in one place of a service, its repositories, each a unit of work
+     * with a name; what runs inside one on behalf of a service (a grant's checks, an import's
+     * bookkeeping) is handed to the repository that opens it.
+     */
+    public static final ArchRule ONLY_REPOSITORIES_OPEN_TRANSACTIONS = noClasses()
+            .that().haveSimpleNameNotEndingWith("Repository")
+            .should().callMethodWhere(OPENS_A_TRANSACTION)
+            .because("a service's transactions begin in one layer, the repositories'");
+
+    public void onlyRepositoriesOpenTransactions() {
+        ONLY_REPOSITORIES_OPEN_TRANSACTIONS.check(classes);
     }
 
     private String packageOf(JavaClass type) {

@@ -2,35 +2,13 @@ package org.ziggurat.platform.testing;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.Map;
-import java.util.Set;
 
 /**
- * The checks of a service's module graph ({@link ModuleGraph}), as JUnit tests: a service's
- * {@code ArchitectureTest} extends this and states its root package and which of its packages may
- * use which. Plain JUnit: no Quarkus starts.
+ * The checks of a service's module graph ({@link ModuleGraph}), as JUnit tests: its packages
+ * ({@link PackageGraphChecks}), and its layers: resources, services, repositories. A service's
+ * {@code ArchitectureTest} extends this. Plain JUnit: no Quarkus starts.
  */
-public abstract class ModuleGraphChecks {
-
-    /** The service's root package. */
-    protected abstract String root();
-
-    /** Package (the first segment under the root, {@link ModuleGraph#ROOT} for the root) → the packages it may use. */
-    protected abstract Map<String, Set<String>> mayUse();
-
-    protected ModuleGraph graph() {
-        return ModuleGraph.of(root());
-    }
-
-    @Test
-    void everyPackageUsesOnlyThePackagesBelowIt() {
-        graph().usesOnly(mayUse());
-    }
-
-    @Test
-    void thePackagesHaveNoCycles() {
-        graph().hasNoCycles();
-    }
+public abstract class ModuleGraphChecks extends PackageGraphChecks {
 
     @Test
     void repositoriesSpeakNoHttp() {
@@ -45,5 +23,10 @@ public abstract class ModuleGraphChecks {
     @Test
     void resourcesCheckNoRights() {
         graph().resourcesCheckNoRights();
+    }
+
+    @Test
+    void onlyRepositoriesOpenTransactions() {
+        graph().onlyRepositoriesOpenTransactions();
     }
 }
