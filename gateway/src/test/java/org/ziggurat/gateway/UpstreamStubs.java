@@ -1,5 +1,7 @@
 package org.ziggurat.gateway;
 
+import org.ziggurat.gateway.route.PublicRoutes;
+
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -20,6 +22,13 @@ import java.util.concurrent.TimeUnit;
  * {@code /.../big}. events-service points at a port where nothing listens.
  */
 public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
+
+    /** The auth-service stand-in's base URL, as the running gateway was told it. */
+    public static String authStub() {
+        return org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("ziggurat.gateway.upstreams.auth-service",
+                String.class);
+    }
+
 
     public static final int BIG_BODY_BYTES = 3 * 1024 * 1024 + 17;
 

@@ -1,4 +1,7 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.accesslog;
+
+import org.ziggurat.gateway.identity.CallerAddress;
+import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.Map;
@@ -23,7 +26,7 @@ import java.time.Instant;
 @Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class AccessLog {
 
-    static final String SERVICE = "ziggurat.service";
+    public static final String SERVICE = "ziggurat.service";
     static final String LOGGER = "org.ziggurat.gateway.access";
     private static final Logger LOG = Logger.getLogger(LOGGER);
 

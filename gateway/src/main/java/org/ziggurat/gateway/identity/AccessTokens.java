@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.QueryStringEncoder;

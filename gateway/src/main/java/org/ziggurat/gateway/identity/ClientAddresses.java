@@ -1,4 +1,6 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
+
+import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import java.net.UnknownHostException;
 import io.netty.handler.ipfilter.IpFilterRuleType;

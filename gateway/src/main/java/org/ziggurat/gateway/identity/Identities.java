@@ -1,4 +1,7 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
+
+import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import io.quarkus.security.AuthenticationFailedException;
 import io.netty.channel.ConnectTimeoutException;
@@ -223,7 +226,7 @@ public class Identities {
      * quarkus-oidc reports both as an authentication failure; a client must see 503 and retry,
      * not 401 and throw its token away.
      */
-    static boolean introspectionUnavailable(Throwable failure) {
+    public static boolean introspectionUnavailable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             // OIDCException: the introspection endpoint answered other than 200 (an inactive token is
             // a 200 with active=false, reported as a plain authentication failure).

@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
 
 /**
  * What an active introspection answer (RFC 7662) lets through, apart from the OIDC machinery

@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import io.quarkus.runtime.ImageMode;

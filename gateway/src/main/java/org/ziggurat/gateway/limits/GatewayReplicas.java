@@ -1,4 +1,6 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.limits;
+
+import org.ziggurat.gateway.GatewayConfig;
 
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;

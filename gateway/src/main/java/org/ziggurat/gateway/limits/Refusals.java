@@ -1,4 +1,6 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.limits;
+
+import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
@@ -18,7 +20,7 @@ public class Refusals {
     }
 
     /** Sets the rate-limit headers; answers 429 and returns true when the caller's window is spent. */
-    boolean limited(RoutingContext ctx, RateLimits.Decision decision) {
+    public boolean limited(RoutingContext ctx, RateLimits.Decision decision) {
         if (decision == null) {
             return false;
         }
@@ -34,12 +36,12 @@ public class Refusals {
         return true;
     }
 
-    void unauthorized(RoutingContext ctx, String error, String detail) {
+    public void unauthorized(RoutingContext ctx, String error, String detail) {
         ctx.response().headers().set("WWW-Authenticate", "Bearer realm=\"ziggurat\", error=\"" + error + "\"");
         problems.write(ctx, 401, detail);
     }
 
-    void problem(RoutingContext ctx, int status, String detail) {
+    public void problem(RoutingContext ctx, int status, String detail) {
         problems.write(ctx, status, detail);
     }
 }

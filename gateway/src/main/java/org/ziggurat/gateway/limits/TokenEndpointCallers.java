@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.limits;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.buffer.Buffer;
@@ -14,7 +14,7 @@ import java.util.List;
  * form's {@code client_id}. The gateway reads a token request's body only for that, and only a
  * small one.
  */
-final class TokenEndpointCallers {
+public final class TokenEndpointCallers {
 
     static final String TOKEN_ENDPOINT = "/oauth/token";
 
@@ -25,7 +25,7 @@ final class TokenEndpointCallers {
      */
     static final List<String> LIMITED = List.of(TOKEN_ENDPOINT, "/oauth/device_authorization", "/oauth/par");
 
-    static boolean limited(String path) {
+    public static boolean limited(String path) {
         return LIMITED.contains(path);
     }
 
@@ -39,7 +39,7 @@ final class TokenEndpointCallers {
     }
 
     /** A form body of a declared length the gateway may read (a chunked one is refused by BodyLimits). */
-    static boolean smallForm(HttpServerRequest request) {
+    public static boolean smallForm(HttpServerRequest request) {
         String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         if (type == null || !type.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33) || length == null) {
@@ -54,7 +54,7 @@ final class TokenEndpointCallers {
     }
 
     /** The form's one {@code client_id}, or null (none, repeated, not a plausible id, not form encoding). */
-    static String formClientId(Buffer form) {
+    public static String formClientId(Buffer form) {
         try {
             List<String> ids = new QueryStringDecoder(form.toString(StandardCharsets.UTF_8), false).parameters().get("client_id");
             String id = ids == null || ids.size() != 1 ? null : ids.get(0);
@@ -65,7 +65,7 @@ final class TokenEndpointCallers {
     }
 
     /** The client id of an HTTP Basic header, or null (no header, another scheme, malformed). */
-    static String basicClientId(String authorization) {
+    public static String basicClientId(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
             return null;
         }

@@ -1,4 +1,19 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.pipeline;
+
+import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.accesslog.AccessLog;
+import org.ziggurat.gateway.identity.AccessTokens;
+import org.ziggurat.gateway.identity.CallerAddress;
+import org.ziggurat.gateway.identity.ClientAddresses;
+import org.ziggurat.gateway.identity.Identities;
+import org.ziggurat.gateway.limits.RateLimits;
+import org.ziggurat.gateway.limits.Refusals;
+import org.ziggurat.gateway.limits.TokenEndpointCallers;
+import org.ziggurat.gateway.reference.ApiReference;
+import org.ziggurat.gateway.route.Cors;
+import org.ziggurat.gateway.route.PublicRoutes;
+import org.ziggurat.gateway.route.Upstream;
+import org.ziggurat.gateway.route.UpstreamProxies;
 
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.security.AuthenticationFailedException;

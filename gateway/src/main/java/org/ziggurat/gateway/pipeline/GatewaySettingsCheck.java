@@ -1,4 +1,6 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.pipeline;
+
+import org.ziggurat.gateway.GatewayConfig;
 
 import jakarta.inject.Singleton;
 import org.ziggurat.platform.readiness.SettingsCheck;

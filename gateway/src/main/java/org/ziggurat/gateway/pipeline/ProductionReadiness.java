@@ -1,4 +1,8 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.pipeline;
+
+import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.route.Cors;
+import org.ziggurat.gateway.route.PublicRoutes;
 
 import io.quarkus.runtime.LaunchMode;
 

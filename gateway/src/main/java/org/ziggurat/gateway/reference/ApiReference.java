@@ -1,4 +1,8 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.reference;
+
+import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.pipeline.GatewayProxy;
+import org.ziggurat.gateway.route.PublicRoutes;
 
 import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,7 +48,7 @@ public class ApiReference {
     private volatile ObjectNode cached;
     private volatile long cachedAt;
 
-    void init(Vertx vertx) {
+    public void init(Vertx vertx) {
         client = vertx.createHttpClient();
         viewer = new ApiViewer(config.publicBaseUrl().getPath());
     }

@@ -1,4 +1,10 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.reference;
+
+import org.ziggurat.gateway.identity.AccessTokens;
+import org.ziggurat.gateway.identity.Identities;
+import org.ziggurat.gateway.limits.Refusals;
+import org.ziggurat.gateway.limits.TokenEndpointCallers;
+import org.ziggurat.gateway.route.UpstreamProxies;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

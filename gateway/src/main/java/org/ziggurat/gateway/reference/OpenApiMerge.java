@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.reference;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

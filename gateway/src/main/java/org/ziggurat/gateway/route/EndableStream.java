@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.route;
 
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;

@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.route;
 
 import java.util.Optional;
 import java.util.Set;
@@ -89,7 +89,7 @@ public final class PublicRoutes {
                 || upstreamPath.equals("/oauth/logout") || upstreamPath.equals("/oauth/device");
     }
 
-    static String stripVersion(String path) {
+    public static String stripVersion(String path) {
         for (String prefix : new String[] {"/api/v1", "/api", "/v1"}) {
             if (path.equals(prefix)) {
                 return "/";

@@ -1,4 +1,7 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.route;
+
+import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.identity.Identities;
 
 import io.quarkus.security.AuthenticationFailedException;
 import io.vertx.core.Vertx;

@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.route;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
@@ -12,6 +12,6 @@ import io.vertx.ext.web.RoutingContext;
  * {@code body}: a body the gateway read itself (a token request's form), sent in place of the
  * request's stream.
  */
-record Upstream(String uri, boolean passAuthorization, String platformToken, String clientAddress, String accessToken,
+public record Upstream(String uri, boolean passAuthorization, String platformToken, String clientAddress, String accessToken,
         RoutingContext ctx, Buffer body) {
 }

@@ -1,4 +1,7 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.route;
+
+import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -77,12 +80,12 @@ public class UpstreamProxies {
                 SocketAddress.inetSocketAddress(upstream.getPort() > 0 ? upstream.getPort() : 80, upstream.getHost())));
     }
 
-    void start(Vertx vertx) {
+    public void start(Vertx vertx) {
         this.vertx = vertx;
     }
 
     /** Sends the request on to the service, through the proxy of the event loop it arrived on. */
-    void send(RoutingContext ctx, String service, Upstream upstream) {
+    public void send(RoutingContext ctx, String service, Upstream upstream) {
         ContextLocals.put(UPSTREAM, upstream);
         EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
         proxiesByLoop.computeIfAbsent(loop, l -> proxies()).get(service).handle(ctx.request());

@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.accesslog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

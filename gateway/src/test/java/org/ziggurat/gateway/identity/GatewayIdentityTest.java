@@ -1,4 +1,7 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
+
+import org.ziggurat.gateway.UpstreamStubs;
+import org.ziggurat.gateway.route.PublicRoutes;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -25,27 +28,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class GatewayIdentityTest {
 
-    static String authStub() {
-        return ConfigProvider.getConfig().getValue("ziggurat.gateway.upstreams.auth-service", String.class);
-    }
-
     /** A fresh token that the auth-service stand-in reports active for person 42 (alice). */
     static String activeToken(String scope) {
         String token = "zat_" + UUID.randomUUID();
         long now = Instant.now().getEpochSecond();
         given().contentType("application/json").body(Map.of("active", true, "scope", scope, "client_id", "NotebookClient000001",
                         "username", "alice", "sub", "42", "token_type", "bearer", "exp", now + 3600, "iat", now))
-                .put(authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+                .put(UpstreamStubs.authStub() + "/__stub/tokens/" + token).then().statusCode(204);
         return token;
     }
 
     static void deactivate(String token) {
-        given().contentType("application/json").body(Map.of("active", false)).put(authStub() + "/__stub/tokens/" + token)
+        given().contentType("application/json").body(Map.of("active", false)).put(UpstreamStubs.authStub() + "/__stub/tokens/" + token)
                 .then().statusCode(204);
     }
 
     static int introspections() {
-        return Integer.parseInt(given().get(authStub() + "/__stub/introspections").asString());
+        return Integer.parseInt(given().get(UpstreamStubs.authStub() + "/__stub/introspections").asString());
     }
 
     static JsonPath platformClaims(String jwt) {
@@ -104,7 +103,7 @@ class GatewayIdentityTest {
                 Map.of("active", true, "scope", "user", "client_id", "NotebookClient000001", "username", "alice", "sub", "42",
                         "exp", now + 3600, "iat", now)}) {
             String token = "zrt_" + UUID.randomUUID();
-            given().contentType("application/json").body(answer).put(authStub() + "/__stub/tokens/" + token)
+            given().contentType("application/json").body(answer).put(UpstreamStubs.authStub() + "/__stub/tokens/" + token)
                     .then().statusCode(204);
             given().header("Authorization", "Bearer " + token).get("/api/people/alice").then().statusCode(401)
                     .contentType("application/problem+json");
@@ -155,7 +154,7 @@ class GatewayIdentityTest {
         given().contentType("application/json").body(Map.of("active", true, "scope", "public write", "client_id",
                         "NotebookClient000001", "username", "alice", "sub", "42", "token_type", "bearer", "exp", now + 3600,
                         "iat", now))
-                .put(authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+                .put(UpstreamStubs.authStub() + "/__stub/tokens/" + token).then().statusCode(204);
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                 .pollInterval(java.time.Duration.ofMillis(1100))
                 .until(() -> "public write".equals(platformClaims(platformTokenFor(token)).getString("scope")));
@@ -230,7 +229,7 @@ class GatewayIdentityTest {
         // As auth-service answers for a client_credentials token: token_type bearer, no username.
         given().contentType("application/json").body(Map.of("active", true, "scope", "public", "client_id", "Robot",
                 "sub", "Robot", "token_type", "bearer", "exp", Instant.now().getEpochSecond() + 600))
-                .put(authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+                .put(UpstreamStubs.authStub() + "/__stub/tokens/" + token).then().statusCode(204);
         given().header("Authorization", "Bearer " + token).get("/people/alice").then().statusCode(200)
                 .body("headers.x-platform-token", nullValue());
     }

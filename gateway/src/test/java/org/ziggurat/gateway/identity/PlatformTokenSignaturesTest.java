@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
 
 import io.quarkus.test.junit.QuarkusTest;
 import org.eclipse.microprofile.config.ConfigProvider;

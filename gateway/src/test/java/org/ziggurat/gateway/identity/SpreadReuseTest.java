@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.identity;
 
 import org.junit.jupiter.api.Test;
 

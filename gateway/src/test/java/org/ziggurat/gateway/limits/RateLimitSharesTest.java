@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.limits;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,7 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.pipeline;
+
+import org.ziggurat.gateway.UpstreamStubs;
+import org.ziggurat.gateway.route.PublicRoutes;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -264,7 +267,7 @@ class GatewayProxyTest {
             }
             if (round == 0) {
                 await().atMost(UpstreamStubs.BALANCER_KEEP_ALIVE).until(() -> Integer.parseInt(given()
-                        .get(GatewayIdentityTest.authStub() + "/__stub/idle-served").asString()) == 0);
+                        .get(UpstreamStubs.authStub() + "/__stub/idle-served").asString()) == 0);
             }
         }
         assertEquals(2 * requests, attempts(path), "each POST reached the service once");
@@ -290,7 +293,7 @@ class GatewayProxyTest {
     }
 
     private static int attempts(String path) {
-        return Integer.parseInt(given().queryParam("path", path).get(GatewayIdentityTest.authStub() + "/__stub/attempts")
+        return Integer.parseInt(given().queryParam("path", path).get(UpstreamStubs.authStub() + "/__stub/attempts")
                 .then().statusCode(200).extract().asString());
     }
 

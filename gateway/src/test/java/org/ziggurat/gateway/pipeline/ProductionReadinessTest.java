@@ -1,4 +1,6 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.pipeline;
+
+import org.ziggurat.gateway.route.PublicRoutes;
 
 import io.quarkus.runtime.LaunchMode;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.ziggurat.gateway;
+package org.ziggurat.gateway.route;
 
 import io.netty.channel.ConnectTimeoutException;
 import io.vertx.core.http.HttpClosedException;
