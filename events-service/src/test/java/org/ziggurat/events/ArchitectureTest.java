@@ -9,13 +9,17 @@ import static java.util.Map.entry;
 import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
 
 /**
- * The module graph inside events-service points one way: the data events ({@code data}) above the service's configuration. Plain JUnit: no Quarkus starts.
+ * The module graph inside events-service points one way: the data events ({@code data}: recorded,
+ * listed, read) above the service's configuration, and following them as they are written
+ * ({@code streams}: the server-sent events, from any replica) above both. Plain JUnit: no Quarkus
+ * starts.
  */
 class ArchitectureTest extends ModuleGraphChecks {
 
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             entry(ROOT, Set.of()),
-            entry("data", Set.of(ROOT)));
+            entry("data", Set.of(ROOT)),
+            entry("streams", Set.of(ROOT, "data")));
 
     @Override
     protected String root() {

@@ -52,25 +52,22 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.ziggurat.platform.token.ScopeNames;
 
-/** Data events of a repository (spec 4.7). */
+/** Data events of a repository (spec 4.7); following them as they come is the streams package's. */
 @Tag(name = "Data events", description = "Records of data manipulation in a repository: FileUpload, API-Request, Fork.")
 @Path("/{namespace}/repositories/{repository}/data/events")
 @Produces(MediaType.APPLICATION_JSON)
 public class EventsResource {
 
-    private static final Pattern REPOSITORY_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
 
     private final Callers callers;
     private final EventService service;
-    private final EventStreams streams;
     private final EventsConfig config;
     private final ObjectMapper mapper;
 
-    EventsResource(Callers callers, EventService service, EventStreams streams, EventsConfig config, ObjectMapper mapper) {
+    EventsResource(Callers callers, EventService service, EventsConfig config, ObjectMapper mapper) {
         this.callers = callers;
         this.service = service;
-        this.streams = streams;
         this.config = config;
         this.mapper = mapper;
     }
@@ -91,7 +88,7 @@ public class EventsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
             @HeaderParam("Idempotency-Key") String idempotencyKey, String body, @Context UriInfo uri) {
-        String repo = repositoryName(repository);
+        String repo = RepositoryNames.checked(repository);
         if (body == null || body.isEmpty()) {
             throw ProblemException.badRequest("A JSON body is required.");
         }
@@ -129,7 +126,7 @@ public class EventsResource {
     public Uni<Response> list(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
             @QueryParam("kind") String kind, @QueryParam("since") String since, @QueryParam("page") String page,
             @QueryParam("per_page") String perPage, @Context UriInfo uri) {
-        String repo = repositoryName(repository);
+        String repo = RepositoryNames.checked(repository);
         PageRequest request = PageRequest.of(page, perPage);
         FieldChecks.oneOf("kind", kind, EventInput.KINDS);
         OffsetDateTime after = FieldChecks.timestamp("since", since);
@@ -147,7 +144,7 @@ public class EventsResource {
     @Path("/{id:[0-9]+}")
     public Uni<EventViews.Event> get(@PathParam("namespace") String namespace, @PathParam("repository") String repository,
             @PathParam("id") String id, @Context UriInfo uri) {
-        String repo = repositoryName(repository);
+        String repo = RepositoryNames.checked(repository);
         long eventId = eventId(id);
         return callers.current().chain(caller -> service.readable(namespace, caller))
                 .chain(ns -> service.single(new EventViews.Place(ns.name(), repo, PublicUrls.of(uri)), eventId));
@@ -163,51 +160,10 @@ public class EventsResource {
     @Path("/{id:[0-9]+}/commits")
     public Uni<List<EventViews.Commit>> commits(@PathParam("namespace") String namespace,
             @PathParam("repository") String repository, @PathParam("id") String id) {
-        String repo = repositoryName(repository);
+        String repo = RepositoryNames.checked(repository);
         long eventId = eventId(id);
         return callers.current().chain(caller -> service.readable(namespace, caller))
                 .chain(ns -> service.commits(ns.name(), repo, eventId));
-    }
-
-    /**
-     * Server-sent events of new data events as they are written, from any replica. With
-     * {@code Last-Event-ID} (or {@code ?after=}) the stream first sends what came after that id.
-     */
-    @Operation(operationId = "streamDataEvents", summary = "Follow a repository's data events",
-    description = "Server-sent events: each new event as it is written, from any replica, as one line of JSON (id: "
-    + "the event's id). With Last-Event-ID or ?after= the stream first sends what came after that id.")
-    @SecurityRequirement(name = ApiContract.OAUTH2)
-    @SecurityRequirementsSet
-    @Parameter(name = "Last-Event-ID", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING, pattern = "^[0-9]{1,18}$"))
-    @Parameter(name = "after", description = "An event id: start after it.", schema = @Schema(type = SchemaType.STRING, pattern = "^[0-9]{1,18}$"))
-    @APIResponse(responseCode = "200", description = "The stream.", content = @Content(mediaType = "text/event-stream",
-    schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
-    @GET
-    @Path("/stream")
-    @StreamReaders
-    @Produces(MediaType.SERVER_SENT_EVENTS)
-    public Multi<OutboundSseEvent> stream(@PathParam("namespace") String namespace,
-            @PathParam("repository") String repository, @HeaderParam("Last-Event-ID") String lastEventId,
-            @QueryParam("after") String afterParam, @Context UriInfo uri, @Context Sse sse,
-            @Context ContainerRequestContext request) {
-        String repo = repositoryName(repository);
-        String resumeFrom = lastEventId != null ? lastEventId : afterParam;
-        if (resumeFrom != null && !resumeFrom.matches("[0-9]{1,18}")) {
-            throw ProblemException.badRequest("Last-Event-ID must be an event id.");
-        }
-        PublicUrls urls = PublicUrls.of(uri);
-        // Rights were settled by StreamRights before this method, while a refusal could still be a 404.
-        Namespace ns = (Namespace) request.getProperty(StreamRights.NAMESPACE);
-        Caller caller = (Caller) request.getProperty(StreamRights.CALLER);
-        return streams.open(ns, repo, resumeFrom == null ? null : Long.parseLong(resumeFrom), caller, urls, sse);
-    }
-
-    static String repositoryName(String name) {
-        if (name == null || !REPOSITORY_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-            throw ProblemException.notFound("No repository is called '" + name + "'.");
-        }
-        return name;
     }
 
     private static long eventId(String id) {

@@ -1,4 +1,6 @@
-package org.ziggurat.events.data;
+package org.ziggurat.events.streams;
+
+import org.ziggurat.events.data.EventService;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.container.ContainerRequestContext;

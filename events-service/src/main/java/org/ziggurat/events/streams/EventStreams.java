@@ -1,4 +1,7 @@
-package org.ziggurat.events.data;
+package org.ziggurat.events.streams;
+
+import org.ziggurat.events.data.EventService;
+import org.ziggurat.events.data.EventViews;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.ziggurat.events.data;
+package org.ziggurat.events.streams;
 
 import jakarta.ws.rs.NameBinding;
 

@@ -1,4 +1,6 @@
-package org.ziggurat.events.data;
+package org.ziggurat.events.streams;
+
+import org.ziggurat.events.data.EventRepository;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
