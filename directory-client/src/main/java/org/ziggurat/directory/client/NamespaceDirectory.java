@@ -4,7 +4,8 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.platform.problem.DependencyUnavailable;
 import org.ziggurat.platform.problem.NetworkFailures;
@@ -27,14 +28,20 @@ public class NamespaceDirectory {
     /** Compiled once: every read and write of namespaced content checks its name. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9-]{1,39}");
 
-    private final DirectoryClient directory;
-
-    NamespaceDirectory(@RestClient DirectoryClient directory) {
-        this.directory = directory;
+    /** How long a namespace's answer is kept (see {@link #lookup}). */
+    @ConfigMapping(prefix = "ziggurat.namespaces")
+    public interface Settings {
+        @WithDefault("5s")
+        Duration cacheTtl();
     }
 
-    @ConfigProperty(name = "ziggurat.namespaces.cache-ttl", defaultValue = "5s")
-    Duration cacheTtl;
+    private final DirectoryClient directory;
+    private final Duration cacheTtl;
+
+    NamespaceDirectory(@RestClient DirectoryClient directory, Settings settings) {
+        this.directory = directory;
+        this.cacheTtl = settings.cacheTtl();
+    }
 
     private volatile AsyncCache<String, Namespace> cache;
 

@@ -9,7 +9,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 import org.ziggurat.platform.problem.ProblemRoutes;
 
 import java.util.Optional;
@@ -34,31 +35,44 @@ public class BodyLimits {
     /** Before every other route, the gateway's included. */
     static final int FIRST = Integer.MIN_VALUE + 1000;
 
-    private final ProblemRoutes problems;
-
-    BodyLimits(ProblemRoutes problems) {
-        this.problems = problems;
-    }
-
-    @ConfigProperty(name = "ziggurat.http.max-body-size", defaultValue = "1M")
-    MemorySize maxBodySize;
-
-    @ConfigProperty(name = "ziggurat.http.large-body-size", defaultValue = "128M")
-    MemorySize largeBodySize;
-
     /** Where a chunked body on a small route, read here, is kept for the route (a {@code Buffer}). */
     public static final String READ_BODY = "ziggurat.read-body";
 
-    @ConfigProperty(name = "ziggurat.http.read-chunked-bodies", defaultValue = "false")
-    boolean readChunkedBodies;
+    /** The limits' settings. */
+    @ConfigMapping(prefix = "ziggurat.http")
+    public interface Settings {
 
-    @ConfigProperty(name = "ziggurat.http.large-body-paths")
-    Optional<String> largeBodyPaths;
+        /** What every route takes. */
+        @WithDefault("1M")
+        MemorySize maxBodySize();
 
-    private Pattern large;
+        /** What the routes of {@link #largeBodyPaths()} take. */
+        @WithDefault("128M")
+        MemorySize largeBodySize();
+
+        /** Whether a chunked body on a small route is read here, counted as it comes (the gateway's case). */
+        @WithDefault("false")
+        boolean readChunkedBodies();
+
+        /** A regular expression of the paths that take {@link #largeBodySize()}; none when unset or blank. */
+        Optional<String> largeBodyPaths();
+    }
+
+    private final ProblemRoutes problems;
+    private final long maxBodySize;
+    private final long largeBodySize;
+    private final boolean readChunkedBodies;
+    private final Pattern large;
+
+    BodyLimits(ProblemRoutes problems, Settings settings) {
+        this.problems = problems;
+        this.maxBodySize = settings.maxBodySize().asLongValue();
+        this.largeBodySize = settings.largeBodySize().asLongValue();
+        this.readChunkedBodies = settings.readChunkedBodies();
+        this.large = settings.largeBodyPaths().filter(p -> !p.isBlank()).map(Pattern::compile).orElse(null);
+    }
 
     void register(@Observes Router router) {
-        large = largeBodyPaths.filter(p -> !p.isBlank()).map(Pattern::compile).orElse(null);
         router.route().order(FIRST).handler(this::check);
     }
 
@@ -71,7 +85,7 @@ public class BodyLimits {
             return;
         }
         boolean largeRoute = large != null && large.matcher(ctx.normalizedPath()).matches();
-        long limit = (largeRoute ? largeBodySize : maxBodySize).asLongValue();
+        long limit = largeRoute ? largeBodySize : maxBodySize;
         if (length != null) {
             long declared;
             try {
