@@ -37,7 +37,10 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
             .encodeToString("ziggurat-gateway:test-gateway-secret-0123456789abcdef".getBytes());
 
     private Vertx vertx;
-    /** Introspection answers by token, set by the tests through {@code PUT /__stub/tokens/:token}. */
+    /**
+     * Introspection answers by token, set by the tests through {@code PUT /__stub/tokens/:token};
+     * {@code {"close": true}} closes the connection instead, {@code {"status": 500}} answers that.
+     */
     private final Map<String, JsonObject> tokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicInteger introspections = new java.util.concurrent.atomic.AtomicInteger();
     /** Requests that reached a closing path ({@link #closesConnection}), by path; read through {@code GET /__stub/attempts?path=}. */
@@ -189,6 +192,16 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                 String token = new io.netty.handler.codec.http.QueryStringDecoder(body.toString(), false)
                         .parameters().getOrDefault("token", java.util.List.of("")).get(0);
                 JsonObject answer = tokens.getOrDefault(token, new JsonObject().put("active", false));
+                // What an auth-service that is going away does: the connection closed under the
+                // request, or an error answer instead of an introspection.
+                if (answer.getBoolean("close", false)) {
+                    request.connection().close();
+                    return;
+                }
+                if (answer.containsKey("status")) {
+                    request.response().setStatusCode(answer.getInteger("status")).end();
+                    return;
+                }
                 request.response().putHeader("Content-Type", "application/json").end(answer.encode());
             });
             return true;

@@ -222,9 +222,13 @@ public class Identities {
 
     /**
      * The token could not be checked, as opposed to being checked and refused: auth-service
-     * answered its introspection endpoint with a 5xx (its database away, say) or did not answer.
-     * quarkus-oidc reports both as an authentication failure; a client must see 503 and retry,
-     * not 401 and throw its token away.
+     * answered its introspection endpoint with a 5xx (its database away, say), did not answer, or
+     * closed the connection under the request. quarkus-oidc reports all of these as an
+     * authentication failure, as it does an inactive or expired token; a client must see 503 and
+     * retry, not 401 and throw its token away, and the token must not be remembered as inactive.
+     * quarkus-oidc's judgments of a token carry a message and no cause (or, for its age, the age
+     * check's own failure); a failure of the call is their cause, whatever it is: a connection
+     * closed under the request surfaces from its client as a NullPointerException, cause lost.
      */
     public static boolean introspectionUnavailable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -234,6 +238,10 @@ public class Identities {
                     || t instanceof OidcEndpointAccessException access && access.getErrorStatus() >= 500
                     || t instanceof ConnectException || t instanceof ConnectTimeoutException
                     || t instanceof TimeoutException) {
+                return true;
+            }
+            if (t instanceof AuthenticationFailedException && t.getCause() != null
+                    && !(t.getCause() instanceof AuthenticationFailedException)) {
                 return true;
             }
         }

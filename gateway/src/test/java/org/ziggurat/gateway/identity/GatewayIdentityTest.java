@@ -112,6 +112,32 @@ class GatewayIdentityTest {
         }
     }
 
+    /**
+     * A token that could not be checked (auth-service closed the connection, or failed) is a 503
+     * the client may retry, never a 401 that makes it throw its token away, and it is not
+     * remembered as inactive: once auth-service answers, the same token works at once.
+     */
+    @Test
+    void aTokenThatCouldNotBeCheckedIsA503AndNotRememberedAsInactive() {
+        for (Map<String, Object> failure : List.<Map<String, Object>>of(Map.of("close", true), Map.of("status", 500))) {
+            String token = "zat_" + UUID.randomUUID();
+            given().contentType("application/json").body(failure).put(UpstreamStubs.authStub() + "/__stub/tokens/" + token)
+                    .then().statusCode(204);
+            given().header("Authorization", "Bearer " + token).get("/api/people/alice").then().statusCode(503)
+                    .contentType("application/problem+json").body("status", equalTo(503));
+            long now = Instant.now().getEpochSecond();
+            given().contentType("application/json").body(Map.of("active", true, "scope", "public", "client_id",
+                            "NotebookClient000001", "username", "alice", "sub", "42", "token_type", "bearer",
+                            "exp", now + 3600, "iat", now))
+                    .put(UpstreamStubs.authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+            given().header("Authorization", "Bearer " + token).get("/api/people/alice").then().statusCode(200)
+                    .body("headers.x-platform-token", notNullValue());
+        }
+        // A token that auth-service judged is still a 401, a JWT-shaped one too.
+        given().header("Authorization", "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl").get("/api/people/alice")
+                .then().statusCode(401);
+    }
+
     @Test
     void noTokenIsAnonymousAndForgedIdentityIsDropped() {
         given().header("X-Platform-Token", "forged").get("/organizations").then().statusCode(200)
