@@ -62,7 +62,7 @@ public interface GatewayConfig {
     @WithDefault("10s")
     Duration inactiveTokenCacheTtl();
 
-    /** How often the access token of an open event stream is checked again (GatewayProxy#watch). */
+    /** How often the access token of an open event stream is checked again (StreamWatch). */
     @WithDefault("5s")
     Duration streamTokenRecheck();
 
@@ -123,7 +123,7 @@ public interface GatewayConfig {
         int maxAgeSeconds();
     }
 
-    /** Connections kept per service by each event loop (GatewayProxy#proxies). */
+    /** Connections kept per service by each event loop (UpstreamProxies). */
     @WithDefault("64")
     int maxConnectionsPerService();
 }
