@@ -55,52 +55,13 @@ class PooledConnectionsTest {
 
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** What a load saw: the statuses, and the ids of the acknowledged writes. */
-    record Seen(Map<Integer, Integer> statuses, List<Long> written) {
-    }
-
-    /**
-     * Bursts of reads and writes from 8 callers; between them the pool retires every connection
-     * (idle timeout and lifetime of a second), so that each burst takes new ones.
-     */
-    Seen load(int bursts) throws Exception {
-        Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
-        List<Long> written = Collections.synchronizedList(new ArrayList<>());
-        ExecutorService callers = Executors.newFixedThreadPool(8);
-        try {
-            for (int burst = 0; burst < bursts; burst++) {
-                List<Future<?>> calls = new ArrayList<>();
-                for (int i = 0; i < 40; i++) {
-                    boolean write = i % 2 == 0;
-                    String body = "note " + burst + "-" + i;
-                    calls.add(callers.submit(() -> {
-                        HttpRequest request = write
-                                ? HttpRequest.newBuilder(pooled).POST(HttpRequest.BodyPublishers.ofString(body)).build()
-                                : HttpRequest.newBuilder(pooled).GET().build();
-                        HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
-                        statuses.merge(answer.statusCode(), 1, Integer::sum);
-                        Matcher id = ID.matcher(answer.body());
-                        if (write && answer.statusCode() == 200 && id.find()) {
-                            written.add(Long.parseLong(id.group(1)));
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> call : calls) {
-                    call.get(30, TimeUnit.SECONDS);
-                }
-                // Until the pool has retired every connection of the burst: the next one opens new ones.
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pool.size() == 0);
-            }
-        } finally {
-            callers.shutdownNow();
-        }
-        return new Seen(statuses, written);
+    PooledLoad.Seen load(int bursts) throws Exception {
+        return PooledLoad.run(http, pooled, pool, bursts);
     }
 
     @Test
     void connectionsThatRetireUnderLoadFailNoRequest() throws Exception {
-        Seen seen = load(6);
+        PooledLoad.Seen seen = load(6);
         assertEquals(Map.of(200, 240), seen.statuses());
         assertStoredOnce(seen.written());
     }
@@ -128,7 +89,7 @@ class PooledConnectionsTest {
         try (Connection back = admin(PooledTestDatabase.DATABASE)) {
             assertTrue(back.isValid(5), "the database is back");
         }
-        Seen seen = load(3);
+        PooledLoad.Seen seen = load(3);
         assertEquals(Map.of(200, 120), seen.statuses());
         assertStoredOnce(seen.written());
     }
