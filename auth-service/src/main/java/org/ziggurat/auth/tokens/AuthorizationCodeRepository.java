@@ -49,7 +49,7 @@ public class AuthorizationCodeRepository {
                         .addValue(code.scopes().toArray(String[]::new)).addValue(code.codeChallenge())
                         .addValue(code.family()).addValue(code.expiresAt()).addValue(code.nonce())
                         .addValue(TokenRow.utcSeconds(code.authTime()))
-                        .addValue(code.signIn() == null ? null : Buffer.buffer(code.signIn().sessionHash())))
+                        .addValue(buffer(code.signIn() == null ? null : code.signIn().sessionHash())))
                 .map(rows -> rows.rowCount() == 1);
     }
 
@@ -81,5 +81,9 @@ public class AuthorizationCodeRepository {
         return pool.preparedQuery("SELECT family FROM authorization_code WHERE code_hash = $1 AND used_at IS NOT NULL")
                 .execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getUUID("family"));
+    }
+
+    private static Buffer buffer(byte[] bytes) {
+        return bytes == null ? null : Buffer.buffer(bytes);
     }
 }
