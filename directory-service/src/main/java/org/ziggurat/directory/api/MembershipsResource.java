@@ -25,7 +25,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.directory.organizations.MembershipBodies;
 import org.ziggurat.directory.organizations.MembershipService;
 import org.ziggurat.directory.organizations.OrganizationViews;
-import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.input.EdgeInput;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.rest.openapi.ApiContract;
@@ -57,7 +56,7 @@ public class MembershipsResource {
     @GET
     public Uni<OrganizationViews.Membership> membership(@PathParam("id") String id, @PathParam("userId") String userId,
             @Context UriInfo uri) {
-        MembershipPath path = MembershipPath.of(id, userId);
+        MemberPath path = MemberPath.of(id, userId);
         return callers.current().chain(caller -> memberships.membership(caller, path.orgId(), path.personId()))
                 .map(m -> OrganizationViews.membership(m, PublicUrls.of(uri)));
     }
@@ -78,7 +77,7 @@ public class MembershipsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> putMembership(@PathParam("id") String id, @PathParam("userId") String userId, JsonNode body,
             @Context UriInfo uri) {
-        MembershipPath path = MembershipPath.of(id, userId);
+        MemberPath path = MemberPath.of(id, userId);
         PublicUrls urls = PublicUrls.of(uri);
         EdgeInput<String> role = EdgeInput.read(() -> MembershipBodies.role(body));
         return callers.current().chain(caller -> memberships.putMembership(caller, path.orgId(), path.personId(), role))
@@ -96,15 +95,8 @@ public class MembershipsResource {
     @APIResponse(responseCode = "409", ref = ApiErrors.CONFLICT)
     @DELETE
     public Uni<Response> removeMembership(@PathParam("id") String id, @PathParam("userId") String userId) {
-        MembershipPath path = MembershipPath.of(id, userId);
+        MemberPath path = MemberPath.of(id, userId);
         return callers.current().chain(caller -> memberships.removeMembership(caller, path.orgId(), path.personId()))
                 .map(v -> Response.noContent().build());
-    }
-
-    /** The path's two ids, read before anything else, as every organization path is. */
-    private record MembershipPath(long orgId, long personId) {
-        static MembershipPath of(String id, String userId) {
-            return new MembershipPath(PathIds.parse(id, "organization"), PathIds.parse(userId, "person"));
-        }
     }
 }

@@ -178,9 +178,9 @@ public class OrganizationsResource {
     @GET
     @Path("/{id}/members/{userId}")
     public Uni<Response> isMember(@PathParam("id") String id, @PathParam("userId") String userId) {
-        long orgId = PathIds.parse(id, "organization");
-        long personId = PathIds.parse(userId, "person");
-        return callers.current().chain(caller -> service.hasActiveMember(orgId, personId, OrganizationService.viewer(caller)))
+        MemberPath path = MemberPath.of(id, userId);
+        return callers.current().chain(caller -> service.hasActiveMember(path.orgId(), path.personId(),
+                        OrganizationService.viewer(caller)))
                 .map(active -> {
                     if (!active) {
                         throw ProblemException.notFound("This person is not a member.");
