@@ -132,14 +132,12 @@ public final class ModuleGraph {
         RESOURCES_CHECK_NO_RIGHTS.check(classes);
     }
 
-    /** What opens a transaction: the reactive pool's, a connection's begin, or Panache's. */
+    /** What opens a transaction: any pool's {@code withTransaction}, Panache's, or a connection's {@code begin}. */
     private static final DescribedPredicate<JavaCall<?>> OPENS_A_TRANSACTION = DescribedPredicate.describe(
             "opens a transaction", call -> {
-                String owner = call.getTargetOwner().getName();
-                String name = call.getName();
-                return name.equals("withTransaction") && (owner.endsWith(".sqlclient.Pool") || owner.endsWith("Pool")
-                        && owner.startsWith("org.ziggurat.") || owner.equals("io.quarkus.hibernate.reactive.panache.Panache"))
-                        || name.equals("begin") && owner.endsWith(".sqlclient.SqlConnection");
+                String owner = call.getTargetOwner().getSimpleName();
+                return call.getName().equals("withTransaction") && (owner.endsWith("Pool") || owner.equals("Panache"))
+                        || call.getName().equals("begin") && owner.equals("SqlConnection");
             });
 
     /**
