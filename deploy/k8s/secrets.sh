@@ -46,6 +46,7 @@ case "$cmd" in
     done
     exists secret ziggurat-auth || k create secret generic ziggurat-auth \
       --from-literal=token-hash-key="$(rand)" --from-literal=token-encryption-key="$(rand)"
+    exists secret ziggurat-directory || k create secret generic ziggurat-directory --from-literal=factor-key="$(rand)"
     exists secret ziggurat-gateway || k create secret generic ziggurat-gateway --from-literal=client-secret="$(word)$(word)"
     for m in "${SIGNERS[@]}"; do
       if exists secret "ziggurat-signing-$m"; then

@@ -18,6 +18,13 @@ public interface DirectoryConfig {
     Argon2 argon2();
 
     /**
+     * The key (32 bytes, base64) that seals people's TOTP keys (AES-256-GCM) and keys the hashes
+     * of their recovery codes. A secret of the deployment, like the database password: losing it
+     * turns every enrolled factor off in effect (no TOTP code can be checked any more).
+     */
+    String factorKey();
+
+    /**
      * Failed password checks of one account from one address: after {@code limit} failures within
      * {@code window}, that address is refused for that account for {@code block}. Never the
      * account as a whole: anyone could then lock anyone out (its owner, on another address, still

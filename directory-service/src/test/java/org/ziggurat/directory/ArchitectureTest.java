@@ -19,8 +19,9 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry(ROOT, Set.of()),
             entry("security", Set.of(ROOT)),
             entry("people", Set.of(ROOT, "security")),
+            entry("factors", Set.of(ROOT)),
             entry("organizations", Set.of(ROOT, "people", "security")),
-            entry("internal", Set.of(ROOT, "people", "organizations", "security")),
+            entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors")),
             entry("api", Set.of(ROOT, "people", "organizations", "security")));
 
     @Override

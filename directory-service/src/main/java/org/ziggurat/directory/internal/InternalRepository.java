@@ -22,7 +22,8 @@ public class InternalRepository {
         this.pool = pool;
     }
 
-    public record Credential(long id, String username, String passwordHash) {
+    /** {@code secondFactor}: the person has one, which a password alone does not pass. */
+    public record Credential(long id, String username, String passwordHash, boolean secondFactor) {
     }
 
     /** A namespace's owner, and the person's membership there if it is an organization's. */
@@ -39,12 +40,17 @@ public class InternalRepository {
 
     /** By username, or by sign-in address when the login contains '@'. */
     public Uni<Credential> credential(String login) {
-        String sql = login.contains("@")
-                ? "SELECT id, username, password_hash FROM person WHERE lower(email) = lower($1)"
-                : "SELECT id, username, password_hash FROM person WHERE username = lower($1)";
-        return pool.preparedQuery(sql).execute(Tuple.of(login)).map(rows -> rows.rowCount() == 0 ? null
-                : new Credential(rows.iterator().next().getLong("id"), rows.iterator().next().getString("username"),
-                        rows.iterator().next().getString("password_hash")));
+        String columns = "SELECT id, username, password_hash, " + PersonRow.hasSecondFactor("person")
+                + " AS second_factor FROM person ";
+        String sql = columns + (login.contains("@") ? "WHERE lower(email) = lower($1)" : "WHERE username = lower($1)");
+        return pool.preparedQuery(sql).execute(Tuple.of(login)).map(rows -> {
+            if (rows.rowCount() == 0) {
+                return null;
+            }
+            Row row = rows.iterator().next();
+            return new Credential(row.getLong("id"), row.getString("username"), row.getString("password_hash"),
+                    row.getBoolean("second_factor"));
+        });
     }
 
     public Uni<List<PersonRow>> people(Long[] ids) {

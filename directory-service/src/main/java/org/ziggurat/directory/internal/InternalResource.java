@@ -61,7 +61,18 @@ public class InternalResource {
     }
 
     @RegisterForReflection
-    public record VerifiedPerson(long userId, String username) {
+    /** {@code secondFactor}: the person has one, so a password alone signs them in nowhere. */
+    public record VerifiedPerson(long userId, String username, boolean secondFactor) {
+    }
+
+    /** A second factor's code to check for a person who passed the password (or to confirm an enrolment). */
+    @RegisterForReflection
+    public record SecondFactorCheck(long personId, String code, String clientAddress) {
+    }
+
+    /** How a code was accepted ({@code otp} or {@code recovery}), and the recovery codes left. */
+    @RegisterForReflection
+    public record AcceptedCode(String method, long recoveryCodesLeft) {
     }
 
     @RegisterForReflection
@@ -84,11 +95,15 @@ public class InternalResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> verifyPassword(PasswordCheck check) {
         return passwords.verify(check).map(outcome -> outcome.person() != null
-                ? Response.ok(outcome.person()).build()
-                : Response.status(429).header("Retry-After", outcome.retryAfter()).type("application/problem+json")
-                        .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
-                                "detail", "Too many attempts. Try again later."))
-                        .build());
+                ? Response.ok(outcome.person()).build() : tooManyAttempts(outcome.retryAfter()));
+    }
+
+    /** 429 with Retry-After: the throttle refuses the caller (password and second-factor checks). */
+    static Response tooManyAttempts(long retryAfter) {
+        return Response.status(429).header("Retry-After", retryAfter).type("application/problem+json")
+                .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
+                        "detail", "Too many attempts. Try again later."))
+                .build();
     }
 
     /** Many people in one call: {@code ?ids=1,2,3} (at most 100); unknown ids are left out. */

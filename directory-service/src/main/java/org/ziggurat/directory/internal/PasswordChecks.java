@@ -36,6 +36,11 @@ public class PasswordChecks {
         this.hashing = hashing;
     }
 
+    /** The client's address as the caller gave it, when it looks like one (the throttle's key); else null. */
+    static String address(String clientAddress) {
+        return clientAddress != null && ADDRESS.matcher(clientAddress).matches() ? clientAddress : null;
+    }
+
     /** For another service only (auth-service signs people in). A wrong password fails with 401. */
     public Uni<Outcome> verify(InternalResource.PasswordCheck check) {
         return callers.service().chain(service -> verify(service, check));
@@ -47,8 +52,7 @@ public class PasswordChecks {
                 || check.password() == null) {
             throw ProblemException.invalidField("login", "login and password are required");
         }
-        String address = check.clientAddress() != null && ADDRESS.matcher(check.clientAddress()).matches()
-                ? check.clientAddress() : null;
+        String address = address(check.clientAddress());
         String login = check.login().strip();
         return repository.credential(login).chain(credential -> {
             String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
@@ -65,7 +69,8 @@ public class PasswordChecks {
                                 .chain(() -> hashing.verify(check.password(), credential == null ? null : credential.passwordHash()))
                                 .chain(ok -> ok
                                         ? throttle.recordSuccess(account, address).replaceWith(new Outcome(
-                                                new InternalResource.VerifiedPerson(credential.id(), credential.username()), 0))
+                                                new InternalResource.VerifiedPerson(credential.id(), credential.username(),
+                                                        credential.secondFactor()), 0))
                                         : throttle.recordFailure(account, address).map(v -> {
                                             LOG.infof("password check failed: service=%s address=%s", service, address);
                                             throw ProblemException.unauthorized("The login or password is not valid.");

@@ -1,0 +1,13 @@
+package org.ziggurat.directory.factors;
+
+/** The kinds of {@link AccountEvent}, as stored and as the account page names them. */
+public final class AccountEvents {
+
+    public static final String TOTP_ENABLED = "totp_enabled";
+    public static final String TOTP_REMOVED = "totp_removed";
+    public static final String RECOVERY_CODES_REGENERATED = "recovery_codes_regenerated";
+    public static final String RECOVERY_CODE_USED = "recovery_code_used";
+
+    private AccountEvents() {
+    }
+}

@@ -1,0 +1,126 @@
+package org.ziggurat.directory.factors;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * A person's second factors and recovery codes, and the record of their changes (Hibernate
+ * Reactive with Panache). Every change that must happen once, whichever replica asks (a code
+ * accepted, a recovery code used), is one conditional UPDATE; a change of several rows is one
+ * transaction with its {@link AccountEvent}.
+ */
+@ApplicationScoped
+public class FactorRepository {
+
+    /** What a person has: a TOTP key (confirmed or being enrolled), and unused recovery codes. */
+    public record Status(TotpFactor totp, long recoveryCodesLeft) {
+
+        public boolean totpConfirmed() {
+            return totp != null && totp.confirmedAt != null;
+        }
+    }
+
+    public Uni<Status> status(long personId) {
+        return Panache.withSession(() -> TotpFactor.<TotpFactor>findById(personId)
+                .chain(totp -> RecoveryCode.count("personId = ?1 and usedAt is null", personId)
+                        .map(left -> new Status(totp, left))));
+    }
+
+    /**
+     * A new key for the person to enrol, replacing one not yet confirmed; false when a confirmed
+     * one exists (it must be removed first).
+     */
+    public Uni<Boolean> startTotp(long personId, byte[] sealed) {
+        return Panache.withTransaction(() -> TotpFactor.<TotpFactor>findById(personId).chain(existing -> {
+            if (existing != null && existing.confirmedAt != null) {
+                return Uni.createFrom().item(false);
+            }
+            TotpFactor factor = existing != null ? existing : new TotpFactor();
+            factor.personId = personId;
+            factor.secretSealed = sealed;
+            factor.lastStep = 0;
+            return factor.persist().replaceWith(true);
+        }));
+    }
+
+    /**
+     * The enrolment's first good code: the factor counts from now, its step is used, and a new set
+     * of recovery codes replaces any old one. False when there is no key being enrolled (another
+     * request confirmed it, or it was replaced) or the step was used.
+     */
+    public Uni<Boolean> confirmTotp(long personId, long step, List<byte[]> recoveryHashes, String address) {
+        return Panache.withTransaction(() -> TotpFactor.update("confirmedAt = ?1, lastStep = ?2, lastUsedAt = ?1 "
+                        + "where personId = ?3 and confirmedAt is null and lastStep < ?2", now(), step, personId)
+                .chain(updated -> updated == 0 ? Uni.createFrom().item(false)
+                        : replaceCodes(personId, recoveryHashes)
+                                .chain(() -> event(personId, AccountEvents.TOTP_ENABLED, address))
+                                .replaceWith(true)));
+    }
+
+    /** Uses a step's code of a confirmed key: true once, for the first caller, on any replica. */
+    public Uni<Boolean> acceptTotp(long personId, long step) {
+        return Panache.withTransaction(() -> TotpFactor.update("lastStep = ?1, lastUsedAt = ?2 "
+                        + "where personId = ?3 and confirmedAt is not null and lastStep < ?1", step, now(), personId)
+                .map(updated -> updated == 1));
+    }
+
+    /** Uses a recovery code once: the codes left after it, or -1 when it is unknown or used. */
+    public Uni<Long> useRecoveryCode(long personId, byte[] hash, String address) {
+        return Panache.withTransaction(() -> RecoveryCode.update("usedAt = ?1 where personId = ?2 and codeHash = ?3 "
+                        + "and usedAt is null", now(), personId, hash)
+                .chain(updated -> updated == 0 ? Uni.createFrom().item(-1L)
+                        : event(personId, AccountEvents.RECOVERY_CODE_USED, address)
+                                .chain(() -> RecoveryCode.count("personId = ?1 and usedAt is null", personId))));
+    }
+
+    /** Removes the TOTP key, and with the last factor the recovery codes; false when there was none. */
+    public Uni<Boolean> removeTotp(long personId, String address) {
+        return Panache.withTransaction(() -> TotpFactor.delete("personId = ?1 and confirmedAt is not null", personId)
+                .chain(deleted -> deleted == 0 ? Uni.createFrom().item(false)
+                        : RecoveryCode.delete("personId = ?1", personId)
+                                .chain(() -> event(personId, AccountEvents.TOTP_REMOVED, address))
+                                .replaceWith(true)));
+    }
+
+    /** A new set of recovery codes for a person who has a second factor; false when they have none. */
+    public Uni<Boolean> regenerateRecoveryCodes(long personId, List<byte[]> hashes, String address) {
+        return Panache.withTransaction(() -> TotpFactor.count("personId = ?1 and confirmedAt is not null", personId)
+                .chain(factors -> factors == 0 ? Uni.createFrom().item(false)
+                        : replaceCodes(personId, hashes)
+                                .chain(() -> event(personId, AccountEvents.RECOVERY_CODES_REGENERATED, address))
+                                .replaceWith(true)));
+    }
+
+    /** The person's latest account events, newest first. */
+    public Uni<List<AccountEvent>> events(long personId, int limit) {
+        return Panache.withSession(() -> AccountEvent.<AccountEvent>find("personId = ?1 order by createdAt desc, id desc",
+                personId).page(0, limit).list());
+    }
+
+    private static Uni<Void> replaceCodes(long personId, List<byte[]> hashes) {
+        List<RecoveryCode> codes = hashes.stream().map(hash -> {
+            RecoveryCode code = new RecoveryCode();
+            code.personId = personId;
+            code.codeHash = hash;
+            return code;
+        }).toList();
+        return RecoveryCode.delete("personId = ?1", personId).chain(() -> RecoveryCode.persist(codes));
+    }
+
+    private static Uni<Void> event(long personId, String kind, String address) {
+        AccountEvent event = new AccountEvent();
+        event.personId = personId;
+        event.kind = kind;
+        event.clientAddress = address;
+        return event.persist().replaceWithVoid();
+    }
+
+    private static OffsetDateTime now() {
+        return OffsetDateTime.now(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,114 @@
+package org.ziggurat.directory.internal;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.factors.SecondFactors;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
+
+import java.time.Duration;
+
+/**
+ * Second factors for another service (auth-service's sign-in and account page): checking a code at
+ * sign-in, throttled as passwords are (per account and address, per address, and an account under
+ * attack slowed down), under a count of its own; and enrolling and removing factors.
+ */
+@ApplicationScoped
+public class SecondFactorChecks {
+
+    private static final Logger LOG = Logger.getLogger(SecondFactorChecks.class);
+
+    /** The outcome that is not a refusal: how the code was accepted, or how many seconds to wait. */
+    public record Outcome(InternalResource.AcceptedCode accepted, long retryAfter) {
+    }
+
+    private final Callers callers;
+    private final SecondFactors factors;
+    private final PersonLookups people;
+    private final LoginThrottle throttle;
+
+    SecondFactorChecks(Callers callers, SecondFactors factors, PersonLookups people, LoginThrottle throttle) {
+        this.callers = callers;
+        this.factors = factors;
+        this.people = people;
+        this.throttle = throttle;
+    }
+
+    /** The throttle's account key: a count apart from the password's, for the same person. */
+    static String accountKey(long personId) {
+        return "second-factor:person:" + personId;
+    }
+
+    /**
+     * Checks a TOTP or recovery code of a person who passed the password: 401 when it is not
+     * right (or the person has no second factor), the throttle's wait when it refuses.
+     */
+    public Uni<Outcome> verify(InternalResource.SecondFactorCheck check) {
+        if (check == null || check.personId() <= 0 || check.code() == null || check.code().length() > 30) {
+            throw ProblemException.invalidField("code", "person_id and code are required");
+        }
+        String address = address(check.clientAddress());
+        String account = accountKey(check.personId());
+        return callers.service().chain(service -> throttle.blockedFor(account, address)
+                .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : throttle.admitCheck(account, address))
+                .chain(seconds -> {
+                    if (seconds > 0) {
+                        LOG.infof("second factor check throttled: service=%s address=%s", service, address);
+                        return Uni.createFrom().item(new Outcome(null, seconds));
+                    }
+                    return throttle.slowdown(account).chain(SecondFactorChecks::waitOnContext)
+                            .chain(() -> factors.accept(check.personId(), check.code(), address))
+                            .chain(accepted -> accepted != null
+                                    ? throttle.recordSuccess(account, address).replaceWith(new Outcome(
+                                            new InternalResource.AcceptedCode(accepted.method(), accepted.recoveryCodesLeft()), 0))
+                                    : throttle.recordFailure(account, address).map(v -> {
+                                        LOG.infof("second factor check failed: service=%s address=%s", service, address);
+                                        throw ProblemException.unauthorized("The code is not valid.");
+                                    }));
+                }));
+    }
+
+    /**
+     * Waits, then goes on on the caller's Vert.x context: the reactive session that follows must be
+     * used on the context it belongs to, not on the timer's thread.
+     */
+    private static Uni<Void> waitOnContext(Duration wait) {
+        if (wait.isZero()) {
+            return Uni.createFrom().voidItem();
+        }
+        Context context = Vertx.currentContext();
+        Uni<Void> waited = Uni.createFrom().voidItem().onItem().delayIt().by(wait);
+        return context == null ? waited : waited.emitOn(task -> context.runOnContext(v -> task.run()));
+    }
+
+    public Uni<SecondFactors.FactorStatus> status(long personId) {
+        return callers.service().chain(service -> factors.status(personId));
+    }
+
+    /** 404 for an unknown person, 409 when a confirmed key exists. */
+    public Uni<SecondFactors.TotpEnrolment> startTotp(long personId) {
+        return people.person(personId).chain(person -> factors.startTotp(personId));
+    }
+
+    public Uni<SecondFactors.RecoveryCodes> confirmTotp(long personId, InternalResource.SecondFactorCheck check) {
+        if (check == null || check.code() == null) {
+            throw ProblemException.invalidField("code", "is required");
+        }
+        return callers.service().chain(service -> factors.confirmTotp(personId, check.code(), address(check.clientAddress())));
+    }
+
+    public Uni<Void> removeTotp(long personId, String clientAddress) {
+        return callers.service().chain(service -> factors.removeTotp(personId, address(clientAddress)));
+    }
+
+    public Uni<SecondFactors.RecoveryCodes> regenerateRecoveryCodes(long personId, String clientAddress) {
+        return callers.service().chain(service -> factors.regenerateRecoveryCodes(personId, address(clientAddress)));
+    }
+
+    private static String address(String clientAddress) {
+        return PasswordChecks.address(clientAddress);
+    }
+}
