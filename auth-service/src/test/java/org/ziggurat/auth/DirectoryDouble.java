@@ -6,6 +6,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -27,7 +28,18 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, Person> PEOPLE = Map.of(
             "alice", new Person(101, "alice", "alice password 1"),
             "bob", new Person(102, "bob", "bob password 12"),
-            "carol", new Person(103, "carol", "carol password 3"));
+            "carol", new Person(103, "carol", "carol password 3"),
+            "dora", new Person(104, "dora", "dora password 4"),
+            "erin", new Person(105, "erin", "erin password 5"));
+    /** dora and erin have a second factor: a TOTP key ({@link #totp}) and recovery codes. */
+    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L);
+    public static final byte[] TOTP_KEY = "dora-and-erin-key-20".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** As the real directory: a code is good once, in its step or one either side, after the last accepted step. */
+    private final Map<Long, Long> lastStep = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<String> usedRecoveryCodes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Map<Long, Integer> failures = new java.util.concurrent.ConcurrentHashMap<>();
+    /** dora's and erin's recovery codes (each good once). */
+    public static final List<String> RECOVERY_CODES = List.of("abcde-fghjk", "bcdef-ghjkm", "cdefg-hjkmn");
     public static final long LAB = 201;
     public static final long VAULT = 202;
     private static final Map<Long, JsonObject> ORGANIZATIONS = Map.of(
@@ -64,6 +76,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                 String path = request.path();
                 if (path.equals("/internal/passwords/verify") && request.method().name().equals("POST")) {
                     verify(request, body);
+                } else if (path.equals("/internal/second-factors/verify") && request.method().name().equals("POST")) {
+                    verifySecondFactor(request, body);
                 } else if (path.equals("/internal/people") && request.method().name().equals("GET")) {
                     String ids = request.getParam("ids", "");
                     if (!ids.matches(" *[0-9]+ *(, *[0-9]+ *)*")) {
@@ -175,7 +189,57 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             json(request, 401, "{\"status\":401}");
             return;
         }
-        json(request, 200, new JsonObject().put("user_id", person.id()).put("username", person.username()).encode());
+        json(request, 200, new JsonObject().put("user_id", person.id()).put("username", person.username())
+                .put("second_factor", SECOND_FACTOR.contains(person.id())).encode());
+    }
+
+    /** The code of the TOTP key at a step (the real directory's algorithm, RFC 6238's defaults). */
+    public static String totp(long step) {
+        try {
+            int code = new com.eatthepath.otp.TimeBasedOneTimePasswordGenerator().generateOneTimePassword(
+                    new javax.crypto.spec.SecretKeySpec(TOTP_KEY, "HmacSHA1"), java.time.Instant.ofEpochSecond(step * 30));
+            return String.format("%06d", code);
+        } catch (java.security.InvalidKeyException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static long currentStep() {
+        return java.time.Instant.now().getEpochSecond() / 30;
+    }
+
+    /** Checks a code as the real directory does, with its throttle: 429 after three wrong codes for a person. */
+    private void verifySecondFactor(io.vertx.core.http.HttpServerRequest request, JsonObject check) {
+        if (check == null || check.getValue("person_id") == null || check.getString("code") == null) {
+            json(request, 422, "{\"status\":422}");
+            return;
+        }
+        long person = check.getLong("person_id");
+        String code = check.getString("code").replaceAll("[\\s-]", "").toLowerCase(java.util.Locale.ROOT);
+        if (failures.getOrDefault(person, 0) >= 3) {
+            request.response().setStatusCode(429).putHeader("Retry-After", "900").end();
+            return;
+        }
+        if (SECOND_FACTOR.contains(person)) {
+            long now = currentStep();
+            for (long step = now - 1; step <= now + 1; step++) {
+                if (totp(step).equals(code) && lastStep.getOrDefault(person, 0L) < step) {
+                    lastStep.put(person, step);
+                    json(request, 200, new JsonObject().put("method", "otp").put("recovery_codes_left", 3).encode());
+                    return;
+                }
+            }
+            for (String recovery : RECOVERY_CODES) {
+                if (recovery.replace("-", "").equals(code) && usedRecoveryCodes.add(person + " " + code)) {
+                    long left = RECOVERY_CODES.stream().filter(r -> !usedRecoveryCodes.contains(person + " " + r.replace("-", "")))
+                            .count();
+                    json(request, 200, new JsonObject().put("method", "recovery").put("recovery_codes_left", left).encode());
+                    return;
+                }
+            }
+        }
+        failures.merge(person, 1, Integer::sum);
+        json(request, 401, "{\"status\":401}");
     }
 
     /** As the real directory does: URLs from the forwarded headers of the call. */

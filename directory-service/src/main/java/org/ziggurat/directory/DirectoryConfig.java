@@ -22,7 +22,7 @@ public interface DirectoryConfig {
      * of their recovery codes. A secret of the deployment, like the database password: losing it
      * turns every enrolled factor off in effect (no TOTP code can be checked any more).
      */
-    String factorKey();
+    java.util.Optional<String> factorKey();
 
     /**
      * Failed password checks of one account from one address: after {@code limit} failures within

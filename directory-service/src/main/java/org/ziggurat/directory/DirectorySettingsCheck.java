@@ -7,7 +7,8 @@ import org.ziggurat.platform.readiness.UnsafeSettings;
 /**
  * What directory-service refuses to run in production with: password hashing below OWASP's
  * minimum for Argon2id (19 MiB of memory, two iterations, one lane), which would make stolen
- * hashes cheap to guess.
+ * hashes cheap to guess; no factor key, or one published with the code (32 bytes, base64: 44
+ * characters).
  */
 @Singleton
 public class DirectorySettingsCheck implements SettingsCheck {
@@ -24,6 +25,8 @@ public class DirectorySettingsCheck implements SettingsCheck {
     @Override
     public void check(UnsafeSettings settings) {
         check(config.argon2(), settings);
+        settings.secret("ziggurat.directory.factor-key", config.factorKey(), 44,
+                UnsafeSettings.publishedValues("ziggurat.directory.factor-key"));
     }
 
     static void check(DirectoryConfig.Argon2 argon2, UnsafeSettings settings) {

@@ -26,14 +26,12 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,24 +52,17 @@ class BrowserTest {
     static final String CHROMEDRIVER = Optional.ofNullable(System.getenv("ZIGGURAT_CHROMEDRIVER")).orElse("/usr/bin/chromedriver");
 
     HttpServer client;
-    final BlockingQueue<URI> callbacks = new LinkedBlockingQueue<>();
+    BlockingQueue<URI> callbacks;
     String clientBase;
     OAuthJourneyTest.App app;
     Platform.Person ada;
 
     @BeforeAll
     void clientApplication() throws Exception {
-        client = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        clientBase = "http://127.0.0.1:" + client.getAddress().getPort();
-        client.createContext("/callback", exchange -> {
-            callbacks.add(URI.create(clientBase + exchange.getRequestURI()));
-            byte[] body = "<html><body><p id=\"done\">Back at the application.</p></body></html>".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        client.start();
+        ClientApplication application = ClientApplication.start();
+        client = application.server();
+        clientBase = application.base();
+        callbacks = application.callbacks();
         ada = Platform.signUp("ada");
         app = OAuthJourneyTest.application(Platform.accessToken(ada, "user", "admin"), clientBase + "/callback");
     }

@@ -79,6 +79,7 @@ public final class Stack {
     /** auth-service's keys: one pair for all its instances and restarts, as a Kubernetes secret is. */
     private final String tokenHashKey = Base64.getEncoder().encodeToString(randomBytes(32));
     private final String tokenEncryptionKey = Base64.getEncoder().encodeToString(randomBytes(32));
+    private final String factorKey = Base64.getEncoder().encodeToString(randomBytes(32));
     /** The gateways' management ports (their readiness), by instance. */
     final Map<String, Integer> managementPorts = new LinkedHashMap<>();
     /** The balancer's front for each module (the gateway's is the public one). */
@@ -304,7 +305,10 @@ public final class Stack {
                 env.put("ZIGGURAT_AUTH_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
             }
-            case "directory-service" -> env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
+            case "directory-service" -> {
+                env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
+                env.put("ZIGGURAT_DIRECTORY_FACTOR_KEY", factorKey);
+            }
             case "vocab-service" -> {
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
                 // Import jobs are polled every second, and one whose replica stopped beating for

@@ -62,6 +62,7 @@ class UnsafeSettingsTest {
         String log = refused("directory-service", env);
         assertTrue(log.contains("ziggurat.directory.argon2 (memory 4096 KiB"), log);
         assertTrue(log.contains("mp.jwt.verify.publickey.location names no readable file"), log);
+        assertTrue(log.contains("ziggurat.directory.factor-key is not set"), log);
     }
 
     @Test

@@ -163,7 +163,7 @@ public class AuthorizationCodes {
 
     private Uni<String> issueCode(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes) {
         return issueCode(request, session.personId(), session.username(), session.authTime(),
-                new SignIn(session.hash(), session.expiresAt()), scopes);
+                new SignIn(session.hash(), session.expiresAt(), session.amr()), scopes);
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.authorization;
 
+import org.ziggurat.auth.oauth.AuthenticationMethods;
 import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.oauth.RedirectUris;
@@ -64,7 +65,7 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
 
     /** The parameters of the authorization request, in the order the pages carry them. */
     public static final List<String> PARAMETERS = List.of("response_type", "client_id", "redirect_uri", "scope",
-            "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age", "request_uri");
+            "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age", "acr_values", "request_uri");
 
     /** RFC 9126 §2.2: the prefix of the request_uri values this server makes. */
     public static final String REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
@@ -106,6 +107,20 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
         return prompts.contains("login") || prompts.contains("select_account");
     }
 
+    /** OpenID Connect's acr_values: the classes of sign-in the client asks for, space-delimited; null when none. */
+    public String acrValues() {
+        return params.get("acr_values");
+    }
+
+    /**
+     * Whether the client asks for a second factor that a session by {@code amr} did not pass, and
+     * would not settle for less (REFEDS MFA asked, single-factor not).
+     */
+    public boolean asksForSecondFactor(java.util.List<String> amr) {
+        return AuthenticationMethods.asksForMore(acrValues(), amr)
+                && !Set.of(acrValues().trim().split(" +")).contains(AuthenticationMethods.ACR_SINGLE_FACTOR);
+    }
+
     /** prompt=none: no page may be shown; an error goes back instead. */
     public boolean silent() {
         return prompts().contains("none");
@@ -130,6 +145,10 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
             if (prompts.contains("none") && prompts.size() > 1) {
                 return "prompt=none cannot be combined with other values.";
             }
+        }
+        String acrValues = params.get("acr_values");
+        if (acrValues != null && acrValues.length() > 255) {
+            return "acr_values is too long.";
         }
         String maxAge = params.get("max_age");
         if (maxAge != null && !maxAge.matches("[0-9]{1,9}")) {

@@ -126,11 +126,13 @@ public class AuthorizationRequests {
     }
 
     /**
-     * Whether the person must sign in (again) for this request: no session, prompt=login, or a
-     * session older than max_age.
+     * Whether the person must sign in (again) for this request: no session, prompt=login, a
+     * session older than max_age, or one without the second factor that the client asks for
+     * (acr_values, RFC 9470's step-up) when the person has one.
      */
     public boolean needsSignIn(AuthorizationRequest request, LoginSessions.Session session) {
         return session == null || (request.forcesLogin() || request.tooOld(session.authTime(), java.time.Instant.now()))
-                && !request.signedInSincePushed(session.signedInAt());
+                && !request.signedInSincePushed(session.signedInAt())
+                || session.secondFactor() && request.asksForSecondFactor(session.amr());
     }
 }

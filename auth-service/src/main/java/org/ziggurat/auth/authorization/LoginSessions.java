@@ -40,31 +40,34 @@ public class LoginSessions {
      * max_age); {@code signedInAt} the same moment exactly, on the database's clock, to compare
      * with other moments of that clock (a pushed request's). {@code hash}: the keyed hash that
      * names the session in the database, which the tokens bound to it carry; {@code expiresAt}:
-     * when it ends unless the person signs out before.
+     * when it ends unless the person signs out before. {@code amr}: how the person signed in
+     * (RFC 8176); {@code secondFactor}: whether they have one, which an application may ask for.
      */
     public record Session(long personId, String username, String csrfToken, Instant authTime, Instant signedInAt,
-            byte[] hash, Instant expiresAt) {
+            byte[] hash, Instant expiresAt, List<String> amr, boolean secondFactor) {
     }
 
     public record Created(String cookieValue, Session session) {
     }
 
-    public Uni<Created> create(long personId, String username) {
+    /** A new session of a person who signed in by {@code amr}; {@code secondFactor}: they have one. */
+    public Uni<Created> create(long personId, String username, List<String> amr, boolean secondFactor) {
         String value = crypto.newSession();
         String csrf = crypto.newCsrfToken();
         byte[] hash = crypto.hash(value);
         return pool.preparedQuery("INSERT INTO login_session (session_hash, person_id, username, csrf_token, expires_at, "
-                        + "created_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second', now()) "
-                        + "RETURNING created_at, expires_at")
-                .execute(Tuple.of(Buffer.buffer(hash), personId, username, csrf,
-                        config.loginSessionLifetime().toSeconds()))
+                        + "created_at, amr, second_factor) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second', now(), "
+                        + "$6, $7) RETURNING created_at, expires_at, amr, second_factor")
+                .execute(Tuple.tuple(List.of(Buffer.buffer(hash), personId, username, csrf,
+                        config.loginSessionLifetime().toSeconds(), amr.toArray(String[]::new), secondFactor)))
                 .map(rows -> new Created(value, session(personId, username, csrf, hash, rows.iterator().next())));
     }
 
     private static Session session(long personId, String username, String csrf, byte[] hash, Row row) {
         Instant signedInAt = row.getOffsetDateTime("created_at").toInstant();
         return new Session(personId, username, csrf, signedInAt.truncatedTo(ChronoUnit.SECONDS), signedInAt, hash,
-                row.getOffsetDateTime("expires_at").toInstant());
+                row.getOffsetDateTime("expires_at").toInstant(), List.of(row.getArrayOfStrings("amr")),
+                row.getBoolean("second_factor"));
     }
 
     /** The live session of a cookie value; null when absent, unknown or expired. */
@@ -73,7 +76,7 @@ public class LoginSessions {
             return Uni.createFrom().nullItem();
         }
         byte[] hash = crypto.hash(cookieValue);
-        return pool.preparedQuery("SELECT person_id, username, csrf_token, created_at, expires_at FROM login_session "
+        return pool.preparedQuery("SELECT person_id, username, csrf_token, created_at, expires_at, amr, second_factor FROM login_session "
                         + "WHERE session_hash = $1 AND expires_at > now()")
                 .execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> {

@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.client.DirectoryClient;
+import org.ziggurat.auth.oauth.AuthenticationMethods;
 
 /**
  * Signing in on the pages (login, device): the directory checks the password (and throttles), and
@@ -17,10 +18,30 @@ public class SignIns {
 
     private final DirectoryClient directory;
     private final LoginSessions sessions;
+    private final PendingSignIns pending;
 
-    SignIns(@RestClient DirectoryClient directory, LoginSessions sessions) {
+    SignIns(@RestClient DirectoryClient directory, LoginSessions sessions, PendingSignIns pending) {
         this.directory = directory;
         this.sessions = sessions;
+        this.pending = pending;
+    }
+
+    /**
+     * A right password: the session, for a person without a second factor; else the pending
+     * sign-in's cookie value, which the second factor's form comes back with.
+     */
+    public record PasswordPassed(LoginSessions.Created session, String pendingSignIn) {
+    }
+
+    /** A signed-in session after the second factor; {@code recoveryCodesLeft} when a recovery code was used, else -1. */
+    public record SecondFactorPassed(LoginSessions.Created session, long recoveryCodesLeft) {
+    }
+
+    /** The pending sign-in is unknown, used or older than {@link PendingSignIns#LIFETIME}: start again. */
+    public static final class PendingSignInGone extends RuntimeException {
+        PendingSignInGone() {
+            super("no pending sign-in", null, false, false);
+        }
     }
 
     /** Why signing in did not work: the password, or too many attempts (the directory's throttle). */
@@ -42,26 +63,64 @@ public class SignIns {
      * Signs a person in for a request: a new login session. Fails with {@link SignInRefused}, or
      * with the directory's own failure when it cannot be asked.
      */
-    public Uni<LoginSessions.Created> signIn(AuthorizationRequest request, String login, String password,
-            String clientAddress) {
-        return signIn("login", request.app().clientId(), login, password, clientAddress);
-    }
 
     /**
      * Signs a person in on one of the pages ({@code page}: login, device), for a client when it is
      * known ({@code clientId}, for the log; "-" on the device page, before the code names one).
      */
-    public Uni<LoginSessions.Created> signIn(String page, String clientId, String login, String password,
+    public Uni<PasswordPassed> signIn(String page, String clientId, String login, String password,
             String clientAddress) {
         return directory.verifyPassword(new DirectoryClient.PasswordCheck(login, password, clientAddress))
-                .chain(person -> sessions.create(person.userId(), person.username()))
-                .invoke(created -> EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d", page,
-                        clientId, created.session().personId()))
+                .chain(person -> person.secondFactor()
+                        ? pending.create(person.userId(), person.username()).map(value -> {
+                            EVENTS.infof("event=password_passed page=%s client_id=%s person_id=%d second_factor=due", page,
+                                    clientId, person.userId());
+                            return new PasswordPassed(null, value);
+                        })
+                        : sessions.create(person.userId(), person.username(), AuthenticationMethods.PASSWORD_ONLY, false)
+                                .map(created -> {
+                                    EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d", page,
+                                            clientId, created.session().personId());
+                                    return new PasswordPassed(created, null);
+                                }))
                 .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
                     EVENTS.infof("event=login_failed page=%s client_id=%s", page, clientId);
                     return new SignInRefused(false);
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true));
+    }
+
+    /**
+     * The second factor of a pending sign-in: a TOTP code or a recovery code, which the directory
+     * checks (once, throttled). Fails with {@link PendingSignInGone}, {@link SignInRefused}, or the
+     * directory's own failure.
+     */
+    public Uni<SecondFactorPassed> secondFactor(String page, String clientId, String pendingValue, String code,
+            String clientAddress) {
+        return pending.find(pendingValue).chain(found -> {
+            if (found == null) {
+                return Uni.createFrom().failure(new PendingSignInGone());
+            }
+            return directory.verifySecondFactor(new DirectoryClient.SecondFactorCheck(found.personId(), code, clientAddress))
+                    .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
+                        EVENTS.infof("event=second_factor_failed page=%s client_id=%s person_id=%d", page, clientId,
+                                found.personId());
+                        return new SignInRefused(false);
+                    })
+                    .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true))
+                    .chain(accepted -> pending.end(pendingValue).chain(ended -> {
+                        if (!ended) {
+                            return Uni.createFrom().<SecondFactorPassed>failure(new PendingSignInGone());
+                        }
+                        return sessions.create(found.personId(), found.username(), AuthenticationMethods.PASSWORD_AND_CODE,
+                                true).map(created -> {
+                                    EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d second_factor=%s",
+                                            page, clientId, found.personId(), accepted.method());
+                                    return new SecondFactorPassed(created,
+                                            "recovery".equals(accepted.method()) ? accepted.recoveryCodesLeft() : -1);
+                                });
+                    }));
+        });
     }
 
     /** A page's form that this site did not send; {@code clientId} "-" where no client is known yet. */

@@ -28,6 +28,8 @@ public class TokenCrypto {
     public static final String CODE_PREFIX = "zac_";
     public static final String SECRET_PREFIX = "zcs_";
     public static final String SESSION_PREFIX = "zls_";
+    /** A sign-in between the password and the second factor. */
+    public static final String PENDING_SIGN_IN_PREFIX = "zps_";
     public static final String DEVICE_CODE_PREFIX = "zdc_";
     public static final String REGISTRATION_TOKEN_PREFIX = "zrg_";
 
@@ -91,6 +93,10 @@ public class TokenCrypto {
 
     public String newSession() {
         return SESSION_PREFIX + randomToken(32);
+    }
+
+    public String newPendingSignIn() {
+        return PENDING_SIGN_IN_PREFIX + randomToken(32);
     }
 
     /** RFC 7592's registration access token: manages one registered client, nothing else. */

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.endpoints;
 
+import org.ziggurat.auth.oauth.AuthenticationMethods;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -89,6 +90,7 @@ public class MetadataResource {
         m.put("subject_types_supported", List.of("public"));
         m.put("id_token_signing_alg_values_supported", SigningKeys.ALGORITHMS);
         m.put("claims_supported", UserInfoClaims.SUPPORTED);
+        m.put("acr_values_supported", List.of(AuthenticationMethods.ACR_SINGLE_FACTOR, AuthenticationMethods.ACR_MULTI_FACTOR));
         m.put("prompt_values_supported", List.of("none", "login", "consent", "select_account"));
         m.put("claims_parameter_supported", false);
         m.put("request_parameter_supported", false);

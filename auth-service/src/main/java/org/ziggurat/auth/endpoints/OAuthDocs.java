@@ -109,6 +109,8 @@ public final class OAuthDocs {
             @Schema(description = "OpenID Connect: public, the same sub for every client.") List<String> subjectTypesSupported,
             List<String> idTokenSigningAlgValuesSupported,
             List<String> claimsSupported,
+            @Schema(description = "REFEDS assurance profiles: sfa (a password) and mfa (a second factor too).")
+            List<String> acrValuesSupported,
             List<String> promptValuesSupported,
             Boolean claimsParameterSupported,
             Boolean requestParameterSupported,

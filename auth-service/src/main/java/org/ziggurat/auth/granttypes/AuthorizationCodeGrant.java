@@ -1,5 +1,6 @@
 package org.ziggurat.auth.granttypes;
 
+import org.ziggurat.auth.tokens.SignIn;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -73,7 +74,8 @@ public class AuthorizationCodeGrant implements TokenGrant {
             return issuer.issue(conn, client, stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
                     authTime, stored.signIn())
                     // Inside the transaction: no tokens without the ID token the answer owes.
-                    .chain(issued -> issuer.withIdToken(issued, client, stored.personId(), authTime, stored.nonce()));
+                    .chain(issued -> issuer.withIdToken(issued, client, stored.personId(), authTime, stored.nonce(),
+                            SignIn.amrOf(stored.signIn())));
         })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : replayedOrUnknown(hash, client))
                 .invoke(issued -> EVENTS.infof("event=token_issued grant=authorization_code client_id=%s token_id=%d",
                         client.clientId(), issued.accessTokenId()));

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.granttypes;
 
+import org.ziggurat.auth.tokens.SignIn;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -74,7 +75,8 @@ public class DeviceCodeGrant implements TokenGrant {
                     throw OAuthException.invalidGrant("The device code was used already.");
                 }
                 return issuer.issue(conn, client, poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
-                        authTime, poll.signIn()).chain(issued -> issuer.withIdToken(issued, client, poll.personId(), authTime, null));
+                        authTime, poll.signIn()).chain(issued -> issuer.withIdToken(issued, client, poll.personId(), authTime, null,
+                                SignIn.amrOf(poll.signIn())));
             })).invoke(issued -> EVENTS.infof("event=token_issued grant=device_code client_id=%s person_id=%d",
                     client.clientId(), poll.personId()));
         });

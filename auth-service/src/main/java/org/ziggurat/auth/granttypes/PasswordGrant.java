@@ -10,6 +10,7 @@ import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.oauth.AuthenticationMethods;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.TokenIssuer;
 import org.ziggurat.directory.client.DirectoryClient;
@@ -78,10 +79,19 @@ public class PasswordGrant implements TokenGrant {
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new OAuthException(OAuthError.INVALID_GRANT,
                         "Too many sign-in attempts for this account or address. Try again later.", ((DirectoryClient.PasswordThrottled) e).retryAfter()))
+                .invoke(person -> {
+                    // A password alone is not how this person signs in: the grant cannot carry the second factor.
+                    if (person.secondFactor()) {
+                        EVENTS.infof("event=password_grant_refused reason=second_factor client_id=%s person_id=%d",
+                                clientIdOf(clientOrNull), person.userId());
+                        throw OAuthException.invalidGrant("This account has two-factor authentication, which the password "
+                                + "grant cannot carry. Use the authorization code flow (with PKCE) or the device flow.");
+                    }
+                })
                 .chain(person -> issuer.inTransaction(conn -> issuer.issue(conn, clientOrNull,
                         person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now(), null)
                         .chain(issued -> issuer.withIdToken(issued, clientOrNull, person.userId(),
-                                Instant.ofEpochSecond(issued.createdAt()), null)))
+                                Instant.ofEpochSecond(issued.createdAt()), null, AuthenticationMethods.PASSWORD_ONLY)))
                         // The application now has access: it is one of the person's grants.
                         .call(issued -> clientOrNull == null ? Uni.createFrom().voidItem()
                                 : consents.grant(clientOrNull.id(), person.userId(), scopes))

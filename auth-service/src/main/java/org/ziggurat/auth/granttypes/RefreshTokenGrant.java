@@ -76,7 +76,7 @@ public class RefreshTokenGrant implements TokenGrant {
                         // Core §12.2: the ID token of a refresh carries the first sign-in's auth_time, no nonce.
                         : issuer.withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
                                 config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()),
-                                clientOrNull, rotated.personId(), rotated.authTime(), null))
+                                clientOrNull, rotated.personId(), rotated.authTime(), null, null))
                 // Routine and frequent, and recorded in the token table itself: DEBUG, where
                 // sign-ins (code and password grants) and every refusal stay at INFO.
                 .invoke(issued -> EVENTS.debugf("event=token_refreshed client_id=%s", clientIdOf(clientOrNull)));

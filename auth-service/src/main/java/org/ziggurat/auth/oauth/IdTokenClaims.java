@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Base64;
 import java.util.Date;
 
@@ -25,7 +26,8 @@ public final class IdTokenClaims {
      * username, which may; {@code authTime} and {@code nonce} are left out when null (a refresh
      * carries no nonce: Core §12.2).
      */
-    public record Subject(String issuer, long personId, String clientId, Instant authTime, String nonce) {
+    public record Subject(String issuer, long personId, String clientId, Instant authTime, String nonce,
+            List<String> amr) {
     }
 
     public static JWTClaimsSet of(Subject subject, String accessToken, Instant issuedAt, Duration lifetime) {
@@ -38,6 +40,11 @@ public final class IdTokenClaims {
                 .claim("azp", subject.clientId());
         if (subject.authTime() != null) {
             claims.claim("auth_time", subject.authTime().getEpochSecond());
+        }
+        if (subject.amr() != null) {
+            // How the person signed in (RFC 8176), and its class, for an application that asked (acr_values).
+            claims.claim("amr", subject.amr());
+            claims.claim("acr", AuthenticationMethods.acr(subject.amr()));
         }
         if (subject.nonce() != null) {
             claims.claim("nonce", subject.nonce());

@@ -13,7 +13,7 @@ import java.util.Map;
 public final class UserInfoClaims {
 
     /** Every claim this provider issues, in ID tokens or at userinfo (Discovery's claims_supported). */
-    public static final List<String> SUPPORTED = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "azp",
+    public static final List<String> SUPPORTED = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "azp", "amr", "acr",
             "at_hash", "name", "preferred_username", "picture", "profile", "updated_at", "email", "email_verified");
 
     private UserInfoClaims() {

@@ -141,6 +141,7 @@ public class AuthorizeResource {
         // posting) may change: each step checks it again, as the first one did.
         return steps.checked(params, request -> switch (action) {
             case "login" -> steps.signIn(request, form, loginCsrfCookie, uri, http);
+            case "second_factor" -> steps.secondFactor(request, form, loginCsrfCookie, uri, http);
             case "approve", "deny" -> steps.decide(request, action.equals("approve"), form.get("csrf"), sessionCookie, uri);
             default -> Uni.createFrom().item(pages.error(400, "Unknown action."));
         });

@@ -33,9 +33,11 @@ class AuthorizeSteps {
     private final LoginSessions sessions;
     private final AuthorizePages pages;
     private final SignInForm signInForm;
+    private final SecondFactorPages secondFactorPages;
 
     AuthorizeSteps(AuthorizationRequests requests, AuthorizationCodes codes, SignIns signIns, LoginSessions sessions,
-            AuthorizePages pages, SignInForm signInForm) {
+            AuthorizePages pages, SignInForm signInForm, SecondFactorPages secondFactorPages) {
+        this.secondFactorPages = secondFactorPages;
         this.requests = requests;
         this.codes = codes;
         this.signIns = signIns;
@@ -52,6 +54,13 @@ class AuthorizeSteps {
                 return request.silent()
                         ? silentAnswer(request, session, OAuthError.LOGIN_REQUIRED.code(), "The person must sign in.", uri)
                         : Uni.createFrom().item(pages.login(request, uri, null, null, 200));
+            }
+            if (request.asksForSecondFactor(session.amr())) {
+                // The person has no second factor to step up with (else needsSignIn asked for it).
+                return request.silent()
+                        ? Uni.createFrom().item(pages.redirectError(request, "unmet_authentication_requirements",
+                                "The application asks for two-factor authentication, which the person has not set up."))
+                        : Uni.createFrom().item(secondFactorPages.required(request.app().name(), uri));
             }
             return codes.codeIfGranted(request, session).chain(code -> {
                 if (code != null) {
@@ -77,7 +86,16 @@ class AuthorizeSteps {
 
     Uni<Response> signIn(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
             HttpServerRequest http) {
-        return signInForm.submit(form, csrfCookie, http, "login", request.app().clientId(),
+        return signInForm.submit(form, csrfCookie, http, flow(request, uri));
+    }
+
+    Uni<Response> secondFactor(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
+            HttpServerRequest http) {
+        return signInForm.submitSecondFactor(form, csrfCookie, http, flow(request, uri));
+    }
+
+    private SignInForm.Flow flow(AuthorizationRequest request, UriInfo uri) {
+        return new SignInForm.Flow("login", request.app().clientId(), "/oauth/authorize", request.frontChannel(), uri,
                 (message, login, status) -> pages.login(request, uri, message, login, status),
                 created -> pages.signedIn(request, uri, created));
     }

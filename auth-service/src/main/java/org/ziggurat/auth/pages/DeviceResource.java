@@ -120,7 +120,10 @@ public class DeviceResource {
         }
         String action = form.get("action");
         if ("login".equals(action)) {
-            return signIn(form, loginCsrfCookie, uri, http);
+            return signInForm.submit(form, loginCsrfCookie, http, signInFlow(form, uri));
+        }
+        if ("second_factor".equals(action)) {
+            return signInForm.submitSecondFactor(form, loginCsrfCookie, http, signInFlow(form, uri));
         }
         if (!"verify".equals(action) && !"approve".equals(action) && !"deny".equals(action)) {
             return Uni.createFrom().item(pages.error(400, "Unknown action."));
@@ -180,9 +183,9 @@ public class DeviceResource {
         return code != null && code.length() <= 32 && code.matches("[A-Za-z0-9 -]*") ? code : null;
     }
 
-    private Uni<Response> signIn(OAuthForm form, String csrfCookie, UriInfo uri, HttpServerRequest http) {
+    private SignInForm.Flow signInFlow(OAuthForm form, UriInfo uri) {
         Map<String, String> params = codeOf(form);
-        return signInForm.submit(form, csrfCookie, http, "device", "-",
+        return new SignInForm.Flow("device", "-", "/oauth/device", params, uri,
                 (message, login, status) -> devicePages.deviceLogin(params, uri, message, login, status),
                 created -> devicePages.deviceSignedIn(params, uri, created));
     }

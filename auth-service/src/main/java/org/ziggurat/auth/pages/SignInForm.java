@@ -1,21 +1,26 @@
 package org.ziggurat.auth.pages;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
-import org.ziggurat.auth.authorization.SignIns;
+import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.authorization.PendingSignIns;
+import org.ziggurat.auth.authorization.SignIns;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.platform.rest.problem.FailureKinds;
 
+import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The sign-in form that the authorization and device pages share: its double-submit CSRF cookie,
- * then the directory's answer, shown as the page that asked shows its form.
+ * The sign-in forms that the authorization, device and account pages share: the password, then
+ * the second factor for a person who has one, each with its double-submit CSRF cookie; the
+ * directory's answers, shown as the page that asked shows its forms.
  */
 @ApplicationScoped
 class SignInForm {
@@ -25,35 +30,75 @@ class SignInForm {
         Response show(String message, String login, int status);
     }
 
-    private final SignIns signIns;
-    private final AuthorizePages pages;
-
-    SignInForm(SignIns signIns, AuthorizePages pages) {
-        this.signIns = signIns;
-        this.pages = pages;
+    /**
+     * A page's sign-in: {@code pageName} and {@code clientId} (or "-") for the security log; the
+     * page's {@code path} and the {@code params} its forms carry, which the second factor's form
+     * carries too; how it shows its password form again; how it goes on once the person is signed in.
+     */
+    record Flow(String pageName, String clientId, String path, Map<String, String> params, UriInfo uri,
+            FormAgain formAgain, Function<LoginSessions.Created, Response> signedIn) {
     }
 
-    /**
-     * {@code pageName} and {@code clientId} (or "-") are for the security log; {@code signedIn} is
-     * how the page goes on once the person is signed in.
-     */
-    Uni<Response> submit(OAuthForm form, String csrfCookie, HttpServerRequest http, String pageName, String clientId,
-            FormAgain formAgain, Function<LoginSessions.Created, Response> signedIn) {
+    private final SignIns signIns;
+    private final AuthorizePages pages;
+    private final SecondFactorPages secondFactorPages;
+
+    SignInForm(SignIns signIns, AuthorizePages pages, SecondFactorPages secondFactorPages) {
+        this.signIns = signIns;
+        this.pages = pages;
+        this.secondFactorPages = secondFactorPages;
+    }
+
+    /** The password form ({@code action=login}). */
+    Uni<Response> submit(OAuthForm form, String csrfCookie, HttpServerRequest http, Flow flow) {
         if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
-            signIns.csrfRefused(pageName, clientId, null);
+            signIns.csrfRefused(flow.pageName(), flow.clientId(), null);
             return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
         }
         String login = form.get("login");
         if (login == null || form.get("password") == null) {
-            return Uni.createFrom().item(formAgain.show("Enter your username or email and your password.", login, 400));
+            return Uni.createFrom().item(flow.formAgain().show("Enter your username or email and your password.", login, 400));
         }
-        return signIns.signIn(pageName, clientId, login, form.get("password"), CallerAddress.of(http))
-                .map(signedIn)
+        FormAgain formAgain = flow.formAgain();
+        return signIns.signIn(flow.pageName(), flow.clientId(), login, form.get("password"), CallerAddress.of(http))
+                .map(passed -> passed.session() != null ? flow.signedIn().apply(passed.session())
+                        : secondFactorPages.form(flow.path(), flow.params(), flow.uri(), null, 200, passed.pendingSignIn()))
                 .onFailure(SignIns.SignInRefused.class).recoverWithItem(e ->
                         ((SignIns.SignInRefused) e).throttled()
                                 ? formAgain.show("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
                                 : formAgain.show("The username or password is not right.", login, 401))
                 .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() ->
                         formAgain.show("Signing in is not possible for a moment. Try again shortly.", login, 503));
+    }
+
+    /** The second factor's form ({@code action=second_factor}), with the pending sign-in's cookie. */
+    Uni<Response> submitSecondFactor(OAuthForm form, String csrfCookie, HttpServerRequest http, Flow flow) {
+        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
+            signIns.csrfRefused(flow.pageName(), flow.clientId(), null);
+            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
+        }
+        Cookie pending = http.getCookie(PendingSignIns.COOKIE);
+        String code = form.get("code");
+        if (code == null || code.isBlank()) {
+            return Uni.createFrom().item(again(flow, "Enter the code that your authenticator app shows, or a recovery code.", 400));
+        }
+        return signIns.secondFactor(flow.pageName(), flow.clientId(), pending == null ? null : pending.getValue(), code,
+                        CallerAddress.of(http))
+                .map(passed -> {
+                    Response signedIn = flow.signedIn().apply(passed.session());
+                    return passed.recoveryCodesLeft() < 0 ? secondFactorPages.clearPending(signedIn, flow.uri())
+                            : secondFactorPages.recoveryCodeUsed(signedIn, passed.recoveryCodesLeft(), flow.uri());
+                })
+                .onFailure(SignIns.PendingSignInGone.class).recoverWithItem(() -> flow.formAgain().show(
+                        "That sign-in took too long or was finished already. Sign in again.", null, 401))
+                .onFailure(SignIns.SignInRefused.class).recoverWithItem(e -> ((SignIns.SignInRefused) e).throttled()
+                        ? again(flow, "Too many wrong codes. Wait a few minutes and try again.", 429)
+                        : again(flow, "That code is not right, or it was used already. Wait for the next code.", 401))
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() ->
+                        again(flow, "Signing in is not possible for a moment. Try again shortly.", 503));
+    }
+
+    private Response again(Flow flow, String message, int status) {
+        return secondFactorPages.form(flow.path(), flow.params(), flow.uri(), message, status, null);
     }
 }

@@ -61,7 +61,8 @@ public class AuthorizationCodeRepository {
         return client.preparedQuery("UPDATE authorization_code c SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL "
                 + "RETURNING application_id, person_id, username, redirect_uri, scopes, code_challenge, family, expires_at, "
                 + "expires_at <= now() AS expired, nonce, auth_time, session_hash, (SELECT s.expires_at FROM login_session s "
-                + "WHERE s.session_hash = c.session_hash AND s.expires_at > now()) AS session_expires_at")
+                + "WHERE s.session_hash = c.session_hash AND s.expires_at > now()) AS session_expires_at, "
+                + "(SELECT s.amr FROM login_session s WHERE s.session_hash = c.session_hash) AS session_amr")
                 .execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {

@@ -82,6 +82,7 @@ public class DeviceAuthorizationRepository {
                 RETURNING d.status, d.person_id, d.username, d.auth_time, d.scopes, d.session_hash,
                           (SELECT s.expires_at FROM login_session s WHERE s.session_hash = d.session_hash
                            AND s.expires_at > now()) AS session_expires_at,
+                          (SELECT s.amr FROM login_session s WHERE s.session_hash = d.session_hash) AS session_amr,
                           coalesce(b.last_polled_at > now() - make_interval(secs => b.interval_seconds), false) AS too_soon,
                           d.expires_at <= now() AS expired, d.used_at IS NOT NULL AS used""")
                 .execute(Tuple.of(Buffer.buffer(deviceCodeHash), applicationId))

@@ -100,11 +100,11 @@ public class TokenIssuer {
      * the tokens as they are otherwise.
      */
     public Uni<IssuedTokens> withIdToken(IssuedTokens issued, ApplicationRow clientOrNull, Long personId, Instant authTime,
-            String nonce) {
+            String nonce, List<String> amr) {
         if (clientOrNull == null || personId == null || !issued.scopes().contains(Scopes.OPENID)) {
             return Uni.createFrom().item(issued);
         }
-        var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce);
+        var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce, amr);
         return idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(), Instant.ofEpochSecond(issued.createdAt()))
                 .map(issued::withIdToken);
     }

@@ -198,6 +198,8 @@ public class TokenRepository {
                 .chain(tokens -> pool.preparedQuery("DELETE FROM authorization_code WHERE expires_at < $1")
                         .execute(Tuple.of(cutoff)).map(codes -> tokens.rowCount() + codes.rowCount()))
                 .chain(count -> pool.preparedQuery("DELETE FROM login_session WHERE expires_at < now()").execute()
-                        .map(sessions -> count + sessions.rowCount()));
+                        .map(sessions -> count + sessions.rowCount()))
+                .chain(count -> pool.preparedQuery("DELETE FROM pending_sign_in WHERE expires_at < now()").execute()
+                        .map(pending -> count + pending.rowCount()));
     }
 }

@@ -25,7 +25,7 @@ class IdTokenClaimsTest {
         Instant now = Instant.parse("2026-11-25T12:00:00Z");
         Instant signedIn = now.minusSeconds(300);
         JWTClaimsSet claims = IdTokenClaims.of(new IdTokenClaims.Subject("https://z.example/api", 42, "Client01", signedIn,
-                "n-1"), "zat_token", now, Duration.ofHours(2));
+                "n-1", AuthenticationMethods.PASSWORD_AND_CODE), "zat_token", now, Duration.ofHours(2));
         assertEquals("https://z.example/api", claims.getIssuer());
         assertEquals("42", claims.getSubject());
         assertEquals(List.of("Client01"), claims.getAudience());
@@ -34,10 +34,17 @@ class IdTokenClaimsTest {
         assertEquals(signedIn.getEpochSecond(), claims.getLongClaim("auth_time"));
         assertEquals("n-1", claims.getStringClaim("nonce"));
         assertEquals(IdTokenClaims.atHash("zat_token"), claims.getStringClaim("at_hash"));
+        assertEquals(List.of("pwd", "otp", "mfa"), claims.getStringListClaim("amr"), "RFC 8176's method references");
+        assertEquals("https://refeds.org/profile/mfa", claims.getStringClaim("acr"));
+        JWTClaimsSet password = IdTokenClaims.of(new IdTokenClaims.Subject("https://z.example/api", 42, "Client01", signedIn,
+                null, AuthenticationMethods.PASSWORD_ONLY), null, now, Duration.ofHours(2));
+        assertEquals(List.of("pwd"), password.getStringListClaim("amr"));
+        assertEquals("https://refeds.org/profile/sfa", password.getStringClaim("acr"));
 
-        JWTClaimsSet refreshed = IdTokenClaims.of(new IdTokenClaims.Subject("https://z.example/api", 42, "Client01", null, null),
-                "zat_other", now, Duration.ofHours(2));
+        JWTClaimsSet refreshed = IdTokenClaims.of(new IdTokenClaims.Subject("https://z.example/api", 42, "Client01", null, null,
+                null), "zat_other", now, Duration.ofHours(2));
         assertNull(refreshed.getClaim("nonce"));
+        assertNull(refreshed.getClaim("amr"), "not known: left out");
         assertNull(refreshed.getClaim("auth_time"));
     }
 

@@ -40,8 +40,52 @@ public interface DirectoryClient {
     record PasswordCheck(String login, String password, String clientAddress) {
     }
 
+    /** {@code secondFactor}: the person has one, which must follow the password. */
     @RegisterForReflection
-    record VerifiedPerson(long userId, String username) {
+    record VerifiedPerson(long userId, String username, boolean secondFactor) {
+    }
+
+    /** A second factor's code (TOTP or recovery) for a person who passed the password. */
+    @RegisterForReflection
+    record SecondFactorCheck(long personId, String code, String clientAddress) {
+    }
+
+    /** How a code was accepted: {@code otp} or {@code recovery}, and the recovery codes left. */
+    @RegisterForReflection
+    record AcceptedCode(String method, long recoveryCodesLeft) {
+    }
+
+    /** A person's second factors, as the account page shows them; {@code totp}: none, pending or enabled. */
+    @RegisterForReflection
+    record FactorStatus(boolean twoFactorAuthentication, String totp, java.time.OffsetDateTime totpConfirmedAt,
+            java.time.OffsetDateTime totpLastUsedAt, long recoveryCodesLeft, List<AccountEvent> events) {
+    }
+
+    @RegisterForReflection
+    record AccountEvent(String kind, String clientAddress, java.time.OffsetDateTime at) {
+    }
+
+    /** A TOTP key being enrolled: Base32, with its algorithm, digits and period. */
+    @RegisterForReflection
+    record TotpEnrolment(String secret, String algorithm, int digits, long period) {
+    }
+
+    @RegisterForReflection
+    record RecoveryCodes(List<String> recoveryCodes) {
+    }
+
+    /** The directory found the request's content invalid (422): a wrong enrolment code, say. */
+    class Invalid extends RuntimeException {
+        public Invalid() {
+            super("invalid", null, false, false);
+        }
+    }
+
+    /** The directory refused the change as things stand (409). */
+    class Conflict extends RuntimeException {
+        public Conflict() {
+            super("conflict", null, false, false);
+        }
     }
 
     /** The directory refused the password (401). */
@@ -136,6 +180,38 @@ public interface DirectoryClient {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<VerifiedPerson> verifyPassword(PasswordCheck check);
 
+    /** 401 {@link PasswordRefused} when the code is not right, 429 {@link PasswordThrottled}. */
+    @POST
+    @Path("/second-factors/verify")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<AcceptedCode> verifySecondFactor(SecondFactorCheck check);
+
+    @GET
+    @Path("/people/{id}/factors")
+    Uni<FactorStatus> factors(@PathParam("id") long personId);
+
+    /** {@link Conflict} when a confirmed key exists. */
+    @POST
+    @Path("/people/{id}/factors/totp")
+    Uni<TotpEnrolment> startTotp(@PathParam("id") long personId);
+
+    /** {@link Invalid} for a wrong code, {@link Conflict} when nothing is being enrolled. */
+    @POST
+    @Path("/people/{id}/factors/totp/confirmation")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<RecoveryCodes> confirmTotp(@PathParam("id") long personId, SecondFactorCheck check);
+
+    /** {@link NotFound} when there is none. */
+    @DELETE
+    @Path("/people/{id}/factors/totp")
+    Uni<Response> removeTotp(@PathParam("id") long personId, @QueryParam("client_address") String clientAddress);
+
+    /** {@link Conflict} for a person without a second factor. */
+    @POST
+    @Path("/people/{id}/recovery-codes")
+    Uni<RecoveryCodes> regenerateRecoveryCodes(@PathParam("id") long personId,
+            @QueryParam("client_address") String clientAddress);
+
     @ClientExceptionMapper
     static RuntimeException toException(Response response) {
         if (response.getStatus() == 401) {
@@ -153,6 +229,12 @@ public interface DirectoryClient {
         }
         if (response.getStatus() == 404) {
             return new NotFound();
+        }
+        if (response.getStatus() == 409) {
+            return new Conflict();
+        }
+        if (response.getStatus() == 422) {
+            return new Invalid();
         }
         if (response.getStatus() >= 500) {
             // Its database away, say: a 503 to our caller, who may retry, not a 500.

@@ -33,7 +33,8 @@ public class FactorSecrets {
     FactorSecrets(DirectoryConfig config) {
         byte[] key;
         try {
-            key = Base64.getDecoder().decode(config.factorKey().strip());
+            key = Base64.getDecoder().decode(config.factorKey().orElseThrow(() -> new IllegalStateException(
+                    "ziggurat.directory.factor-key is not set")).strip());
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("ziggurat.directory.factor-key is not base64", e);
         }

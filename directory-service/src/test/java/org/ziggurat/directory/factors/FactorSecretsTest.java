@@ -17,7 +17,7 @@ class FactorSecretsTest {
         DirectoryConfig config = (DirectoryConfig) Proxy.newProxyInstance(DirectoryConfig.class.getClassLoader(),
                 new Class<?>[] {DirectoryConfig.class}, (proxy, method, args) -> {
                     if (method.getName().equals("factorKey")) {
-                        return key;
+                        return java.util.Optional.of(key);
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });

@@ -73,7 +73,7 @@ final class GatewayContract {
 
     private static void operation(String path, ObjectNode operation, boolean rateLimited) {
         ObjectNode responses = (ObjectNode) operation.path("responses");
-        boolean oauth = path.startsWith("/oauth/") || path.startsWith("/.well-known/");
+        boolean oauth = path.startsWith("/oauth/") || path.startsWith("/.well-known/") || path.startsWith("/account/");
         if (!oauth && !responses.has("401")) {
             // A token that is malformed, unknown, expired or revoked: refused before any service sees it.
             responses.putObject("401").put("$ref", "#/components/responses/Unauthorized");

@@ -59,7 +59,7 @@ public final class PublicRoutes {
             return Optional.empty();
         }
         String service = switch (first) {
-            case "oauth", ".well-known", "applications", "authorizations" -> AUTH;
+            case "oauth", ".well-known", "applications", "authorizations", "account" -> AUTH;
             case "user", "people", "organizations" -> DIRECTORY;
             default -> namespaced(segments);
         };
@@ -78,15 +78,20 @@ public final class PublicRoutes {
         return null;
     }
 
-    /** The OAuth endpoints and metadata: auth-service reads credentials there itself. */
+    /**
+     * The OAuth endpoints and metadata, and the account pages: auth-service reads credentials
+     * there itself (a client's, or the sign-in session's cookie).
+     */
     public static boolean isOAuth(String upstreamPath) {
-        return upstreamPath.equals("/oauth") || upstreamPath.startsWith("/oauth/") || upstreamPath.startsWith("/.well-known/");
+        return upstreamPath.equals("/oauth") || upstreamPath.startsWith("/oauth/") || upstreamPath.startsWith("/.well-known/")
+                || upstreamPath.equals("/account") || upstreamPath.startsWith("/account/");
     }
 
-    /** The pages of the authorization server (authorization, logout): no CORS there. */
+    /** The pages of the authorization server (authorization, logout, device, account): no CORS there. */
     public static boolean isAuthorizationPage(String upstreamPath) {
         return upstreamPath.equals("/oauth/authorize") || upstreamPath.startsWith("/oauth/authorize/")
-                || upstreamPath.equals("/oauth/logout") || upstreamPath.equals("/oauth/device");
+                || upstreamPath.equals("/oauth/logout") || upstreamPath.equals("/oauth/device")
+                || upstreamPath.equals("/account") || upstreamPath.startsWith("/account/");
     }
 
     public static String stripVersion(String path) {

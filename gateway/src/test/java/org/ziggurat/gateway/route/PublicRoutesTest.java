@@ -22,6 +22,7 @@ class PublicRoutesTest {
         routes("/.well-known/oauth-authorization-server", PublicRoutes.AUTH, "/.well-known/oauth-authorization-server");
         routes("/applications/grants/3", PublicRoutes.AUTH, "/applications/grants/3");
         routes("/authorizations", PublicRoutes.AUTH, "/authorizations");
+        routes("/account/security", PublicRoutes.AUTH, "/account/security");
         routes("/user", PublicRoutes.DIRECTORY, "/user");
         routes("/user/organizations", PublicRoutes.DIRECTORY, "/user/organizations");
         routes("/people/alice", PublicRoutes.DIRECTORY, "/people/alice");

@@ -1,0 +1,98 @@
+package org.ziggurat.auth.authorization;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.client.DirectoryClient;
+
+import java.util.List;
+
+/**
+ * What a signed-in person does on the account page's security section: enrol a TOTP
+ * authenticator, remove it, make new recovery codes. The directory keeps the factors; a removal
+ * or new codes need the password again ("sudo mode"), checked and throttled as any sign-in. The
+ * directory records each change as an account event.
+ */
+@ApplicationScoped
+public class AccountSecurity {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    /** The password given again was not right (or the account or address is throttled: {@code throttled}). */
+    public static final class SudoRefused extends RuntimeException {
+
+        private final boolean throttled;
+
+        SudoRefused(boolean throttled) {
+            super("password not confirmed", null, false, false);
+            this.throttled = throttled;
+        }
+
+        public boolean throttled() {
+            return throttled;
+        }
+    }
+
+    private final DirectoryClient directory;
+
+    AccountSecurity(@RestClient DirectoryClient directory) {
+        this.directory = directory;
+    }
+
+    public Uni<DirectoryClient.FactorStatus> status(LoginSessions.Session session) {
+        return directory.factors(session.personId());
+    }
+
+    /** A new key to enrol; {@link DirectoryClient.Conflict} when one is set up already. */
+    public Uni<DirectoryClient.TotpEnrolment> startTotp(LoginSessions.Session session) {
+        return directory.startTotp(session.personId());
+    }
+
+    /**
+     * The enrolment's first code: the recovery codes, shown once. {@link DirectoryClient.Invalid}
+     * for a wrong code, {@link DirectoryClient.Conflict} when nothing is being enrolled.
+     */
+    public Uni<List<String>> confirmTotp(LoginSessions.Session session, String code, String clientAddress) {
+        return directory.confirmTotp(session.personId(), new DirectoryClient.SecondFactorCheck(session.personId(), code,
+                        clientAddress))
+                .invoke(() -> EVENTS.infof("event=second_factor_enabled method=totp person_id=%d", session.personId()))
+                .map(DirectoryClient.RecoveryCodes::recoveryCodes);
+    }
+
+    /** Removes the TOTP authenticator after the password: {@link SudoRefused}, or {@link DirectoryClient.NotFound}. */
+    public Uni<Void> removeTotp(LoginSessions.Session session, String password, String clientAddress) {
+        return sudo(session, password, clientAddress)
+                .chain(() -> directory.removeTotp(session.personId(), clientAddress))
+                .invoke(() -> EVENTS.infof("event=second_factor_removed method=totp person_id=%d", session.personId()))
+                .replaceWithVoid();
+    }
+
+    /** New recovery codes after the password: {@link SudoRefused}, or {@link DirectoryClient.Conflict} without a factor. */
+    public Uni<List<String>> regenerateRecoveryCodes(LoginSessions.Session session, String password, String clientAddress) {
+        return sudo(session, password, clientAddress)
+                .chain(() -> directory.regenerateRecoveryCodes(session.personId(), clientAddress))
+                .invoke(() -> EVENTS.infof("event=recovery_codes_regenerated person_id=%d", session.personId()))
+                .map(DirectoryClient.RecoveryCodes::recoveryCodes);
+    }
+
+    /** The session's person gives the password again: the directory checks it, for this account only. */
+    private Uni<Void> sudo(LoginSessions.Session session, String password, String clientAddress) {
+        if (password == null || password.isEmpty()) {
+            return Uni.createFrom().failure(new SudoRefused(false));
+        }
+        return directory.verifyPassword(new DirectoryClient.PasswordCheck(session.username(), password, clientAddress))
+                .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
+                    EVENTS.infof("event=sudo_failed person_id=%d", session.personId());
+                    return new SudoRefused(false);
+                })
+                .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SudoRefused(true))
+                .invoke(person -> {
+                    if (person.userId() != session.personId()) {
+                        // The username now names someone else (renamed meanwhile): not this person's password.
+                        throw new SudoRefused(false);
+                    }
+                })
+                .replaceWithVoid();
+    }
+}

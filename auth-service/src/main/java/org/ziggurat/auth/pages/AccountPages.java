@@ -1,0 +1,133 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.clients.PlatformName;
+import org.ziggurat.directory.client.DirectoryClient;
+
+import io.quarkus.qute.TemplateData;
+
+import java.net.URLEncoder;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The account page's security section: what the person has (authenticator, recovery codes, the
+ * latest changes), enrolling an authenticator (its QR code and key), and recovery codes shown once.
+ */
+@ApplicationScoped
+class AccountPages {
+
+    static final String PATH = "/account/security";
+
+    private final Template security;
+    private final Template totp;
+    private final Template codes;
+    private final AuthorizePages authorizePages;
+    private final PlatformName platformName;
+
+    AccountPages(@Location("account_security") Template security, @Location("account_totp") Template totp,
+            @Location("account_codes") Template codes, AuthorizePages authorizePages, PlatformName platformName) {
+        this.security = security;
+        this.totp = totp;
+        this.codes = codes;
+        this.authorizePages = authorizePages;
+        this.platformName = platformName;
+    }
+
+    Response login(UriInfo uri, String message, String login, int status) {
+        return authorizePages.loginPage(PATH, null, null, Map.of(), uri, message, login, status);
+    }
+
+    /** After signing in: to the security section, with the session (post/redirect/get). */
+    Response signedIn(UriInfo uri, LoginSessions.Created created) {
+        return authorizePages.backWithSession(PATH, Map.of(), uri, created);
+    }
+
+    /** Post/redirect/get after a change (the Location set as it is: see {@link PagePaths#apiPath}). */
+    Response changed(UriInfo uri) {
+        return Response.status(303).header("Location", PagePaths.apiPath(uri, PATH)).header("Cache-Control", "no-store").build();
+    }
+
+    /** What the security section shows, in words. */
+    @TemplateData
+    record SecurityView(boolean on, String totpSince, String totpLastUsed, long recoveryCodesLeft, List<EventView> events) {
+    }
+
+    @TemplateData
+    record EventView(String when, String what, String from) {
+    }
+
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMMM uuuu", Locale.ENGLISH);
+    private static final DateTimeFormatter MOMENT = DateTimeFormatter.ofPattern("d MMMM uuuu, HH:mm 'UTC'", Locale.ENGLISH);
+    private static final Map<String, String> EVENTS = Map.of(
+            "totp_enabled", "authenticator app set up",
+            "totp_removed", "authenticator app removed",
+            "recovery_codes_regenerated", "new recovery codes made",
+            "recovery_code_used", "a recovery code used to sign in");
+
+    static SecurityView view(DirectoryClient.FactorStatus status) {
+        List<EventView> events = status.events() == null ? List.of() : status.events().stream()
+                .map(e -> new EventView(MOMENT.format(e.at().atZoneSameInstant(ZoneOffset.UTC)),
+                        EVENTS.getOrDefault(e.kind(), e.kind()), e.clientAddress()))
+                .toList();
+        return new SecurityView(status.twoFactorAuthentication(), day(status.totpConfirmedAt()),
+                day(status.totpLastUsedAt()), status.recoveryCodesLeft(), events);
+    }
+
+    private static String day(OffsetDateTime at) {
+        return at == null ? null : DAY.format(at.atZoneSameInstant(ZoneOffset.UTC));
+    }
+
+    Response security(LoginSessions.Session session, DirectoryClient.FactorStatus status, String message, int code,
+            UriInfo uri) {
+        String html = security.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
+                .data("username", session.username()).data("csrf", session.csrfToken()).data("view", view(status))
+                .data("error", message).data("signedInWith", session.amr().contains("mfa")
+                        ? "your password and a second factor" : "your password").render();
+        return PageHeaders.page(code, html, null).build();
+    }
+
+    /** Enrolling: the key's QR code and text ({@code enrolment} null: the form again after a wrong code). */
+    Response totp(LoginSessions.Session session, DirectoryClient.TotpEnrolment enrolment, String message, int code,
+            UriInfo uri) {
+        String qr = null;
+        String key = null;
+        if (enrolment != null) {
+            String issuer = platformName.name();
+            String label = encode(issuer) + ":" + encode(session.username());
+            String otpauth = "otpauth://totp/" + label + "?secret=" + enrolment.secret() + "&issuer=" + encode(issuer)
+                    + "&algorithm=" + enrolment.algorithm() + "&digits=" + enrolment.digits() + "&period=" + enrolment.period();
+            qr = QrCodes.svg(otpauth, "QR code of the key for " + issuer);
+            key = grouped(enrolment.secret());
+        }
+        String html = totp.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
+                .data("csrf", session.csrfToken()).data("qr", qr).data("key", key).data("error", message).render();
+        return PageHeaders.page(code, html, null).build();
+    }
+
+    /** New recovery codes, shown this once. */
+    Response recoveryCodes(List<String> recoveryCodes, UriInfo uri) {
+        String html = codes.data("assets", PagePaths.assets(uri)).data("back", PagePaths.apiPath(uri, PATH))
+                .data("codes", recoveryCodes).render();
+        return PageHeaders.page(200, html, null).build();
+    }
+
+    /** The key in groups of four, as apps that take it typed show it. */
+    static String grouped(String secret) {
+        return secret.replaceAll("(.{4})(?!$)", "$1 ");
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

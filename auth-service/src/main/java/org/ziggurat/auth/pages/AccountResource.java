@@ -1,0 +1,155 @@
+package org.ziggurat.auth.pages;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.auth.authorization.AccountSecurity;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.http.CallerAddress;
+import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.directory.client.DirectoryClient;
+import org.ziggurat.platform.rest.problem.FailureKinds;
+
+import java.util.Map;
+
+/**
+ * The account page's security section in a browser, with the sign-in session's cookie (the same
+ * sign-in as the authorization pages'): a GET shows, every change is a POST with the session's
+ * CSRF token, and removing a factor or making new recovery codes asks for the password again.
+ */
+@Tag(name = "Account", description = "The account pages of a signed-in person (browser, the sign-in session's cookie): security, second factors, recovery codes.")
+@Path("/account/security")
+public class AccountResource {
+
+    private final AccountSecurity security;
+    private final LoginSessions sessions;
+    private final SignInForm signInForm;
+    private final AccountPages pages;
+    private final AuthorizePages authorizePages;
+
+    AccountResource(AccountSecurity security, LoginSessions sessions, SignInForm signInForm, AccountPages pages,
+            AuthorizePages authorizePages) {
+        this.security = security;
+        this.sessions = sessions;
+        this.signInForm = signInForm;
+        this.pages = pages;
+        this.authorizePages = authorizePages;
+    }
+
+    @Operation(operationId = "showAccountSecurity", summary = "The account page's security section (browser)",
+    description = "Two-factor authentication (an authenticator app), recovery codes and the latest security events of "
+    + "the signed-in person; the sign-in page when there is no session.")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The page, or the sign-in page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @GET
+    public Uni<Response> show(@Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
+        return sessions.find(cookie).chain(session -> session == null
+                ? Uni.createFrom().item(pages.login(uri, null, null, 200))
+                : showSecurity(session, null, 200, uri));
+    }
+
+    @Operation(operationId = "changeAccountSecurity", summary = "Change the account's security (the page's forms)",
+    description = "action = login or second_factor (signing in, with the sign-in form's CSRF cookie); with the session's "
+    + "csrf: totp_start (a new key and its QR code), totp_confirm (code: the first code turns two-factor authentication "
+    + "on and shows recovery codes once), totp_remove and recovery_regenerate (both with the password again).")
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.AccountSecurityForm.class)))
+    @APIResponse(responseCode = "200", description = "A page: the key to enrol, the recovery codes, or the section with a message.",
+    content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "303", description = "Done: back to the section.", headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "A form that is no form, or an unknown action.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "401", description = "No session, a wrong password or code.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "403", description = "A form that this site did not send.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "409", description = "Not possible as things stand (set up already, or nothing to confirm).", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "422", description = "The authenticator's code is not right.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "429", description = "Too many attempts.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
+            @Context UriInfo uri, @Context HttpServerRequest http) {
+        OAuthForm form;
+        try {
+            form = OAuthForm.parse(contentType, body);
+        } catch (OAuthException e) {
+            return Uni.createFrom().item(authorizePages.error(400, e.getMessage()));
+        }
+        String action = form.get("action");
+        SignInForm.Flow flow = new SignInForm.Flow("account", "-", AccountPages.PATH, Map.of(), uri,
+                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created));
+        if ("login".equals(action)) {
+            return signInForm.submit(form, loginCsrfCookie, http, flow);
+        }
+        if ("second_factor".equals(action)) {
+            return signInForm.submitSecondFactor(form, loginCsrfCookie, http, flow);
+        }
+        return sessions.find(cookie).chain(session -> {
+            if (session == null) {
+                return Uni.createFrom().item(pages.login(uri, "Your session ended. Sign in again.", null, 401));
+            }
+            if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
+                return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
+            }
+            return change(action, form, session, uri, CallerAddress.of(http))
+                    .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
+                            "Your account cannot be changed for a moment. Try again shortly."));
+        });
+    }
+
+    private Uni<Response> change(String action, OAuthForm form, LoginSessions.Session session, UriInfo uri, String address) {
+        return switch (action == null ? "" : action) {
+            case "totp_start" -> security.startTotp(session).map(enrolment -> pages.totp(session, enrolment, null, 200, uri))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
+                            "An authenticator app is set up already: remove it first.", 409, uri));
+            case "totp_confirm" -> security.confirmTotp(session, form.get("code") == null ? "" : form.get("code"), address)
+                    .map(codes -> pages.recoveryCodes(codes, uri))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> pages.totp(session, null,
+                            "That code is not right. Check the time on your phone, and enter the code your app shows now.", 422, uri))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
+                            "There is no authenticator app being set up: start again.", 409, uri));
+            case "totp_remove" -> sudoRefused(security.removeTotp(session, form.get("password"), address)
+                    .map(done -> pages.changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri)), session, uri);
+            case "recovery_regenerate" -> sudoRefused(security.regenerateRecoveryCodes(session, form.get("password"), address)
+                    .map(codes -> pages.recoveryCodes(codes, uri))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
+                            "Recovery codes come with two-factor authentication: turn it on first.", 409, uri)), session, uri);
+            default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
+        };
+    }
+
+    private Uni<Response> sudoRefused(Uni<Response> change, LoginSessions.Session session, UriInfo uri) {
+        return change.onFailure(AccountSecurity.SudoRefused.class).recoverWithUni(e -> ((AccountSecurity.SudoRefused) e).throttled()
+                ? showSecurity(session, "Too many attempts. Wait a few minutes and try again.", 429, uri)
+                : showSecurity(session, "That password is not right. Nothing was changed.", 401, uri));
+    }
+
+    private Uni<Response> showSecurity(LoginSessions.Session session, String message, int status, UriInfo uri) {
+        return security.status(session).map(factors -> pages.security(session, factors, message, status, uri));
+    }
+}

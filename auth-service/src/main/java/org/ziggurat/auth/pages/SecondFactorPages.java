@@ -1,0 +1,83 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.authorization.PendingSignIns;
+import org.ziggurat.auth.crypto.TokenCrypto;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sign-in's second step, on whichever page signs in (authorization, device, account): the
+ * form for a TOTP or recovery code, and the word that a recovery code was used and how many are left.
+ */
+@ApplicationScoped
+class SecondFactorPages {
+
+    private final Template secondFactor;
+    private final Template recoveryUsed;
+    private final Template required;
+    private final TokenCrypto crypto;
+
+    SecondFactorPages(@Location("second_factor") Template secondFactor, @Location("recovery_used") Template recoveryUsed,
+            @Location("second_factor_required") Template required, TokenCrypto crypto) {
+        this.secondFactor = secondFactor;
+        this.required = required;
+        this.recoveryUsed = recoveryUsed;
+        this.crypto = crypto;
+    }
+
+    /**
+     * The code's form, posting to {@code path} with the page's {@code params}, under a fresh CSRF
+     * cookie; {@code pendingValue}, when not null, is set as the pending sign-in's cookie.
+     */
+    Response form(String path, Map<String, String> params, UriInfo uri, String message, int status, String pendingValue) {
+        String csrf = crypto.newCsrfToken();
+        List<AuthorizePages.Param> hidden = new ArrayList<>();
+        params.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
+        String html = secondFactor.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
+                .data("error", message).data("csrf", csrf).data("params", hidden).render();
+        Response.ResponseBuilder page = PageHeaders.page(status, html, null)
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600));
+        if (pendingValue != null) {
+            page.cookie(PageHeaders.cookie(PendingSignIns.COOKIE, pendingValue, PagePaths.secure(uri),
+                    (int) PendingSignIns.LIFETIME.toSeconds()));
+        }
+        return page.build();
+    }
+
+    /** The page's way on after the second factor, the pending sign-in's cookie cleared. */
+    Response clearPending(Response signedIn, UriInfo uri) {
+        return Response.fromResponse(signedIn).cookie(pendingCleared(uri)).build();
+    }
+
+    /**
+     * Signed in with a recovery code: a page that says so and how many are left, with the link on
+     * (where the page would have gone), and the session's cookies.
+     */
+    Response recoveryCodeUsed(Response signedIn, long left, UriInfo uri) {
+        String html = recoveryUsed.data("assets", PagePaths.assets(uri)).data("left", left)
+                .data("next", signedIn.getHeaderString("Location")).render();
+        List<NewCookie> cookies = new ArrayList<>(signedIn.getCookies().values());
+        cookies.add(pendingCleared(uri));
+        return PageHeaders.page(200, html, null).cookie(cookies.toArray(NewCookie[]::new)).build();
+    }
+
+    /** An application asks for two-factor authentication, which the person has not set up: where to. */
+    Response required(String appName, UriInfo uri) {
+        String html = required.data("assets", PagePaths.assets(uri)).data("appName", appName)
+                .data("security", PagePaths.apiPath(uri, "/account/security")).render();
+        return PageHeaders.page(403, html, null).build();
+    }
+
+    private static NewCookie pendingCleared(UriInfo uri) {
+        return PageHeaders.cookie(PendingSignIns.COOKIE, "", PagePaths.secure(uri), 0);
+    }
+}

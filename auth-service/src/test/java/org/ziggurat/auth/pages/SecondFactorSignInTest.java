@@ -1,0 +1,194 @@
+package org.ziggurat.auth.pages;
+
+import com.nimbusds.jwt.JWTParser;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.DirectoryDouble;
+import org.ziggurat.auth.OAuthTestSupport.App;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.OAuthTestSupport.post;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.Browser;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.CALLBACK;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.hiddenFields;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.query;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.relative;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.exchange;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.openIdApp;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.url;
+
+/**
+ * Signing in with a second factor on the authorization pages: after the password the code's form,
+ * no session before the code, a code good once, a recovery code with how many are left, the ID
+ * token's amr and acr, acr_values, and the password grant refused for such a person (the directory
+ * is its double, which checks codes as the real one does).
+ */
+@QuarkusTest
+class SecondFactorSignInTest {
+
+    /** The answer to the password form of {@code person} on the login page of {@code url}. */
+    static Response password(Browser browser, String url, String person) {
+        Response page = browser.get(url);
+        assertTrue(page.asString().contains("id=\"sign_in\""), page.asString());
+        Map<String, String> form = hiddenFields(page.asString());
+        form.put("login", person);
+        form.put("password", DirectoryDouble.PEOPLE.get(person).password());
+        return browser.post(form);
+    }
+
+    static Response code(Browser browser, Response secondFactorPage, String code) {
+        Map<String, String> form = hiddenFields(secondFactorPage.asString());
+        form.put("code", code);
+        return browser.post(form);
+    }
+
+    /** From the 303 after signing in, through consent, to the client: the redirect's parameters. */
+    static Map<String, String> consentAndBack(Browser browser, String location) {
+        Response consent = browser.get(relative(location));
+        Map<String, String> form = hiddenFields(consent.asString());
+        form.put("action", "approve");
+        Response back = browser.post(form);
+        assertEquals(303, back.statusCode(), back.asString());
+        assertTrue(back.getHeader("Location").startsWith(CALLBACK + "?"), back.getHeader("Location"));
+        return query(back.getHeader("Location"));
+    }
+
+    @Test
+    void thePasswordThenTheCodeThenTheIdTokenSaysSo() throws Exception {
+        App app = openIdApp(null);
+        Browser browser = new Browser();
+        Response second = password(browser, url(app, "scope", "openid", "nonce", "n-mfa-1"), "dora");
+        assertEquals(200, second.statusCode());
+        assertTrue(second.asString().contains("value=\"second_factor\""), "the second factor's form");
+        assertFalse(browser.cookies.containsKey("ziggurat_session"), "no session before the second factor");
+        assertTrue(browser.cookies.containsKey("ziggurat_pending_sign_in"));
+
+        Response wrong = code(browser, second, "000000".equals(DirectoryDouble.totp(DirectoryDouble.currentStep()))
+                ? "111111" : "000000");
+        assertEquals(401, wrong.statusCode());
+        assertTrue(wrong.asString().contains("id=\"second_factor_error\""));
+        assertFalse(browser.cookies.containsKey("ziggurat_session"));
+
+        String good = DirectoryDouble.totp(DirectoryDouble.currentStep());
+        Response signedIn = code(browser, wrong, good);
+        assertEquals(303, signedIn.statusCode(), signedIn.asString());
+        assertTrue(browser.cookies.containsKey("ziggurat_session"));
+        assertFalse(browser.cookies.containsKey("ziggurat_pending_sign_in"), "the pending sign-in's cookie is cleared");
+
+        Map<String, String> answer = consentAndBack(browser, signedIn.getHeader("Location"));
+        var claims = JWTParser.parse((String) exchange(app, answer.get("code")).get("id_token")).getJWTClaimsSet();
+        assertEquals(List.of("pwd", "otp", "mfa"), claims.getStringListClaim("amr"));
+        assertEquals("https://refeds.org/profile/mfa", claims.getStringClaim("acr"));
+
+        // The same code in another sign-in: used already.
+        Browser other = new Browser();
+        Response again = password(other, url(app, "scope", "openid", "nonce", "n-mfa-2"), "dora");
+        Response replayed = code(other, again, good);
+        assertEquals(401, replayed.statusCode());
+        assertFalse(other.cookies.containsKey("ziggurat_session"));
+    }
+
+    @Test
+    void aRecoveryCodeSignsInOnceAndSaysHowManyAreLeft() {
+        App app = openIdApp(null);
+        Browser browser = new Browser();
+        Response second = password(browser, url(app, "scope", "openid", "nonce", "n-rec-1"), "erin");
+        Response used = code(browser, second, DirectoryDouble.RECOVERY_CODES.get(0).toUpperCase());
+        assertEquals(200, used.statusCode(), used.asString());
+        assertTrue(used.asString().contains("You have 2 recovery codes left."), used.asString());
+        assertTrue(browser.cookies.containsKey("ziggurat_session"), "signed in");
+        String next = hrefOf(used.asString(), "continue");
+        assertTrue(next.contains("/oauth/authorize?"), next);
+        consentAndBack(browser, next);
+
+        Browser other = new Browser();
+        Response again = password(other, url(app, "scope", "openid", "nonce", "n-rec-2"), "erin");
+        assertEquals(401, code(other, again, DirectoryDouble.RECOVERY_CODES.get(0)).statusCode(), "good once");
+    }
+
+    @Test
+    void aPendingSignInIsNoSessionAndNeedsItsCookie() {
+        App app = openIdApp(null);
+        Browser browser = new Browser();
+        Response second = password(browser, url(app, "scope", "openid"), "dora");
+        browser.cookies.remove("ziggurat_pending_sign_in");
+        Response lost = code(browser, second, DirectoryDouble.totp(DirectoryDouble.currentStep() + 1));
+        assertEquals(401, lost.statusCode());
+        assertTrue(lost.asString().contains("id=\"sign_in\""), "the password form again");
+        // Its form's CSRF cookie is needed too.
+        Browser forged = new Browser();
+        Response page = password(forged, url(app, "scope", "openid"), "dora");
+        forged.cookies.remove("ziggurat_login_csrf");
+        assertEquals(403, code(forged, page, "123456").statusCode());
+    }
+
+    @Test
+    void thePasswordGrantIsRefusedForAPersonWithASecondFactor() {
+        App app = openIdApp(null);
+        post("/oauth/token", app, "grant_type", "password", "username", "dora", "password", "dora password 4",
+                "scope", "user").statusCode(400).body("error", equalTo("invalid_grant"))
+                .body("error_description", containsString("authorization code flow"));
+        post("/oauth/token", app, "grant_type", "password", "username", "dora", "password", "wrong",
+                "scope", "user").statusCode(400).body("error_description", containsString("not valid"));
+    }
+
+    @Test
+    void anApplicationThatAsksForASecondFactorGetsOneOrAPageSaysWhy() throws Exception {
+        App app = openIdApp(null);
+        String mfa = "https://refeds.org/profile/mfa";
+        // alice has none: after her password, a page that says where to set one up.
+        Browser alice = new Browser();
+        Response signedIn = password(alice, url(app, "scope", "openid", "acr_values", mfa), "alice");
+        assertEquals(303, signedIn.statusCode());
+        Response required = alice.get(relative(signedIn.getHeader("Location")));
+        assertEquals(403, required.statusCode());
+        assertTrue(required.asString().contains("id=\"second_factor_required\""));
+        assertTrue(required.asString().contains("/account/security"));
+        // Without a page (prompt=none): the error, back to the application.
+        Response silent = alice.get(url(app, "scope", "openid", "acr_values", mfa, "prompt", "none"));
+        assertEquals(303, silent.statusCode());
+        assertEquals("unmet_authentication_requirements", query(silent.getHeader("Location")).get("error"));
+        // Settling for either: her password is enough.
+        Response either = alice.get(url(app, "scope", "openid", "acr_values", mfa + " https://refeds.org/profile/sfa"));
+        assertTrue(either.asString().contains("id=\"approve\""), "the consent page");
+
+        // erin has one (her codes are this test's alone): she signs in with it, and the ID token says so.
+        Browser erin = new Browser();
+        Response second = password(erin, url(app, "scope", "openid", "acr_values", mfa, "nonce", "n-acr"), "erin");
+        Response done = code(erin, second, DirectoryDouble.totp(DirectoryDouble.currentStep()));
+        assertEquals(303, done.statusCode(), done.asString());
+        Map<String, String> answer = consentAndBack(erin, done.getHeader("Location"));
+        var claims = JWTParser.parse((String) exchange(app, answer.get("code")).get("id_token")).getJWTClaimsSet();
+        assertEquals(mfa, claims.getStringClaim("acr"));
+    }
+
+    @Test
+    void thePasswordAloneSaysSoInTheIdToken() throws Exception {
+        App app = openIdApp(null);
+        Browser browser = new Browser();
+        Response signedIn = password(browser, url(app, "scope", "openid", "nonce", "n-pwd"), "alice");
+        Map<String, String> answer = consentAndBack(browser, signedIn.getHeader("Location"));
+        var claims = JWTParser.parse((String) exchange(app, answer.get("code")).get("id_token")).getJWTClaimsSet();
+        assertEquals(List.of("pwd"), claims.getStringListClaim("amr"));
+        assertEquals("https://refeds.org/profile/sfa", claims.getStringClaim("acr"));
+        assertNull(claims.getClaim("nonce-other"));
+    }
+
+    static String hrefOf(String html, String id) {
+        var m = java.util.regex.Pattern.compile("id=\"" + id + "\" href=\"([^\"]+)\"").matcher(html);
+        if (!m.find()) {
+            m = java.util.regex.Pattern.compile("href=\"([^\"]+)\"[^>]*id=\"" + id + "\"").matcher(html);
+            assertTrue(m.find(), "a link " + id + " in " + html);
+        }
+        return m.group(1).replace("&amp;", "&");
+    }
+}

@@ -1,0 +1,192 @@
+package org.ziggurat.e2e;
+
+import com.eatthepath.otp.TimeBasedOneTimePasswordGenerator;
+import com.nimbusds.jwt.JWTParser;
+import org.apache.commons.codec.binary.Base32;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import javax.crypto.spec.SecretKeySpec;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.e2e.Platform.as;
+
+/**
+ * A person secures their account in Chromium, against the whole platform: sets up an authenticator
+ * app on the account page (reading the key from the page and computing its codes here), signs in
+ * to an application with password and code (a replayed code refused), signs in with a recovery
+ * code, and turns it off again with the password ("sudo mode"). /user and the password grant
+ * follow each step.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SecondFactorBrowserTest {
+
+    ClientApplication client;
+    BlockingQueue<URI> callbacks;
+    String clientBase;
+
+    @BeforeAll
+    void clientApplication() throws Exception {
+        client = ClientApplication.start();
+        clientBase = client.base();
+        callbacks = client.callbacks();
+    }
+
+    @AfterAll
+    void stopClient() {
+        client.stop();
+    }
+
+    static String code(byte[] key, long step) throws Exception {
+        int code = new TimeBasedOneTimePasswordGenerator().generateOneTimePassword(new SecretKeySpec(key, "HmacSHA1"),
+                Instant.ofEpochSecond(step * 30));
+        return String.format("%06d", code);
+    }
+
+    static long step() {
+        return Instant.now().getEpochSecond() / 30;
+    }
+
+    static void passwordGrant(Platform.Person person, int status) {
+        Platform.anonymous().contentType("application/x-www-form-urlencoded")
+                .formParams(Map.of("grant_type", "password", "username", person.username(), "password", person.password(),
+                        "scope", "user"))
+                .post("/oauth/token").then().statusCode(status);
+    }
+
+    static void signInWithPassword(WebDriver driver, WebDriverWait wait, Platform.Person person) {
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("login"))).sendKeys(person.username());
+        driver.findElement(By.id("password")).sendKeys(person.password());
+        driver.findElement(By.id("sign_in")).click();
+    }
+
+    static void enterCode(WebDriver driver, WebDriverWait wait, String code) {
+        WebElement field = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("code")));
+        field.clear();
+        field.sendKeys(code);
+        driver.findElement(By.id("verify_code")).click();
+    }
+
+    @Test
+    void aPersonSecuresTheirAccountSignsInWithItAndTurnsItOff() throws Exception {
+        Platform.Person person = Platform.signUp("secured");
+        String token = Platform.accessToken(person, "user", "admin");
+        as(token).get("/user").then().statusCode(200).body("two_factor_authentication", is(false));
+        String owner = Platform.accessToken(Platform.signUp("owner"), "user", "admin");
+        Map<String, Object> app = as(owner).contentType("application/json")
+                .body(Map.of("name", "Lab notebook", "redirect_uris", List.of(clientBase + "/callback"),
+                        "scopes", "openid user"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getMap("");
+
+        WebDriver driver = BrowserTest.browser();
+        try {
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+            wait.withMessage(() -> "the page at " + driver.getCurrentUrl() + ": " + driver.getPageSource());
+            // The account page: sign in, set up the authenticator app from the page's key.
+            driver.get(Platform.api() + "/account/security");
+            signInWithPassword(driver, wait, person);
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("start_totp"))).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("totp_qr")));
+            byte[] key = new Base32().decode(driver.findElement(By.id("totp_key")).getText().replace(" ", ""));
+            assertEquals(20, key.length, "a 160-bit key");
+            long enrolled = step();
+            driver.findElement(By.id("totp_code")).sendKeys(code(key, enrolled));
+            driver.findElement(By.id("confirm_totp")).click();
+            List<String> recovery = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("recovery_codes")))
+                    .findElements(By.tagName("code")).stream().map(WebElement::getText).toList();
+            assertEquals(10, recovery.size(), "ten recovery codes, shown once");
+            driver.findElement(By.id("done")).click();
+            assertTrue(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("two_factor_state"))).getText().startsWith("On"));
+            assertEquals("Recovery codes left: 10", driver.findElement(By.id("recovery_codes_left")).getText());
+            as(token).get("/user").then().body("two_factor_authentication", is(true));
+            passwordGrant(person, 400);
+
+            // An application: the password, then the code. The enrolment's code again is a replay.
+            driver.manage().deleteAllCookies();
+            String verifier = "v".repeat(20) + java.util.UUID.randomUUID();
+            String challenge = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    java.security.MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
+            driver.get(Platform.api() + "/oauth/authorize?response_type=code&client_id=" + app.get("client_id")
+                    + "&redirect_uri=" + clientBase + "/callback&scope=openid%20user&nonce=n-2fa&state=s-2fa"
+                    + "&code_challenge=" + challenge + "&code_challenge_method=S256");
+            signInWithPassword(driver, wait, person);
+            enterCode(driver, wait, code(key, enrolled));
+            assertTrue(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("second_factor_error"))).getText()
+                    .contains("used already"));
+            enterCode(driver, wait, code(key, enrolled + 1));
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("approve"))).click();
+            URI back = callbacks.poll(15, TimeUnit.SECONDS);
+            assertNotNull(back, "the browser came back to the application");
+            String authorizationCode = java.net.URLDecoder.decode(back.getQuery().replaceAll(".*code=([^&]+).*", "$1"),
+                    StandardCharsets.UTF_8);
+            String idToken = given().baseUri(Platform.api()).auth().preemptive()
+                    .basic((String) app.get("client_id"), (String) app.get("client_secret"))
+                    .contentType("application/x-www-form-urlencoded")
+                    .formParams(Map.of("grant_type", "authorization_code", "code", authorizationCode,
+                            "redirect_uri", clientBase + "/callback", "code_verifier", verifier))
+                    .post("/oauth/token").then().statusCode(200).extract().path("id_token");
+            var claims = JWTParser.parse(idToken).getJWTClaimsSet();
+            assertEquals(List.of("pwd", "otp", "mfa"), claims.getStringListClaim("amr"));
+            assertEquals("https://refeds.org/profile/mfa", claims.getStringClaim("acr"));
+
+            // Lost the phone: a recovery code, once, and the page says how many are left.
+            driver.manage().deleteAllCookies();
+            driver.get(Platform.api() + "/account/security");
+            signInWithPassword(driver, wait, person);
+            enterCode(driver, wait, recovery.get(0));
+            assertEquals("You have 9 recovery codes left.",
+                    wait.until(ExpectedConditions.presenceOfElementLocated(By.id("recovery_codes_left"))).getText());
+            driver.findElement(By.id("continue")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("account_events")));
+            assertTrue(driver.findElement(By.id("account_events")).getText().contains("a recovery code used to sign in"));
+
+            // Turning it off asks for the password again: a wrong one changes nothing.
+            driver.findElement(By.id("remove_password")).sendKeys("not the password");
+            driver.findElement(By.id("remove_totp")).click();
+            assertTrue(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("security_error"))).getText()
+                    .contains("not right"));
+            assertTrue(driver.findElement(By.id("two_factor_state")).getText().startsWith("On"));
+            driver.findElement(By.id("remove_password")).sendKeys(person.password());
+            driver.findElement(By.id("remove_totp")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("start_totp")));
+            assertTrue(driver.findElement(By.id("two_factor_state")).getText().startsWith("Off"));
+            assertTrue(driver.findElement(By.id("account_events")).getText().contains("authenticator app removed"));
+        } finally {
+            driver.quit();
+        }
+        as(token).get("/user").then().body("two_factor_authentication", is(false));
+        passwordGrant(person, 200);
+    }
+
+    /** The pages' forms only change state by POST with the session's CSRF token; a GET shows. */
+    @Test
+    void theAccountPageIsAPageOfThePlatformAndItsFormsAreItsOwn() {
+        Platform.anonymous().get("/account/security").then().statusCode(200)
+                .header("Content-Security-Policy", containsString("default-src 'none'"))
+                .header("X-Frame-Options", equalTo("DENY"))
+                .body(containsString("id=\"sign_in\""));
+        Platform.anonymous().contentType("application/x-www-form-urlencoded").formParams(Map.of("action", "totp_start"))
+                .post("/account/security").then().statusCode(401).body(containsString("Your session ended"));
+    }
+}
