@@ -16,6 +16,15 @@ public interface AuthConfig {
     @WithDefault("7200s")
     Duration accessTokenLifetime();
 
+    /**
+     * WebAuthn's relying party id: the domain passkeys are bound to (default: the issuer's host).
+     * Changing it later orphans every registered passkey.
+     */
+    Optional<String> webauthnRpId();
+
+    /** The origins a WebAuthn ceremony may come from (default: the issuer's origin). */
+    Optional<java.util.List<String>> webauthnOrigins();
+
     @WithDefault("30d")
     Duration refreshTokenLifetime();
 

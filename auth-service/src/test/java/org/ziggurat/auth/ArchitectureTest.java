@@ -40,12 +40,13 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("keys", Set.of(ROOT, "crypto")),
             entry("clients", Set.of(ROOT, "oauth", "crypto")),
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
-            entry("authorization", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
+            entry("passkeys", Set.of(ROOT, "crypto")),
+            entry("authorization", Set.of(ROOT, "oauth", "crypto", "clients", "tokens", "passkeys")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("granttypes", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys", "authorization",
                     "granttypes")),
-            entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization")));
+            entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization", "passkeys")));
 
     @Override
     protected String root() {

@@ -1,6 +1,5 @@
 package org.ziggurat.e2e;
 
-import com.eatthepath.otp.TimeBasedOneTimePasswordGenerator;
 import com.nimbusds.jwt.JWTParser;
 import org.apache.commons.codec.binary.Base32;
 import org.junit.jupiter.api.AfterAll;
@@ -13,11 +12,9 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import javax.crypto.spec.SecretKeySpec;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -59,13 +56,11 @@ class SecondFactorBrowserTest {
     }
 
     static String code(byte[] key, long step) throws Exception {
-        int code = new TimeBasedOneTimePasswordGenerator().generateOneTimePassword(new SecretKeySpec(key, "HmacSHA1"),
-                Instant.ofEpochSecond(step * 30));
-        return String.format("%06d", code);
+        return AccountSecurityForms.code(key, step);
     }
 
     static long step() {
-        return Instant.now().getEpochSecond() / 30;
+        return AccountSecurityForms.step();
     }
 
     static void passwordGrant(Platform.Person person, int status) {
@@ -177,6 +172,84 @@ class SecondFactorBrowserTest {
         }
         as(token).get("/user").then().body("two_factor_authentication", is(false));
         passwordGrant(person, 200);
+    }
+
+    /**
+     * A passkey, made and used by Chromium's virtual authenticator (the W3C WebAuthn WebDriver
+     * extension, which chromedriver implements): added on the account page, it signs the person in
+     * to an application without the password, is the second factor after it, and is removed again
+     * with the password. The pages are reached as localhost, the relying party (Stack).
+     */
+    @Test
+    void aPasskeySignsInWithoutThePasswordAndIsASecondFactorAfterIt() throws Exception {
+        Platform.Person person = Platform.signUp("passkey");
+        String token = Platform.accessToken(person, "user");
+        String owner = Platform.accessToken(Platform.signUp("owner"), "user", "admin");
+        Map<String, Object> app = as(owner).contentType("application/json")
+                .body(Map.of("name", "Sample tracker", "redirect_uris", List.of(clientBase + "/callback"), "scopes", "openid user"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getMap("");
+        String pages = Platform.api().replace("127.0.0.1", "localhost");
+        WebDriver driver = BrowserTest.browser();
+        try {
+            var authenticator = ((org.openqa.selenium.virtualauthenticator.HasVirtualAuthenticator) driver).addVirtualAuthenticator(
+                    new org.openqa.selenium.virtualauthenticator.VirtualAuthenticatorOptions()
+                            .setProtocol(org.openqa.selenium.virtualauthenticator.VirtualAuthenticatorOptions.Protocol.CTAP2)
+                            .setTransport(org.openqa.selenium.virtualauthenticator.VirtualAuthenticatorOptions.Transport.INTERNAL)
+                            .setHasResidentKey(true).setHasUserVerification(true).setIsUserVerified(true)
+                            .setIsUserConsenting(true));
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+            wait.withMessage(() -> "the page at " + driver.getCurrentUrl() + ": " + driver.getPageSource());
+            driver.get(pages + "/account/security");
+            signInWithPassword(driver, wait, person);
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("passkey_name"))).sendKeys("Lab laptop");
+            driver.findElement(By.id("add_passkey")).click();
+            assertEquals(10, wait.until(ExpectedConditions.presenceOfElementLocated(By.id("recovery_codes")))
+                    .findElements(By.tagName("code")).size(), "the first factor comes with recovery codes");
+            assertEquals(1, authenticator.getCredentials().size(), "the authenticator holds the passkey");
+            assertTrue(authenticator.getCredentials().get(0).isResidentCredential(), "a discoverable credential");
+            driver.findElement(By.id("done")).click();
+            assertTrue(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("passkeys"))).getText().contains("Lab laptop"));
+            as(token).get("/user").then().body("two_factor_authentication", is(true));
+
+            // Without the password: "Sign in with a passkey" on the application's sign-in page.
+            driver.manage().deleteAllCookies();
+            driver.get(pages + "/oauth/authorize?response_type=code&client_id=" + app.get("client_id") + "&redirect_uri="
+                    + clientBase + "/callback&scope=openid%20user&nonce=n-passkey&state=s-passkey");
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("passkey_sign_in"))).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("approve"))).click();
+            URI back = callbacks.poll(15, TimeUnit.SECONDS);
+            assertNotNull(back, "the browser came back to the application");
+            String code = java.net.URLDecoder.decode(back.getQuery().replaceAll(".*code=([^&]+).*", "$1"), StandardCharsets.UTF_8);
+            String idToken = given().baseUri(Platform.api()).auth().preemptive()
+                    .basic((String) app.get("client_id"), (String) app.get("client_secret"))
+                    .contentType("application/x-www-form-urlencoded")
+                    .formParams(Map.of("grant_type", "authorization_code", "code", code, "redirect_uri", clientBase + "/callback"))
+                    .post("/oauth/token").then().statusCode(200).extract().path("id_token");
+            var claims = JWTParser.parse(idToken).getJWTClaimsSet();
+            assertEquals(List.of("hwk", "mfa"), claims.getStringListClaim("amr"), "a device-bound passkey, verified");
+            assertEquals("https://refeds.org/profile/mfa", claims.getStringClaim("acr"));
+
+            // With the password: the passkey is the second factor. (Cookies go per site: those of the pages'.)
+            driver.get(pages + "/account/security");
+            driver.manage().deleteAllCookies();
+            driver.get(pages + "/account/security");
+            signInWithPassword(driver, wait, person);
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("passkey_second_factor"))).click();
+            WebElement listed = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("passkeys")));
+            assertTrue(listed.getText().contains("last used"), listed.getText());
+            assertTrue(driver.findElement(By.id("account_events")).getText().contains("passkey added"));
+
+            // Removing it asks for the password again.
+            WebElement password = driver.findElement(By.cssSelector("#passkeys input[type=password]"));
+            password.sendKeys(person.password());
+            driver.findElement(By.cssSelector("#passkeys button[type=submit]")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("add_passkey")));
+            assertTrue(driver.findElements(By.id("passkeys")).isEmpty(), "no passkey left");
+            assertTrue(driver.findElement(By.id("two_factor_state")).getText().startsWith("Off"));
+        } finally {
+            driver.quit();
+        }
+        as(token).get("/user").then().body("two_factor_authentication", is(false));
     }
 
     /** The pages' forms only change state by POST with the session's CSRF token; a GET shows. */

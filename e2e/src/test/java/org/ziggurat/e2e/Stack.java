@@ -297,6 +297,10 @@ public final class Stack {
         switch (module) {
             case "auth-service" -> {
                 env.put("ZIGGURAT_AUTH_ISSUER", api);
+                // Passkeys: a browser takes no IP address as a relying party, so the pages are also
+                // reached as localhost, where the passkey tests use them (SecondFactorBrowserTest).
+                env.put("ZIGGURAT_AUTH_WEBAUTHN_RP_ID", "localhost");
+                env.put("ZIGGURAT_AUTH_WEBAUTHN_ORIGINS", api.replaceFirst("/api$", "").replace("127.0.0.1", "localhost"));
                 // Signing keys are checked hourly in production; here often enough that a test
                 // sees a rotation (OpenIdRelyingPartyTest) in seconds.
                 env.put("ZIGGURAT_AUTH_SIGNING_KEY_CHECK_EVERY", "2s");

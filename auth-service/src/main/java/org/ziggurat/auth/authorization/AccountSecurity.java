@@ -4,6 +4,8 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
+import org.ziggurat.auth.passkeys.PasskeyVerifier;
+import org.ziggurat.auth.passkeys.Passkeys;
 import org.ziggurat.directory.client.DirectoryClient;
 
 import java.util.List;
@@ -35,9 +37,29 @@ public class AccountSecurity {
     }
 
     private final DirectoryClient directory;
+    private final Passkeys passkeys;
 
-    AccountSecurity(@RestClient DirectoryClient directory) {
+    AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys) {
         this.directory = directory;
+        this.passkeys = passkeys;
+    }
+
+    /**
+     * Adds a passkey the browser just made: the recovery codes when it is the person's first
+     * factor (else none). {@link PasskeyVerifier.PasskeyRefused} when the registration does not
+     * pass, {@link DirectoryClient.Conflict} when it is registered already.
+     */
+    public Uni<List<String>> addPasskey(LoginSessions.Session session, String registration, String name,
+            String clientAddress) {
+        return passkeys.register(session.personId(), registration, name, clientAddress);
+    }
+
+    /** Removes a passkey after the password: {@link SudoRefused}, or {@link DirectoryClient.NotFound}. */
+    public Uni<Void> removePasskey(LoginSessions.Session session, long passkeyId, String password, String clientAddress) {
+        return sudo(session, password, clientAddress)
+                .chain(() -> directory.removePasskey(session.personId(), passkeyId, clientAddress))
+                .invoke(() -> EVENTS.infof("event=second_factor_removed method=passkey person_id=%d", session.personId()))
+                .replaceWithVoid();
     }
 
     public Uni<DirectoryClient.FactorStatus> status(LoginSessions.Session session) {

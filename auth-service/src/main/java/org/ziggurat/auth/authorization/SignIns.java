@@ -6,6 +6,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.auth.oauth.AuthenticationMethods;
+import org.ziggurat.auth.passkeys.PasskeyChallenges;
+import org.ziggurat.auth.passkeys.PasskeyVerifier;
+import org.ziggurat.auth.passkeys.Passkeys;
 
 /**
  * Signing in on the pages (login, device): the directory checks the password (and throttles), and
@@ -19,18 +22,20 @@ public class SignIns {
     private final DirectoryClient directory;
     private final LoginSessions sessions;
     private final PendingSignIns pending;
+    private final Passkeys passkeys;
 
-    SignIns(@RestClient DirectoryClient directory, LoginSessions sessions, PendingSignIns pending) {
+    SignIns(@RestClient DirectoryClient directory, LoginSessions sessions, PendingSignIns pending, Passkeys passkeys) {
         this.directory = directory;
         this.sessions = sessions;
         this.pending = pending;
+        this.passkeys = passkeys;
     }
 
     /**
      * A right password: the session, for a person without a second factor; else the pending
      * sign-in's cookie value, which the second factor's form comes back with.
      */
-    public record PasswordPassed(LoginSessions.Created session, String pendingSignIn) {
+    public record PasswordPassed(LoginSessions.Created session, String pendingSignIn, long personId) {
     }
 
     /** A signed-in session after the second factor; {@code recoveryCodesLeft} when a recovery code was used, else -1. */
@@ -44,18 +49,31 @@ public class SignIns {
         }
     }
 
-    /** Why signing in did not work: the password, or too many attempts (the directory's throttle). */
+    /**
+     * Why signing in did not work: the password, code or passkey, or too many attempts (the
+     * directory's throttle). {@code personId}: whose second factor it was, 0 when not known.
+     */
     public static final class SignInRefused extends RuntimeException {
 
         private final boolean throttled;
+        private final long personId;
 
         SignInRefused(boolean throttled) {
+            this(throttled, 0);
+        }
+
+        SignInRefused(boolean throttled, long personId) {
             super(throttled ? "too many sign-in attempts" : "wrong login or password", null, false, false);
             this.throttled = throttled;
+            this.personId = personId;
         }
 
         public boolean throttled() {
             return throttled;
+        }
+
+        public long personId() {
+            return personId;
         }
     }
 
@@ -75,13 +93,13 @@ public class SignIns {
                         ? pending.create(person.userId(), person.username()).map(value -> {
                             EVENTS.infof("event=password_passed page=%s client_id=%s person_id=%d second_factor=due", page,
                                     clientId, person.userId());
-                            return new PasswordPassed(null, value);
+                            return new PasswordPassed(null, value, person.userId());
                         })
                         : sessions.create(person.userId(), person.username(), AuthenticationMethods.PASSWORD_ONLY, false)
                                 .map(created -> {
                                     EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d", page,
                                             clientId, created.session().personId());
-                                    return new PasswordPassed(created, null);
+                                    return new PasswordPassed(created, null, person.userId());
                                 }))
                 .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
                     EVENTS.infof("event=login_failed page=%s client_id=%s", page, clientId);
@@ -105,21 +123,57 @@ public class SignIns {
                     .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
                         EVENTS.infof("event=second_factor_failed page=%s client_id=%s person_id=%d", page, clientId,
                                 found.personId());
-                        return new SignInRefused(false);
+                        return new SignInRefused(false, found.personId());
                     })
-                    .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true))
-                    .chain(accepted -> pending.end(pendingValue).chain(ended -> {
-                        if (!ended) {
-                            return Uni.createFrom().<SecondFactorPassed>failure(new PendingSignInGone());
-                        }
-                        return sessions.create(found.personId(), found.username(), AuthenticationMethods.PASSWORD_AND_CODE,
-                                true).map(created -> {
-                                    EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d second_factor=%s",
-                                            page, clientId, found.personId(), accepted.method());
-                                    return new SecondFactorPassed(created,
-                                            "recovery".equals(accepted.method()) ? accepted.recoveryCodesLeft() : -1);
-                                });
-                    }));
+                    .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true, found.personId()))
+                    .chain(accepted -> finish(page, clientId, pendingValue, found, AuthenticationMethods.PASSWORD_AND_CODE,
+                            accepted.method(), "recovery".equals(accepted.method()) ? accepted.recoveryCodesLeft() : -1));
+        });
+    }
+
+    /** The second factor of a pending sign-in as a passkey: its assertion, of one of the person's credentials. */
+    public Uni<SecondFactorPassed> secondFactorPasskey(String page, String clientId, String pendingValue, String assertion) {
+        return pending.find(pendingValue).chain(found -> {
+            if (found == null) {
+                return Uni.createFrom().failure(new PendingSignInGone());
+            }
+            return passkeys.authenticate(assertion, PasskeyChallenges.Ceremony.SECOND_FACTOR, found.personId())
+                    .onFailure(PasskeyVerifier.PasskeyRefused.class).transform(e -> {
+                        EVENTS.infof("event=second_factor_failed method=passkey reason=\"%s\" page=%s client_id=%s person_id=%d",
+                                e.getMessage(), page, clientId, found.personId());
+                        return new SignInRefused(false, found.personId());
+                    })
+                    .chain(passed -> finish(page, clientId, pendingValue, found,
+                            AuthenticationMethods.passwordAndPasskey(passed.synced()), "passkey", -1));
+        });
+    }
+
+    /** Signs in with a passkey alone (a discoverable credential, user verification required). */
+    public Uni<LoginSessions.Created> signInWithPasskey(String page, String clientId, String assertion) {
+        return passkeys.authenticate(assertion, PasskeyChallenges.Ceremony.SIGN_IN, 0)
+                .onFailure(PasskeyVerifier.PasskeyRefused.class).transform(e -> {
+                    EVENTS.infof("event=login_failed method=passkey reason=\"%s\" page=%s client_id=%s", e.getMessage(), page,
+                            clientId);
+                    return new SignInRefused(false);
+                })
+                .chain(passed -> sessions.create(passed.personId(), passed.username(),
+                        AuthenticationMethods.passkey(passed.synced()), true))
+                .invoke(created -> EVENTS.infof("event=login_succeeded method=passkey page=%s client_id=%s person_id=%d",
+                        page, clientId, created.session().personId()));
+    }
+
+    /** Ends the pending sign-in, once, and begins the session. */
+    private Uni<SecondFactorPassed> finish(String page, String clientId, String pendingValue, PendingSignIns.Pending found,
+            java.util.List<String> amr, String method, long recoveryCodesLeft) {
+        return pending.end(pendingValue).chain(ended -> {
+            if (!ended) {
+                return Uni.createFrom().<SecondFactorPassed>failure(new PendingSignInGone());
+            }
+            return sessions.create(found.personId(), found.username(), amr, true).map(created -> {
+                EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d second_factor=%s", page, clientId,
+                        found.personId(), method);
+                return new SecondFactorPassed(created, recoveryCodesLeft);
+            });
         });
     }
 

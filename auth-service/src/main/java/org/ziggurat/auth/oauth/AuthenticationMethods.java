@@ -12,6 +12,9 @@ public final class AuthenticationMethods {
     public static final String PASSWORD = "pwd";
     public static final String ONE_TIME_PASSWORD = "otp";
     public static final String MULTIPLE_FACTORS = "mfa";
+    /** A passkey bound to its device, and one that may be synced (its backup-eligible flag): RFC 8176's hwk and swk. */
+    public static final String HARDWARE_KEY = "hwk";
+    public static final String SOFTWARE_KEY = "swk";
 
     public static final String ACR_SINGLE_FACTOR = "https://refeds.org/profile/sfa";
     public static final String ACR_MULTI_FACTOR = "https://refeds.org/profile/mfa";
@@ -22,6 +25,16 @@ public final class AuthenticationMethods {
     public static final List<String> PASSWORD_AND_CODE = List.of(PASSWORD, ONE_TIME_PASSWORD, MULTIPLE_FACTORS);
 
     private AuthenticationMethods() {
+    }
+
+    /** A passkey with user verification, alone: something one has and something one is or knows. */
+    public static List<String> passkey(boolean synced) {
+        return List.of(synced ? SOFTWARE_KEY : HARDWARE_KEY, MULTIPLE_FACTORS);
+    }
+
+    /** The password, then a passkey as the second factor. */
+    public static List<String> passwordAndPasskey(boolean synced) {
+        return List.of(PASSWORD, synced ? SOFTWARE_KEY : HARDWARE_KEY, MULTIPLE_FACTORS);
     }
 
     /** The class of a sign-in by these methods. */

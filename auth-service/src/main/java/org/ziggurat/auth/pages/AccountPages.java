@@ -7,6 +7,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.clients.PlatformName;
+import org.ziggurat.auth.passkeys.Passkeys;
 import org.ziggurat.directory.client.DirectoryClient;
 
 import io.quarkus.qute.TemplateData;
@@ -34,9 +35,12 @@ class AccountPages {
     private final Template codes;
     private final AuthorizePages authorizePages;
     private final PlatformName platformName;
+    private final Passkeys passkeys;
 
     AccountPages(@Location("account_security") Template security, @Location("account_totp") Template totp,
-            @Location("account_codes") Template codes, AuthorizePages authorizePages, PlatformName platformName) {
+            @Location("account_codes") Template codes, AuthorizePages authorizePages, PlatformName platformName,
+            Passkeys passkeys) {
+        this.passkeys = passkeys;
         this.security = security;
         this.totp = totp;
         this.codes = codes;
@@ -60,7 +64,12 @@ class AccountPages {
 
     /** What the security section shows, in words. */
     @TemplateData
-    record SecurityView(boolean on, String totpSince, String totpLastUsed, long recoveryCodesLeft, List<EventView> events) {
+    record SecurityView(boolean on, boolean totp, String totpSince, String totpLastUsed, List<PasskeyView> passkeys,
+            long recoveryCodesLeft, List<EventView> events) {
+    }
+
+    @TemplateData
+    record PasskeyView(long id, String name, String added, String lastUsed) {
     }
 
     @TemplateData
@@ -73,15 +82,19 @@ class AccountPages {
             "totp_enabled", "authenticator app set up",
             "totp_removed", "authenticator app removed",
             "recovery_codes_regenerated", "new recovery codes made",
-            "recovery_code_used", "a recovery code used to sign in");
+            "recovery_code_used", "a recovery code used to sign in",
+            "passkey_added", "passkey added",
+            "passkey_removed", "passkey removed");
 
     static SecurityView view(DirectoryClient.FactorStatus status) {
         List<EventView> events = status.events() == null ? List.of() : status.events().stream()
                 .map(e -> new EventView(MOMENT.format(e.at().atZoneSameInstant(ZoneOffset.UTC)),
                         EVENTS.getOrDefault(e.kind(), e.kind()), e.clientAddress()))
                 .toList();
-        return new SecurityView(status.twoFactorAuthentication(), day(status.totpConfirmedAt()),
-                day(status.totpLastUsedAt()), status.recoveryCodesLeft(), events);
+        List<PasskeyView> passkeys = status.passkeys() == null ? List.of() : status.passkeys().stream()
+                .map(p -> new PasskeyView(p.id(), p.name(), day(p.createdAt()), day(p.lastUsedAt()))).toList();
+        return new SecurityView(status.twoFactorAuthentication(), "enabled".equals(status.totp()),
+                day(status.totpConfirmedAt()), day(status.totpLastUsedAt()), passkeys, status.recoveryCodesLeft(), events);
     }
 
     private static String day(OffsetDateTime at) {
@@ -92,6 +105,7 @@ class AccountPages {
             UriInfo uri) {
         String html = security.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
                 .data("username", session.username()).data("csrf", session.csrfToken()).data("view", view(status))
+                .data("passkeyOptions", passkeys.registrationOptions(session.personId(), session.username(), platformName.name()))
                 .data("error", message).data("signedInWith", session.amr().contains("mfa")
                         ? "your password and a second factor" : "your password").render();
         return PageHeaders.page(code, html, null).build();

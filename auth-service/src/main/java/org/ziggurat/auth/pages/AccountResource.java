@@ -28,6 +28,7 @@ import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.passkeys.PasskeyVerifier;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.problem.FailureKinds;
 
@@ -73,7 +74,9 @@ public class AccountResource {
     @Operation(operationId = "changeAccountSecurity", summary = "Change the account's security (the page's forms)",
     description = "action = login or second_factor (signing in, with the sign-in form's CSRF cookie); with the session's "
     + "csrf: totp_start (a new key and its QR code), totp_confirm (code: the first code turns two-factor authentication "
-    + "on and shows recovery codes once), totp_remove and recovery_regenerate (both with the password again).")
+    + "on and shows recovery codes once), totp_remove and recovery_regenerate (both with the password again), "
+    + "passkey_register (credential: the browser's PublicKeyCredential as JSON, and a name) and passkey_remove (passkey, "
+    + "with the password again); passkey signs in with one.")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = AuthorizeDocs.AccountSecurityForm.class)))
@@ -108,6 +111,9 @@ public class AccountResource {
         if ("second_factor".equals(action)) {
             return signInForm.submitSecondFactor(form, loginCsrfCookie, http, flow);
         }
+        if ("passkey".equals(action)) {
+            return signInForm.submitPasskey(form, loginCsrfCookie, flow);
+        }
         return sessions.find(cookie).chain(session -> {
             if (session == null) {
                 return Uni.createFrom().item(pages.login(uri, "Your session ended. Sign in again.", null, 401));
@@ -139,8 +145,28 @@ public class AccountResource {
                     .map(codes -> pages.recoveryCodes(codes, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
                             "Recovery codes come with two-factor authentication: turn it on first.", 409, uri)), session, uri);
+            case "passkey_register" -> security.addPasskey(session, form.get("credential"), form.get("name"), address)
+                    .map(codes -> codes.isEmpty() ? pages.changed(uri) : pages.recoveryCodes(codes, uri))
+                    .onFailure(PasskeyVerifier.PasskeyRefused.class).recoverWithUni(() -> showSecurity(session,
+                            "The passkey could not be added: the browser's answer did not pass. Try again.", 400, uri))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> showSecurity(session,
+                            "Give the passkey a name (up to 64 characters) to tell it from others.", 422, uri))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
+                            "This passkey is registered already.", 409, uri));
+            case "passkey_remove" -> sudoRefused(passkeyId(form.get("passkey"))
+                    .chain(id -> security.removePasskey(session, id, form.get("password"), address))
+                    .map(done -> pages.changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri)), session, uri);
             default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
         };
+    }
+
+    private static Uni<Long> passkeyId(String value) {
+        try {
+            return Uni.createFrom().item(Long.parseLong(value == null ? "" : value));
+        } catch (NumberFormatException e) {
+            return Uni.createFrom().failure(new DirectoryClient.NotFound());
+        }
     }
 
     private Uni<Response> sudoRefused(Uni<Response> change, LoginSessions.Session session, UriInfo uri) {

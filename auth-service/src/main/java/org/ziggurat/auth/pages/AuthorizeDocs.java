@@ -26,8 +26,10 @@ final class AuthorizeDocs {
             @Schema(description = "OpenID Connect, on the pages' forms.") String maxAge,
             @Schema(description = "OpenID Connect, on the pages' forms: https://refeds.org/profile/mfa asks for a second factor.")
             String acrValues,
-            @Schema(enumeration = {"login", "second_factor", "approve", "deny"}, description = "Set by the pages' own forms only.") String action,
-            @Schema(description = "action=second_factor: a code of the authenticator app, or a recovery code.") String code) {
+            @Schema(enumeration = {"login", "second_factor", "passkey", "approve", "deny"}, description = "Set by the pages' own forms only.") String action,
+            @Schema(description = "action=second_factor: a code of the authenticator app, or a recovery code.") String code,
+            @Schema(description = "action=passkey or second_factor: the browser's PublicKeyCredential, as its toJSON() gives it.")
+            String credential) {
     }
 
     @Schema(name = "AuthorizationDeletion", description = "The spec's DELETE /oauth/authorize form: the client and "
@@ -49,23 +51,29 @@ final class AuthorizeDocs {
 
     @Schema(name = "DeviceVerificationForm", description = "The device verification page's forms (RFC 8628 section 3.3).")
     public record DeviceForm(
-            @Schema(required = true, enumeration = {"login", "second_factor", "verify", "approve", "deny"}) String action,
+            @Schema(required = true, enumeration = {"login", "second_factor", "passkey", "verify", "approve", "deny"}) String action,
             @Schema(description = "The CSRF field of the page that sent the form.") String csrf,
             @Schema(description = "The code the device shows.", example = "BCDF-GHJK") String userCode,
             @Schema(description = "action=login only.") String login,
             @Schema(format = "password", description = "action=login only.") String password,
-            @Schema(description = "action=second_factor: a code of the authenticator app, or a recovery code.") String code) {
+            @Schema(description = "action=second_factor: a code of the authenticator app, or a recovery code.") String code,
+            @Schema(description = "action=passkey or second_factor: the browser's PublicKeyCredential, as its toJSON() gives it.")
+            String credential) {
     }
 
     @Schema(name = "AccountSecurityForm", description = "The account page's security forms.")
     public record AccountSecurityForm(
-            @Schema(required = true, enumeration = {"login", "second_factor", "totp_start", "totp_confirm", "totp_remove",
-                    "recovery_regenerate"}) String action,
+            @Schema(required = true, enumeration = {"login", "second_factor", "passkey", "totp_start", "totp_confirm",
+                    "totp_remove", "recovery_regenerate", "passkey_register", "passkey_remove"}) String action,
             @Schema(description = "The CSRF field of the page that sent the form.") String csrf,
             @Schema(description = "action=login only.") String login,
             @Schema(format = "password", description = "action=login; totp_remove and recovery_regenerate (the password "
                     + "again).") String password,
             @Schema(description = "action=second_factor and totp_confirm: a code of the authenticator app (or a recovery "
-                    + "code, second_factor only).") String code) {
+                    + "code, second_factor only).") String code,
+            @Schema(description = "action=passkey, second_factor and passkey_register: the browser's PublicKeyCredential, "
+                    + "as its toJSON() gives it.") String credential,
+            @Schema(description = "action=passkey_register: what the person calls the passkey.", maxLength = 64) String name,
+            @Schema(description = "action=passkey_remove: the passkey's id.") String passkey) {
     }
 }

@@ -13,6 +13,8 @@ import org.ziggurat.auth.clients.PlatformName;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.RedirectUris;
+import org.ziggurat.auth.passkeys.PasskeyChallenges;
+import org.ziggurat.auth.passkeys.Passkeys;
 import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.net.URI;
@@ -42,12 +44,14 @@ public class AuthorizePages {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final PlatformName platformName;
+    private final Passkeys passkeys;
 
     public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
             @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
             @Location("logout") Template logout, @Location("signed_out") Template signedOut,
             @Location("leave") Template leave, TokenCrypto crypto,
-            AuthConfig config, PlatformName platformName) {
+            AuthConfig config, PlatformName platformName, Passkeys passkeys) {
+        this.passkeys = passkeys;
         this.leave = leave;
         this.platformName = platformName;
         this.logout = logout;
@@ -78,7 +82,8 @@ public class AuthorizePages {
         String html = login.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
                 .data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
                 .data("error", message).data("login", loginName)
-                .data("csrf", csrf).data("params", hidden(params)).render();
+                .data("csrf", csrf).data("params", hidden(params))
+                .data("passkeyOptions", passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0)).render();
         return PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
     }

@@ -142,6 +142,7 @@ public class AuthorizeResource {
         return steps.checked(params, request -> switch (action) {
             case "login" -> steps.signIn(request, form, loginCsrfCookie, uri, http);
             case "second_factor" -> steps.secondFactor(request, form, loginCsrfCookie, uri, http);
+            case "passkey" -> steps.passkey(request, form, loginCsrfCookie, uri);
             case "approve", "deny" -> steps.decide(request, action.equals("approve"), form.get("csrf"), sessionCookie, uri);
             default -> Uni.createFrom().item(pages.error(400, "Unknown action."));
         });

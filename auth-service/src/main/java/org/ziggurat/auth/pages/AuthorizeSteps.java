@@ -94,6 +94,10 @@ class AuthorizeSteps {
         return signInForm.submitSecondFactor(form, csrfCookie, http, flow(request, uri));
     }
 
+    Uni<Response> passkey(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri) {
+        return signInForm.submitPasskey(form, csrfCookie, flow(request, uri));
+    }
+
     private SignInForm.Flow flow(AuthorizationRequest request, UriInfo uri) {
         return new SignInForm.Flow("login", request.app().clientId(), "/oauth/authorize", request.frontChannel(), uri,
                 (message, login, status) -> pages.login(request, uri, message, login, status),

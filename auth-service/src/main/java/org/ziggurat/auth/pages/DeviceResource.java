@@ -125,6 +125,9 @@ public class DeviceResource {
         if ("second_factor".equals(action)) {
             return signInForm.submitSecondFactor(form, loginCsrfCookie, http, signInFlow(form, uri));
         }
+        if ("passkey".equals(action)) {
+            return signInForm.submitPasskey(form, loginCsrfCookie, signInFlow(form, uri));
+        }
         if (!"verify".equals(action) && !"approve".equals(action) && !"deny".equals(action)) {
             return Uni.createFrom().item(pages.error(400, "Unknown action."));
         }

@@ -7,7 +7,8 @@ import java.net.URI;
 
 /**
  * What every page of the authorization server is served with: no framing, a strict content
- * security policy (our stylesheet, nothing else), no caching, no referrer.
+ * security policy (our stylesheet and our one script, which passkeys need, nothing inline or
+ * from elsewhere), no caching, no referrer.
  */
 public final class PageHeaders {
 
@@ -18,7 +19,7 @@ public final class PageHeaders {
     public static Response.ResponseBuilder page(int status, String html, String formTarget) {
         String formAction = "'self'" + (formTarget == null ? "" : " " + formTarget);
         return Response.status(status).type("text/html; charset=UTF-8").entity(html)
-                .header("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; "
+                .header("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
                         + "form-action " + formAction + "; frame-ancestors 'none'; base-uri 'none'")
                 .header("X-Frame-Options", "DENY")
                 .header("X-Content-Type-Options", "nosniff")

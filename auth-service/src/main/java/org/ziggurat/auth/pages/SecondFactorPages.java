@@ -9,6 +9,8 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.PendingSignIns;
 import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.passkeys.PasskeyChallenges;
+import org.ziggurat.auth.passkeys.Passkeys;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +27,11 @@ class SecondFactorPages {
     private final Template recoveryUsed;
     private final Template required;
     private final TokenCrypto crypto;
+    private final Passkeys passkeys;
 
     SecondFactorPages(@Location("second_factor") Template secondFactor, @Location("recovery_used") Template recoveryUsed,
-            @Location("second_factor_required") Template required, TokenCrypto crypto) {
+            @Location("second_factor_required") Template required, TokenCrypto crypto, Passkeys passkeys) {
+        this.passkeys = passkeys;
         this.secondFactor = secondFactor;
         this.required = required;
         this.recoveryUsed = recoveryUsed;
@@ -36,14 +40,18 @@ class SecondFactorPages {
 
     /**
      * The code's form, posting to {@code path} with the page's {@code params}, under a fresh CSRF
-     * cookie; {@code pendingValue}, when not null, is set as the pending sign-in's cookie.
+     * cookie; {@code pendingValue}, when not null, is set as the pending sign-in's cookie. With the
+     * pending person's id (not 0), the form offers their passkey too.
      */
-    Response form(String path, Map<String, String> params, UriInfo uri, String message, int status, String pendingValue) {
+    Response form(String path, Map<String, String> params, UriInfo uri, String message, int status, String pendingValue,
+            long personId) {
         String csrf = crypto.newCsrfToken();
         List<AuthorizePages.Param> hidden = new ArrayList<>();
         params.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
         String html = secondFactor.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
-                .data("error", message).data("csrf", csrf).data("params", hidden).render();
+                .data("error", message).data("csrf", csrf).data("params", hidden)
+                .data("passkeyOptions", personId > 0 ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SECOND_FACTOR, personId) : null)
+                .render();
         Response.ResponseBuilder page = PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600));
         if (pendingValue != null) {

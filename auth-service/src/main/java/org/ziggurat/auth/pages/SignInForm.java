@@ -62,7 +62,8 @@ class SignInForm {
         FormAgain formAgain = flow.formAgain();
         return signIns.signIn(flow.pageName(), flow.clientId(), login, form.get("password"), CallerAddress.of(http))
                 .map(passed -> passed.session() != null ? flow.signedIn().apply(passed.session())
-                        : secondFactorPages.form(flow.path(), flow.params(), flow.uri(), null, 200, passed.pendingSignIn()))
+                        : secondFactorPages.form(flow.path(), flow.params(), flow.uri(), null, 200, passed.pendingSignIn(),
+                                passed.personId()))
                 .onFailure(SignIns.SignInRefused.class).recoverWithItem(e ->
                         ((SignIns.SignInRefused) e).throttled()
                                 ? formAgain.show("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
@@ -78,12 +79,16 @@ class SignInForm {
             return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
         }
         Cookie pending = http.getCookie(PendingSignIns.COOKIE);
+        String pendingValue = pending == null ? null : pending.getValue();
         String code = form.get("code");
-        if (code == null || code.isBlank()) {
-            return Uni.createFrom().item(again(flow, "Enter the code that your authenticator app shows, or a recovery code.", 400));
+        String credential = form.get("credential");
+        if ((code == null || code.isBlank()) && (credential == null || credential.isBlank())) {
+            return Uni.createFrom().item(again(flow, "Enter the code that your authenticator app shows, or a recovery code.", 400, 0));
         }
-        return signIns.secondFactor(flow.pageName(), flow.clientId(), pending == null ? null : pending.getValue(), code,
-                        CallerAddress.of(http))
+        Uni<SignIns.SecondFactorPassed> checked = credential != null && !credential.isBlank()
+                ? signIns.secondFactorPasskey(flow.pageName(), flow.clientId(), pendingValue, credential)
+                : signIns.secondFactor(flow.pageName(), flow.clientId(), pendingValue, code, CallerAddress.of(http));
+        return checked
                 .map(passed -> {
                     Response signedIn = flow.signedIn().apply(passed.session());
                     return passed.recoveryCodesLeft() < 0 ? secondFactorPages.clearPending(signedIn, flow.uri())
@@ -91,14 +96,38 @@ class SignInForm {
                 })
                 .onFailure(SignIns.PendingSignInGone.class).recoverWithItem(() -> flow.formAgain().show(
                         "That sign-in took too long or was finished already. Sign in again.", null, 401))
-                .onFailure(SignIns.SignInRefused.class).recoverWithItem(e -> ((SignIns.SignInRefused) e).throttled()
-                        ? again(flow, "Too many wrong codes. Wait a few minutes and try again.", 429)
-                        : again(flow, "That code is not right, or it was used already. Wait for the next code.", 401))
+                .onFailure(SignIns.SignInRefused.class).recoverWithItem(e -> {
+                    SignIns.SignInRefused refused = (SignIns.SignInRefused) e;
+                    return refused.throttled()
+                            ? again(flow, "Too many wrong codes. Wait a few minutes and try again.", 429, refused.personId())
+                            : again(flow, credential != null && !credential.isBlank()
+                                    ? "That passkey could not be checked. Try again, or enter a code."
+                                    : "That code is not right, or it was used already. Wait for the next code.", 401,
+                                    refused.personId());
+                })
                 .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() ->
-                        again(flow, "Signing in is not possible for a moment. Try again shortly.", 503));
+                        again(flow, "Signing in is not possible for a moment. Try again shortly.", 503, 0));
     }
 
-    private Response again(Flow flow, String message, int status) {
-        return secondFactorPages.form(flow.path(), flow.params(), flow.uri(), message, status, null);
+    /** The sign-in form's passkey ({@code action=passkey}): a discoverable credential, without the password. */
+    Uni<Response> submitPasskey(OAuthForm form, String csrfCookie, Flow flow) {
+        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
+            signIns.csrfRefused(flow.pageName(), flow.clientId(), null);
+            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
+        }
+        String credential = form.get("credential");
+        if (credential == null || credential.isBlank()) {
+            return Uni.createFrom().item(flow.formAgain().show("Choose a passkey to sign in with.", null, 400));
+        }
+        return signIns.signInWithPasskey(flow.pageName(), flow.clientId(), credential).map(flow.signedIn())
+                .onFailure(SignIns.SignInRefused.class).recoverWithItem(() -> flow.formAgain().show(
+                        "That passkey could not sign you in. Try again, or sign in with your password.", null, 401))
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() ->
+                        flow.formAgain().show("Signing in is not possible for a moment. Try again shortly.", null, 503));
+    }
+
+    /** The code's form again; {@code personId} (0: not known) for its passkey's challenge. */
+    private Response again(Flow flow, String message, int status, long personId) {
+        return secondFactorPages.form(flow.path(), flow.params(), flow.uri(), message, status, null, personId);
     }
 }

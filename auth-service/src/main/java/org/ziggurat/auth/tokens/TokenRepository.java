@@ -200,6 +200,8 @@ public class TokenRepository {
                 .chain(count -> pool.preparedQuery("DELETE FROM login_session WHERE expires_at < now()").execute()
                         .map(sessions -> count + sessions.rowCount()))
                 .chain(count -> pool.preparedQuery("DELETE FROM pending_sign_in WHERE expires_at < now()").execute()
-                        .map(pending -> count + pending.rowCount()));
+                        .map(pending -> count + pending.rowCount()))
+                .chain(count -> pool.preparedQuery("DELETE FROM passkey_challenge_used WHERE expires_at < now()").execute()
+                        .map(challenges -> count + challenges.rowCount()));
     }
 }

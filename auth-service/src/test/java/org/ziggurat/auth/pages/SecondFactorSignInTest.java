@@ -35,6 +35,19 @@ import static org.ziggurat.auth.pages.OpenIdConnectTest.url;
 @QuarkusTest
 class SecondFactorSignInTest {
 
+    @jakarta.inject.Inject
+    org.ziggurat.auth.passkeys.PasskeyChallenges challenges;
+
+    /** A passkey's answer names its challenge: the database takes its first use only, whichever replica asks. */
+    @Test
+    void aPasskeyChallengeIsAnsweredOnce() {
+        byte[] challenge = challenges.issue(org.ziggurat.auth.passkeys.PasskeyChallenges.Ceremony.SIGN_IN, 0);
+        assertTrue(challenges.use(challenge).await().atMost(java.time.Duration.ofSeconds(5)));
+        assertFalse(challenges.use(challenge).await().atMost(java.time.Duration.ofSeconds(5)));
+        assertTrue(challenges.use(challenges.issue(org.ziggurat.auth.passkeys.PasskeyChallenges.Ceremony.SIGN_IN, 0))
+                .await().atMost(java.time.Duration.ofSeconds(5)));
+    }
+
     /** The answer to the password form of {@code person} on the login page of {@code url}. */
     static Response password(Browser browser, String url, String person) {
         Response page = browser.get(url);

@@ -58,7 +58,28 @@ public interface DirectoryClient {
     /** A person's second factors, as the account page shows them; {@code totp}: none, pending or enabled. */
     @RegisterForReflection
     record FactorStatus(boolean twoFactorAuthentication, String totp, java.time.OffsetDateTime totpConfirmedAt,
-            java.time.OffsetDateTime totpLastUsedAt, long recoveryCodesLeft, List<AccountEvent> events) {
+            java.time.OffsetDateTime totpLastUsedAt, List<PasskeyView> passkeys, long recoveryCodesLeft,
+            List<AccountEvent> events) {
+    }
+
+    @RegisterForReflection
+    record PasskeyView(long id, String name, java.time.OffsetDateTime createdAt, java.time.OffsetDateTime lastUsedAt) {
+    }
+
+    /** A WebAuthn credential auth-service verified at registration; bytes base64url. */
+    @RegisterForReflection
+    record PasskeyRegistration(String credentialId, String publicKey, long signCount, boolean uvInitialized,
+            boolean backupEligible, String transports, String name, String clientAddress) {
+    }
+
+    /** What an assertion is verified against: the owner, the COSE key (base64url) and the counter. */
+    @RegisterForReflection
+    record PasskeyCredential(long id, long personId, String username, String publicKey, long signCount,
+            boolean uvInitialized, boolean backupEligible) {
+    }
+
+    @RegisterForReflection
+    record PasskeyUse(long signCount) {
     }
 
     @RegisterForReflection
@@ -205,6 +226,29 @@ public interface DirectoryClient {
     @DELETE
     @Path("/people/{id}/factors/totp")
     Uni<Response> removeTotp(@PathParam("id") long personId, @QueryParam("client_address") String clientAddress);
+
+    /** 201 with recovery codes when it is the person's first factor (else none); {@link Conflict} when registered. */
+    @POST
+    @Path("/people/{id}/passkeys")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<RecoveryCodes> addPasskey(@PathParam("id") long personId, PasskeyRegistration registration);
+
+    /** {@link NotFound} when the person has no such passkey. */
+    @DELETE
+    @Path("/people/{id}/passkeys/{passkey}")
+    Uni<Response> removePasskey(@PathParam("id") long personId, @PathParam("passkey") long passkeyId,
+            @QueryParam("client_address") String clientAddress);
+
+    /** {@link NotFound} when no passkey has the credential id (base64url). */
+    @GET
+    @Path("/passkeys/{credentialId}")
+    Uni<PasskeyCredential> passkey(@PathParam("credentialId") String credentialId);
+
+    /** {@link Conflict} when the counter did not move forward. */
+    @POST
+    @Path("/passkeys/{credentialId}/use")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> usePasskey(@PathParam("credentialId") String credentialId, PasskeyUse use);
 
     /** {@link Conflict} for a person without a second factor. */
     @POST

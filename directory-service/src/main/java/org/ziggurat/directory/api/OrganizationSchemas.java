@@ -20,7 +20,11 @@ final class OrganizationSchemas {
     /** The body of PATCH /organizations/{id}. */
     @Schema(name = "OrganizationChange", description = "The fields to change; those left out stay as they are.")
     record OrganizationChange(@Schema(maxLength = 255) String displayName,
-            @Schema(enumeration = {"public", "private"}) String visibility) {
+            @Schema(enumeration = {"public", "private"}) String visibility,
+            @Schema(description = "Whether members must have a second factor: a member without one keeps the "
+                    + "membership but has no member's rights in the organization's namespaces (a 403 that says why) "
+                    + "until they set one up. Turning it on needs one of your own (else 409).")
+            Boolean twoFactorRequirementEnabled) {
     }
 
     /** The body of PUT /organizations/{id}/memberships/{user_id}. */

@@ -7,6 +7,8 @@ public final class AccountEvents {
     public static final String TOTP_REMOVED = "totp_removed";
     public static final String RECOVERY_CODES_REGENERATED = "recovery_codes_regenerated";
     public static final String RECOVERY_CODE_USED = "recovery_code_used";
+    public static final String PASSKEY_ADDED = "passkey_added";
+    public static final String PASSKEY_REMOVED = "passkey_removed";
 
     private AccountEvents() {
     }

@@ -17,18 +17,24 @@ import java.util.List;
 @ApplicationScoped
 public class FactorRepository {
 
-    /** What a person has: a TOTP key (confirmed or being enrolled), and unused recovery codes. */
-    public record Status(TotpFactor totp, long recoveryCodesLeft) {
+    /** What a person has: a TOTP key (confirmed or being enrolled), passkeys, and unused recovery codes. */
+    public record Status(TotpFactor totp, List<Passkey> passkeys, long recoveryCodesLeft) {
 
         public boolean totpConfirmed() {
             return totp != null && totp.confirmedAt != null;
+        }
+
+        /** Whether the person has a second factor at all. */
+        public boolean any() {
+            return totpConfirmed() || !passkeys.isEmpty();
         }
     }
 
     public Uni<Status> status(long personId) {
         return Panache.withSession(() -> TotpFactor.<TotpFactor>findById(personId)
-                .chain(totp -> RecoveryCode.count("personId = ?1 and usedAt is null", personId)
-                        .map(left -> new Status(totp, left))));
+                .chain(totp -> Passkey.<Passkey>list("personId = ?1 order by createdAt, id", personId)
+                        .chain(passkeys -> RecoveryCode.count("personId = ?1 and usedAt is null", personId)
+                                .map(left -> new Status(totp, passkeys, left)))));
     }
 
     /**
@@ -82,14 +88,65 @@ public class FactorRepository {
     public Uni<Boolean> removeTotp(long personId, String address) {
         return Panache.withTransaction(() -> TotpFactor.delete("personId = ?1 and confirmedAt is not null", personId)
                 .chain(deleted -> deleted == 0 ? Uni.createFrom().item(false)
-                        : RecoveryCode.delete("personId = ?1", personId)
+                        : codesGoWithTheLastFactor(personId)
                                 .chain(() -> event(personId, AccountEvents.TOTP_REMOVED, address))
                                 .replaceWith(true)));
     }
 
+    /**
+     * Adds a passkey; with the person's first factor, a new set of recovery codes. Null when the
+     * credential is registered already (to anyone), else whether recovery codes were made.
+     */
+    public Uni<Boolean> addPasskey(Passkey passkey, List<byte[]> recoveryHashes, String address) {
+        long personId = passkey.personId;
+        return Panache.withTransaction(() -> Passkey.count("credentialId = ?1", passkey.credentialId).chain(taken -> {
+            if (taken > 0) {
+                return Uni.createFrom().<Boolean>nullItem();
+            }
+            return factorCount(personId).chain(before -> passkey.persist()
+                    .chain(() -> before == 0 ? replaceCodes(personId, recoveryHashes) : Uni.createFrom().voidItem())
+                    .chain(() -> event(personId, AccountEvents.PASSKEY_ADDED, address))
+                    .replaceWith(before == 0));
+        }));
+    }
+
+    /** The passkey of a credential id; null when none. */
+    public Uni<Passkey> passkey(byte[] credentialId) {
+        return Panache.withSession(() -> Passkey.<Passkey>find("credentialId = ?1", credentialId).firstResult());
+    }
+
+    /**
+     * Records an assertion's counter, once: true when the counter moved forward (or the
+     * authenticator keeps none: both zero), false when it did not, which a cloned authenticator shows.
+     */
+    public Uni<Boolean> usePasskey(byte[] credentialId, long signCount) {
+        return Panache.withTransaction(() -> Passkey.update("signCount = ?1, lastUsedAt = ?2 where credentialId = ?3 "
+                        + "and (signCount < ?1 or (signCount = 0 and ?1 = 0))", signCount, now(), credentialId)
+                .map(updated -> updated == 1));
+    }
+
+    /** Removes a passkey of the person, and with the last factor the recovery codes; false when there was none. */
+    public Uni<Boolean> removePasskey(long personId, long passkeyId, String address) {
+        return Panache.withTransaction(() -> Passkey.delete("id = ?1 and personId = ?2", passkeyId, personId)
+                .chain(deleted -> deleted == 0 ? Uni.createFrom().item(false)
+                        : codesGoWithTheLastFactor(personId)
+                                .chain(() -> event(personId, AccountEvents.PASSKEY_REMOVED, address))
+                                .replaceWith(true)));
+    }
+
+    private static Uni<Long> factorCount(long personId) {
+        return TotpFactor.count("personId = ?1 and confirmedAt is not null", personId)
+                .chain(totp -> Passkey.count("personId = ?1", personId).map(passkeys -> totp + passkeys));
+    }
+
+    private static Uni<Void> codesGoWithTheLastFactor(long personId) {
+        return factorCount(personId).chain(left -> left > 0 ? Uni.createFrom().voidItem()
+                : RecoveryCode.delete("personId = ?1", personId).replaceWithVoid());
+    }
+
     /** A new set of recovery codes for a person who has a second factor; false when they have none. */
     public Uni<Boolean> regenerateRecoveryCodes(long personId, List<byte[]> hashes, String address) {
-        return Panache.withTransaction(() -> TotpFactor.count("personId = ?1 and confirmedAt is not null", personId)
+        return Panache.withTransaction(() -> factorCount(personId)
                 .chain(factors -> factors == 0 ? Uni.createFrom().item(false)
                         : replaceCodes(personId, hashes)
                                 .chain(() -> event(personId, AccountEvents.RECOVERY_CODES_REGENERATED, address))

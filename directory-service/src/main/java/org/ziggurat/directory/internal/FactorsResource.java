@@ -65,6 +65,45 @@ public class FactorsResource {
         return checks.removeTotp(PathIds.parse(id, "person"), clientAddress).map(v -> Response.noContent().build());
     }
 
+    /** A passkey that auth-service verified: 201 with recovery codes when it is the first factor (else none). */
+    @POST
+    @Path("/people/{id}/passkeys")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> addPasskey(@PathParam("id") String id, SecondFactors.PasskeyRegistration registration) {
+        return checks.addPasskey(PathIds.parse(id, "person"), registration)
+                .map(codes -> Response.status(201).entity(codes).build());
+    }
+
+    @DELETE
+    @Path("/people/{id}/passkeys/{passkey}")
+    public Uni<Response> removePasskey(@PathParam("id") String id, @PathParam("passkey") String passkey,
+            @QueryParam("client_address") String clientAddress) {
+        return checks.removePasskey(PathIds.parse(id, "person"), PathIds.parse(passkey, "passkey"), clientAddress)
+                .map(v -> Response.noContent().build());
+    }
+
+    /** The credential an assertion names (base64url), with its owner, key and counter; 404 when none. */
+    @GET
+    @Path("/passkeys/{credentialId}")
+    public Uni<SecondFactors.PasskeyCredential> passkey(@PathParam("credentialId") String credentialId) {
+        return checks.passkey(credentialId);
+    }
+
+    /** The counter of a verified assertion: 204, or 409 when it did not move forward. */
+    @POST
+    @Path("/passkeys/{credentialId}/use")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> usePasskey(@PathParam("credentialId") String credentialId, PasskeyUse use) {
+        if (use == null) {
+            throw org.ziggurat.platform.problem.ProblemException.invalidField("sign_count", "is required");
+        }
+        return checks.usePasskey(credentialId, use.signCount()).map(v -> Response.noContent().build());
+    }
+
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record PasskeyUse(long signCount) {
+    }
+
     /** A new set of recovery codes, the old ones void; 409 without a second factor. */
     @POST
     @Path("/people/{id}/recovery-codes")

@@ -28,7 +28,7 @@ public class InternalRepository {
 
     /** A namespace's owner, and the person's membership there if it is an organization's. */
     public record NamespaceRow(String name, String kind, Long personId, Long organizationId, String visibility,
-            String role, String state) {
+            String role, String state, boolean twoFactorRequired, boolean secondFactor) {
     }
 
     @RegisterForReflection // answered as JSON by GET /internal/people/{id}/organizations
@@ -40,7 +40,7 @@ public class InternalRepository {
 
     /** By username, or by sign-in address when the login contains '@'. */
     public Uni<Credential> credential(String login) {
-        String columns = "SELECT id, username, password_hash, " + PersonRow.hasSecondFactor("person")
+        String columns = "SELECT id, username, password_hash, " + PersonRow.hasSecondFactor("person.id")
                 + " AS second_factor FROM person ";
         String sql = columns + (login.contains("@") ? "WHERE lower(email) = lower($1)" : "WHERE username = lower($1)");
         return pool.preparedQuery(sql).execute(Tuple.of(login)).map(rows -> {
@@ -75,7 +75,10 @@ public class InternalRepository {
     /** One round trip: the name's kind, owner and visibility, and the person's membership if any. */
     public Uni<NamespaceRow> namespace(String name, long personId) {
         return pool.preparedQuery("""
-                SELECT n.name_key, n.kind, p.id AS person_id, o.id AS organization_id, o.visibility, m.role, m.state
+                SELECT n.name_key, n.kind, p.id AS person_id, o.id AS organization_id, o.visibility, m.role, m.state,
+                       coalesce(o.two_factor_required, false) AS two_factor_required,
+                       """ + PersonRow.hasSecondFactor("$2") + """
+                 AS second_factor
                 FROM namespace n
                 LEFT JOIN person p ON n.kind = 'person' AND p.username = n.name_key
                 LEFT JOIN organization o ON n.kind = 'organization' AND o.name = n.name_key
@@ -88,7 +91,8 @@ public class InternalRepository {
                     }
                     Row r = rows.iterator().next();
                     return new NamespaceRow(r.getString("name_key"), r.getString("kind"), r.getLong("person_id"),
-                            r.getLong("organization_id"), r.getString("visibility"), r.getString("role"), r.getString("state"));
+                            r.getLong("organization_id"), r.getString("visibility"), r.getString("role"), r.getString("state"),
+                            r.getBoolean("two_factor_required"), r.getBoolean("second_factor"));
                 });
     }
 

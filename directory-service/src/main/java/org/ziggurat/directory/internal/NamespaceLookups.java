@@ -14,10 +14,14 @@ import org.ziggurat.platform.token.Callers;
 @ApplicationScoped
 public class NamespaceLookups {
 
-    /** A namespace as the other services need it, with the rights of one person in it. */
+    /**
+     * A namespace as the other services need it, with the rights of one person in it.
+     * {@code secondFactorRequired}: the person is a member of an organization that requires a
+     * second factor, and has none, so has no member's rights until they set one up.
+     */
     @RegisterForReflection
     public record Namespace(String name, String kind, long id, String visibility, boolean read, boolean write,
-            boolean admin) {
+            boolean admin, boolean secondFactorRequired) {
     }
 
     private final Callers callers;
@@ -39,10 +43,14 @@ public class NamespaceLookups {
         if ("person".equals(row.kind())) {
             MembershipRules.Rights rights = MembershipRules.inPersonNamespace(row.personId(), personId);
             return new Namespace(row.name(), "person", row.personId(), "public", rights.read(), rights.write(),
-                    rights.admin());
+                    rights.admin(), false);
         }
-        MembershipRules.Rights rights = MembershipRules.inOrganizationNamespace(row.visibility(), row.role(), row.state());
+        // A member without the second factor the organization requires keeps the membership, not
+        // its rights: an outsider's, and the services say why.
+        boolean withheld = row.twoFactorRequired() && row.state() != null && !row.secondFactor();
+        MembershipRules.Rights rights = withheld ? MembershipRules.inOrganizationNamespace(row.visibility(), null, null)
+                : MembershipRules.inOrganizationNamespace(row.visibility(), row.role(), row.state());
         return new Namespace(row.name(), "organization", row.organizationId(), row.visibility(), rights.read(),
-                rights.write(), rights.admin());
+                rights.write(), rights.admin(), withheld && "active".equals(row.state()));
     }
 }

@@ -108,6 +108,30 @@ public class SecondFactorChecks {
         return callers.service().chain(service -> factors.regenerateRecoveryCodes(personId, address(clientAddress)));
     }
 
+    /** 404 for an unknown person; 409 when the credential is registered already. */
+    public Uni<SecondFactors.RecoveryCodes> addPasskey(long personId, SecondFactors.PasskeyRegistration registration) {
+        if (registration == null) {
+            throw ProblemException.invalidField("credential_id", "is required");
+        }
+        return people.person(personId).chain(person -> factors.addPasskey(personId, new SecondFactors.PasskeyRegistration(
+                registration.credentialId(), registration.publicKey(), registration.signCount(), registration.uvInitialized(),
+                registration.backupEligible(), registration.transports(), registration.name(),
+                address(registration.clientAddress()))));
+    }
+
+    public Uni<SecondFactors.PasskeyCredential> passkey(String credentialId) {
+        return callers.service().chain(service -> factors.passkey(credentialId,
+                personId -> people.person(personId).map(person -> person.username())));
+    }
+
+    public Uni<Void> usePasskey(String credentialId, long signCount) {
+        return callers.service().chain(service -> factors.usePasskey(credentialId, signCount));
+    }
+
+    public Uni<Void> removePasskey(long personId, long passkeyId, String clientAddress) {
+        return callers.service().chain(service -> factors.removePasskey(personId, passkeyId, address(clientAddress)));
+    }
+
     private static String address(String clientAddress) {
         return PasswordChecks.address(clientAddress);
     }

@@ -76,11 +76,18 @@ public class OrganizationRepository {
                 .onFailure(PgException.class).transform(OrganizationRepository::conflict);
     }
 
-    public Uni<OrganizationRow> update(long id, String displayName, String visibility) {
+    public Uni<OrganizationRow> update(long id, String displayName, String visibility, Boolean twoFactorRequired) {
         return pool.preparedQuery("UPDATE organization SET display_name = coalesce($2, display_name), "
-                + "visibility = coalesce($3, visibility), updated_at = now() WHERE id = $1")
-                .execute(Tuple.of(id, displayName, visibility))
+                + "visibility = coalesce($3, visibility), two_factor_required = coalesce($4, two_factor_required), "
+                + "updated_at = now() WHERE id = $1")
+                .execute(Tuple.of(id, displayName, visibility, twoFactorRequired))
                 .chain(() -> byId(id));
+    }
+
+    /** Whether the person has a second factor. */
+    public Uni<Boolean> hasSecondFactor(long personId) {
+        return pool.preparedQuery("SELECT " + PersonRow.hasSecondFactor("$1") + " AS second_factor")
+                .execute(Tuple.of(personId)).map(rows -> rows.iterator().next().getBoolean("second_factor"));
     }
 
     /**

@@ -88,7 +88,23 @@ public class OrganizationService {
     public Uni<OrganizationRow> update(Caller caller, long id, EdgeInput<OrganizationFields> input) {
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
         OrganizationFields f = input.get();
-        return requireAdmin(id, person).chain(() -> organizations.update(id, f.displayName(), f.visibility()));
+        Uni<Void> allowed = requireAdmin(id, person);
+        if (Boolean.TRUE.equals(f.twoFactorRequired())) {
+            // As GitHub asks: whoever requires it of the members has one, or would lock themselves out.
+            allowed = allowed.chain(() -> organizations.hasSecondFactor(person)).invoke(has -> {
+                if (!has) {
+                    throw ProblemException.conflict("Set up a second factor for your own account before you require "
+                            + "one of the organization's members.");
+                }
+            }).replaceWithVoid();
+        }
+        return allowed.chain(() -> organizations.update(id, f.displayName(), f.visibility(), f.twoFactorRequired()))
+                .invoke(org -> {
+                    if (f.twoFactorRequired() != null) {
+                        LOG.infof("organization %d: second factor required of members=%s, by person %d", id,
+                                f.twoFactorRequired(), person);
+                    }
+                });
     }
 
     public Uni<Void> delete(Caller caller, long id) {

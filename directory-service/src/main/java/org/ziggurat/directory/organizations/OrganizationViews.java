@@ -17,7 +17,8 @@ public final class OrganizationViews {
 
     /** The spec's fields ({@code id}, {@code name}, {@code member_ids}, {@code oauth_application_uids}) and ours. */
     @RegisterForReflection
-    public record Organization(long id, String name, String displayName, String visibility, List<Long> memberIds,
+    public record Organization(long id, String name, String displayName, String visibility,
+            boolean twoFactorRequirementEnabled, List<Long> memberIds,
             List<String> oauthApplicationUids, String url, String htmlUrl, String membersUrl, String avatarUrl,
             Instant createdAt, Instant updatedAt) {
     }
@@ -39,7 +40,8 @@ public final class OrganizationViews {
 
     public static Organization organization(OrganizationRow row, PublicUrls urls) {
         String self = urls.api("/organizations/" + row.id());
-        return new Organization(row.id(), row.name(), row.displayName(), row.visibility(), row.memberIds(),
+        return new Organization(row.id(), row.name(), row.displayName(), row.visibility(), row.twoFactorRequired(),
+                row.memberIds(),
                 row.applicationClientIds(), self, urls.web("/" + row.name()), self + "/members", self + "/avatar",
                 row.createdAt(), row.updatedAt());
     }

@@ -12,15 +12,17 @@ public record PersonRow(long id, String username, String displayName, String ema
     public static String columns(String alias) {
         return String.format("%1$s.id, %1$s.username, %1$s.display_name, %1$s.email, %1$s.public_email, "
                 + "%2$s AS two_factor_enabled, %1$s.avatar IS NOT NULL AS has_avatar, %1$s.created_at, %1$s.updated_at",
-                alias, hasSecondFactor(alias));
+                alias, hasSecondFactor(alias + ".id"));
     }
 
     /**
-     * Whether the person of the table aliased {@code alias} has a second factor, as SQL: derived
-     * from the factors themselves (a confirmed TOTP key), so that it never disagrees with them.
+     * Whether the person whose id is the SQL expression {@code personId} has a second factor, as
+     * SQL: derived from the factors themselves (a confirmed TOTP key, or a passkey), so that it
+     * never disagrees with them.
      */
-    public static String hasSecondFactor(String alias) {
-        return "EXISTS (SELECT 1 FROM totp_factor tf WHERE tf.person_id = " + alias + ".id AND tf.confirmed_at IS NOT NULL)";
+    public static String hasSecondFactor(String personId) {
+        return "(EXISTS (SELECT 1 FROM totp_factor tf WHERE tf.person_id = " + personId + " AND tf.confirmed_at IS NOT NULL)"
+                + " OR EXISTS (SELECT 1 FROM passkey pk WHERE pk.person_id = " + personId + "))";
     }
 
     static final String COLUMNS = columns("person");

@@ -45,6 +45,8 @@ class FactorSecretsTest {
         assertArrayEquals(hash, secrets.recoveryHash(7, "abcde23456"));
         assertFalse(Arrays.equals(hash, secrets.recoveryHash(8, "abcde23456")));
         assertFalse(Arrays.equals(hash, secrets(OTHER_KEY).recoveryHash(7, "abcde23456")));
+        assertFalse(Arrays.equals(hash, secrets.recoveryHash(7, "abcde23457")), "each code its own hash");
+        assertFalse(Arrays.equals(secrets.randomBytes(20), secrets.randomBytes(20)), "keys are random");
     }
 
     @Test

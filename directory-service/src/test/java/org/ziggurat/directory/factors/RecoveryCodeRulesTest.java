@@ -31,5 +31,7 @@ class RecoveryCodeRulesTest {
         assertNull(RecoveryCodeRules.normalized("abcde-2345"), "too short");
         assertNull(RecoveryCodeRules.normalized("abcde-23450"), "0 is not in the alphabet");
         assertNull(RecoveryCodeRules.normalized(null));
+        assertEquals("abcde23456", RecoveryCodeRules.normalized("abcde-23456" + " ".repeat(19)), "thirty characters at most");
+        assertNull(RecoveryCodeRules.normalized("abcde-23456" + " ".repeat(20)));
     }
 }

@@ -51,6 +51,8 @@ class TotpRulesTest {
         String code = TotpRules.codeAt(KEY, TotpRules.step(now));
         String spaced = code.substring(0, 3) + " " + code.substring(3);
         assertEquals(TotpRules.step(now), TotpRules.acceptedStep(KEY, spaced, now, 0));
+        assertEquals("123456", TotpRules.normalized("123456" + " ".repeat(14)), "twenty characters, spaces and all");
+        assertNull(TotpRules.normalized("123456" + " ".repeat(15)), "no more");
         assertNull(TotpRules.normalized("12345"));
         assertNull(TotpRules.normalized("12345a"));
         assertNull(TotpRules.normalized(null));

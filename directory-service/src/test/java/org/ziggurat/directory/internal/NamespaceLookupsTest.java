@@ -7,24 +7,42 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** A namespace's row as the other services are told it, with the rights of one person, without the database. */
 class NamespaceLookupsTest {
 
+    static InternalRepository.NamespaceRow organization(String visibility, String role, String state, boolean required,
+            boolean secondFactor) {
+        return new InternalRepository.NamespaceRow("lab", "organization", null, 3L, visibility, role, state, required,
+                secondFactor);
+    }
+
     @Test
     void aPersonsNamespaceIsPublicAndTheirsToWrite() {
-        InternalRepository.NamespaceRow ada = new InternalRepository.NamespaceRow("ada", "person", 7L, null, null, null, null);
-        assertEquals(new NamespaceLookups.Namespace("ada", "person", 7, "public", true, true, true),
+        InternalRepository.NamespaceRow ada = new InternalRepository.NamespaceRow("ada", "person", 7L, null, null, null,
+                null, false, false);
+        assertEquals(new NamespaceLookups.Namespace("ada", "person", 7, "public", true, true, true, false),
                 NamespaceLookups.rights(ada, 7));
-        assertEquals(new NamespaceLookups.Namespace("ada", "person", 7, "public", true, false, false),
+        assertEquals(new NamespaceLookups.Namespace("ada", "person", 7, "public", true, false, false, false),
                 NamespaceLookups.rights(ada, 8));
     }
 
     @Test
     void anOrganizationsNamespaceFollowsItsVisibilityAndTheMembership() {
-        InternalRepository.NamespaceRow member = new InternalRepository.NamespaceRow("lab", "organization", null, 3L,
-                "private", "member", "active");
-        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", true, true, false),
-                NamespaceLookups.rights(member, 7));
-        InternalRepository.NamespaceRow stranger = new InternalRepository.NamespaceRow("lab", "organization", null, 3L,
-                "private", null, null);
-        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", false, false, false),
-                NamespaceLookups.rights(stranger, 0));
+        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", true, true, false, false),
+                NamespaceLookups.rights(organization("private", "member", "active", false, false), 7));
+        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", false, false, false, false),
+                NamespaceLookups.rights(organization("private", null, null, false, false), 0));
+    }
+
+    @Test
+    void aMemberWithoutTheRequiredSecondFactorHasAnOutsidersRightsAndIsToldWhy() {
+        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", false, false, false, true),
+                NamespaceLookups.rights(organization("private", "admin", "active", true, false), 7));
+        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "public", true, false, false, true),
+                NamespaceLookups.rights(organization("public", "member", "active", true, false), 7));
+        // With one, the member's rights; an outsider is an outsider either way, and not told about factors.
+        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", true, true, true, false),
+                NamespaceLookups.rights(organization("private", "admin", "active", true, true), 7));
+        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", false, false, false, false),
+                NamespaceLookups.rights(organization("private", null, null, true, false), 8));
+        assertEquals(new NamespaceLookups.Namespace("lab", "organization", 3, "private", false, false, false, false),
+                NamespaceLookups.rights(organization("private", "member", "invited", true, false), 8));
     }
 }

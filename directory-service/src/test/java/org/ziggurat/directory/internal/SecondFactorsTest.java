@@ -157,4 +157,103 @@ class SecondFactorsTest {
         asService("auth-service").contentType("application/json").body(Map.of("person_id", person.id()))
                 .post("/internal/second-factors/verify").then().statusCode(422);
     }
+
+    @Test
+    void anOrganizationThatRequiresItWithholdsTheRightsOfMembersWithout() {
+        Person admin = signUp("2fa-admin");
+        Person member = signUp("2fa-member");
+        int lab = as(admin, "admin").contentType("application/json")
+                .body(Map.of("name", org.ziggurat.directory.DirectoryTestSupport.uniqueName("2fa-lab"), "visibility", "private"))
+                .post("/organizations").then().statusCode(201)
+                .body("two_factor_requirement_enabled", is(false)).extract().path("id");
+        String name = as(admin, "admin").get("/organizations/" + lab).then().extract().path("name");
+        as(admin, "admin").contentType("application/json").body(Map.of("role", "member"))
+                .put("/organizations/" + lab + "/memberships/" + member.id()).then().statusCode(201);
+        as(member, "admin").contentType("application/json").body(Map.of("state", "active"))
+                .patch("/user/memberships/organizations/" + lab).then().statusCode(200);
+
+        as(admin, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", "yes"))
+                .patch("/organizations/" + lab).then().statusCode(422)
+                .body("errors[0].field", equalTo("two_factor_requirement_enabled"));
+        // Whoever requires it has one first.
+        as(admin, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
+                .patch("/organizations/" + lab).then().statusCode(409);
+        byte[] key = enrol(admin);
+        confirm(admin, code(key, 0)).statusCode(200);
+        as(member, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
+                .patch("/organizations/" + lab).then().statusCode(403);
+        as(admin, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
+                .patch("/organizations/" + lab).then().statusCode(200).body("two_factor_requirement_enabled", is(true));
+
+        // The member keeps the membership, not its rights; the admin, who has one, keeps theirs.
+        asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + member.id()).then().statusCode(200)
+                .body("read", is(false)).body("write", is(false)).body("second_factor_required", is(true));
+        as(admin, "admin").get("/organizations/" + lab + "/members").then().statusCode(200)
+                .body("id", org.hamcrest.Matchers.hasItem((int) member.id()));
+        asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + admin.id()).then()
+                .body("admin", is(true)).body("second_factor_required", is(false));
+        byte[] memberKey = enrol(member);
+        confirm(member, code(memberKey, 0)).statusCode(200);
+        asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + member.id()).then()
+                .body("read", is(true)).body("write", is(true)).body("second_factor_required", is(false));
+    }
+
+    static ValidatableResponse addPasskey(Person person, String credentialId, String name) {
+        return asService("auth-service").contentType("application/json")
+                .body(Map.of("credential_id", credentialId, "public_key", "pQECAyYgASFYIA", "sign_count", 0,
+                        "uv_initialized", true, "backup_eligible", false, "name", name, "client_address", ADDRESS))
+                .post("/internal/people/" + person.id() + "/passkeys").then();
+    }
+
+    @Test
+    void passkeysAreFactorsWithCountersThatOnlyMoveForward() {
+        Person person = signUp("passkey");
+        String first = base64url("credential " + person.id() + " a");
+        String second = base64url("credential " + person.id() + " b");
+        addPasskey(person, first, "Laptop").statusCode(201).body("recovery_codes", hasSize(10));
+        addPasskey(person, second, "Security key").statusCode(201).body("recovery_codes", hasSize(0));
+        addPasskey(person, first, "Again").statusCode(409);
+        addPasskey(person, "not base64url!", "Bad").statusCode(422).body("errors[0].field", equalTo("credential_id"));
+        addPasskey(person, base64url("credential " + person.id() + " c"), " ").statusCode(422)
+                .body("errors[0].field", equalTo("name"));
+        passwordCheck(person).body("second_factor", is(true));
+        as(person, "user").get("/user").then().body("two_factor_authentication", is(true));
+        int laptop = asService("auth-service").get("/internal/people/" + person.id() + "/factors").then()
+                .body("two_factor_authentication", is(true)).body("passkeys.name", org.hamcrest.Matchers.contains("Laptop", "Security key"))
+                .body("events[0].kind", equalTo("passkey_added")).extract().path("passkeys[0].id");
+
+        asService("auth-service").get("/internal/passkeys/" + first).then().statusCode(200)
+                .body("person_id", equalTo((int) person.id())).body("username", equalTo(person.username()))
+                .body("public_key", equalTo("pQECAyYgASFYIA"))
+                .body("sign_count", equalTo(0)).body("uv_initialized", is(true));
+        asService("auth-service").get("/internal/passkeys/bm8tc3VjaA").then().statusCode(404);
+        use(first, 5).statusCode(204);
+        use(first, 5).statusCode(409);
+        use(first, 4).statusCode(409);
+        use(first, 6).statusCode(204);
+        // An authenticator that keeps no counter says 0 each time.
+        use(second, 0).statusCode(204);
+        use(second, 0).statusCode(204);
+
+        asService("auth-service").delete("/internal/people/" + person.id() + "/passkeys/" + laptop).then().statusCode(204);
+        asService("auth-service").delete("/internal/people/" + person.id() + "/passkeys/" + laptop).then().statusCode(404);
+        asService("auth-service").get("/internal/people/" + person.id() + "/factors").then()
+                .body("two_factor_authentication", is(true)).body("recovery_codes_left", equalTo(10));
+        int key = asService("auth-service").get("/internal/people/" + person.id() + "/factors").then()
+                .extract().path("passkeys[0].id");
+        asService("auth-service").delete("/internal/people/" + person.id() + "/passkeys/" + key).then().statusCode(204);
+        asService("auth-service").get("/internal/people/" + person.id() + "/factors").then()
+                .body("two_factor_authentication", is(false)).body("recovery_codes_left", equalTo(0))
+                .body("events[0].kind", equalTo("passkey_removed"));
+        passwordCheck(person).body("second_factor", is(false));
+    }
+
+    static String base64url(String text) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    static ValidatableResponse use(String credentialId, long count) {
+        return asService("auth-service").contentType("application/json").body(Map.of("sign_count", count))
+                .post("/internal/passkeys/" + credentialId + "/use").then();
+    }
 }

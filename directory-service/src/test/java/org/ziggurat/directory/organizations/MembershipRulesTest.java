@@ -20,7 +20,7 @@ class MembershipRulesTest {
     }
 
     static OrganizationRow organization(String visibility) {
-        return new OrganizationRow(1, "lab", "Lab", visibility, List.of(), List.of(), Instant.EPOCH, Instant.EPOCH);
+        return new OrganizationRow(1, "lab", "Lab", visibility, false, List.of(), List.of(), Instant.EPOCH, Instant.EPOCH);
     }
 
     @Test

@@ -23,4 +23,17 @@ class NamespaceAccessTest {
         assertDoesNotThrow(() -> NamespaceAccess.requireWrite("lab", true));
         assertEquals(403, assertThrows(ProblemException.class, () -> NamespaceAccess.requireWrite("lab", false)).status());
     }
+
+    @Test
+    void aMemberWhoseRightsWaitForASecondFactorIsToldSo() {
+        assertDoesNotThrow(() -> NamespaceAccess.requireRead("lab", true, true));
+        ProblemException read = assertThrows(ProblemException.class, () -> NamespaceAccess.requireRead("lab", false, true));
+        assertEquals(403, read.status(), "a member learns nothing new by it: not a 404");
+        assertEquals("Second Factor Required", read.title());
+        org.junit.jupiter.api.Assertions.assertTrue(read.detail().contains("/account/security"), read.detail());
+        ProblemException write = assertThrows(ProblemException.class, () -> NamespaceAccess.requireWrite("lab", false, true));
+        assertEquals("Second Factor Required", write.title());
+        assertEquals("Forbidden", assertThrows(ProblemException.class,
+                () -> NamespaceAccess.requireWrite("lab", false, false)).title());
+    }
 }

@@ -146,7 +146,8 @@ public class ApiContract implements OASFilter {
                 + "came with the request, or the token is invalid, expired or revoked.")
                 .addHeader("WWW-Authenticate", authenticate));
         components.addResponse(ApiErrors.FORBIDDEN, problem("The caller is known but may not do this: the token lacks "
-                + "the scope the operation needs, or the person lacks the right.").addHeader("WWW-Authenticate", authenticate));
+                + "the scope the operation needs, or the person lacks the right (title Second Factor Required: a member "
+                + "of an organization that requires a second factor has none yet).").addHeader("WWW-Authenticate", authenticate));
         components.addResponse(ApiErrors.NOT_FOUND, problem("Nothing is there, or nothing the caller may see: "
                 + "what is private to others answers 404, as if it did not exist."));
         components.addResponse(ApiErrors.CONFLICT, problem("The request clashes with what exists: a name taken, a "

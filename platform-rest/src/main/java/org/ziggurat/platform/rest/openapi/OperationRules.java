@@ -53,7 +53,8 @@ final class OperationRules {
     /**
      * The problems an operation of the platform's API answers by what it is, so that a resource
      * states only its own: 401 where a token is required (no anonymous alternative), 403 where a
-     * scope is, 404 where the path names something, 422 where a JSON body is read. An operation's
+     * scope is or the path names a namespace (an organization may require a second factor of its
+     * members), 404 where the path names something, 422 where a JSON body is read. An operation's
      * own answer for a status stays; OAuth protocol endpoints (secured otherwise, or answering
      * RFC 6749 errors) get none of these.
      */
@@ -71,7 +72,10 @@ final class OperationRules {
         if (!anonymous) {
             addProblem(operation, "401", ApiErrors.UNAUTHORIZED);
         }
-        if (scopes != null && !scopes.isEmpty()) {
+        boolean namesNamespace = operation.getParameters() != null && operation.getParameters().stream()
+                .anyMatch(p -> p.getIn() == org.eclipse.microprofile.openapi.models.parameters.Parameter.In.PATH
+                        && "namespace".equals(p.getName()));
+        if (scopes != null && !scopes.isEmpty() || namesNamespace) {
             addProblem(operation, "403", ApiErrors.FORBIDDEN);
         }
         if (namesSomething) {
