@@ -30,9 +30,10 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             "bob", new Person(102, "bob", "bob password 12"),
             "carol", new Person(103, "carol", "carol password 3"),
             "dora", new Person(104, "dora", "dora password 4"),
-            "erin", new Person(105, "erin", "erin password 5"));
-    /** dora and erin have a second factor: a TOTP key ({@link #totp}) and recovery codes. */
-    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L);
+            "erin", new Person(105, "erin", "erin password 5"),
+            "fay", new Person(106, "fay", "fay password 6"));
+    /** dora, erin and fay have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
+    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L);
     public static final byte[] TOTP_KEY = "dora-and-erin-key-20".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** As the real directory: a code is good once, in its step or one either side, after the last accepted step. */
     private final Map<Long, Long> lastStep = new java.util.concurrent.ConcurrentHashMap<>();

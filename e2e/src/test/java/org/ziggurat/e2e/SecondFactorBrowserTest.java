@@ -116,6 +116,11 @@ class SecondFactorBrowserTest {
             assertEquals("Recovery codes left: 10", driver.findElement(By.id("recovery_codes_left")).getText());
             as(token).get("/user").then().body("two_factor_authentication", is(true));
             passwordGrant(person, 400);
+            // An application that asks for the second factor (acr_values): this session was signed in
+            // by the password alone, but now the person has one, so they sign in again with it.
+            driver.get(Platform.api() + "/oauth/authorize?response_type=code&client_id=" + app.get("client_id")
+                    + "&redirect_uri=" + clientBase + "/callback&scope=openid%20user&acr_values=https://refeds.org/profile/mfa");
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("login")));
 
             // An application: the password, then the code. The enrolment's code again is a replay.
             driver.manage().deleteAllCookies();

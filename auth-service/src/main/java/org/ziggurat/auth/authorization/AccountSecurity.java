@@ -38,10 +38,12 @@ public class AccountSecurity {
 
     private final DirectoryClient directory;
     private final Passkeys passkeys;
+    private final LoginSessions sessions;
 
-    AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys) {
+    AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions) {
         this.directory = directory;
         this.passkeys = passkeys;
+        this.sessions = sessions;
     }
 
     /**
@@ -51,7 +53,8 @@ public class AccountSecurity {
      */
     public Uni<List<String>> addPasskey(LoginSessions.Session session, String registration, String name,
             String clientAddress) {
-        return passkeys.register(session.personId(), registration, name, clientAddress);
+        return passkeys.register(session.personId(), registration, name, clientAddress)
+                .call(() -> sessions.secondFactorAdded(session));
     }
 
     /** Removes a passkey after the password: {@link SudoRefused}, or {@link DirectoryClient.NotFound}. */
@@ -79,6 +82,7 @@ public class AccountSecurity {
         return directory.confirmTotp(session.personId(), new DirectoryClient.SecondFactorCheck(session.personId(), code,
                         clientAddress))
                 .invoke(() -> EVENTS.infof("event=second_factor_enabled method=totp person_id=%d", session.personId()))
+                .call(() -> sessions.secondFactorAdded(session))
                 .map(DirectoryClient.RecoveryCodes::recoveryCodes);
     }
 

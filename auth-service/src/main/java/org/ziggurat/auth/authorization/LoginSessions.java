@@ -70,6 +70,16 @@ public class LoginSessions {
                 row.getBoolean("second_factor"));
     }
 
+    /**
+     * The session's person now has a second factor (set up in it, on the account page): an
+     * application that asks for one (acr_values) then has them sign in again with it, instead of
+     * being told to set one up.
+     */
+    public Uni<Void> secondFactorAdded(Session session) {
+        return pool.preparedQuery("UPDATE login_session SET second_factor = true WHERE session_hash = $1")
+                .execute(Tuple.of(Buffer.buffer(session.hash()))).replaceWithVoid();
+    }
+
     /** The live session of a cookie value; null when absent, unknown or expired. */
     public Uni<Session> find(String cookieValue) {
         if (cookieValue == null || !cookieValue.startsWith(TokenCrypto.SESSION_PREFIX) || cookieValue.length() > 100) {

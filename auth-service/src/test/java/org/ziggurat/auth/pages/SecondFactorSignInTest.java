@@ -204,4 +204,26 @@ class SecondFactorSignInTest {
         }
         return m.group(1).replace("&amp;", "&");
     }
+
+    /** The device page signs in with the same second step: the code's form posts back there, with the user code. */
+    @Test
+    void theDevicePageAsksForTheSecondFactorToo() {
+        App tool = DeviceFlowTest.tool("user");
+        Map<String, Object> started = DeviceFlowTest.start(tool, "user");
+        Browser browser = new Browser();
+        Response page = browser.get("/oauth/device?user_code=" + started.get("user_code"));
+        Map<String, String> form = hiddenFields(page.asString());
+        form.put("login", "fay");
+        form.put("password", DirectoryDouble.PEOPLE.get("fay").password());
+        Response second = browser.post("/oauth/device", form);
+        assertEquals(200, second.statusCode(), second.asString());
+        assertTrue(second.asString().contains("action=\"/oauth/device\""), "the code's form posts back to the device page");
+        assertEquals(started.get("user_code"), hiddenFields(second.asString()).get("user_code"), "and carries the user code");
+        Map<String, String> code = hiddenFields(second.asString());
+        code.put("code", DirectoryDouble.totp(DirectoryDouble.currentStep()));
+        Response signedIn = browser.post("/oauth/device", code);
+        assertEquals(303, signedIn.statusCode(), signedIn.asString());
+        assertTrue(signedIn.getHeader("Location").contains("user_code="), signedIn.getHeader("Location"));
+        assertTrue(browser.cookies.containsKey("ziggurat_session"));
+    }
 }
