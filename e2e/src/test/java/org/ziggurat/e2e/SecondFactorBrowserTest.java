@@ -182,8 +182,8 @@ class SecondFactorBrowserTest {
     /**
      * A passkey, made and used by Chromium's virtual authenticator (the W3C WebAuthn WebDriver
      * extension, which chromedriver implements): added on the account page, it signs the person in
-     * to an application without the password, is the second factor after it, and is removed again
-     * with the password. The pages are reached as localhost, the relying party (Stack).
+     * to an application without the password, is the second factor after it, and confirms its own
+     * removal in place of the password. The pages are reached as localhost, the relying party (Stack).
      */
     @Test
     void aPasskeySignsInWithoutThePasswordAndIsASecondFactorAfterIt() throws Exception {
@@ -244,10 +244,8 @@ class SecondFactorBrowserTest {
             assertTrue(listed.getText().contains("last used"), listed.getText());
             assertTrue(driver.findElement(By.id("account_events")).getText().contains("passkey added"));
 
-            // Removing it asks for the password again.
-            WebElement password = driver.findElement(By.cssSelector("#passkeys input[type=password]"));
-            password.sendKeys(person.password());
-            driver.findElement(By.cssSelector("#passkeys button[type=submit]")).click();
+            // Removing it asks who one is again: the passkey itself will do (with user verification).
+            driver.findElement(By.cssSelector("#passkeys button[id$=_with_passkey]")).click();
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("add_passkey")));
             assertTrue(driver.findElements(By.id("passkeys")).isEmpty(), "no passkey left");
             assertTrue(driver.findElement(By.id("two_factor_state")).getText().startsWith("Off"));

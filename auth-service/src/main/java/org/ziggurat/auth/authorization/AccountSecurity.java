@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
+import org.ziggurat.auth.passkeys.PasskeyChallenges;
 import org.ziggurat.auth.passkeys.PasskeyVerifier;
 import org.ziggurat.auth.passkeys.Passkeys;
 import org.ziggurat.directory.client.DirectoryClient;
@@ -58,8 +59,9 @@ public class AccountSecurity {
     }
 
     /** Removes a passkey after the password: {@link SudoRefused}, or {@link DirectoryClient.NotFound}. */
-    public Uni<Void> removePasskey(LoginSessions.Session session, long passkeyId, String password, String clientAddress) {
-        return sudo(session, password, clientAddress)
+    public Uni<Void> removePasskey(LoginSessions.Session session, long passkeyId, Confirmation confirmation,
+            String clientAddress) {
+        return sudo(session, confirmation, clientAddress)
                 .chain(() -> directory.removePasskey(session.personId(), passkeyId, clientAddress))
                 .invoke(() -> EVENTS.infof("event=second_factor_removed method=passkey person_id=%d", session.personId()))
                 .replaceWithVoid();
@@ -87,23 +89,41 @@ public class AccountSecurity {
     }
 
     /** Removes the TOTP authenticator after the password: {@link SudoRefused}, or {@link DirectoryClient.NotFound}. */
-    public Uni<Void> removeTotp(LoginSessions.Session session, String password, String clientAddress) {
-        return sudo(session, password, clientAddress)
+    public Uni<Void> removeTotp(LoginSessions.Session session, Confirmation confirmation, String clientAddress) {
+        return sudo(session, confirmation, clientAddress)
                 .chain(() -> directory.removeTotp(session.personId(), clientAddress))
                 .invoke(() -> EVENTS.infof("event=second_factor_removed method=totp person_id=%d", session.personId()))
                 .replaceWithVoid();
     }
 
     /** New recovery codes after the password: {@link SudoRefused}, or {@link DirectoryClient.Conflict} without a factor. */
-    public Uni<List<String>> regenerateRecoveryCodes(LoginSessions.Session session, String password, String clientAddress) {
-        return sudo(session, password, clientAddress)
+    public Uni<List<String>> regenerateRecoveryCodes(LoginSessions.Session session, Confirmation confirmation,
+            String clientAddress) {
+        return sudo(session, confirmation, clientAddress)
                 .chain(() -> directory.regenerateRecoveryCodes(session.personId(), clientAddress))
                 .invoke(() -> EVENTS.infof("event=recovery_codes_regenerated person_id=%d", session.personId()))
                 .map(DirectoryClient.RecoveryCodes::recoveryCodes);
     }
 
-    /** The session's person gives the password again: the directory checks it, for this account only. */
-    private Uni<Void> sudo(LoginSessions.Session session, String password, String clientAddress) {
+    /** Who the person is, again: their password, or the assertion of one of their passkeys (null when not given). */
+    public record Confirmation(String password, String passkeyAssertion) {
+    }
+
+    /**
+     * The session's person confirms who they are again: the password (the directory checks it,
+     * for this account only, throttled), or one of their passkeys with user verification.
+     */
+    private Uni<Void> sudo(LoginSessions.Session session, Confirmation confirmation, String clientAddress) {
+        if (confirmation.passkeyAssertion() != null && !confirmation.passkeyAssertion().isBlank()) {
+            return passkeys.authenticate(confirmation.passkeyAssertion(), PasskeyChallenges.Ceremony.SUDO, session.personId())
+                    .onFailure(PasskeyVerifier.PasskeyRefused.class).transform(e -> {
+                        EVENTS.infof("event=sudo_failed method=passkey reason=\"%s\" person_id=%d", e.getMessage(),
+                                session.personId());
+                        return new SudoRefused(false);
+                    })
+                    .replaceWithVoid();
+        }
+        String password = confirmation.password();
         if (password == null || password.isEmpty()) {
             return Uni.createFrom().failure(new SudoRefused(false));
         }

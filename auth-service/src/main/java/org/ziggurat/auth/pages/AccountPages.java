@@ -7,6 +7,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.clients.PlatformName;
+import org.ziggurat.auth.passkeys.PasskeyChallenges;
 import org.ziggurat.auth.passkeys.Passkeys;
 import org.ziggurat.directory.client.DirectoryClient;
 
@@ -106,6 +107,8 @@ class AccountPages {
         String html = security.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
                 .data("username", session.username()).data("csrf", session.csrfToken()).data("view", view(status))
                 .data("passkeyOptions", passkeys.registrationOptions(session.personId(), session.username(), platformName.name()))
+                .data("sudoOptions", status.passkeys() == null || status.passkeys().isEmpty() ? null
+                        : passkeys.signInOptions(PasskeyChallenges.Ceremony.SUDO, session.personId()))
                 .data("error", message).data("signedInWith", session.amr().contains("mfa")
                         ? "your password and a second factor" : "your password").render();
         return PageHeaders.page(code, html, null).build();

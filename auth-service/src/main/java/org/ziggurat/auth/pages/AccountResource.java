@@ -74,9 +74,9 @@ public class AccountResource {
     @Operation(operationId = "changeAccountSecurity", summary = "Change the account's security (the page's forms)",
     description = "action = login or second_factor (signing in, with the sign-in form's CSRF cookie); with the session's "
     + "csrf: totp_start (a new key and its QR code), totp_confirm (code: the first code turns two-factor authentication "
-    + "on and shows recovery codes once), totp_remove and recovery_regenerate (both with the password again), "
-    + "passkey_register (credential: the browser's PublicKeyCredential as JSON, and a name) and passkey_remove (passkey, "
-    + "with the password again); passkey signs in with one.")
+    + "on and shows recovery codes once), totp_remove and recovery_regenerate, passkey_register (credential: the "
+    + "browser's PublicKeyCredential as JSON, and a name) and passkey_remove (passkey); a removal and new recovery codes "
+    + "need the password again, or a passkey's assertion (credential) in its place; passkey signs in with one.")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = AuthorizeDocs.AccountSecurityForm.class)))
@@ -138,10 +138,10 @@ public class AccountResource {
                             "That code is not right. Check the time on your phone, and enter the code your app shows now.", 422, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
                             "There is no authenticator app being set up: start again.", 409, uri));
-            case "totp_remove" -> sudoRefused(security.removeTotp(session, form.get("password"), address)
+            case "totp_remove" -> sudoRefused(security.removeTotp(session, confirmation(form), address)
                     .map(done -> pages.changed(uri))
                     .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri)), session, uri);
-            case "recovery_regenerate" -> sudoRefused(security.regenerateRecoveryCodes(session, form.get("password"), address)
+            case "recovery_regenerate" -> sudoRefused(security.regenerateRecoveryCodes(session, confirmation(form), address)
                     .map(codes -> pages.recoveryCodes(codes, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
                             "Recovery codes come with two-factor authentication: turn it on first.", 409, uri)), session, uri);
@@ -154,11 +154,16 @@ public class AccountResource {
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
                             "This passkey is registered already.", 409, uri));
             case "passkey_remove" -> sudoRefused(passkeyId(form.get("passkey"))
-                    .chain(id -> security.removePasskey(session, id, form.get("password"), address))
+                    .chain(id -> security.removePasskey(session, id, confirmation(form), address))
                     .map(done -> pages.changed(uri))
                     .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri)), session, uri);
             default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
         };
+    }
+
+    /** The password given again, or a passkey's assertion in its place. */
+    private static AccountSecurity.Confirmation confirmation(OAuthForm form) {
+        return new AccountSecurity.Confirmation(form.get("password"), form.get("credential"));
     }
 
     private static Uni<Long> passkeyId(String value) {

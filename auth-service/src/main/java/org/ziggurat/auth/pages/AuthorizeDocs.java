@@ -71,8 +71,9 @@ final class AuthorizeDocs {
                     + "again).") String password,
             @Schema(description = "action=second_factor and totp_confirm: a code of the authenticator app (or a recovery "
                     + "code, second_factor only).") String code,
-            @Schema(description = "action=passkey, second_factor and passkey_register: the browser's PublicKeyCredential, "
-                    + "as its toJSON() gives it.") String credential,
+            @Schema(description = "action=passkey, second_factor and passkey_register, and in place of the password for "
+                    + "totp_remove, recovery_regenerate and passkey_remove: the browser's PublicKeyCredential, as its "
+                    + "toJSON() gives it.") String credential,
             @Schema(description = "action=passkey_register: what the person calls the passkey.", maxLength = 64) String name,
             @Schema(description = "action=passkey_remove: the passkey's id.") String passkey) {
     }

@@ -26,8 +26,11 @@ public class PasskeyChallenges {
     static final int NONCE = 16;
     static final int MAC = 16;
 
-    /** What a challenge is for: adding a passkey (for one person), or signing in with one. */
-    public enum Ceremony { REGISTER, SIGN_IN, SECOND_FACTOR }
+    /**
+     * What a challenge is for: adding a passkey (for one person), signing in with one alone, as the
+     * second factor after the password, or confirming who one is again before a change ("sudo").
+     */
+    public enum Ceremony { REGISTER, SIGN_IN, SECOND_FACTOR, SUDO }
 
     private final TokenCrypto crypto;
     private final PasskeyChallengeRepository used;

@@ -77,7 +77,7 @@ public class Passkeys {
         ObjectNode options = JSON.createObjectNode();
         options.put("challenge", b64(challenges.issue(ceremony, personId)));
         options.put("rpId", party.id()).put("timeout", TIMEOUT_MS);
-        options.put("userVerification", ceremony == PasskeyChallenges.Ceremony.SIGN_IN ? "required" : "preferred");
+        options.put("userVerification", verificationRequired(ceremony) ? "required" : "preferred");
         options.putArray("allowCredentials");
         return options.toString();
     }
@@ -117,7 +117,7 @@ public class Passkeys {
                     }
                     return answered(challenge, ceremony, expectedPerson).map(v -> PasskeyVerifier.verifyAssertion(data, party,
                                     challenge, Base64.getUrlDecoder().decode(stored.publicKey()), stored.signCount(),
-                                    stored.uvInitialized(), stored.backupEligible(), ceremony == PasskeyChallenges.Ceremony.SIGN_IN))
+                                    stored.uvInitialized(), stored.backupEligible(), verificationRequired(ceremony)))
                             .chain(asserted -> directory.usePasskey(b64(asserted.credentialId()),
                                             new DirectoryClient.PasskeyUse(asserted.signCount()))
                                     .onFailure(DirectoryClient.Conflict.class).transform(e ->
@@ -136,6 +136,11 @@ public class Passkeys {
                 throw new PasskeyVerifier.PasskeyRefused("challenge answered before", null);
             }
         }).replaceWithVoid();
+    }
+
+    /** A passkey alone, or in place of the password, verifies its user; as a second factor, presence will do. */
+    static boolean verificationRequired(PasskeyChallenges.Ceremony ceremony) {
+        return ceremony != PasskeyChallenges.Ceremony.SECOND_FACTOR;
     }
 
     /** The WebAuthn user handle of a person: their id, 8 bytes (no name or address in it). */
