@@ -39,5 +39,6 @@ CREATE INDEX account_event_person ON account_event (person_id, created_at DESC);
 ALTER TABLE organization ADD COLUMN two_factor_required boolean NOT NULL DEFAULT false;
 
 -- Whether a person has a second factor is derived from the factors themselves now
--- (PersonRow.hasSecondFactor), never a flag that could disagree with them.
-ALTER TABLE person DROP COLUMN two_factor_enabled;
+-- (PersonRow.hasSecondFactor), never a flag that could disagree with them. The old column
+-- person.two_factor_enabled stays for one release: replicas of the release before read it while a
+-- rolling upgrade replaces them (they answer false, as they always did); a later migration drops it.
