@@ -38,7 +38,7 @@ CREATE INDEX account_event_person ON account_event (person_id, created_at DESC);
 -- two_factor_requirement_enabled): a member without one keeps the membership, not its rights.
 ALTER TABLE organization ADD COLUMN two_factor_required boolean NOT NULL DEFAULT false;
 
--- Whether a person has a second factor is derived from the factors themselves now
--- (PersonRow.hasSecondFactor), never a flag that could disagree with them. The old column
--- person.two_factor_enabled stays for one release: replicas of the release before read it while a
--- rolling upgrade replaces them (they answer false, as they always did); a later migration drops it.
+-- person.two_factor_enabled (V2) is now set from these tables in every transaction that changes
+-- them (FactorRepository, with the person's row locked), so it never disagrees with them; the reads
+-- of every person take it. Replicas of the release before, which read it, go on working through a
+-- rolling upgrade.

@@ -19,7 +19,7 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry(ROOT, Set.of()),
             entry("security", Set.of(ROOT)),
             entry("people", Set.of(ROOT, "security")),
-            entry("factors", Set.of(ROOT)),
+            entry("factors", Set.of(ROOT, "people")),
             entry("organizations", Set.of(ROOT, "people", "security")),
             entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors")),
             entry("api", Set.of(ROOT, "people", "organizations", "security")));

@@ -3,6 +3,7 @@ package org.ziggurat.directory.factors;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.directory.people.PersonRow;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -12,7 +13,10 @@ import java.util.List;
  * A person's second factors and recovery codes, and the record of their changes (Hibernate
  * Reactive with Panache). Every change that must happen once, whichever replica asks (a code
  * accepted, a recovery code used), is one conditional UPDATE; a change of several rows is one
- * transaction with its {@link AccountEvent}.
+ * transaction with its {@link AccountEvent}. A change of a person's factors first locks the
+ * person's row, so that two at once are taken one after the other, and ends by setting
+ * {@code person.two_factor_enabled} from the factors as they then are: the flag that the hot reads
+ * (/user, every person) take, which therefore never disagrees with the factors.
  */
 @ApplicationScoped
 public class FactorRepository {
@@ -60,12 +64,13 @@ public class FactorRepository {
      * request confirmed it, or it was replaced) or the step was used.
      */
     public Uni<Boolean> confirmTotp(long personId, long step, List<byte[]> recoveryHashes, String address) {
-        return Panache.withTransaction(() -> TotpFactor.update("confirmedAt = ?1, lastStep = ?2, lastUsedAt = ?1 "
+        return Panache.withTransaction(() -> lockPerson(personId).chain(() -> TotpFactor.update("confirmedAt = ?1, lastStep = ?2, lastUsedAt = ?1 "
                         + "where personId = ?3 and confirmedAt is null and lastStep < ?2", now(), step, personId)
                 .chain(updated -> updated == 0 ? Uni.createFrom().item(false)
                         : replaceCodes(personId, recoveryHashes)
                                 .chain(() -> event(personId, AccountEvents.TOTP_ENABLED, address))
-                                .replaceWith(true)));
+                                .chain(() -> syncFlag(personId))
+                                .replaceWith(true))));
     }
 
     /** Uses a step's code of a confirmed key: true once, for the first caller, on any replica. */
@@ -86,10 +91,12 @@ public class FactorRepository {
 
     /** Removes the TOTP key, and with the last factor the recovery codes; false when there was none. */
     public Uni<Boolean> removeTotp(long personId, String address) {
-        return Panache.withTransaction(() -> TotpFactor.delete("personId = ?1 and confirmedAt is not null", personId)
+        return Panache.withTransaction(() -> lockPerson(personId)
+                .chain(() -> TotpFactor.delete("personId = ?1 and confirmedAt is not null", personId))
                 .chain(deleted -> deleted == 0 ? Uni.createFrom().item(false)
                         : codesGoWithTheLastFactor(personId)
                                 .chain(() -> event(personId, AccountEvents.TOTP_REMOVED, address))
+                                .chain(() -> syncFlag(personId))
                                 .replaceWith(true)));
     }
 
@@ -99,15 +106,17 @@ public class FactorRepository {
      */
     public Uni<Boolean> addPasskey(Passkey passkey, List<byte[]> recoveryHashes, String address) {
         long personId = passkey.personId;
-        return Panache.withTransaction(() -> Passkey.count("credentialId = ?1", passkey.credentialId).chain(taken -> {
-            if (taken > 0) {
-                return Uni.createFrom().<Boolean>nullItem();
-            }
-            return factorCount(personId).chain(before -> passkey.persist()
-                    .chain(() -> before == 0 ? replaceCodes(personId, recoveryHashes) : Uni.createFrom().voidItem())
-                    .chain(() -> event(personId, AccountEvents.PASSKEY_ADDED, address))
-                    .replaceWith(before == 0));
-        }));
+        return Panache.withTransaction(() -> lockPerson(personId)
+                .chain(() -> Passkey.count("credentialId = ?1", passkey.credentialId)).chain(taken -> {
+                    if (taken > 0) {
+                        return Uni.createFrom().<Boolean>nullItem();
+                    }
+                    return factorCount(personId).chain(before -> passkey.persist()
+                            .chain(() -> before == 0 ? replaceCodes(personId, recoveryHashes) : Uni.createFrom().voidItem())
+                            .chain(() -> event(personId, AccountEvents.PASSKEY_ADDED, address))
+                            .chain(() -> syncFlag(personId))
+                            .replaceWith(before == 0));
+                }));
     }
 
     /** The passkey of a credential id; null when none. */
@@ -127,11 +136,26 @@ public class FactorRepository {
 
     /** Removes a passkey of the person, and with the last factor the recovery codes; false when there was none. */
     public Uni<Boolean> removePasskey(long personId, long passkeyId, String address) {
-        return Panache.withTransaction(() -> Passkey.delete("id = ?1 and personId = ?2", passkeyId, personId)
+        return Panache.withTransaction(() -> lockPerson(personId)
+                .chain(() -> Passkey.delete("id = ?1 and personId = ?2", passkeyId, personId))
                 .chain(deleted -> deleted == 0 ? Uni.createFrom().item(false)
                         : codesGoWithTheLastFactor(personId)
                                 .chain(() -> event(personId, AccountEvents.PASSKEY_REMOVED, address))
+                                .chain(() -> syncFlag(personId))
                                 .replaceWith(true)));
+    }
+
+    /** The person's row, locked until the transaction ends: one change of their factors at a time. */
+    private static Uni<Void> lockPerson(long personId) {
+        return Panache.getSession().chain(session -> session.createNativeQuery("SELECT id FROM person WHERE id = ?1 FOR UPDATE")
+                .setParameter(1, personId).getResultList()).replaceWithVoid();
+    }
+
+    /** {@code person.two_factor_enabled} from the factors as this transaction sees them (written so far, flushed). */
+    private static Uni<Void> syncFlag(long personId) {
+        return Panache.getSession().chain(session -> session.flush().chain(() -> session.createNativeQuery(
+                        "UPDATE person SET two_factor_enabled = " + PersonRow.hasSecondFactor("person.id") + " WHERE id = ?1")
+                .setParameter(1, personId).executeUpdate())).replaceWithVoid();
     }
 
     private static Uni<Long> factorCount(long personId) {

@@ -11,14 +11,15 @@ public record PersonRow(long id, String username, String displayName, String ema
     /** The columns {@link #from} reads, qualified by the alias the query gives the person table. */
     public static String columns(String alias) {
         return String.format("%1$s.id, %1$s.username, %1$s.display_name, %1$s.email, %1$s.public_email, "
-                + "%2$s AS two_factor_enabled, %1$s.avatar IS NOT NULL AS has_avatar, %1$s.created_at, %1$s.updated_at",
-                alias, hasSecondFactor(alias + ".id"));
+                + "%1$s.two_factor_enabled, %1$s.avatar IS NOT NULL AS has_avatar, %1$s.created_at, %1$s.updated_at",
+                alias);
     }
 
     /**
      * Whether the person whose id is the SQL expression {@code personId} has a second factor, as
-     * SQL: derived from the factors themselves (a confirmed TOTP key, or a passkey), so that it
-     * never disagrees with them.
+     * SQL: from the factors themselves (a confirmed TOTP key, or a passkey). {@code two_factor_enabled}
+     * is set from it in every transaction that changes the factors (FactorRepository), for the
+     * reads of every person.
      */
     public static String hasSecondFactor(String personId) {
         return "(EXISTS (SELECT 1 FROM totp_factor tf WHERE tf.person_id = " + personId + " AND tf.confirmed_at IS NOT NULL)"
