@@ -2,11 +2,19 @@ package org.ziggurat.e2e;
 
 import org.junit.jupiter.api.Test;
 
+import org.awaitility.Awaitility;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ziggurat.e2e.Platform.as;
 
 /**
@@ -16,11 +24,28 @@ import static org.ziggurat.e2e.Platform.as;
  */
 class OrganizationSecondFactorTest {
 
+    /** Well past how long a replica keeps a namespace's rights (NamespaceDirectory's cache-ttl, 5 s). */
+    static final Duration RIGHTS_CACHE = Duration.ofSeconds(15);
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final List<String> REPLICAS = List.of("vocab-service", "vocab-service-2", "events-service", "events-service-2");
+
     /**
-     * How long a replica of vocab-service or events-service keeps a namespace's rights
-     * (NamespaceDirectory's cache-ttl, 5 s), and a second more: after it, every replica asks again.
+     * Waits until every replica of vocab- and events-service, asked directly as the person (the
+     * platform token the gateway would forward), answers the reads of {@code paths} with
+     * {@code status}: the rights each replica keeps have caught up.
      */
-    static final Duration RIGHTS_CACHE = Duration.ofSeconds(6);
+    static void everyReplicaAnswers(Platform.Person person, List<String> paths, int status) throws Exception {
+        String token = org.ziggurat.platform.testing.TestTokens.userSignedWith(Stack.get().keysDirectory(), person.id(),
+                person.username(), "user", "write");
+        Awaitility.await().atMost(RIGHTS_CACHE).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            for (String replica : REPLICAS) {
+                String path = paths.get(replica.startsWith("vocab") ? 0 : 1);
+                HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create(Stack.get().instanceUrl(replica) + path))
+                        .header("X-Platform-Token", token).GET().build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(status, answer.statusCode(), replica + " " + path + ": " + answer.body());
+            }
+        });
+    }
 
     @Test
     void aMemberWithoutASecondFactorIsRefusedUntilTheySetOneUp() throws Exception {
@@ -47,8 +72,8 @@ class OrganizationSecondFactorTest {
         as(adminToken).contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
                 .patch("/organizations/" + id).then().statusCode(200).body("two_factor_requirement_enabled", equalTo(true));
 
-        // Every replica of every service keeps a namespace's rights for a while: past it, all refuse.
-        Thread.sleep(RIGHTS_CACHE.toMillis());
+        // Every replica keeps a namespace's rights for a while: wait until each one, asked directly, refuses.
+        everyReplicaAnswers(member, List.of(vocab, events), 403);
         as(memberToken).get(vocab).then().statusCode(403)
                 .body("title", equalTo("Second Factor Required")).body("detail", containsString("/account/security"));
         as(memberToken).get(events).then().statusCode(403).body("title", equalTo("Second Factor Required"));
@@ -60,7 +85,7 @@ class OrganizationSecondFactorTest {
                 .body("id", org.hamcrest.Matchers.hasItem((int) member.id()));
 
         AccountSecurityForms.enrolAuthenticator(member);
-        Thread.sleep(RIGHTS_CACHE.toMillis());
+        everyReplicaAnswers(member, List.of(vocab, events), 200);
         as(memberToken).get(vocab).then().statusCode(200);
         as(memberToken).get(events).then().statusCode(200);
         as(memberToken).contentType("application/json").body(Map.of("note", "after setting one up")).post(events)
