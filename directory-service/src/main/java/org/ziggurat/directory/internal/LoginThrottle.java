@@ -14,6 +14,10 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 
 /**
  * Counts failed password checks in Postgres (so every replica sees the same counts) and refuses
@@ -39,6 +43,39 @@ public class LoginThrottle {
         this.pool = pool;
         this.config = config;
         this.metrics = metrics;
+    }
+
+    /** A guarded check's answer: the check's result, or (null) how many seconds the caller must wait. */
+    public record Guarded<T>(T result, long retryAfter) {
+    }
+
+    /**
+     * One check of an account from an address under the throttle (passwords, second factors):
+     * refused while blocked or past the checks' limit; else, after the account's slow-down, the
+     * check, whose answer {@code passed} says was right (a success) or wrong (a failure, counted).
+     * The check runs on the caller's Vert.x context (a reactive session must), not on the timer's thread.
+     */
+    public <T> Uni<Guarded<T>> guard(String account, String address, Supplier<Uni<T>> check, Predicate<T> passed) {
+        return blockedFor(account, address)
+                .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : admitCheck(account, address))
+                .chain(seconds -> {
+                    if (seconds > 0) {
+                        return Uni.createFrom().item(new Guarded<T>(null, seconds));
+                    }
+                    // An account under attack answers slowly, for everyone; it is never shut.
+                    return slowdown(account).chain(LoginThrottle::waitOnContext).chain(check::get)
+                            .chain(result -> (passed.test(result) ? recordSuccess(account, address)
+                                    : recordFailure(account, address)).replaceWith(new Guarded<>(result, 0)));
+                });
+    }
+
+    private static Uni<Void> waitOnContext(Duration wait) {
+        if (wait.isZero()) {
+            return Uni.createFrom().voidItem();
+        }
+        Context context = Vertx.currentContext();
+        Uni<Void> waited = Uni.createFrom().voidItem().onItem().delayIt().by(wait);
+        return context == null ? waited : waited.emitOn(task -> context.runOnContext(v -> task.run()));
     }
 
     /** The account's key: its id when the login names one (null: it names none), else the login as typed. */

@@ -56,25 +56,19 @@ public class PasswordChecks {
         String login = check.login().strip();
         return repository.credential(login).chain(credential -> {
             String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
-            return throttle.blockedFor(account, address)
-                    .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : throttle.admitCheck(account, address))
-                    .chain(seconds -> {
-                        if (seconds > 0) {
+            return throttle.guard(account, address,
+                    () -> hashing.verify(check.password(), credential == null ? null : credential.passwordHash()), ok -> ok)
+                    .map(guarded -> {
+                        if (guarded.result() == null) {
                             LOG.infof("password check throttled: service=%s address=%s", service, address);
-                            return Uni.createFrom().item(new Outcome(null, seconds));
+                            return new Outcome(null, guarded.retryAfter());
                         }
-                        // An account under attack answers slowly, for everyone; it is never shut.
-                        return throttle.slowdown(account).chain(wait -> wait.isZero() ? Uni.createFrom().voidItem()
-                                        : Uni.createFrom().voidItem().onItem().delayIt().by(wait))
-                                .chain(() -> hashing.verify(check.password(), credential == null ? null : credential.passwordHash()))
-                                .chain(ok -> ok
-                                        ? throttle.recordSuccess(account, address).replaceWith(new Outcome(
-                                                new InternalResource.VerifiedPerson(credential.id(), credential.username(),
-                                                        credential.secondFactor()), 0))
-                                        : throttle.recordFailure(account, address).map(v -> {
-                                            LOG.infof("password check failed: service=%s address=%s", service, address);
-                                            throw ProblemException.unauthorized("The login or password is not valid.");
-                                        }));
+                        if (!guarded.result()) {
+                            LOG.infof("password check failed: service=%s address=%s", service, address);
+                            throw ProblemException.unauthorized("The login or password is not valid.");
+                        }
+                        return new Outcome(new InternalResource.VerifiedPerson(credential.id(), credential.username(),
+                                credential.secondFactor()), 0);
                     });
         });
     }

@@ -1,15 +1,12 @@
 package org.ziggurat.directory.internal;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.factors.SecondFactors;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
-import java.time.Duration;
 
 /**
  * Second factors for another service (auth-service's sign-in and account page): checking a code at
@@ -52,36 +49,20 @@ public class SecondFactorChecks {
         }
         String address = address(check.clientAddress());
         String account = accountKey(check.personId());
-        return callers.service().chain(service -> throttle.blockedFor(account, address)
-                .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : throttle.admitCheck(account, address))
-                .chain(seconds -> {
-                    if (seconds > 0) {
+        return callers.service().chain(service -> throttle.guard(account, address,
+                        () -> factors.accept(check.personId(), check.code(), address).map(java.util.Optional::ofNullable),
+                        java.util.Optional::isPresent)
+                .map(guarded -> {
+                    if (guarded.result() == null) {
                         LOG.infof("second factor check throttled: service=%s address=%s", service, address);
-                        return Uni.createFrom().item(new Outcome(null, seconds));
+                        return new Outcome(null, guarded.retryAfter());
                     }
-                    return throttle.slowdown(account).chain(SecondFactorChecks::waitOnContext)
-                            .chain(() -> factors.accept(check.personId(), check.code(), address))
-                            .chain(accepted -> accepted != null
-                                    ? throttle.recordSuccess(account, address).replaceWith(new Outcome(
-                                            new InternalResource.AcceptedCode(accepted.method(), accepted.recoveryCodesLeft()), 0))
-                                    : throttle.recordFailure(account, address).map(v -> {
-                                        LOG.infof("second factor check failed: service=%s address=%s", service, address);
-                                        throw ProblemException.unauthorized("The code is not valid.");
-                                    }));
+                    var accepted = guarded.result().orElseThrow(() -> {
+                        LOG.infof("second factor check failed: service=%s address=%s", service, address);
+                        return ProblemException.unauthorized("The code is not valid.");
+                    });
+                    return new Outcome(new InternalResource.AcceptedCode(accepted.method(), accepted.recoveryCodesLeft()), 0);
                 }));
-    }
-
-    /**
-     * Waits, then goes on on the caller's Vert.x context: the reactive session that follows must be
-     * used on the context it belongs to, not on the timer's thread.
-     */
-    private static Uni<Void> waitOnContext(Duration wait) {
-        if (wait.isZero()) {
-            return Uni.createFrom().voidItem();
-        }
-        Context context = Vertx.currentContext();
-        Uni<Void> waited = Uni.createFrom().voidItem().onItem().delayIt().by(wait);
-        return context == null ? waited : waited.emitOn(task -> context.runOnContext(v -> task.run()));
     }
 
     public Uni<SecondFactors.FactorStatus> status(long personId) {
