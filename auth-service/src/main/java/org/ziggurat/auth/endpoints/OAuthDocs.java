@@ -76,11 +76,17 @@ public final class OAuthDocs {
 
     @Schema(name = "TokenIntrospection", description = "RFC 7662 section 2.2; an inactive token is {\"active\": false} alone.")
     public record TokenIntrospection(@Schema(required = true) boolean active, String scope, String clientId, String username,
-            String sub, @Schema(enumeration = {"access_token", "refresh_token"}) String tokenType,
+            String sub, @Schema(enumeration = {"bearer", "refresh_token"}, description = "bearer: an access token.") String tokenType,
             Long exp, Long iat,
             @Schema(description = "When the authorization (the grant this token belongs to) ends, in seconds since the "
                     + "epoch, however often its refresh tokens rotate.") Long authorizationExp,
-            String iss) {
+            String iss,
+            @Schema(description = "How the person signed in (RFC 9470 section 6.2): https://refeds.org/profile/sfa "
+                    + "(a password alone) or https://refeds.org/profile/mfa (with a second factor). Absent for a client "
+                    + "acting for itself, and for tokens issued before it was kept.") String acr,
+            @Schema(description = "The sign-in's methods (RFC 8176: pwd, otp, hwk, swk, mfa), as the ID token says them.")
+            List<String> amr,
+            @Schema(description = "When the person signed in, in seconds since the epoch.") Long authTime) {
     }
 
     @Schema(name = "AuthorizationServerMetadata", description = "RFC 8414, and OpenID Connect Discovery: one document "

@@ -72,7 +72,7 @@ public class AuthorizationCodeGrant implements TokenGrant {
             }
             Instant authTime = stored.authTime();
             return issuer.issue(conn, client, stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
-                    authTime, stored.signIn())
+                    authTime, stored.signIn(), SignIn.amrOf(stored.signIn()))
                     // Inside the transaction: no tokens without the ID token the answer owes.
                     .chain(issued -> issuer.withIdToken(issued, client, stored.personId(), authTime, stored.nonce(),
                             SignIn.amrOf(stored.signIn())));

@@ -48,7 +48,7 @@ public class ClientCredentialsGrant implements TokenGrant {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a person: client_credentials has none."));
         }
-        return issuer.issue(client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null)
+        return issuer.issue(client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null, null)
                 // DEBUG for the same reason as a refresh.
                 .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }

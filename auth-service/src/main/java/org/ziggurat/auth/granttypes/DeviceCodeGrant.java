@@ -15,6 +15,7 @@ import org.ziggurat.auth.tokens.DeviceAuthorizationRepository;
 import org.ziggurat.auth.tokens.TokenIssuer;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -74,9 +75,10 @@ public class DeviceCodeGrant implements TokenGrant {
                 if (!marked) {
                     throw OAuthException.invalidGrant("The device code was used already.");
                 }
+                List<String> amr = SignIn.amrOf(poll.signIn());
                 return issuer.issue(conn, client, poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
-                        authTime, poll.signIn()).chain(issued -> issuer.withIdToken(issued, client, poll.personId(), authTime, null,
-                                SignIn.amrOf(poll.signIn())));
+                        authTime, poll.signIn(), amr).chain(issued -> issuer.withIdToken(issued, client, poll.personId(),
+                                authTime, null, amr));
             })).invoke(issued -> EVENTS.infof("event=token_issued grant=device_code client_id=%s person_id=%d",
                     client.clientId(), poll.personId()));
         });

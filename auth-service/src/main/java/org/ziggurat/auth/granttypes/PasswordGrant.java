@@ -89,7 +89,8 @@ public class PasswordGrant implements TokenGrant {
                     }
                 })
                 .chain(person -> issuer.inTransaction(conn -> issuer.issue(conn, clientOrNull,
-                        person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now(), null)
+                        person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now(), null,
+                        AuthenticationMethods.PASSWORD_ONLY)
                         .chain(issued -> issuer.withIdToken(issued, clientOrNull, person.userId(),
                                 Instant.ofEpochSecond(issued.createdAt()), null, AuthenticationMethods.PASSWORD_ONLY)))
                         // The application now has access: it is one of the person's grants.

@@ -73,10 +73,10 @@ public class RefreshTokenGrant implements TokenGrant {
                 OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC));
         return tokens.rotate(rotation)
                 .chain(rotated -> rotated == null ? refused(hash, clientOrNull, requested)
-                        // Core §12.2: the ID token of a refresh carries the first sign-in's auth_time, no nonce.
+                        // Core §12.2: the ID token of a refresh carries the first sign-in's auth_time, amr and acr, no nonce.
                         : issuer.withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
                                 config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()),
-                                clientOrNull, rotated.personId(), rotated.authTime(), null, null))
+                                clientOrNull, rotated.personId(), rotated.authTime(), null, rotated.amr()))
                 // Routine and frequent, and recorded in the token table itself: DEBUG, where
                 // sign-ins (code and password grants) and every refusal stay at INFO.
                 .invoke(issued -> EVENTS.debugf("event=token_refreshed client_id=%s", clientIdOf(clientOrNull)));

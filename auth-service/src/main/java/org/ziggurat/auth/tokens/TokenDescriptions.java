@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.oauth.AuthenticationMethods;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.Scopes;
@@ -40,6 +41,15 @@ public class TokenDescriptions {
             if (row.personId() != null) {
                 answer.put("username", row.username());
                 answer.put("sub", Long.toString(row.personId()));
+                // How the person signed in, for a resource that needs more (RFC 9470 §6.2): it
+                // answers insufficient_user_authentication and the client asks for it (acr_values).
+                if (row.amr() != null) {
+                    answer.put("acr", AuthenticationMethods.acr(row.amr()));
+                    answer.put("amr", row.amr());
+                }
+                if (row.authTime() != null) {
+                    answer.put("auth_time", row.authTime().getEpochSecond());
+                }
             } else {
                 answer.put("sub", row.clientId());
             }

@@ -44,12 +44,14 @@ public class TokenIssuer {
     /**
      * One INSERT: the access token and, when asked, its refresh token. {@code signIn}: the login
      * session a code or device approval was given in, null when there was none
-     * ({@link TokenRules#binding} says what it changes).
+     * ({@link TokenRules#binding} says what it changes). {@code amr}: how the person signed in
+     * (RFC 8176), which introspection tells resource servers as its class (acr); null when no
+     * person stands behind the tokens.
      */
     public Uni<IssuedTokens> issue(SqlClient client, ApplicationRow clientOrNull, Long personId, String username,
-            List<String> scopes, UUID family, boolean withRefresh, Instant authTime, SignIn signIn) {
+            List<String> scopes, UUID family, boolean withRefresh, Instant authTime, SignIn signIn, List<String> amr) {
         return issue(issue -> tokens.issue(client, issue), clientOrNull, personId, username, scopes, family, withRefresh,
-                authTime, signIn);
+                authTime, signIn, amr);
     }
 
     /**
@@ -62,13 +64,13 @@ public class TokenIssuer {
 
     /** The same in a statement of its own, for a grant that consumes nothing first (client credentials). */
     public Uni<IssuedTokens> issue(ApplicationRow clientOrNull, Long personId, String username, List<String> scopes,
-            UUID family, boolean withRefresh, Instant authTime, SignIn signIn) {
-        return issue(tokens::issue, clientOrNull, personId, username, scopes, family, withRefresh, authTime, signIn);
+            UUID family, boolean withRefresh, Instant authTime, SignIn signIn, List<String> amr) {
+        return issue(tokens::issue, clientOrNull, personId, username, scopes, family, withRefresh, authTime, signIn, amr);
     }
 
     private Uni<IssuedTokens> issue(Function<TokenRepository.Issue, Uni<Long>> insert, ApplicationRow clientOrNull,
             Long personId, String username, List<String> scopes, UUID family, boolean withRefresh, Instant authTime,
-            SignIn signIn) {
+            SignIn signIn, List<String> amr) {
         Instant now = Instant.now();
         TokenRules.Binding binding = TokenRules.binding(scopes, signIn, now, TokenRules.authorizationLifetime(
                 config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null : clientOrNull.refreshTokenAbsoluteLifetime()),
@@ -86,7 +88,7 @@ public class TokenIssuer {
         return insert.apply(new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
                         personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
-                        binding.sessionHash()))
+                        binding.sessionHash(), personId == null ? null : amr))
                 .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
                         now.getEpochSecond()))
                 // The application was deleted meanwhile (through another replica, whose change this

@@ -51,10 +51,12 @@ public class TokenRepository {
      * What to issue: the values' hashes and the access token's sealed value. {@code authTime}: when
      * the person signed in, for ID tokens; null without a person or when unknown.
      * {@code sessionHash}: the login session the tokens end with; null when they outlive it.
+     * {@code amr}: how the person signed in; null without a person or when unknown.
      */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
             String username, List<String> scopes, UUID family, OffsetDateTime accessExpires,
-            OffsetDateTime refreshExpires, Instant authTime, OffsetDateTime authorizationExpires, byte[] sessionHash) {
+            OffsetDateTime refreshExpires, Instant authTime, OffsetDateTime authorizationExpires, byte[] sessionHash,
+            List<String> amr) {
     }
 
     /**
@@ -74,25 +76,25 @@ public class TokenRepository {
         String[] scopes = issue.scopes().toArray(String[]::new);
         if (issue.refreshHash() == null) {
             return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash) "
-                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id")
+                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr) "
+                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id")
                     .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                             .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                             .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                             .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
-                            .addValue(buffer(issue.sessionHash())))
+                            .addValue(buffer(issue.sessionHash())).addValue(amr(issue)))
                     .map(rows -> rows.iterator().next().getLong("id"));
         }
         return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash) "
-                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13), "
-                + "('r', $9, NULL, $3, $4, $5, $6, $7, least($10, $12), $11, $12, $13) RETURNING id, kind")
+                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr) "
+                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14), "
+                + "('r', $9, NULL, $3, $4, $5, $6, $7, least($10, $12), $11, $12, $13, $14) RETURNING id, kind")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                         .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                         .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                         .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires())
                         .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
-                        .addValue(buffer(issue.sessionHash())))
+                        .addValue(buffer(issue.sessionHash())).addValue(amr(issue)))
                 .map(rows -> {
                     for (var row : rows) {
                         if ("a".equals(row.getString("kind"))) {
@@ -116,9 +118,9 @@ public class TokenRepository {
 
     /**
      * What a rotation stored: the new access token's id and scopes, and for the ID token its
-     * person (null for none) and when they signed in (null when unknown).
+     * person (null for none), when and how they signed in (null when unknown).
      */
-    public record Rotated(long accessTokenId, List<String> scopes, Long personId, Instant authTime) {
+    public record Rotated(long accessTokenId, List<String> scopes, Long personId, Instant authTime, List<String> amr) {
     }
 
     /**
@@ -145,24 +147,24 @@ public class TokenRepository {
                     }
                     Row row = rows.iterator().next();
                     return new Rotated(row.getLong("id"), List.of(row.getArrayOfStrings("scopes")), row.getLong("person_id"),
-                            TokenRow.instant(row, "auth_time"));
+                            TokenRow.instant(row, "auth_time"), TokenRow.amr(row));
                 });
     }
 
     private static final String ROTATE = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
             + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
             + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] "
-            + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at, session_hash), "
+            + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at, session_hash, amr), "
             + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
-            + "expires_at, auth_time, authorization_expires_at, session_hash) "
+            + "expires_at, auth_time, authorization_expires_at, session_hash, amr) "
             + "SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
             + "CASE WHEN n.kind = 'a' THEN coalesce($4::text[], u.scopes) ELSE u.scopes END, "
             // A refresh token lives its lifetime from now, but never past the authorization's end.
             + "u.family, CASE WHEN n.kind = 'r' THEN least(n.expires_at, u.authorization_expires_at) ELSE n.expires_at END, "
-            + "u.auth_time, u.authorization_expires_at, u.session_hash FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
+            + "u.auth_time, u.authorization_expires_at, u.session_hash, u.amr FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
             + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
-            + "RETURNING id, kind, scopes, person_id, auth_time) "
-            + "SELECT id, scopes, person_id, auth_time FROM issued WHERE kind = 'a'";
+            + "RETURNING id, kind, scopes, person_id, auth_time, amr) "
+            + "SELECT id, scopes, person_id, auth_time, amr FROM issued WHERE kind = 'a'";
 
     /** Revokes every token of one authorization; the number revoked. */
     public Uni<Integer> revokeFamily(UUID family) {
@@ -185,6 +187,10 @@ public class TokenRepository {
         revoked.forEach(row -> hashes.add(row.getBuffer("hash").getBytes()));
         live.forget(hashes);
         return hashes.size();
+    }
+
+    private static String[] amr(Issue issue) {
+        return issue.amr() == null ? null : issue.amr().toArray(String[]::new);
     }
 
     private static Buffer buffer(byte[] bytes) {

@@ -10,13 +10,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
-/** A live or past token, with its application's client id (null when it has none). */
+/**
+ * A live or past token, with its application's client id (null when it has none), and when and
+ * how its person signed in ({@code authTime}, {@code amr}: null when not known).
+ */
 public record TokenRow(long id, char kind, Long applicationId, String clientId, Long personId, String username,
         List<String> scopes, UUID family, Instant expiresAt, Instant usedAt, Instant revokedAt, Instant createdAt,
-        Instant authorizationExpiresAt) {
+        Instant authorizationExpiresAt, Instant authTime, List<String> amr) {
 
     static final String SELECT = "SELECT t.id, t.kind, t.application_id, a.client_id, t.person_id, t.username, t.scopes, "
-            + "t.family, t.expires_at, t.used_at, t.revoked_at, t.created_at, t.authorization_expires_at FROM token t "
+            + "t.family, t.expires_at, t.used_at, t.revoked_at, t.created_at, t.authorization_expires_at, t.auth_time, t.amr FROM token t "
             + "LEFT JOIN application a ON a.id = t.application_id ";
 
     public boolean isAccess() {
@@ -32,7 +35,14 @@ public record TokenRow(long id, char kind, Long applicationId, String clientId, 
                 row.getString("client_id"), row.getLong("person_id"), row.getString("username"),
                 Arrays.asList(row.getArrayOfStrings("scopes")), row.getUUID("family"),
                 row.getOffsetDateTime("expires_at").toInstant(), instant(row, "used_at"), instant(row, "revoked_at"),
-                row.getOffsetDateTime("created_at").toInstant(), row.getOffsetDateTime("authorization_expires_at").toInstant());
+                row.getOffsetDateTime("created_at").toInstant(), row.getOffsetDateTime("authorization_expires_at").toInstant(),
+                instant(row, "auth_time"), amr(row));
+    }
+
+    /** The token's {@code amr} column: how its person signed in; null when not known. */
+    static List<String> amr(Row row) {
+        String[] amr = row.getArrayOfStrings("amr");
+        return amr == null ? null : List.of(amr);
     }
 
     /** A nullable timestamp column as an instant, for this package's rows. */

@@ -98,9 +98,20 @@ class SecondFactorSignInTest {
         assertFalse(browser.cookies.containsKey("ziggurat_pending_sign_in"), "the pending sign-in's cookie is cleared");
 
         Map<String, String> answer = consentAndBack(browser, signedIn.getHeader("Location"));
-        var claims = JWTParser.parse((String) exchange(app, answer.get("code")).get("id_token")).getJWTClaimsSet();
+        Map<String, Object> tokens = exchange(app, answer.get("code"));
+        var claims = JWTParser.parse((String) tokens.get("id_token")).getJWTClaimsSet();
         assertEquals(List.of("pwd", "otp", "mfa"), claims.getStringListClaim("amr"));
         assertEquals("https://refeds.org/profile/mfa", claims.getStringClaim("acr"));
+        // Resource servers learn it by introspection (RFC 9470 §6.2), for every token of the sign-in.
+        assertSignedInAs("https://refeds.org/profile/mfa", List.of("pwd", "otp", "mfa"), app, (String) tokens.get("access_token"),
+                claims.getDateClaim("auth_time").toInstant().getEpochSecond());
+        Map<String, Object> refreshed = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token",
+                (String) tokens.get("refresh_token")).statusCode(200).extract().jsonPath().getMap("$");
+        var afterRefresh = JWTParser.parse((String) refreshed.get("id_token")).getJWTClaimsSet();
+        assertEquals(List.of("pwd", "otp", "mfa"), afterRefresh.getStringListClaim("amr"), "a refresh keeps the first sign-in's amr");
+        assertEquals("https://refeds.org/profile/mfa", afterRefresh.getStringClaim("acr"));
+        assertSignedInAs("https://refeds.org/profile/mfa", List.of("pwd", "otp", "mfa"), app,
+                (String) refreshed.get("access_token"), claims.getDateClaim("auth_time").toInstant().getEpochSecond());
 
         // The same code in another sign-in: used already.
         Browser other = new Browser();
@@ -190,10 +201,25 @@ class SecondFactorSignInTest {
         Browser browser = new Browser();
         Response signedIn = password(browser, url(app, "scope", "openid", "nonce", "n-pwd"), "alice");
         Map<String, String> answer = consentAndBack(browser, signedIn.getHeader("Location"));
-        var claims = JWTParser.parse((String) exchange(app, answer.get("code")).get("id_token")).getJWTClaimsSet();
+        Map<String, Object> tokens = exchange(app, answer.get("code"));
+        var claims = JWTParser.parse((String) tokens.get("id_token")).getJWTClaimsSet();
         assertEquals(List.of("pwd"), claims.getStringListClaim("amr"));
         assertEquals("https://refeds.org/profile/sfa", claims.getStringClaim("acr"));
         assertNull(claims.getClaim("nonce-other"));
+        assertSignedInAs("https://refeds.org/profile/sfa", List.of("pwd"), app, (String) tokens.get("access_token"),
+                claims.getDateClaim("auth_time").toInstant().getEpochSecond());
+        // The password grant is a password alone too; a client acting for itself has no sign-in to tell.
+        Map<String, Object> granted = post("/oauth/token", app, "grant_type", "password", "username", "alice", "password",
+                DirectoryDouble.PEOPLE.get("alice").password(), "scope", "user").statusCode(200).extract().jsonPath().getMap("$");
+        post("/oauth/introspect", app, "token", (String) granted.get("access_token")).statusCode(200)
+                .body("acr", equalTo("https://refeds.org/profile/sfa")).body("amr", equalTo(List.of("pwd")));
+    }
+
+    /** Introspection of the token says how its person signed in: acr, amr and auth_time. */
+    static void assertSignedInAs(String acr, List<String> amr, App app, String accessToken, long authTime) {
+        post("/oauth/introspect", app, "token", accessToken).statusCode(200).body("active", equalTo(true))
+                .body("acr", equalTo(acr)).body("amr", equalTo(amr))
+                .body("auth_time", equalTo((int) authTime));
     }
 
     static String hrefOf(String html, String id) {
