@@ -195,14 +195,24 @@ class OAuthJourneyTest {
         }
     }
 
-    /** A person going through the login and consent pages with plain HTTP, as a browser would, without one. */
+    /**
+     * A person going through the login and consent pages with plain HTTP, as a browser would,
+     * without one; with an authenticator app's key when they have a second factor.
+     */
     static final class BrowserlessUser {
         private final Platform.Person person;
+        private final byte[] authenticatorKey;
         private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
                 .followRedirects(HttpClient.Redirect.NEVER).build();
 
         BrowserlessUser(Platform.Person person) {
+            this(person, null);
+        }
+
+        /** {@code authenticatorKey}: the TOTP key the person set up, whose next code the sign-in takes. */
+        BrowserlessUser(Platform.Person person, byte[] authenticatorKey) {
             this.person = person;
+            this.authenticatorKey = authenticatorKey;
         }
 
         /** Follows the pages to the redirect back to the client, and returns that redirect. */
@@ -213,6 +223,13 @@ class OAuthJourneyTest {
             login.put("login", person.username());
             login.put("password", person.password());
             HttpResponse<String> afterLogin = post(login);
+            if (authenticatorKey != null) {
+                assertEquals(200, afterLogin.statusCode(), "the second factor's form: " + afterLogin.body());
+                Map<String, String> second = hiddenInputs(afterLogin.body());
+                // The next step's code: the current one may have been used (at enrolment), and is then refused.
+                second.put("code", AccountSecurityForms.code(authenticatorKey, AccountSecurityForms.step() + 1));
+                afterLogin = post(second);
+            }
             assertEquals(303, afterLogin.statusCode(), afterLogin.body());
             HttpResponse<String> consent = get(URI.create(Platform.api()).resolve(afterLogin.headers().firstValue("Location")
                     .orElseThrow()));

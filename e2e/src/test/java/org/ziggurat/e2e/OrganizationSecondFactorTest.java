@@ -20,7 +20,10 @@ import static org.ziggurat.e2e.Platform.as;
 /**
  * An organization that requires a second factor, across the services: its member without one
  * keeps the membership but is refused, with a problem that says why, in the organization's
- * vocabularies (vocab-service) and data events (events-service), and is let in after setting one up.
+ * vocabularies (vocab-service) and data events (events-service); after setting one up, a token
+ * from a sign-in without it is refused with RFC 9470's {@code insufficient_user_authentication},
+ * and one from a sign-in with it (the authorization code flow, asking for it with acr_values) is
+ * let in.
  */
 class OrganizationSecondFactorTest {
 
@@ -35,8 +38,12 @@ class OrganizationSecondFactorTest {
      * {@code status}: the rights each replica keeps have caught up.
      */
     static void everyReplicaAnswers(Platform.Person person, List<String> paths, int status) throws Exception {
-        String token = org.ziggurat.platform.testing.TestTokens.userSignedWith(Stack.get().keysDirectory(), person.id(),
-                person.username(), "user", "write");
+        everyReplicaAnswers(org.ziggurat.platform.testing.TestTokens.userSignedWith(Stack.get().keysDirectory(), person.id(),
+                person.username(), "user", "write"), paths, status);
+    }
+
+    /** The same, with this platform token (one that says the person signed in with a second factor, say). */
+    static void everyReplicaAnswers(String token, List<String> paths, int status) throws Exception {
         Awaitility.await().atMost(RIGHTS_CACHE).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             for (String replica : REPLICAS) {
                 String path = paths.get(replica.startsWith("vocab") ? 0 : 1);
@@ -68,7 +75,7 @@ class OrganizationSecondFactorTest {
         as(memberToken).contentType("application/json").body(Map.of("note", "before the rule")).post(events)
                 .then().statusCode(201);
 
-        AccountSecurityForms.enrolAuthenticator(admin);
+        byte[] adminKey = AccountSecurityForms.enrolAuthenticator(admin);
         as(adminToken).contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
                 .patch("/organizations/" + id).then().statusCode(200).body("two_factor_requirement_enabled", equalTo(true));
 
@@ -79,16 +86,53 @@ class OrganizationSecondFactorTest {
         as(memberToken).get(events).then().statusCode(403).body("title", equalTo("Second Factor Required"));
         as(memberToken).contentType("application/json").body(Map.of("note", "refused")).post(events).then().statusCode(403)
                 .body("title", equalTo("Second Factor Required"));
-        // The admin, who has one, goes on; the member is still a member.
-        as(adminToken).get(vocab).then().statusCode(200);
+        // The admin, who has one, goes on after signing in with it; the member is still a member.
+        stepUpAsked(as(adminToken).get(vocab).then());
+        as(signedInWithSecondFactor(admin, adminKey, adminToken)).get(vocab).then().statusCode(200);
         as(adminToken).get("/organizations/" + id + "/members").then().statusCode(200)
                 .body("id", org.hamcrest.Matchers.hasItem((int) member.id()));
 
-        AccountSecurityForms.enrolAuthenticator(member);
-        everyReplicaAnswers(member, List.of(vocab, events), 200);
-        as(memberToken).get(vocab).then().statusCode(200);
-        as(memberToken).get(events).then().statusCode(200);
-        as(memberToken).contentType("application/json").body(Map.of("note", "after setting one up")).post(events)
+        byte[] memberKey = AccountSecurityForms.enrolAuthenticator(member);
+        // Set up, but the token is from a sign-in without it: RFC 9470's step-up, on every replica.
+        everyReplicaAnswers(member, List.of(vocab, events), 401);
+        stepUpAsked(as(memberToken).get(vocab).then());
+        stepUpAsked(as(memberToken).contentType("application/json").body(Map.of("note", "refused")).post(events).then());
+        everyReplicaAnswers(org.ziggurat.platform.testing.TestTokens.userWithSecondFactorSignedWith(Stack.get().keysDirectory(),
+                member.id(), member.username(), "user", "write"), List.of(vocab, events), 200);
+        String stronger = signedInWithSecondFactor(member, memberKey, memberToken);
+        as(stronger).get(vocab).then().statusCode(200);
+        as(stronger).get(events).then().statusCode(200);
+        as(stronger).contentType("application/json").body(Map.of("note", "after setting one up")).post(events)
                 .then().statusCode(201);
+    }
+
+    /** A 401 whose Bearer challenge asks for a sign-in with a second factor (RFC 9470 §3). */
+    static void stepUpAsked(io.restassured.response.ValidatableResponse answer) {
+        answer.statusCode(401).body("title", equalTo("Insufficient User Authentication"))
+                .header("WWW-Authenticate", org.hamcrest.Matchers.allOf(
+                        containsString("error=\"insufficient_user_authentication\""),
+                        containsString("acr_values=\"https://refeds.org/profile/mfa\"")));
+    }
+
+    /**
+     * What an application does on that 401: it sends the person through the authorization code
+     * flow with {@code acr_values} (their password, then their authenticator app's code) and
+     * calls with the new access token. {@code ownerToken}: theirs, to register the application.
+     */
+    static String signedInWithSecondFactor(Platform.Person person, byte[] key, String ownerToken) throws Exception {
+        OAuthJourneyTest.App app = OAuthJourneyTest.application(ownerToken, "http://127.0.0.1:9/callback");
+        var verifier = new com.nimbusds.oauth2.sdk.pkce.CodeVerifier();
+        var request = new com.nimbusds.oauth2.sdk.AuthorizationRequest.Builder(
+                new com.nimbusds.oauth2.sdk.ResponseType(com.nimbusds.oauth2.sdk.ResponseType.Value.CODE), app.id())
+                .endpointURI(Platform.metadata().getAuthorizationEndpointURI()).redirectionURI(app.redirect())
+                .scope(new com.nimbusds.oauth2.sdk.Scope("user", "write"))
+                .state(new com.nimbusds.oauth2.sdk.id.State())
+                .codeChallenge(verifier, com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod.S256)
+                .customParameter("acr_values", "https://refeds.org/profile/mfa").build();
+        URI callback = new OAuthJourneyTest.BrowserlessUser(person, key).authorize(request.toURI());
+        var code = com.nimbusds.oauth2.sdk.AuthorizationResponse.parse(callback).toSuccessResponse().getAuthorizationCode();
+        var tokens = OAuthJourneyTest.exchange(app, new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(code, app.redirect(),
+                verifier)).toSuccessResponse();
+        return tokens.getTokens().getAccessToken().getValue();
     }
 }

@@ -151,10 +151,14 @@ public interface DirectoryClient {
     record LinkPermissions(JsonObject permissions) {
     }
 
-    /** A namespace and what the person ({@code 0}: anonymous) may do in it; {@link NotFound} if none has the name. */
+    /**
+     * A namespace and what the person ({@code 0}: anonymous) may do in it, having signed in with
+     * a second factor or not; {@link NotFound} if none has the name.
+     */
     @GET
     @Path("/namespaces/{name}")
-    Uni<Namespace> namespace(@PathParam("name") String name, @QueryParam("person_id") long personId);
+    Uni<Namespace> namespace(@PathParam("name") String name, @QueryParam("person_id") long personId,
+            @QueryParam("second_factor_sign_in") boolean secondFactorSignIn);
 
     @GET
     @Path("/people")

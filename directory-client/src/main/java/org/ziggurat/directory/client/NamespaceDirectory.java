@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 
 /**
  * A namespace and what the caller may do in it, as directory-service's internal API says
- * ({@code GET /internal/namespaces/:name?person_id=}), cached for a few seconds per namespace and
- * person. The facts only: what a service allows with them is its own rule
+ * ({@code GET /internal/namespaces/:name?person_id=&second_factor_sign_in=}), cached for a few
+ * seconds per namespace, person and whether they signed in with a second factor. The facts only: what a service allows with them is its own rule
  * ({@code NamespaceAccess}, checked in its service layer).
  */
 @ApplicationScoped
@@ -51,13 +51,15 @@ public class NamespaceDirectory {
             return Uni.createFrom().failure(notFound(namespace));
         }
         long person = caller.userId().orElse(0L);
-        String key = namespace.toLowerCase() + "|" + person;
+        // A member's rights in an organization that requires a second factor depend on the sign-in too.
+        boolean secondFactorSignIn = caller.signedInWithSecondFactor();
+        String key = namespace.toLowerCase() + "|" + person + (secondFactorSignIn ? "|mfa" : "");
         // An unknown name is an answer too (cached like the others), not a failure. Each request
         // waits on a copy of the shared look-up: a request whose caller went away is cancelled, and
         // Mutiny cancels the future it waits on, which, shared, failed every other request for
         // the namespace with a CancellationException (500s, seen when a load generator stopped).
         return Uni.createFrom().completionStage(() -> cache().get(key, (k, executor) ->
-                        fetch(namespace, person)).copy())
+                        fetch(namespace, person, secondFactorSignIn)).copy())
                 .map(ns -> {
                     if (ns == Namespace.UNKNOWN) {
                         throw notFound(namespace);
@@ -66,8 +68,8 @@ public class NamespaceDirectory {
                 });
     }
 
-    private CompletableFuture<Namespace> fetch(String namespace, long person) {
-        return directory.namespace(namespace, person)
+    private CompletableFuture<Namespace> fetch(String namespace, long person, boolean secondFactorSignIn) {
+        return directory.namespace(namespace, person, secondFactorSignIn)
                 .onFailure(DirectoryClient.NotFound.class).recoverWithItem(Namespace.UNKNOWN)
                 .onFailure(NetworkFailures::is)
                 .transform(failure -> new DependencyUnavailable("directory-service is not reachable", failure))

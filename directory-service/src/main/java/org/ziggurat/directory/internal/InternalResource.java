@@ -148,13 +148,21 @@ public class InternalResource {
         return people.activeOrganizations(personId);
     }
 
-    /** A namespace's kind, id and visibility, and the rights of {@code person_id} (0 or absent: anonymous) in it. */
+    /**
+     * A namespace's kind, id and visibility, and the rights of {@code person_id} (0 or absent:
+     * anonymous) in it, who signed in with a second factor or not ({@code second_factor_sign_in};
+     * absent: a caller from before the parameter, which cannot tell, and gets the rights a member
+     * with a factor has).
+     */
     @GET
     @Path("/namespaces/{name}")
     public Uni<NamespaceLookups.Namespace> namespace(@PathParam("name") String name,
-            @QueryParam("person_id") String personId) {
+            @QueryParam("person_id") String personId, @QueryParam("second_factor_sign_in") String secondFactorSignIn) {
         long person = personId == null || personId.isBlank() || personId.equals("0") ? 0 : PathIds.parse(personId, "person");
-        return namespaces.rights(name, person);
+        if (secondFactorSignIn != null && !secondFactorSignIn.equals("true") && !secondFactorSignIn.equals("false")) {
+            throw ProblemException.badRequest("second_factor_sign_in is true or false.");
+        }
+        return namespaces.rights(name, person, secondFactorSignIn == null || secondFactorSignIn.equals("true"));
     }
 
     /** Attaches an OAuth application to an organization with the user permissions its owner gave (201 new, 200 changed). */

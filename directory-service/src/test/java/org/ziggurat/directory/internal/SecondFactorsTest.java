@@ -194,8 +194,17 @@ class SecondFactorsTest {
                 .body("admin", is(true)).body("second_factor_required", is(false));
         byte[] memberKey = enrol(member);
         confirm(member, code(memberKey, 0)).statusCode(200);
-        asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + member.id()).then()
-                .body("read", is(true)).body("write", is(true)).body("second_factor_required", is(false));
+        asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + member.id()
+                        + "&second_factor_sign_in=true").then()
+                .body("read", is(true)).body("write", is(true)).body("second_factor_required", is(false))
+                .body("second_factor_sign_in_required", is(false));
+        // A token from a sign-in without it (from before, say): the rights wait for one with it.
+        asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + member.id()
+                        + "&second_factor_sign_in=false").then()
+                .body("read", is(false)).body("write", is(false)).body("second_factor_required", is(false))
+                .body("second_factor_sign_in_required", is(true));
+        asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + member.id()
+                + "&second_factor_sign_in=maybe").then().statusCode(400);
     }
 
     static ValidatableResponse addPasskey(Person person, String credentialId, String name) {

@@ -39,13 +39,13 @@ public class EventService {
 
     /** The namespace the caller may read, or a 404 as if it did not exist. */
     public Uni<Namespace> readable(String namespace, Caller caller) {
-        return namespaces.lookup(namespace, caller).invoke(ns -> NamespaceAccess.requireRead(namespace, ns.read(), ns.secondFactorRequired()));
+        return namespaces.lookup(namespace, caller).invoke(ns -> NamespaceAccess.requireRead(namespace, ns.read(), ns.withheld()));
     }
 
     /** The namespace, if the caller has {@code scope} and write rights in it (NamespaceAccess). */
     private Uni<Namespace> writable(String namespace, Caller caller, String scope) {
         caller.requireUserWithScope(scope);
-        return readable(namespace, caller).invoke(ns -> NamespaceAccess.requireWrite(ns.name(), ns.write(), ns.secondFactorRequired()));
+        return readable(namespace, caller).invoke(ns -> NamespaceAccess.requireWrite(ns.name(), ns.write(), ns.withheld()));
     }
 
     /**

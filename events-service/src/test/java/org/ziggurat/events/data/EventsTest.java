@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.testing.NamespaceDirectoryDouble;
 import org.ziggurat.platform.testing.TestTokens;
 
 import java.util.ArrayList;
@@ -174,6 +175,34 @@ class EventsTest {
         asAlice("public").get("/vault/repositories/" + repo + "/data/events").then().statusCode(404);
         asBob("public").get("/vault/repositories/" + repo + "/data/events").then().statusCode(200).body("$", hasSize(1));
         given().get("/alice/repositories/never-written/data/events").then().statusCode(200).body("$", hasSize(0));
+    }
+
+    /**
+     * In an organization that requires a second factor ("strict"): alice, who has one, writes and
+     * reads with a token from a sign-in with it; with one from a sign-in without, RFC 9470's 401
+     * says to sign in with it; bob, who has none, is told to set one up.
+     */
+    @Test
+    void anOrganizationThatRequiresASecondFactorAsksForASignInWithIt() {
+        String path = "/strict/repositories/" + repo() + "/data/events";
+        Map<String, Object> body = event("strict", commit("s", Map.of("a", 1)));
+        RequestSpecification withFactor = given().header("X-Platform-Token",
+                TestTokens.userWithSecondFactor(ALICE, "alice", "write", "public"));
+        post(withFactor, path, body).statusCode(201);
+        post(asAlice("write"), path, body).statusCode(401).contentType("application/problem+json")
+                .body("title", equalTo("Insufficient User Authentication"))
+                .header("WWW-Authenticate", org.hamcrest.Matchers.allOf(
+                        org.hamcrest.Matchers.containsString("error=\"insufficient_user_authentication\""),
+                        org.hamcrest.Matchers.containsString("acr_values=\"https://refeds.org/profile/mfa\"")));
+        asAlice("public").get(path).then().statusCode(401).header("WWW-Authenticate",
+                org.hamcrest.Matchers.containsString("insufficient_user_authentication"));
+        given().header("X-Platform-Token", TestTokens.userWithSecondFactor(ALICE, "alice", "public")).get(path).then()
+                .statusCode(200).body("$", hasSize(1));
+        post(asBob("write"), path, body).statusCode(403).body("title", equalTo("Second Factor Required"));
+        // To others the private organization does not exist, whatever their sign-in.
+        given().get(path).then().statusCode(404);
+        given().header("X-Platform-Token", TestTokens.userWithSecondFactor(NamespaceDirectoryDouble.ADMIN, "admin", "public"))
+                .get(path).then().statusCode(404);
     }
 
     @Test

@@ -196,7 +196,8 @@ public class Identities {
             return new Resolved(null, clientId, expiresAt);
         }
         Signed platform = platformToken(person, introspection.getUsername(),
-                introspection.getScopes() == null ? List.of() : List.copyOf(introspection.getScopes()), clientId);
+                introspection.getScopes() == null ? List.of() : List.copyOf(introspection.getScopes()), clientId,
+                introspection.getString("acr"));
         return new Resolved(platform.token(), clientId, IntrospectionAnswers.usableUntil(expiresAt,
                 platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS));
     }
@@ -206,16 +207,16 @@ public class Identities {
      * introspections that say the same (STYLE: sign once, keep it for its lifetime). Signing at
      * every re-introspection was a fifth of the gateway's CPU under GET /user with 1,000 tokens
      * (RSA-2048, over a millisecond each). The claims name no access token, so tokens of one
-     * person, client and scopes share one.
+     * person, client, scopes and class of sign-in ({@code acr}, RFC 9470) share one.
      */
-    private Signed platformToken(long userId, String username, List<String> scopes, String clientId) {
-        String claims = userId + "\n" + username + "\n" + String.join(" ", scopes) + "\n" + clientId;
+    private Signed platformToken(long userId, String username, List<String> scopes, String clientId, String acr) {
+        String claims = userId + "\n" + username + "\n" + String.join(" ", scopes) + "\n" + clientId + "\n" + acr;
         Signed known = signed.getIfPresent(claims);
         if (known != null) {
             return known;
         }
         long now = Instant.now().getEpochSecond();
-        Signed fresh = new Signed(signer.signUser(userId, username, scopes, clientId), now + signer.lifetimeSeconds());
+        Signed fresh = new Signed(signer.signUser(userId, username, scopes, clientId, acr), now + signer.lifetimeSeconds());
         signed.put(claims, fresh);
         return fresh;
     }

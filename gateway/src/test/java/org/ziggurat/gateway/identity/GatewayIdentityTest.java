@@ -38,6 +38,16 @@ class GatewayIdentityTest {
         return token;
     }
 
+    /** The same, for a person who signed in as {@code acr} says (RFC 9470 §6.2's introspection member). */
+    static String activeToken(String scope, String acr) {
+        String token = "zat_" + UUID.randomUUID();
+        long now = Instant.now().getEpochSecond();
+        given().contentType("application/json").body(Map.of("active", true, "scope", scope, "client_id", "NotebookClient000001",
+                        "username", "alice", "sub", "42", "token_type", "bearer", "exp", now + 3600, "iat", now, "acr", acr))
+                .put(UpstreamStubs.authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+        return token;
+    }
+
     static void deactivate(String token) {
         given().contentType("application/json").body(Map.of("active", false)).put(UpstreamStubs.authStub() + "/__stub/tokens/" + token)
                 .then().statusCode(204);
@@ -65,6 +75,27 @@ class GatewayIdentityTest {
         assertEquals("NotebookClient000001", claims.getString("client_id"));
         assertEquals("urn:ziggurat:services", claims.getString("aud"));
         assertTrue(claims.getLong("exp") - claims.getLong("iat") <= 60);
+    }
+
+    @Test
+    void theSignInsClassGoesIntoThePlatformTokenAndOnlyIntoItsOwn() {
+        String mfa = "https://refeds.org/profile/mfa";
+        String plain = activeToken("public vocab-sfa");
+        String strong = activeToken("public vocab-sfa", mfa);
+        String single = activeToken("public vocab-sfa", "https://refeds.org/profile/sfa");
+        JsonPath plainClaims = platformClaims(forwardedPlatformToken(plain));
+        JsonPath strongClaims = platformClaims(forwardedPlatformToken(strong));
+        // Same person, client and scopes: the platform token of one may not serve the other.
+        assertEquals(null, plainClaims.getString("acr"), "not known, not claimed");
+        assertEquals(mfa, strongClaims.getString("acr"));
+        assertEquals("https://refeds.org/profile/sfa", platformClaims(forwardedPlatformToken(single)).getString("acr"));
+        assertEquals(mfa, platformClaims(forwardedPlatformToken(strong)).getString("acr"));
+        assertEquals(null, platformClaims(forwardedPlatformToken(plain)).getString("acr"));
+    }
+
+    static String forwardedPlatformToken(String token) {
+        return given().header("Authorization", "Bearer " + token).get("/api/people/alice").then().statusCode(200)
+                .extract().jsonPath().getString("headers.x-platform-token");
     }
 
     @Test

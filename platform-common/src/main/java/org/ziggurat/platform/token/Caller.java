@@ -15,20 +15,22 @@ import java.util.stream.Collectors;
  */
 public final class Caller {
 
-    private static final Caller ANONYMOUS = new Caller(null, null, Set.of(), null, null);
+    private static final Caller ANONYMOUS = new Caller(null, null, Set.of(), null, null, null);
 
     private final Long userId;
     private final String username;
     private final Set<String> scopes;
     private final String clientId;
     private final String service;
+    private final String acr;
 
-    private Caller(Long userId, String username, Set<String> scopes, String clientId, String service) {
+    private Caller(Long userId, String username, Set<String> scopes, String clientId, String service, String acr) {
         this.userId = userId;
         this.username = username;
         this.scopes = scopes;
         this.clientId = clientId;
         this.service = service;
+        this.acr = acr;
     }
 
     public static Caller anonymous() {
@@ -41,13 +43,13 @@ public final class Caller {
         }
         String service = token.getClaim(PlatformClaims.SERVICE);
         if (service != null) {
-            return new Caller(null, null, Set.of(), null, service);
+            return new Caller(null, null, Set.of(), null, service, null);
         }
         String scope = token.getClaim(PlatformClaims.SCOPE);
         Set<String> scopes = scope == null || scope.isBlank() ? Set.of()
                 : Arrays.stream(scope.trim().split("\\s+")).collect(Collectors.toUnmodifiableSet());
         return new Caller(Long.parseLong(token.getSubject()), token.getName(), scopes,
-                token.getClaim(PlatformClaims.CLIENT_ID), null);
+                token.getClaim(PlatformClaims.CLIENT_ID), null, token.getClaim(PlatformClaims.ACR));
     }
 
     public boolean isAnonymous() {
@@ -84,6 +86,11 @@ public final class Caller {
 
     public Optional<String> service() {
         return Optional.ofNullable(service);
+    }
+
+    /** Whether the person signed in with a second factor (acr multi-factor); false when not known. */
+    public boolean signedInWithSecondFactor() {
+        return PlatformClaims.MULTI_FACTOR.equals(acr);
     }
 
     /** The calling person's id; 401 when nobody (or only a service) calls. */

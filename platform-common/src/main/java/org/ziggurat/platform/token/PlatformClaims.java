@@ -9,6 +9,13 @@ public final class PlatformClaims {
     public static final String SCOPE = "scope";
     /** The OAuth client that holds the access token. */
     public static final String CLIENT_ID = "client_id";
+    /**
+     * How the person signed in (OpenID Connect's acr, as introspection told the gateway): absent
+     * when not known, which counts as a single factor.
+     */
+    public static final String ACR = "acr";
+    /** The class of a sign-in with a second factor (REFEDS's multi-factor profile, which research federations use). */
+    public static final String MULTI_FACTOR = "https://refeds.org/profile/mfa";
     /** Present on service tokens only: the calling service's name, equal to its signer name. */
     public static final String SERVICE = "svc";
     /** The {@code groups} entry of every service token. */

@@ -36,8 +36,11 @@ public class PlatformTokenSigner {
     private record SigningKey(String signer, String keyId, RSAPrivateCrtKey privateKey) {
     }
 
-    /** A token stating that this user calls, through this OAuth client, with these scopes. */
-    public String signUser(long userId, String username, Collection<String> scopes, String clientId) {
+    /**
+     * A token stating that this user calls, through this OAuth client, with these scopes, having
+     * signed in as {@code acr} says (null: not known).
+     */
+    public String signUser(long userId, String username, Collection<String> scopes, String clientId, String acr) {
         Set<String> scopeSet = new LinkedHashSet<>(scopes);
         JwtClaimsBuilder claims = base()
                 .subject(Long.toString(userId))
@@ -46,6 +49,9 @@ public class PlatformTokenSigner {
                 .claim(PlatformClaims.SCOPE, String.join(" ", scopeSet));
         if (clientId != null) {
             claims.claim(PlatformClaims.CLIENT_ID, clientId);
+        }
+        if (acr != null) {
+            claims.claim(PlatformClaims.ACR, acr);
         }
         return sign(claims);
     }

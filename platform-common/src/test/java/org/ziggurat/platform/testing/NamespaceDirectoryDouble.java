@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
  * A test double of directory-service's {@code GET /internal/namespaces/:name?person_id=}, true to
  * its contract ({@link InternalApiContract}, which the real service keeps too). Namespaces: the
  * person alice (101); the public organization "lab" whose active member is alice; the private
- * organization "vault" whose active member is bob (102) and whose admin is {@value #ADMIN}.
+ * organization "vault" whose active member is bob (102) and whose admin is {@value #ADMIN}; the
+ * private organization {@value #STRICT}, which requires a second factor of its members alice (who
+ * has one) and bob (who has none).
  */
 public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
@@ -26,6 +28,10 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
     private record Ns(String kind, long id, String visibility, Set<Long> members, Set<Long> admins) {
     }
 
+    /** A private organization that requires a second factor: alice has one, bob has none. */
+    public static final String STRICT = "strict";
+    private static final Set<Long> WITH_SECOND_FACTOR = Set.of(ALICE);
+
     /** A private organization whose members a test changes ({@link #join}, {@link #leave}). */
     public static final String STUDIO = "studio";
 
@@ -36,7 +42,8 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
             "bob", new Ns("person", BOB, "public", Set.of(), Set.of()),
             "lab", new Ns("organization", 201, "public", Set.of(ALICE), Set.of()),
             "vault", new Ns("organization", 202, "private", Set.of(BOB), Set.of(ADMIN)),
-            STUDIO, new Ns("organization", 203, "private", STUDIO_MEMBERS, Set.of()));
+            STUDIO, new Ns("organization", 203, "private", STUDIO_MEMBERS, Set.of()),
+            STRICT, new Ns("organization", 204, "private", Set.of(ALICE, BOB), Set.of()));
 
     /** As the real API reads {@code person_id}: absent, empty or 0 is anonymous; anything but an id is a 404. */
     private static final java.util.regex.Pattern PERSON_ID = java.util.regex.Pattern.compile("[1-9][0-9]{0,17}");
@@ -89,12 +96,23 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
                 long person = personId.isEmpty() ? 0 : Long.parseLong(personId);
                 boolean admin = ns.admins().contains(person);
                 boolean member = admin || ns.members().contains(person);
+                // As NamespaceLookups: a member of an organization that requires a second factor
+                // has an outsider's rights without one, or without having signed in with it.
+                boolean strict = name.equals(STRICT) && member;
+                boolean noFactor = strict && !WITH_SECOND_FACTOR.contains(person);
+                boolean notSignedInWithIt = strict && !noFactor && !"true".equals(request.getParam("second_factor_sign_in"));
+                if (noFactor || notSignedInWithIt) {
+                    admin = false;
+                    member = false;
+                }
                 boolean own = ns.kind().equals("person") && ns.id() == person;
                 JsonObject answer = new JsonObject().put("name", name).put("kind", ns.kind()).put("id", ns.id())
                         .put("visibility", ns.visibility())
                         .put("read", ns.visibility().equals("public") || member)
                         .put("write", own || (ns.kind().equals("organization") && member))
-                        .put("admin", own || (ns.kind().equals("organization") && admin));
+                        .put("admin", own || (ns.kind().equals("organization") && admin))
+                        .put("second_factor_required", noFactor)
+                        .put("second_factor_sign_in_required", notSignedInWithIt);
                 request.response().putHeader("Content-Type", "application/json").end(answer.encode());
             }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
             return Map.of("quarkus.rest-client.directory.url", "http://127.0.0.1:" + port);

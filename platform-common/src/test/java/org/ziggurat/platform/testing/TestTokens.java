@@ -39,6 +39,18 @@ public final class TestTokens {
         return sign("gateway", keysDir, userClaims(userId, username, "test-client", scopes));
     }
 
+    /** The same person, having signed in with a second factor (acr multi-factor). */
+    public static String userWithSecondFactorSignedWith(Path keysDir, long userId, String username, String... scopes) {
+        return sign("gateway", keysDir, userClaims(userId, username, "test-client", scopes)
+                .claim(PlatformClaims.ACR, PlatformClaims.MULTI_FACTOR));
+    }
+
+    /** A person who signed in with a second factor, through the gateway (acr multi-factor). */
+    public static String userWithSecondFactor(long userId, String username, String... scopes) {
+        return sign(PlatformTestKeys.GATEWAY, PlatformTestKeys.dir(), userClaims(userId, username, "test-client", scopes)
+                .claim(PlatformClaims.ACR, PlatformClaims.MULTI_FACTOR));
+    }
+
     /** A service calling for itself, signed with its key in {@code keysDir} (a stack started elsewhere). */
     public static String serviceSignedWith(Path keysDir, String name) {
         return sign(name, keysDir, serviceClaims(name));

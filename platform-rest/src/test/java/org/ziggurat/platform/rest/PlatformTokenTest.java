@@ -30,7 +30,24 @@ class PlatformTokenTest {
                 .body("user_id", equalTo("42"))
                 .body("username", equalTo("alice"))
                 .body("client_id", equalTo("abcdefghij0123456789"))
-                .body("scopes", containsInAnyOrder("public", "write"));
+                .body("scopes", containsInAnyOrder("public", "write"))
+                .body("second_factor", equalTo(false));
+    }
+
+    @Test
+    void theSignInsClassComesWithThePerson() {
+        given().header(PlatformClaims.HEADER, TestTokens.userWithSecondFactor(42, "alice", "user"))
+                .get("/probe/whoami").then().statusCode(200).body("second_factor", equalTo(true));
+        given().header(PlatformClaims.HEADER, TestTokens.userWithSecondFactor(42, "alice", "user"))
+                .get("/probe/strict-organization").then().statusCode(200);
+        // RFC 9470: a token whose sign-in falls short is a 401 that says what sign-in would do.
+        given().header(PlatformClaims.HEADER, TestTokens.user(42, "alice", "user"))
+                .get("/probe/strict-organization").then().statusCode(401)
+                .contentType("application/problem+json")
+                .body("title", equalTo("Insufficient User Authentication"))
+                .header("WWW-Authenticate", org.hamcrest.Matchers.allOf(
+                        org.hamcrest.Matchers.startsWith("Bearer error=\"insufficient_user_authentication\""),
+                        org.hamcrest.Matchers.endsWith("acr_values=\"https://refeds.org/profile/mfa\"")));
     }
 
     @Test
@@ -89,7 +106,8 @@ class PlatformTokenTest {
     @Test
     void scopeAndServiceRequirementsAnswerProblems() {
         given().get("/probe/needs-write").then().statusCode(401)
-                .contentType("application/problem+json").body("status", equalTo(401));
+                .contentType("application/problem+json").body("status", equalTo(401))
+                .header("WWW-Authenticate", equalTo("Bearer"));
         given().header(PlatformClaims.HEADER, TestTokens.user(42, "alice", "public"))
                 .get("/probe/needs-write").then().statusCode(403)
                 .contentType("application/problem+json").body("detail", equalTo("The access token lacks the 'write' scope."));

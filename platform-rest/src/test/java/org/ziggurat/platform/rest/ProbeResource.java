@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.rest.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
+import org.ziggurat.platform.permissions.NamespaceAccess;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
@@ -41,7 +42,23 @@ public class ProbeResource {
                 "username", c.username().orElse(""),
                 "scopes", new TreeSet<>(c.scopes()),
                 "client_id", c.clientId().orElse(""),
-                "service", c.service().orElse("")));
+                "service", c.service().orElse(""),
+                "second_factor", c.signedInWithSecondFactor()));
+    }
+
+    /**
+     * A member's rights in an organization that requires a second factor: given to a sign-in
+     * with one, refused (RFC 9470 step-up) to the member's sign-in without.
+     */
+    @GET
+    @Path("/strict-organization")
+    public Uni<Map<String, Object>> strictOrganization() {
+        return callers.current().map(c -> {
+            c.requireUser();
+            NamespaceAccess.requireRead("lab", c.signedInWithSecondFactor(),
+                    NamespaceAccess.Withheld.UNTIL_SIGN_IN_WITH_SECOND_FACTOR);
+            return Map.of("read", true);
+        });
     }
 
     @GET

@@ -32,13 +32,13 @@ public class SchemeService {
 
     /** The namespace, if the caller may read it (NamespaceAccess); 404 as if it did not exist otherwise. */
     public Uni<Namespace> readableNamespace(String namespace, Caller caller) {
-        return namespaces.lookup(namespace, caller).invoke(ns -> NamespaceAccess.requireRead(namespace, ns.read(), ns.secondFactorRequired()));
+        return namespaces.lookup(namespace, caller).invoke(ns -> NamespaceAccess.requireRead(namespace, ns.read(), ns.withheld()));
     }
 
     /** The namespace, if the caller has {@code scope} and write rights in it (NamespaceAccess). */
     public Uni<Namespace> writableNamespace(String namespace, Caller caller, String scope) {
         caller.requireUserWithScope(scope);
-        return readableNamespace(namespace, caller).invoke(ns -> NamespaceAccess.requireWrite(ns.name(), ns.write(), ns.secondFactorRequired()));
+        return readableNamespace(namespace, caller).invoke(ns -> NamespaceAccess.requireWrite(ns.name(), ns.write(), ns.withheld()));
     }
 
     /** The scheme, if the current caller may read its namespace. */

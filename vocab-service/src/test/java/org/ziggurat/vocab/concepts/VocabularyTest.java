@@ -81,6 +81,21 @@ class VocabularyTest {
         given().get("/nobody-here/vocab/schemes").then().statusCode(404);
     }
 
+    /** In an organization that requires a second factor: a sign-in with it, or RFC 9470's 401; no factor, 403. */
+    @Test
+    void anOrganizationThatRequiresASecondFactorAsksForASignInWithIt() {
+        String strict = scheme("strict", given().header("X-Platform-Token",
+                TestTokens.userWithSecondFactor(ALICE, "alice", "write")).contentType("application/json"));
+        given().header("X-Platform-Token", TestTokens.userWithSecondFactor(ALICE, "alice"))
+                .get("/strict/vocab/schemes/" + strict).then().statusCode(200);
+        asAlice("public").get("/strict/vocab/schemes/" + strict).then().statusCode(401)
+                .body("title", equalTo("Insufficient User Authentication"))
+                .header("WWW-Authenticate", org.hamcrest.Matchers.containsString("acr_values=\"https://refeds.org/profile/mfa\""));
+        asAlice("write").body(Map.of("slug", "y", "title", "y")).post("/strict/vocab/schemes").then().statusCode(401);
+        given().header("X-Platform-Token", TestTokens.user(BOB, "bob")).get("/strict/vocab/schemes/" + strict)
+                .then().statusCode(403).body("title", equalTo("Second Factor Required"));
+    }
+
     @Test
     void conceptsCarryLabelsNotesRelationsAndMatches() {
         String slug = scheme("alice", asAlice("write"));

@@ -139,11 +139,15 @@ public class ApiContract implements OASFilter {
 
     private static void errorResponses(Components components) {
         Header authenticate = OASFactory.createHeader().schema(string())
-                .description("The Bearer challenge (RFC 6750): error=\"invalid_token\", \"invalid_request\" or \"insufficient_scope\".");
+                .description("The Bearer challenge (RFC 6750): error=\"invalid_token\", \"invalid_request\" or "
+                        + "\"insufficient_scope\"; or RFC 9470's \"insufficient_user_authentication\" with acr_values.");
         components.addResponse(ApiErrors.BAD_REQUEST, problem("The request is malformed: a body that is not the JSON "
                 + "expected, a query parameter out of range, an identifier that cannot exist."));
         components.addResponse(ApiErrors.UNAUTHORIZED, problem("The operation needs a person and no valid access token "
-                + "came with the request, or the token is invalid, expired or revoked.")
+                + "came with the request, or the token is invalid, expired or revoked; or (title Insufficient User "
+                + "Authentication, RFC 9470) the token's sign-in was without the second factor that an organization "
+                + "requires of its members: the challenge says error=\"insufficient_user_authentication\" and the "
+                + "acr_values to ask for in a new authorization request.")
                 .addHeader("WWW-Authenticate", authenticate));
         components.addResponse(ApiErrors.FORBIDDEN, problem("The caller is known but may not do this: the token lacks "
                 + "the scope the operation needs, or the person lacks the right (title Second Factor Required: a member "

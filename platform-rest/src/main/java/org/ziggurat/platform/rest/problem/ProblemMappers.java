@@ -3,6 +3,7 @@ package org.ziggurat.platform.rest.problem;
 import org.ziggurat.platform.problem.HttpStatusTitles;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.problem.StepUpRequired;
 
 import org.ziggurat.platform.data.InvalidReference;
 import org.ziggurat.platform.data.RowMissing;
@@ -38,6 +39,12 @@ public class ProblemMappers {
     public Response problem(ProblemException e, HttpHeaders headers, UriInfo uri) {
         if (e.status() == 503) {
             return retryShortly(e.detail(), headers, uri);
+        }
+        if (e.status() == 401) {
+            // RFC 6750 §3: a 401 says how to authenticate; a step-up (RFC 9470) says with what sign-in.
+            return Response.fromResponse(respond(401, e.title(), e.detail(), e.errors(), headers, uri))
+                    .header(HttpHeaders.WWW_AUTHENTICATE, e instanceof StepUpRequired stepUp ? stepUp.challenge() : "Bearer")
+                    .build();
         }
         return respond(e.status(), e.title(), e.detail(), e.errors(), headers, uri);
     }
