@@ -18,8 +18,9 @@ class ArchitectureTest extends ModuleGraphChecks {
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             entry(ROOT, Set.of()),
             entry("security", Set.of(ROOT)),
-            entry("people", Set.of(ROOT, "security")),
-            entry("factors", Set.of(ROOT, "people")),
+            entry("mail", Set.of(ROOT)),
+            entry("people", Set.of(ROOT, "security", "mail")),
+            entry("factors", Set.of(ROOT, "people", "mail")),
             entry("organizations", Set.of(ROOT, "people", "security")),
             entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors")),
             entry("api", Set.of(ROOT, "people", "organizations", "security")));

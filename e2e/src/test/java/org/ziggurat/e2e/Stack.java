@@ -85,6 +85,8 @@ public final class Stack {
     /** The balancer's front for each module (the gateway's is the public one). */
     final Map<String, Integer> fronts = new LinkedHashMap<>();
     private int poolerPort;
+    private final int smtpPort;
+    private MailServer mail;
     private Pooler pooler;
     private Balancer balancer;
     private Path keys;
@@ -104,6 +106,7 @@ public final class Stack {
             managementPorts.put(instance, freePort());
         }
         poolerPort = freePort();
+        smtpPort = freePort();
         api = "http://127.0.0.1:" + fronts.get("gateway") + "/api";
     }
 
@@ -151,6 +154,7 @@ public final class Stack {
         }
         PlatformKeys.writeJwks(keys);
         passwords = provisionDatabase();
+        mail = MailServer.start(smtpPort);
         Map<String, String> roles = new LinkedHashMap<>();
         passwords.forEach((schema, password) -> roles.put("ziggurat_e2e_" + schema, password));
         pooler = Pooler.start(logs.resolve("pgbouncer.log"), poolerPort, server.host(), server.port(), DATABASE, roles);
@@ -312,6 +316,14 @@ public final class Stack {
             case "directory-service" -> {
                 env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
                 env.put("ZIGGURAT_DIRECTORY_FACTOR_KEY", factorKey);
+                env.put("QUARKUS_MAILER_HOST", "127.0.0.1");
+                env.put("QUARKUS_MAILER_PORT", Integer.toString(smtpPort));
+                env.put("QUARKUS_MAILER_FROM", "Ziggurat <no-reply@ziggurat.test>");
+                env.put("ZIGGURAT_MAIL_ACCOUNT_URL", api + "/account");
+                // Retries within seconds here (MailTest stops the mail server), minutes in production.
+                env.put("ZIGGURAT_MAIL_POLL", "500ms");
+                env.put("ZIGGURAT_MAIL_FIRST_RETRY", "1s");
+                env.put("ZIGGURAT_MAIL_LONGEST_RETRY", "2s");
             }
             case "vocab-service" -> {
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
@@ -476,9 +488,17 @@ public final class Stack {
         }
     }
 
+    /** The SMTP server that directory-service's replicas send to. */
+    MailServer mail() {
+        return mail;
+    }
+
     private void stop() {
         processes.values().forEach(Process::destroy);
         processes.values().forEach(Stack::awaitExit);
+        if (mail != null) {
+            mail.stop();
+        }
         if (balancer != null) {
             balancer.stop();
         }

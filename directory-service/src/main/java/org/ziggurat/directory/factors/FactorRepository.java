@@ -3,6 +3,8 @@ package org.ziggurat.directory.factors;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.directory.mail.MailOutboxRepository;
+import org.ziggurat.directory.mail.SecurityNotices;
 import org.ziggurat.directory.people.PersonRow;
 
 import java.time.OffsetDateTime;
@@ -16,10 +18,17 @@ import java.util.List;
  * transaction with its {@link AccountEvent}. A change of a person's factors first locks the
  * person's row, so that two at once are taken one after the other, and ends by setting
  * {@code person.two_factor_enabled} from the factors as they then are: the flag that the hot reads
- * (/user, every person) take, which therefore never disagrees with the factors.
+ * (/user, every person) take, which therefore never disagrees with the factors. The mail that
+ * tells the person of a change joins the outbox in the change's transaction.
  */
 @ApplicationScoped
 public class FactorRepository {
+
+    private final SecurityNotices notices;
+
+    FactorRepository(SecurityNotices notices) {
+        this.notices = notices;
+    }
 
     /** What a person has: a TOTP key (confirmed or being enrolled), passkeys, and unused recovery codes. */
     public record Status(TotpFactor totp, List<Passkey> passkeys, long recoveryCodesLeft) {
@@ -193,12 +202,25 @@ public class FactorRepository {
         return RecoveryCode.delete("personId = ?1", personId).chain(() -> RecoveryCode.persist(codes));
     }
 
-    private static Uni<Void> event(long personId, String kind, String address) {
+    /** The change recorded, and its mail to the person queued, in the caller's transaction. */
+    private Uni<Void> event(long personId, String kind, String address) {
         AccountEvent event = new AccountEvent();
         event.personId = personId;
         event.kind = kind;
         event.clientAddress = address;
-        return event.persist().replaceWithVoid();
+        Uni<Void> recorded = event.persist().replaceWithVoid();
+        if (!notices.mails(kind)) {
+            return recorded;
+        }
+        return recorded.chain(() -> Panache.getSession()).chain(session -> session.createNativeQuery(
+                        "SELECT username FROM person WHERE id = ?1", String.class).setParameter(1, personId).getSingleResultOrNull())
+                .chain(username -> {
+                    if (username == null) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    SecurityNotices.Notice notice = notices.notice(kind, username, address);
+                    return MailOutboxRepository.enqueue(personId, kind, notice.subject(), notice.body());
+                });
     }
 
     private static OffsetDateTime now() {
