@@ -41,6 +41,14 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     private final Map<Long, Integer> failures = new java.util.concurrent.ConcurrentHashMap<>();
     /** dora's and erin's recovery codes (each good once). */
     public static final List<String> RECOVERY_CODES = List.of("abcde-fghjk", "bcdef-ghjkm", "cdefg-hjkmn");
+    /**
+     * A verification link's token for alice's address, good once (as the real one: used, it is
+     * 410); every other token is 410.
+     */
+    public static final String EMAIL_TOKEN = "alice-email-token-0123456789abcdefghijklmnopq";
+    private static final java.util.Set<String> USED_EMAIL_TOKENS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** How many times a verification was asked for (a GET of the page must ask none). */
+    public static final java.util.concurrent.atomic.AtomicInteger EMAIL_VERIFICATIONS = new java.util.concurrent.atomic.AtomicInteger();
     public static final long LAB = 201;
     public static final long VAULT = 202;
     private static final Map<Long, JsonObject> ORGANIZATIONS = Map.of(
@@ -79,6 +87,15 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     verify(request, body);
                 } else if (path.equals("/internal/second-factors/verify") && request.method().name().equals("POST")) {
                     verifySecondFactor(request, body);
+                } else if (path.equals("/internal/email-verifications") && request.method().name().equals("POST")) {
+                    EMAIL_VERIFICATIONS.incrementAndGet();
+                    String token = body == null ? null : body.getString("token");
+                    if (EMAIL_TOKEN.equals(token) && USED_EMAIL_TOKENS.add(token)) {
+                        json(request, 200, new JsonObject().put("person_id", 101).put("username", "alice")
+                                .put("email", "alice@example.org").encode());
+                    } else {
+                        json(request, 410, "{\"status\":410,\"title\":\"Link Gone\"}");
+                    }
                 } else if (path.equals("/internal/people") && request.method().name().equals("GET")) {
                     String ids = request.getParam("ids", "");
                     if (!ids.matches(" *[0-9]+ *(, *[0-9]+ *)*")) {
@@ -105,7 +122,7 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                                 .put("picture", "https://x.example/people/" + p.username() + "/avatar")
                                 .put("html_url", "https://x.example/" + p.username())
                                 .put("email", p.username() + "@example.org")
-                                .put("updated_at", "2026-01-01T00:00:00Z").encode());
+                                .put("updated_at", "2026-01-01T00:00:00Z").put("email_verified", false).encode());
                     }
                 } else if (path.matches("/internal/people/\\d+/organizations")) {
                     long person = Long.parseLong(path.split("/")[3]);

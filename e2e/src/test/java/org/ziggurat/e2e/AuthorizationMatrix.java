@@ -22,8 +22,9 @@ record AuthorizationMatrix(List<String> callers, List<Row> rows, List<Route> exe
     /** Method and path, the path's parameters written {@code {}}, whatever their names. */
     record Route(String method, String path) {
 
+        /** A row's path may carry a query (a link's token, say): the route is the path without it. */
         static Route of(String method, String path) {
-            return new Route(method.toUpperCase(), path.replaceAll("\\{[^/]*}", "{}"));
+            return new Route(method.toUpperCase(), path.replaceFirst("\\?.*$", "").replaceAll("\\{[^/]*}", "{}"));
         }
 
         @Override

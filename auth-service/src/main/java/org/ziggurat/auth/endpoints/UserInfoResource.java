@@ -97,7 +97,7 @@ public class UserInfoResource {
             }
             return directory.claims(row.personId())
                     .map(p -> new UserInfoClaims.Person(p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(),
-                            p.email(), p.updatedAt()))
+                            p.email(), p.updatedAt(), p.emailVerified()))
                     // The person was deleted after the token was issued.
                     .onFailure(DirectoryClient.NotFound.class).transform(e ->
                             new OAuthException(OAuthError.TOKEN_INVALID, "The access token's person no longer exists."))

@@ -21,7 +21,7 @@ public final class UserInfoClaims {
 
     /** The directory's fields of a person, as userinfo maps them. */
     public record Person(long id, String username, String displayName, String picture, String profilePage, String email,
-            Instant updatedAt) {
+            Instant updatedAt, boolean emailVerified) {
     }
 
     public static Map<String, Object> of(Person person, Collection<String> scopes) {
@@ -38,8 +38,8 @@ public final class UserInfoClaims {
         }
         if (scopes.contains("email") && person.email() != null) {
             claims.put("email", person.email());
-            // The directory records addresses as people give them; it does not prove them.
-            claims.put("email_verified", false);
+            // True once its owner followed the link mailed to it (and false again after a change).
+            claims.put("email_verified", person.emailVerified());
         }
         return claims;
     }

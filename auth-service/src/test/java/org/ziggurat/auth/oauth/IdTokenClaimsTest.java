@@ -51,7 +51,7 @@ class IdTokenClaimsTest {
     @Test
     void userinfoClaimsFollowTheScopes() {
         var person = new UserInfoClaims.Person(42, "ada", "Ada Lovelace", "https://z.example/ada.png", "https://z.example/ada",
-                "ada@example.org", Instant.parse("2026-01-01T00:00:00Z"));
+                "ada@example.org", Instant.parse("2026-01-01T00:00:00Z"), false);
         assertEquals(Map.of("sub", "42"), UserInfoClaims.of(person, List.of("openid")));
         Map<String, Object> profile = UserInfoClaims.of(person, List.of("openid", "profile"));
         assertEquals("ada", profile.get("preferred_username"));
@@ -59,13 +59,15 @@ class IdTokenClaimsTest {
         assertEquals(1767225600L, profile.get("updated_at"));
         assertEquals("https://z.example/ada.png", profile.get("picture"));
         assertEquals("https://z.example/ada", profile.get("profile"));
-        var faceless = new UserInfoClaims.Person(43, "bo", "", null, null, null, null);
+        var faceless = new UserInfoClaims.Person(43, "bo", "", null, null, null, null, false);
         assertEquals(Map.of("sub", "43", "preferred_username", "bo"), UserInfoClaims.of(faceless, List.of("openid", "profile", "email")),
                 "empty and missing fields are left out, not sent empty");
         assertFalse(profile.containsKey("email"));
         Map<String, Object> email = UserInfoClaims.of(person, List.of("openid", "email"));
         assertEquals("ada@example.org", email.get("email"));
-        assertEquals(false, email.get("email_verified"));
+        assertEquals(false, email.get("email_verified"), "not proved yet");
         assertFalse(email.containsKey("name"));
+        var proved = new UserInfoClaims.Person(42, "ada", "Ada Lovelace", null, null, "ada@example.org", null, true);
+        assertEquals(true, UserInfoClaims.of(proved, List.of("openid", "email")).get("email_verified"));
     }
 }

@@ -167,8 +167,24 @@ public interface DirectoryClient {
     /** What a relying party may learn of a person (OpenID Connect's profile and email scopes). */
     @RegisterForReflection
     record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl, String email,
-            java.time.Instant updatedAt) {
+            java.time.Instant updatedAt, boolean emailVerified) {
     }
+
+    /** The token a verification link carried. */
+    @RegisterForReflection
+    record EmailToken(String token) {
+    }
+
+    /** Whose address a link proved. */
+    @RegisterForReflection
+    record VerifiedEmail(long personId, String username, String email) {
+    }
+
+    /** {@link LinkGone} when the token is unknown, used, expired, or for an address the person no longer has. */
+    @POST
+    @Path("/email-verifications")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<VerifiedEmail> verifyEmail(EmailToken token);
 
     /** {@link NotFound} when no person has the id. */
     @GET
@@ -192,6 +208,13 @@ public interface DirectoryClient {
     @DELETE
     @Path("/organizations/{id}/applications/{clientId}")
     Uni<Response> unlink(@PathParam("id") long organizationId, @PathParam("clientId") String clientId);
+
+    /** The directory answered 410: a mailed link that was used, expired, or is not one of its. */
+    class LinkGone extends RuntimeException {
+        public LinkGone() {
+            super("gone", null, false, false);
+        }
+    }
 
     /** The directory answered 404: the person, organization or link does not exist. */
     class NotFound extends RuntimeException {
@@ -280,6 +303,9 @@ public interface DirectoryClient {
         }
         if (response.getStatus() == 409) {
             return new Conflict();
+        }
+        if (response.getStatus() == 410) {
+            return new LinkGone();
         }
         if (response.getStatus() == 422) {
             return new Invalid();

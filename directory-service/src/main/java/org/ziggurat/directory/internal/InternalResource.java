@@ -106,6 +106,22 @@ public class InternalResource {
                 .build();
     }
 
+    @RegisterForReflection
+    public record EmailToken(String token) {
+    }
+
+    /**
+     * Proves a sign-in address with the token its mail carried (the page the link opens, at
+     * auth-service): 200 with the person and the address; 410 when the token is unknown, used,
+     * expired, or for an address the person no longer has.
+     */
+    @POST
+    @Path("/email-verifications")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<org.ziggurat.directory.people.PeopleRepository.Verified> verifyEmail(EmailToken body) {
+        return people.verifyEmail(body == null ? null : body.token());
+    }
+
     /** Many people in one call: {@code ?ids=1,2,3} (at most 100); unknown ids are left out. */
     @GET
     @Path("/people")
@@ -125,7 +141,7 @@ public class InternalResource {
      */
     @RegisterForReflection
     public record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl,
-            String email, Instant updatedAt) {
+            String email, Instant updatedAt, boolean emailVerified) {
     }
 
     @GET
@@ -136,7 +152,7 @@ public class InternalResource {
         return people.person(personId).map(r -> {
             PersonViews.Person p = PersonViews.person(r, urls);
             return new OpenIdPerson(p.id(), p.username(), p.displayName(), p.imageThumb50(), p.htmlUrl(), r.email(),
-                    r.updatedAt());
+                    r.updatedAt(), r.emailVerified());
         });
     }
 

@@ -2,6 +2,8 @@ package org.ziggurat.directory.internal;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.directory.people.PeopleRepository;
+import org.ziggurat.directory.people.PeopleService;
 import org.ziggurat.directory.people.PersonRow;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
@@ -17,10 +19,17 @@ public class PersonLookups {
 
     private final Callers callers;
     private final InternalRepository repository;
+    private final PeopleService peopleService;
 
-    PersonLookups(Callers callers, InternalRepository repository) {
+    PersonLookups(Callers callers, InternalRepository repository, PeopleService peopleService) {
         this.callers = callers;
         this.repository = repository;
+        this.peopleService = peopleService;
+    }
+
+    /** For auth-service's page that a verification link opens: proves the address (410 when the link is no good). */
+    public Uni<PeopleRepository.Verified> verifyEmail(String token) {
+        return callers.service().chain(service -> peopleService.verifyEmail(token));
     }
 
     /** Many people at once; unknown ids are left out. */

@@ -8,6 +8,8 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.directory.mail.AccountMails;
+import org.ziggurat.directory.mail.MailOutboxRepository;
 import org.ziggurat.platform.data.ValueTaken;
 
 import java.util.ArrayList;
@@ -47,16 +49,53 @@ public class PeopleRepository {
         return pool.query("SELECT count(*) FROM person").execute().map(rows -> rows.iterator().next().getLong(0));
     }
 
-    /** Claims the name as a namespace and creates the person, in one transaction; 409 when taken. */
-    public Uni<PersonRow> insert(NewPerson person) {
+    /**
+     * The proof of an address: the hash of the token mailed to it, and the mail ({@code subject},
+     * {@code body}) that carries the token.
+     */
+    public record EmailProof(byte[] tokenHash, String subject, String body) {
+    }
+
+    /**
+     * Claims the name as a namespace and creates the person, with the proof of their address and
+     * its mail in the outbox, in one transaction; 409 when taken.
+     */
+    public Uni<PersonRow> insert(NewPerson person, EmailProof proof) {
         return pool.withTransaction(conn -> conn
                 .preparedQuery("INSERT INTO namespace (name_key, kind) VALUES ($1, 'person')")
                 .execute(Tuple.of(person.username()))
                 .chain(() -> conn.preparedQuery("INSERT INTO person (username, display_name, email, password_hash) "
                         + "VALUES ($1, $2, $3, $4) RETURNING " + PersonRow.COLUMNS)
-                        .execute(Tuple.of(person.username(), person.displayName(), person.email(), person.passwordHash()))))
+                        .execute(Tuple.of(person.username(), person.displayName(), person.email(), person.passwordHash())))
                 .map(rows -> PersonRow.from(rows.iterator().next()))
+                .call(row -> conn.preparedQuery("INSERT INTO email_verification (token_hash, person_id, email, expires_at) "
+                                + "VALUES ($1, $2, $3, now() + interval '24 hours')")
+                        .execute(Tuple.of(Buffer.buffer(proof.tokenHash()), row.id(), row.email()))
+                        .chain(() -> MailOutboxRepository.enqueue(conn, row.id(), AccountMails.EMAIL_VERIFICATION, row.email(),
+                                proof.subject(), proof.body()))))
                 .onFailure(PgException.class).transform(PeopleRepository::conflict);
+    }
+
+    /** Whose address a token proved: the person, and the address. */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record Verified(long personId, String username, String email) {
+    }
+
+    /**
+     * Uses the token whose hash this is, if it is live and unused, and marks the address it was
+     * sent to verified, if it is still the person's: one transaction. Null when the token is
+     * unknown, used, expired, or its address is no longer the person's.
+     */
+    public Uni<Verified> verifyEmail(byte[] tokenHash) {
+        return pool.withTransaction(conn -> conn.preparedQuery("UPDATE email_verification SET used_at = now() "
+                        + "WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING person_id, email")
+                .execute(Tuple.of(Buffer.buffer(tokenHash)))
+                .chain(used -> used.rowCount() == 0 ? Uni.createFrom().<Verified>nullItem()
+                        : conn.preparedQuery("UPDATE person SET email_verified_at = coalesce(email_verified_at, now()), "
+                                        + "updated_at = now() WHERE id = $1 AND lower(email) = lower($2) RETURNING id, username, email")
+                                .execute(Tuple.of(used.iterator().next().getLong("person_id"), used.iterator().next().getString("email")))
+                                .map(rows -> rows.rowCount() == 0 ? null : new Verified(rows.iterator().next().getLong("id"),
+                                        rows.iterator().next().getString("username"), rows.iterator().next().getString("email")))));
     }
 
     /** Sets the given profile fields; a null list entry leaves that field as it is. */

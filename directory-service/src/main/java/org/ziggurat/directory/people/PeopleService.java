@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.DirectoryConfig;
+import org.ziggurat.directory.mail.AccountMails;
 import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
@@ -25,8 +26,10 @@ public class PeopleService {
     private final Hashing hashing;
     private final DirectoryConfig config;
     private final Vertx vertx;
+    private final AccountMails accountMails;
 
-    PeopleService(PeopleRepository people, Hashing hashing, DirectoryConfig config, Vertx vertx) {
+    PeopleService(PeopleRepository people, Hashing hashing, DirectoryConfig config, Vertx vertx, AccountMails accountMails) {
+        this.accountMails = accountMails;
         this.people = people;
         this.hashing = hashing;
         this.config = config;
@@ -62,10 +65,32 @@ public class PeopleService {
             return Uni.createFrom().failure(ProblemException.invalid("The sign-up is not valid.", errors.errors()));
         }
         String displayName = request.displayName() == null ? request.username() : request.displayName().strip();
+        String email = request.email().strip();
+        String token = EmailTokens.newToken();
+        var mail = accountMails.verification(request.username(), email, token);
         return hashing.hash(request.password())
-                .chain(hash -> people.insert(new PeopleRepository.NewPerson(request.username(), displayName,
-                        request.email().strip(), hash)))
+                .chain(hash -> people.insert(new PeopleRepository.NewPerson(request.username(), displayName, email, hash),
+                        new PeopleRepository.EmailProof(EmailTokens.hash(token), mail.subject(), mail.body())))
                 .invoke(p -> LOG.infof("person signed up: id=%d username=%s", p.id(), p.username()));
+    }
+
+    /**
+     * Proves an address with the token mailed to it (for the page that link opens, through
+     * auth-service): the person and the address; 410 when the token is unknown, used, expired,
+     * or for an address the person no longer has.
+     */
+    public Uni<PeopleRepository.Verified> verifyEmail(String token) {
+        if (!EmailTokens.wellFormed(token)) {
+            return Uni.createFrom().failure(linkGone());
+        }
+        return people.verifyEmail(EmailTokens.hash(token))
+                .onItem().ifNull().failWith(PeopleService::linkGone)
+                .invoke(v -> LOG.infof("email verified: person_id=%d", v.personId()));
+    }
+
+    private static ProblemException linkGone() {
+        return new ProblemException(410, "Link Gone", "This link was used already, has expired, or is not one of ours. "
+                + "Sign in and ask for a new one on your account page.");
     }
 
     /** How many people there are, for the list's total. */

@@ -1,0 +1,37 @@
+package org.ziggurat.directory.mail;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The mails that carry a link for a person to act on: proving an address theirs. Plain text. The
+ * link opens a page that asks before it does anything (a GET changes nothing: mail scanners
+ * follow links).
+ */
+@ApplicationScoped
+public class AccountMails {
+
+    public static final String EMAIL_VERIFICATION = "email_verification";
+
+    private final MailSettings settings;
+
+    AccountMails(MailSettings settings) {
+        this.settings = settings;
+    }
+
+    /** The link that proves the address, for the token mailed to it. */
+    public String verificationLink(String token) {
+        return settings.accountUrl() + "/email/verification?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8);
+    }
+
+    public SecurityNotices.Notice verification(String username, String address, String token) {
+        return new SecurityNotices.Notice("Confirm your e-mail address",
+                "Hello " + username + ",\n\n"
+                        + "Please confirm that " + address + " is your address: open this link, then press Confirm.\n\n"
+                        + verificationLink(token) + "\n\n"
+                        + "The link works once, for 24 hours. If you did not sign up or change your address, you may "
+                        + "ignore this mail: nothing is confirmed without it.\n");
+    }
+}
