@@ -49,6 +49,13 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     private static final java.util.Set<String> USED_EMAIL_TOKENS = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** How many times a verification was asked for (a GET of the page must ask none). */
     public static final java.util.concurrent.atomic.AtomicInteger EMAIL_VERIFICATIONS = new java.util.concurrent.atomic.AtomicInteger();
+    /** A recovery link's token for alice, good once; the password "short" is refused as the real one refuses it. */
+    public static final String RECOVERY_TOKEN = "alice-recovery-token-0123456789abcdefghijklmn";
+    /** A login whose recovery asks the double answers 429, as the real one does for an address that asked too often. */
+    public static final String RECOVERY_THROTTLED = "recovery-throttled";
+    private static final java.util.Set<String> USED_RECOVERY_TOKENS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** How many resets were asked for (a GET of the page must ask none). */
+    public static final java.util.concurrent.atomic.AtomicInteger PASSWORD_RESETS = new java.util.concurrent.atomic.AtomicInteger();
     public static final long LAB = 201;
     public static final long VAULT = 202;
     private static final Map<Long, JsonObject> ORGANIZATIONS = Map.of(
@@ -87,6 +94,25 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     verify(request, body);
                 } else if (path.equals("/internal/second-factors/verify") && request.method().name().equals("POST")) {
                     verifySecondFactor(request, body);
+                } else if (path.equals("/internal/password-recoveries") && request.method().name().equals("POST")) {
+                    if (body != null && RECOVERY_THROTTLED.equals(body.getString("login"))) {
+                        request.response().setStatusCode(429).putHeader("Retry-After", "120")
+                                .putHeader("Content-Type", "application/problem+json").end("{\"status\":429}");
+                    } else {
+                        request.response().setStatusCode(202).end();
+                    }
+                } else if (path.equals("/internal/password-resets") && request.method().name().equals("POST")) {
+                    PASSWORD_RESETS.incrementAndGet();
+                    String token = body == null ? null : body.getString("token");
+                    String password = body == null ? null : body.getString("password");
+                    if (password == null || password.length() < 10) {
+                        json(request, 422, "{\"status\":422,\"errors\":[{\"field\":\"password\"}]}");
+                    } else if (RECOVERY_TOKEN.equals(token) && USED_RECOVERY_TOKENS.add(token)) {
+                        json(request, 200, new JsonObject().put("id", 101).put("username", "alice")
+                                .put("email", "alice@example.org").encode());
+                    } else {
+                        json(request, 410, "{\"status\":410,\"title\":\"Link Gone\"}");
+                    }
                 } else if (path.equals("/internal/email-verifications") && request.method().name().equals("POST")) {
                     EMAIL_VERIFICATIONS.incrementAndGet();
                     String token = body == null ? null : body.getString("token");

@@ -22,7 +22,7 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("people", Set.of(ROOT, "security", "mail")),
             entry("factors", Set.of(ROOT, "people", "mail")),
             entry("organizations", Set.of(ROOT, "people", "security")),
-            entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors")),
+            entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors", "mail")),
             entry("api", Set.of(ROOT, "people", "organizations", "security")));
 
     @Override

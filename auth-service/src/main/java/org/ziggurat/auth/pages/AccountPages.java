@@ -85,7 +85,8 @@ class AccountPages {
             "recovery_codes_regenerated", "new recovery codes made",
             "recovery_code_used", "a recovery code used to sign in",
             "passkey_added", "passkey added",
-            "passkey_removed", "passkey removed");
+            "passkey_removed", "passkey removed",
+            "password_reset", "password set with a recovery link");
 
     static SecurityView view(DirectoryClient.FactorStatus status) {
         List<EventView> events = status.events() == null ? List.of() : status.events().stream()

@@ -83,7 +83,8 @@ public class AuthorizePages {
                 .data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
                 .data("error", message).data("login", loginName)
                 .data("csrf", csrf).data("params", hidden(params))
-                .data("passkeyOptions", passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0)).render();
+                .data("passkeyOptions", passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0))
+                .data("forgot", PagePaths.apiPath(uri, "/account/password/recovery")).render();
         return PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
     }

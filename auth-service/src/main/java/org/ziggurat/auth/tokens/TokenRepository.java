@@ -173,6 +173,19 @@ public class TokenRepository {
                 .map(this::forgetRevoked);
     }
 
+    /**
+     * Every live token of the person, whatever its application, and every login session and
+     * pending sign-in of theirs, in one transaction: after a new password, nobody is signed in as
+     * them. The number of tokens revoked.
+     */
+    public Uni<Integer> signOutEverywhere(long personId) {
+        return pool.withTransaction(conn -> conn.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
+                        + "WHERE person_id = $1 AND revoked_at IS NULL RETURNING hash").execute(Tuple.of(personId))
+                .call(() -> conn.preparedQuery("DELETE FROM login_session WHERE person_id = $1").execute(Tuple.of(personId)))
+                .call(() -> conn.preparedQuery("DELETE FROM pending_sign_in WHERE person_id = $1").execute(Tuple.of(personId))))
+                .map(this::forgetRevoked);
+    }
+
     public Uni<Integer> revokeOne(long id) {
         return pool.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
                 + "WHERE id = $1 AND revoked_at IS NULL RETURNING hash").execute(Tuple.of(id)).map(this::forgetRevoked);

@@ -180,6 +180,31 @@ public interface DirectoryClient {
     record VerifiedEmail(long personId, String username, String email) {
     }
 
+    @RegisterForReflection
+    record RecoveryAsk(String login, String clientAddress) {
+    }
+
+    @RegisterForReflection
+    record PasswordReset(String token, String password, String clientAddress) {
+    }
+
+    /** Whose password a recovery link set. */
+    @RegisterForReflection
+    record RecoveredPerson(long id, String username) {
+    }
+
+    /** 202 whether or not the login names an account; {@link PasswordThrottled} when the address asked too often. */
+    @POST
+    @Path("/password-recoveries")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> askPasswordRecovery(RecoveryAsk ask);
+
+    /** {@link Invalid} for a password the rules refuse, {@link LinkGone} for a link that is no good. */
+    @POST
+    @Path("/password-resets")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<RecoveredPerson> resetPassword(PasswordReset reset);
+
     /** {@link LinkGone} when the token is unknown, used, expired, or for an address the person no longer has. */
     @POST
     @Path("/email-verifications")

@@ -9,6 +9,8 @@ public final class AccountEvents {
     public static final String RECOVERY_CODE_USED = "recovery_code_used";
     public static final String PASSKEY_ADDED = "passkey_added";
     public static final String PASSKEY_REMOVED = "passkey_removed";
+    /** A new password set with a recovery link ("Forgot your password?"). */
+    public static final String PASSWORD_RESET = "password_reset";
 
     private AccountEvents() {
     }

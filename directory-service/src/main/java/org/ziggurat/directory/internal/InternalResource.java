@@ -47,9 +47,11 @@ public class InternalResource {
     private final ApplicationLinks links;
     private final NamespaceLookups namespaces;
     private final PasswordChecks passwords;
+    private final PasswordRecoveries recoveries;
 
     InternalResource(PersonLookups people, ApplicationLinks links, NamespaceLookups namespaces,
-            PasswordChecks passwords) {
+            PasswordChecks passwords, PasswordRecoveries recoveries) {
+        this.recoveries = recoveries;
         this.people = people;
         this.links = links;
         this.namespaces = namespaces;
@@ -108,6 +110,37 @@ public class InternalResource {
 
     @RegisterForReflection
     public record EmailToken(String token) {
+    }
+
+    @RegisterForReflection
+    public record RecoveryAsk(String login, String clientAddress) {
+    }
+
+    @RegisterForReflection
+    public record PasswordReset(String token, String password, String clientAddress) {
+    }
+
+    /**
+     * "Forgot your password?": 202 whether or not the login names an account (a link is mailed
+     * when it does); 429 with Retry-After when the client address asked too often.
+     */
+    @POST
+    @Path("/password-recoveries")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> askRecovery(RecoveryAsk ask) {
+        return recoveries.ask(ask == null ? null : ask.login(), ask == null ? null : ask.clientAddress())
+                .map(wait -> wait > 0 ? tooManyAttempts(wait) : Response.accepted().build());
+    }
+
+    /** A new password with a recovery link's token: 200 with the person, 422 for the password, 410 for the link. */
+    @POST
+    @Path("/password-resets")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<org.ziggurat.directory.people.PeopleRepository.Recoverable> resetPassword(PasswordReset reset) {
+        if (reset == null) {
+            throw ProblemException.badRequest("A JSON body is required.");
+        }
+        return recoveries.reset(reset.token(), reset.password(), reset.clientAddress());
     }
 
     /**

@@ -173,6 +173,15 @@ public class LoginThrottle {
     }
 
     /**
+     * One more of something limited to {@code limit} within {@code window} (password recovery
+     * requests, say), counted in one statement: seconds until the window ends when this one is
+     * past the limit, else 0.
+     */
+    public Uni<Long> admit(String key, int limit, Duration window) {
+        return count(key, window).map(row -> row.getInteger("failures") > limit ? Math.max(1L, row.getLong("seconds")) : 0L);
+    }
+
+    /**
      * A successful check clears the count of the account from this address. Not the address's
      * (one success hides no spray), nor the account's slow-down (the owner's success does not
      * let another address's guessing go on at full speed).

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 public class AccountMails {
 
     public static final String EMAIL_VERIFICATION = "email_verification";
+    public static final String PASSWORD_RECOVERY = "password_recovery";
 
     private final MailSettings settings;
 
@@ -24,6 +25,22 @@ public class AccountMails {
     /** The link that proves the address, for the token mailed to it. */
     public String verificationLink(String token) {
         return settings.accountUrl() + "/email/verification?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8);
+    }
+
+    /** The link that sets a new password, for the token mailed with it. */
+    public String recoveryLink(String token) {
+        return settings.accountUrl() + "/password/reset?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8);
+    }
+
+    public SecurityNotices.Notice recovery(String username, String clientAddress, String token) {
+        return new SecurityNotices.Notice("Set a new password",
+                "Hello " + username + ",\n\n"
+                        + "Someone" + (clientAddress == null ? "" : " at the address " + clientAddress)
+                        + " asked to set a new password for your account. If it was you, open this link and choose one:\n\n"
+                        + recoveryLink(token) + "\n\n"
+                        + "The link works once, for 30 minutes. Setting a new password signs you out everywhere; your "
+                        + "second factor, if you have one, is still asked when you sign in.\n\n"
+                        + "If it was not you, ignore this mail: your password stays as it is.\n");
     }
 
     public SecurityNotices.Notice verification(String username, String address, String token) {

@@ -22,7 +22,8 @@ public class SecurityNotices {
             "recovery_codes_regenerated", "New recovery codes were made for your account; the old ones no longer work.",
             "recovery_code_used", "A recovery code was used to sign in to your account.",
             "passkey_added", "A passkey or security key was added to your account.",
-            "passkey_removed", "A passkey or security key was removed from your account.");
+            "passkey_removed", "A passkey or security key was removed from your account.",
+            "password_reset", "Your password was changed with a recovery link, and you were signed out everywhere.");
 
     private final MailSettings settings;
 

@@ -76,6 +76,59 @@ public class PeopleRepository {
                 .onFailure(PgException.class).transform(PeopleRepository::conflict);
     }
 
+    /** Someone who may recover an account: by username or sign-in address. */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record Recoverable(long id, String username, String email) {
+    }
+
+    public Uni<Recoverable> recoverable(String login) {
+        String where = login.contains("@") ? "lower(email) = lower($1)" : "username = $1";
+        return pool.preparedQuery("SELECT id, username, email FROM person WHERE " + where)
+                .execute(Tuple.of(login.contains("@") ? login : Names.key(login)))
+                .map(rows -> rows.rowCount() == 0 ? null : new Recoverable(rows.iterator().next().getLong("id"),
+                        rows.iterator().next().getString("username"), rows.iterator().next().getString("email")));
+    }
+
+    /** A recovery link for the person (its token's hash, 30 minutes) and its mail, in one transaction. */
+    public Uni<Void> insertRecovery(Recoverable person, byte[] tokenHash, String clientAddress, String subject, String body) {
+        return pool.withTransaction(conn -> conn.preparedQuery("INSERT INTO password_recovery (token_hash, person_id, "
+                        + "expires_at, client_address) VALUES ($1, $2, now() + interval '30 minutes', $3)")
+                .execute(Tuple.of(Buffer.buffer(tokenHash), person.id(), clientAddress))
+                .chain(() -> MailOutboxRepository.enqueue(conn, person.id(), AccountMails.PASSWORD_RECOVERY, person.email(),
+                        subject, body)));
+    }
+
+    /** A notice mail of a change, to the person's address ({@code subject} and {@code body} made for it). */
+    public record Notice(String kind, String subject, String body) {
+    }
+
+    /**
+     * Sets the password with a recovery link's token, if it is live and unused: the token and every
+     * other live one of the person are used, the change recorded and mailed, in one transaction.
+     * The person (null when the token is no good).
+     */
+    public Uni<Recoverable> resetPassword(byte[] tokenHash, String passwordHash, String clientAddress,
+            java.util.function.Function<Recoverable, Notice> notice) {
+        return pool.withTransaction(conn -> conn.preparedQuery("UPDATE password_recovery SET used_at = now() "
+                        + "WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING person_id")
+                .execute(Tuple.of(Buffer.buffer(tokenHash)))
+                .chain(used -> used.rowCount() == 0 ? Uni.createFrom().<Recoverable>nullItem()
+                        : conn.preparedQuery("UPDATE person SET password_hash = $2, password_changed_at = now(), "
+                                        + "updated_at = now() WHERE id = $1 RETURNING id, username, email")
+                                .execute(Tuple.of(used.iterator().next().getLong("person_id"), passwordHash))
+                                .map(rows -> new Recoverable(rows.iterator().next().getLong("id"),
+                                        rows.iterator().next().getString("username"), rows.iterator().next().getString("email")))
+                                .call(person -> conn.preparedQuery("UPDATE password_recovery SET used_at = now() "
+                                        + "WHERE person_id = $1 AND used_at IS NULL").execute(Tuple.of(person.id())))
+                                .call(person -> {
+                                    Notice n = notice.apply(person);
+                                    return conn.preparedQuery("INSERT INTO account_event (person_id, kind, client_address) "
+                                                    + "VALUES ($1, $2, $3)").execute(Tuple.of(person.id(), n.kind(), clientAddress))
+                                            .chain(() -> MailOutboxRepository.enqueue(conn, person.id(), n.kind(), person.email(),
+                                                    n.subject(), n.body()));
+                                })));
+    }
+
     /** Whose address a token proved: the person, and the address. */
     @io.quarkus.runtime.annotations.RegisterForReflection
     public record Verified(long personId, String username, String email) {

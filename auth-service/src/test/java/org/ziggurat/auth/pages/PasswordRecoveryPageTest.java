@@ -1,0 +1,93 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.DirectoryDouble;
+import org.ziggurat.auth.OAuthTestSupport.App;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
+import static org.ziggurat.auth.OAuthTestSupport.createApp;
+import static org.ziggurat.auth.OAuthTestSupport.introspect;
+import static org.ziggurat.auth.OAuthTestSupport.post;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.Browser;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.signIn;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.url;
+
+/**
+ * "Forgot your password?" on the pages (the directory is its double): the same answer for any
+ * login, 429 when the address asked too often; the link's page changes nothing until its form is
+ * sent; a new password signs the person out everywhere: tokens of every application, sessions.
+ */
+@QuarkusTest
+class PasswordRecoveryPageTest {
+
+    static Response form(String path, Map<String, String> fields) {
+        return given().contentType("application/x-www-form-urlencoded").formParams(fields).post(path);
+    }
+
+    @Test
+    void theSignInPageLeadsToTheFormAndAnyLoginGetsTheSameAnswer() {
+        App app = createApp(true, "user", "https://app.example.org/callback");
+        Response login = new Browser().get("/oauth/authorize?response_type=code&client_id=" + app.clientId()
+                + "&redirect_uri=https%3A%2F%2Fapp.example.org%2Fcallback&scope=user");
+        assertTrue(login.asString().contains("id=\"forgot_password\""), login.asString());
+        assertTrue(login.asString().contains("/account/password/recovery"));
+        given().get("/account/password/recovery").then().statusCode(200)
+                .header("Referrer-Policy", equalTo("no-referrer"));
+        Response known = form("/account/password/recovery", Map.of("login", "alice"));
+        Response unknown = form("/account/password/recovery", Map.of("login", "nobody-at-all"));
+        assertEquals(200, known.statusCode());
+        assertEquals(200, unknown.statusCode());
+        assertTrue(known.asString().contains("id=\"recovery_asked\""));
+        assertEquals(known.asString(), unknown.asString(), "nothing tells who has an account");
+        Response throttled = form("/account/password/recovery", Map.of("login", DirectoryDouble.RECOVERY_THROTTLED));
+        assertEquals(429, throttled.statusCode());
+        assertEquals("120", throttled.getHeader("Retry-After"));
+        assertEquals(400, form("/account/password/recovery", Map.of("login", " ")).statusCode());
+    }
+
+    @Test
+    void aNewPasswordSignsThePersonOutEverywhere() {
+        App app = createApp(true, "user", "https://app.example.org/callback");
+        Map<String, Object> tokens = aliceTokens(app, "user");
+        Browser browser = new Browser();
+        signIn(browser, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+        assertFalse(browser.get("/account/security").asString().contains("id=\"sign_in\""), "signed in");
+
+        int before = DirectoryDouble.PASSWORD_RESETS.get();
+        Response page = given().get("/account/password/reset?token=" + DirectoryDouble.RECOVERY_TOKEN);
+        assertEquals(200, page.statusCode());
+        assertTrue(page.asString().contains("id=\"set_password\""));
+        assertEquals(before, DirectoryDouble.PASSWORD_RESETS.get(), "a GET sets nothing");
+        introspect((String) tokens.get("access_token")).body("active", equalTo(true));
+
+        assertEquals(422, form("/account/password/reset", Map.of("token", DirectoryDouble.RECOVERY_TOKEN,
+                "password", "a long new passphrase", "password_again", "another one")).statusCode());
+        assertEquals(422, form("/account/password/reset", Map.of("token", DirectoryDouble.RECOVERY_TOKEN,
+                "password", "short", "password_again", "short")).statusCode());
+        Response done = form("/account/password/reset", Map.of("token", DirectoryDouble.RECOVERY_TOKEN,
+                "password", "a long new passphrase", "password_again", "a long new passphrase"));
+        assertEquals(200, done.statusCode(), done.asString());
+        assertTrue(done.asString().contains("id=\"password_reset\""));
+
+        // Every token of the person, whatever its application, and the session, are gone.
+        introspect((String) tokens.get("access_token")).body("active", equalTo(false));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) tokens.get("refresh_token"))
+                .statusCode(400).body("error", equalTo("invalid_grant"));
+        assertTrue(browser.get("/account/security").asString().contains("id=\"sign_in\""), "the session ended");
+
+        Response again = form("/account/password/reset", Map.of("token", DirectoryDouble.RECOVERY_TOKEN,
+                "password", "a long new passphrase", "password_again", "a long new passphrase"));
+        assertEquals(410, again.statusCode());
+        assertTrue(again.asString().contains("id=\"link_gone\""));
+        assertEquals(410, given().get("/account/password/reset").statusCode());
+    }
+}

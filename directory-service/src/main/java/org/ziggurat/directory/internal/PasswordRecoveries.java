@@ -1,0 +1,97 @@
+package org.ziggurat.directory.internal;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.factors.AccountEvents;
+import org.ziggurat.directory.mail.AccountMails;
+import org.ziggurat.directory.mail.SecurityNotices;
+import org.ziggurat.directory.people.EmailTokens;
+import org.ziggurat.directory.people.PeopleRepository;
+import org.ziggurat.directory.people.ProfileRules;
+import org.ziggurat.directory.security.Hashing;
+import org.ziggurat.platform.input.FieldChecks;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
+
+import java.time.Duration;
+
+/**
+ * "Forgot your password?", for auth-service's pages. Asking mails a link to the account's
+ * address when the username or address names one, and answers the same either way (nothing
+ * tells who has an account); asks are limited per client address (429) and, silently, per
+ * account. Setting the new password with the link's token uses it and every other link of the
+ * person, records and mails the change, in one transaction; auth-service then signs the person
+ * out everywhere.
+ */
+@ApplicationScoped
+public class PasswordRecoveries {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.directory.security");
+    /** Asks from one address, and links to one account, within the window. */
+    static final int PER_ADDRESS = 10;
+    static final int PER_ACCOUNT = 3;
+    static final Duration WINDOW = Duration.ofMinutes(30);
+
+    private final Callers callers;
+    private final PeopleRepository people;
+    private final LoginThrottle throttle;
+    private final AccountMails mails;
+    private final SecurityNotices notices;
+    private final Hashing hashing;
+
+    PasswordRecoveries(Callers callers, PeopleRepository people, LoginThrottle throttle, AccountMails mails,
+            SecurityNotices notices, Hashing hashing) {
+        this.callers = callers;
+        this.people = people;
+        this.throttle = throttle;
+        this.mails = mails;
+        this.notices = notices;
+        this.hashing = hashing;
+    }
+
+    /** Seconds to wait when the address asked too often; else 0, whether or not a mail went out. */
+    public Uni<Long> ask(String login, String clientAddress) {
+        String address = clientAddress == null || clientAddress.isBlank() ? "-" : clientAddress;
+        return callers.service().chain(service -> throttle.admit("recovery-address:" + address, PER_ADDRESS, WINDOW))
+                .chain(wait -> wait > 0 || login == null || login.isBlank() || login.length() > 320
+                        ? Uni.createFrom().item(wait)
+                        : people.recoverable(login.strip()).chain(person -> person == null ? Uni.createFrom().item(0L)
+                                : throttle.admit("recovery-account:" + person.id(), PER_ACCOUNT, WINDOW)
+                                        .chain(over -> over > 0 ? Uni.createFrom().item(0L) : send(person, address))));
+    }
+
+    private Uni<Long> send(PeopleRepository.Recoverable person, String address) {
+        String token = EmailTokens.newToken();
+        SecurityNotices.Notice mail = mails.recovery(person.username(), address, token);
+        return people.insertRecovery(person, EmailTokens.hash(token), address, mail.subject(), mail.body())
+                .invoke(() -> EVENTS.infof("event=password_recovery_mailed person_id=%d address=%s", person.id(), address))
+                .replaceWith(0L);
+    }
+
+    /** The person whose password the token set; 422 for a password the rules refuse, 410 for a token that is no good. */
+    public Uni<PeopleRepository.Recoverable> reset(String token, String password, String clientAddress) {
+        return callers.service().chain(service -> {
+            FieldChecks errors = new FieldChecks();
+            ProfileRules.password(password, errors);
+            if (errors.failed()) {
+                return Uni.createFrom().failure(ProblemException.invalid("The new password is not valid.", errors.errors()));
+            }
+            if (!EmailTokens.wellFormed(token)) {
+                return Uni.createFrom().failure(linkGone());
+            }
+            return hashing.hash(password).chain(hash -> people.resetPassword(EmailTokens.hash(token), hash, clientAddress,
+                            person -> {
+                                var n = notices.notice(AccountEvents.PASSWORD_RESET, person.username(), clientAddress);
+                                return new PeopleRepository.Notice(AccountEvents.PASSWORD_RESET, n.subject(), n.body());
+                            }))
+                    .onItem().ifNull().failWith(PasswordRecoveries::linkGone)
+                    .invoke(person -> EVENTS.infof("event=password_reset person_id=%d address=%s", person.id(), clientAddress));
+        });
+    }
+
+    private static ProblemException linkGone() {
+        return new ProblemException(410, "Link Gone", "This link was used already, has expired (links work for 30 minutes), "
+                + "or is not one of ours. Ask for a new one.");
+    }
+}
