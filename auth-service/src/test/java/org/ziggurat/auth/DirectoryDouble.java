@@ -56,6 +56,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     private static final java.util.Set<String> USED_RECOVERY_TOKENS = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** How many resets were asked for (a GET of the page must ask none). */
     public static final java.util.concurrent.atomic.AtomicInteger PASSWORD_RESETS = new java.util.concurrent.atomic.AtomicInteger();
+    /** Password changes the double took (the account page's). */
+    public static final java.util.concurrent.atomic.AtomicInteger PASSWORD_CHANGES = new java.util.concurrent.atomic.AtomicInteger();
     public static final long LAB = 201;
     public static final long VAULT = 202;
     private static final Map<Long, JsonObject> ORGANIZATIONS = Map.of(
@@ -100,6 +102,26 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                                 .putHeader("Content-Type", "application/problem+json").end("{\"status\":429}");
                     } else {
                         request.response().setStatusCode(202).end();
+                    }
+                } else if (path.matches("/internal/people/\\d+/factors") && request.method().name().equals("GET")) {
+                    // As the real one for its people: alice and the others without a factor here.
+                    long id = Long.parseLong(path.split("/")[3]);
+                    boolean known = PEOPLE.values().stream().anyMatch(q -> q.id() == id);
+                    json(request, known ? 200 : 404, known ? new JsonObject().put("two_factor_authentication", SECOND_FACTOR.contains(id))
+                            .put("totp", SECOND_FACTOR.contains(id) ? "confirmed" : "none")
+                            .put("passkeys", new io.vertx.core.json.JsonArray()).put("recovery_codes_left", 0)
+                            .put("events", new io.vertx.core.json.JsonArray()).encode() : "{\"status\":404}");
+                } else if (path.matches("/internal/people/\\d+/password") && request.method().name().equals("PUT")) {
+                    long id = Long.parseLong(path.split("/")[3]);
+                    String password = body == null ? null : body.getString("password");
+                    Person p = PEOPLE.values().stream().filter(q -> q.id() == id).findFirst().orElse(null);
+                    if (p == null) {
+                        json(request, 404, "{\"status\":404}");
+                    } else if (password == null || password.length() < 10) {
+                        json(request, 422, "{\"status\":422,\"errors\":[{\"field\":\"password\"}]}");
+                    } else {
+                        PASSWORD_CHANGES.incrementAndGet();
+                        json(request, 200, new JsonObject().put("id", p.id()).put("username", p.username()).encode());
                     }
                 } else if (path.equals("/internal/password-resets") && request.method().name().equals("POST")) {
                     PASSWORD_RESETS.incrementAndGet();

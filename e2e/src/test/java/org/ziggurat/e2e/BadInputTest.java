@@ -396,6 +396,9 @@ class BadInputTest {
         if (request.matches("POST /oauth/logout([?\\s].*)?")) {
             return "-"; // signing out without a session (the fuzzer sends no cookie): the signed-out page, nothing changes
         }
+        if (request.matches("POST /account/password/recovery([?\\s].*)?")) {
+            return "-"; // a hostile login names nobody: the same page, and only the address's count (login_throttle) moves
+        }
         if (request.matches("POST /[^/]+/vocab/schemes/[^/]+/import([?\\s].*)?")) {
             return "-"; // a job whose document then fails, kept as the record of why: only jobs that did not fail count
         }
@@ -425,6 +428,11 @@ class BadInputTest {
                 if (!where.isEmpty()) {
                     awaitImportsSettled(s);
                 }
+                // Mail the journeys before queued is sent meanwhile (its attempts and sent_at move):
+                // compared once sent, so that only a mail that a request queued shows as a change.
+                if (table.equals("directory.mail_outbox")) {
+                    awaitOutboxSent(s);
+                }
                 // The rows themselves, not their number: an update changes the digest too.
                 try (ResultSet rs = s.executeQuery("SELECT count(*) || ' rows, ' || coalesce(md5(string_agg(t::text, '|' "
                         + "ORDER BY t::text)), '-') FROM " + table + " t" + where)) {
@@ -434,6 +442,18 @@ class BadInputTest {
             }
         }
         return counts;
+    }
+
+    static void awaitOutboxSent(Statement s) throws Exception {
+        for (int i = 0; i < 300; i++) {
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM directory.mail_outbox WHERE sent_at IS NULL")) {
+                rs.next();
+                if (rs.getLong(1) == 0) {
+                    return;
+                }
+            }
+            Thread.sleep(100);
+        }
     }
 
     static void awaitImportsSettled(Statement s) throws Exception {

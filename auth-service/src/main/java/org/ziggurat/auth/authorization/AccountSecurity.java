@@ -105,6 +105,20 @@ public class AccountSecurity {
                 .map(DirectoryClient.RecoveryCodes::recoveryCodes);
     }
 
+    /**
+     * A new password, after the current one ({@link SudoRefused} when it is not right): the
+     * directory sets it (its {@code Invalid} when the rules refuse it), records and mails the
+     * change; then every other session of the person ends, with the tokens bound to them.
+     */
+    public Uni<Void> changePassword(LoginSessions.Session session, String current, String password, String clientAddress) {
+        return sudo(session, new Confirmation(current, null), clientAddress)
+                .chain(() -> directory.changePassword(session.personId(), new DirectoryClient.NewPassword(password, clientAddress)))
+                .chain(() -> sessions.endOthers(session.personId(), session.hash()))
+                .invoke(ended -> EVENTS.infof("event=password_changed person_id=%d other_sessions_ended=%d", session.personId(),
+                        ended))
+                .replaceWithVoid();
+    }
+
     /** Who the person is, again: their password, or the assertion of one of their passkeys (null when not given). */
     public record Confirmation(String password, String passkeyAssertion) {
     }

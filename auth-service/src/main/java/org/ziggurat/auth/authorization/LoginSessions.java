@@ -131,6 +131,31 @@ public class LoginSessions {
     }
 
     /**
+     * Ends every other session of the person (after a password change made in {@code keep}), and
+     * with them, in the same statement, the tokens bound to them. How many sessions ended.
+     */
+    public Uni<Integer> endOthers(long personId, byte[] keep) {
+        return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE person_id = $1 AND session_hash <> $2 "
+                        + "RETURNING session_hash), "
+                        + "revoked AS (UPDATE token SET revoked_at = now(), updated_at = now() "
+                        + "WHERE session_hash IN (SELECT session_hash FROM ended) AND revoked_at IS NULL RETURNING hash) "
+                        + "SELECT (SELECT count(*) FROM ended) AS ended, r.hash FROM (SELECT 1) one LEFT JOIN revoked r ON true")
+                .execute(Tuple.of(personId, Buffer.buffer(keep)))
+                .map(rows -> {
+                    long ended = 0;
+                    List<byte[]> revoked = new ArrayList<>();
+                    for (Row row : rows) {
+                        ended = row.getLong("ended");
+                        if (row.getValue("hash") != null) {
+                            revoked.add(row.getBuffer("hash").getBytes());
+                        }
+                    }
+                    liveTokens.forget(revoked);
+                    return (int) ended;
+                });
+    }
+
+    /**
      * Signs the person of a cookie out (RP-initiated logout): the session ends everywhere at once,
      * and with it, in the same statement, the tokens bound to it (an OpenID Connect client's
      * without offline_access, OpenID Connect Core §11). True when there was a session to end.

@@ -86,7 +86,8 @@ class AccountPages {
             "recovery_code_used", "a recovery code used to sign in",
             "passkey_added", "passkey added",
             "passkey_removed", "passkey removed",
-            "password_reset", "password set with a recovery link");
+            "password_reset", "password set with a recovery link",
+            "password_changed", "password changed");
 
     static SecurityView view(DirectoryClient.FactorStatus status) {
         List<EventView> events = status.events() == null ? List.of() : status.events().stream()

@@ -76,7 +76,9 @@ public class AccountResource {
     + "csrf: totp_start (a new key and its QR code), totp_confirm (code: the first code turns two-factor authentication "
     + "on and shows recovery codes once), totp_remove and recovery_regenerate, passkey_register (credential: the "
     + "browser's PublicKeyCredential as JSON, and a name) and passkey_remove (passkey); a removal and new recovery codes "
-    + "need the password again, or a passkey's assertion (credential) in its place; passkey signs in with one.")
+    + "need the password again, or a passkey's assertion (credential) in its place; passkey signs in with one; "
+    + "password_change (password: the current one, new_password, new_password_again) sets a new password and ends every "
+    + "other session of the person.")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = AuthorizeDocs.AccountSecurityForm.class)))
@@ -157,6 +159,13 @@ public class AccountResource {
                     .chain(id -> security.removePasskey(session, id, confirmation(form), address))
                     .map(done -> pages.changed(uri))
                     .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri)), session, uri);
+            case "password_change" -> !java.util.Objects.equals(form.get("new_password"), form.get("new_password_again"))
+                    ? showSecurity(session, "The two new passwords differ. Nothing was changed.", 422, uri)
+                    : sudoRefused(security.changePassword(session, form.get("password"), form.get("new_password"), address)
+                            .map(done -> pages.changed(uri))
+                            .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> showSecurity(session,
+                                    "Choose a new password of 10 to 128 characters. Nothing was changed.", 422, uri)),
+                            session, uri);
             default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
         };
     }

@@ -64,11 +64,14 @@ final class AuthorizeDocs {
     @Schema(name = "AccountSecurityForm", description = "The account page's security forms.")
     public record AccountSecurityForm(
             @Schema(required = true, enumeration = {"login", "second_factor", "passkey", "totp_start", "totp_confirm",
-                    "totp_remove", "recovery_regenerate", "passkey_register", "passkey_remove"}) String action,
+                    "totp_remove", "recovery_regenerate", "passkey_register", "passkey_remove", "password_change"}) String action,
             @Schema(description = "The CSRF field of the page that sent the form.") String csrf,
             @Schema(description = "action=login only.") String login,
             @Schema(format = "password", description = "action=login; totp_remove and recovery_regenerate (the password "
-                    + "again).") String password,
+                    + "again); password_change (the current one).") String password,
+            @Schema(format = "password", description = "action=password_change: the new password, 10 to 128 characters.")
+            String newPassword,
+            @Schema(format = "password", description = "action=password_change: the new password again.") String newPasswordAgain,
             @Schema(description = "action=second_factor and totp_confirm: a code of the authenticator app (or a recovery "
                     + "code, second_factor only).") String code,
             @Schema(description = "action=passkey, second_factor and passkey_register, and in place of the password for "
@@ -76,5 +79,20 @@ final class AuthorizeDocs {
                     + "toJSON() gives it.") String credential,
             @Schema(description = "action=passkey_register: what the person calls the passkey.", maxLength = 64) String name,
             @Schema(description = "action=passkey_remove: the passkey's id.") String passkey) {
+    }
+
+    @Schema(name = "EmailVerificationForm", description = "The Confirm button of the page a verification link opens.")
+    public record EmailVerificationForm(@Schema(required = true, description = "The link's token.") String token) {
+    }
+
+    @Schema(name = "PasswordRecoveryForm", description = "Forgot your password?")
+    public record PasswordRecoveryForm(@Schema(required = true, maxLength = 320, description = "A username or an e-mail address.")
+            String login) {
+    }
+
+    @Schema(name = "PasswordResetForm", description = "The form of the page a recovery link opens.")
+    public record PasswordResetForm(@Schema(required = true, description = "The link's token.") String token,
+            @Schema(required = true, format = "password", description = "10 to 128 characters.") String password,
+            @Schema(required = true, format = "password", description = "The same again.") String passwordAgain) {
     }
 }

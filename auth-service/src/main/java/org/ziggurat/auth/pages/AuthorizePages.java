@@ -1,5 +1,6 @@
 package org.ziggurat.auth.pages;
 
+import io.smallrye.mutiny.Uni;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateData;
@@ -146,6 +147,21 @@ public class AuthorizePages {
                 .data("returnHost", PageHeaders.origin(returnTo)).render();
         return PageHeaders.page(200, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
+    }
+
+    /**
+     * A page's form, parsed ({@code application/x-www-form-urlencoded}), handed to {@code then};
+     * a body that is no such form is a 400 page.
+     */
+    public Uni<Response> withForm(String contentType, String body,
+            java.util.function.Function<org.ziggurat.auth.oauth.OAuthForm, Uni<Response>> then) {
+        org.ziggurat.auth.oauth.OAuthForm form;
+        try {
+            form = org.ziggurat.auth.oauth.OAuthForm.parse(contentType, body);
+        } catch (org.ziggurat.auth.oauth.OAuthException e) {
+            return Uni.createFrom().item(error(400, e.getMessage()));
+        }
+        return then.apply(form);
     }
 
     public Response error(int status, String message) {

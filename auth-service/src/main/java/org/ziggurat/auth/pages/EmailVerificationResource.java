@@ -4,7 +4,7 @@ import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -17,6 +17,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -51,6 +53,7 @@ public class EmailVerificationResource {
     description = "Shows a Confirm button for the link's token; changes nothing.")
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "410", description = "A link without a token.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     public Response show(@QueryParam("token") String token, @Context UriInfo uri) {
         return render(token == null || token.isBlank() ? "gone" : "confirm", token, null, null, uri,
@@ -63,10 +66,18 @@ public class EmailVerificationResource {
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "Confirmed.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "410", description = "The link no longer works.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "A form that is no form.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.EmailVerificationForm.class)))
     @POST
-    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Uni<Response> confirm(@FormParam("token") String token, @Context UriInfo uri) {
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> confirm(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Context UriInfo uri) {
+        return pages.withForm(contentType, body, form -> confirm(form.get("token"), uri));
+    }
+
+    private Uni<Response> confirm(String token, UriInfo uri) {
         if (token == null || token.isBlank()) {
             return Uni.createFrom().item(render("gone", null, null, null, uri, 410));
         }

@@ -5,7 +5,7 @@ import io.quarkus.qute.Template;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -18,6 +18,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -61,11 +63,19 @@ public class PasswordRecoveryResource {
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "Asked.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "429", description = "Too many asks from this address.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "A form that is no form, or without a login.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.PasswordRecoveryForm.class)))
     @POST
     @Path("/recovery")
-    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Uni<Response> asked(@FormParam("login") String login, @Context HttpServerRequest http, @Context UriInfo uri) {
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> asked(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Context HttpServerRequest http, @Context UriInfo uri) {
+        return pages.withForm(contentType, body, form -> ask(form.get("login"), http, uri));
+    }
+
+    private Uni<Response> ask(String login, HttpServerRequest http, UriInfo uri) {
         if (login == null || login.isBlank()) {
             return Uni.createFrom().item(render("ask", null, null, null, uri, 400));
         }
@@ -82,6 +92,7 @@ public class PasswordRecoveryResource {
     description = "The form for the new password; changes nothing.")
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "410", description = "A link without a token.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     @Path("/reset")
     public Response resetForm(@QueryParam("token") String token, @Context UriInfo uri) {
@@ -96,12 +107,20 @@ public class PasswordRecoveryResource {
     @APIResponse(responseCode = "200", description = "Set.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "410", description = "The link no longer works.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "422", description = "The password is refused.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "A form that is no form.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.PasswordResetForm.class)))
     @POST
     @Path("/reset")
-    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Uni<Response> reset(@FormParam("token") String token, @FormParam("password") String password,
-            @FormParam("password_again") String again, @Context HttpServerRequest http, @Context UriInfo uri) {
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> reset(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Context HttpServerRequest http, @Context UriInfo uri) {
+        return pages.withForm(contentType, body,
+                form -> reset(form.get("token"), form.get("password"), form.get("password_again"), http, uri));
+    }
+
+    private Uni<Response> reset(String token, String password, String again, HttpServerRequest http, UriInfo uri) {
         if (token == null || token.isBlank()) {
             return Uni.createFrom().item(render("gone", null, null, null, uri, 410));
         }

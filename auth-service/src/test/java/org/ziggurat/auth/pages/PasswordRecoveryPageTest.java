@@ -60,7 +60,7 @@ class PasswordRecoveryPageTest {
         Map<String, Object> tokens = aliceTokens(app, "user");
         Browser browser = new Browser();
         signIn(browser, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
-        assertFalse(browser.get("/account/security").asString().contains("id=\"sign_in\""), "signed in");
+        assertTrue(browser.get("/account/security").asString().contains("id=\"change_password\""), "signed in");
 
         int before = DirectoryDouble.PASSWORD_RESETS.get();
         Response page = given().get("/account/password/reset?token=" + DirectoryDouble.RECOVERY_TOKEN);
@@ -89,5 +89,41 @@ class PasswordRecoveryPageTest {
         assertEquals(410, again.statusCode());
         assertTrue(again.asString().contains("id=\"link_gone\""));
         assertEquals(410, given().get("/account/password/reset").statusCode());
+    }
+
+    /** The account page's form: the current password first; then every other session of the person ends, not this one. */
+    @Test
+    void aPasswordChangedOnTheAccountPageEndsTheOtherSessions() {
+        Browser here = new Browser();
+        signIn(here, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+        Browser elsewhere = new Browser();
+        signIn(elsewhere, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+        Response page = here.get("/account/security");
+        assertTrue(page.asString().contains("id=\"change_password\""), page.asString());
+        Map<String, String> fields = AuthorizeFlowTest.hiddenFields(page.asString().substring(
+                page.asString().indexOf("value=\"password_change\"") - 60));
+        int before = DirectoryDouble.PASSWORD_CHANGES.get();
+
+        fields.put("action", "password_change");
+        fields.put("password", "not alice's password");
+        fields.put("new_password", "a long new passphrase");
+        fields.put("new_password_again", "a long new passphrase");
+        assertEquals(401, here.post("/account/security", fields).statusCode(), "the current password first");
+        fields.put("password", "alice password 1");
+        fields.put("new_password_again", "something else entirely");
+        assertEquals(422, here.post("/account/security", fields).statusCode());
+        fields.put("new_password", "short");
+        fields.put("new_password_again", "short");
+        assertEquals(422, here.post("/account/security", fields).statusCode());
+        assertEquals(before, DirectoryDouble.PASSWORD_CHANGES.get(), "nothing changed so far");
+        assertTrue(elsewhere.get("/account/security").asString().contains("id=\"change_password\""), "signed in there too");
+
+        fields.put("new_password", "a long new passphrase");
+        fields.put("new_password_again", "a long new passphrase");
+        Response changed = here.post("/account/security", fields);
+        assertEquals(303, changed.statusCode(), changed.asString());
+        assertEquals(before + 1, DirectoryDouble.PASSWORD_CHANGES.get());
+        assertTrue(elsewhere.get("/account/security").asString().contains("id=\"sign_in\""), "the other session ended");
+        assertTrue(here.get("/account/security").asString().contains("id=\"change_password\""), "this one goes on");
     }
 }

@@ -199,6 +199,16 @@ public interface DirectoryClient {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<Response> askPasswordRecovery(RecoveryAsk ask);
 
+    @RegisterForReflection
+    record NewPassword(String password, String clientAddress) {
+    }
+
+    /** A new password the person chose (after the current one was checked); {@link Invalid} when the rules refuse it. */
+    @PUT
+    @Path("/people/{id}/password")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<RecoveredPerson> changePassword(@PathParam("id") long personId, NewPassword password);
+
     /** {@link Invalid} for a password the rules refuse, {@link LinkGone} for a link that is no good. */
     @POST
     @Path("/password-resets")

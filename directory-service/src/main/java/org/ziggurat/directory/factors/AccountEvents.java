@@ -11,6 +11,8 @@ public final class AccountEvents {
     public static final String PASSKEY_REMOVED = "passkey_removed";
     /** A new password set with a recovery link ("Forgot your password?"). */
     public static final String PASSWORD_RESET = "password_reset";
+    /** A new password set on the account page, after the current one. */
+    public static final String PASSWORD_CHANGED = "password_changed";
 
     private AccountEvents() {
     }

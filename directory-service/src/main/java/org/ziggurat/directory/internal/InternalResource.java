@@ -47,11 +47,9 @@ public class InternalResource {
     private final ApplicationLinks links;
     private final NamespaceLookups namespaces;
     private final PasswordChecks passwords;
-    private final PasswordRecoveries recoveries;
 
     InternalResource(PersonLookups people, ApplicationLinks links, NamespaceLookups namespaces,
-            PasswordChecks passwords, PasswordRecoveries recoveries) {
-        this.recoveries = recoveries;
+            PasswordChecks passwords) {
         this.people = people;
         this.links = links;
         this.namespaces = namespaces;
@@ -106,53 +104,6 @@ public class InternalResource {
                 .entity(Map.of("type", "about:blank", "title", "Too Many Requests", "status", 429,
                         "detail", "Too many attempts. Try again later."))
                 .build();
-    }
-
-    @RegisterForReflection
-    public record EmailToken(String token) {
-    }
-
-    @RegisterForReflection
-    public record RecoveryAsk(String login, String clientAddress) {
-    }
-
-    @RegisterForReflection
-    public record PasswordReset(String token, String password, String clientAddress) {
-    }
-
-    /**
-     * "Forgot your password?": 202 whether or not the login names an account (a link is mailed
-     * when it does); 429 with Retry-After when the client address asked too often.
-     */
-    @POST
-    @Path("/password-recoveries")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> askRecovery(RecoveryAsk ask) {
-        return recoveries.ask(ask == null ? null : ask.login(), ask == null ? null : ask.clientAddress())
-                .map(wait -> wait > 0 ? tooManyAttempts(wait) : Response.accepted().build());
-    }
-
-    /** A new password with a recovery link's token: 200 with the person, 422 for the password, 410 for the link. */
-    @POST
-    @Path("/password-resets")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<org.ziggurat.directory.people.PeopleRepository.Recoverable> resetPassword(PasswordReset reset) {
-        if (reset == null) {
-            throw ProblemException.badRequest("A JSON body is required.");
-        }
-        return recoveries.reset(reset.token(), reset.password(), reset.clientAddress());
-    }
-
-    /**
-     * Proves a sign-in address with the token its mail carried (the page the link opens, at
-     * auth-service): 200 with the person and the address; 410 when the token is unknown, used,
-     * expired, or for an address the person no longer has.
-     */
-    @POST
-    @Path("/email-verifications")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<org.ziggurat.directory.people.PeopleRepository.Verified> verifyEmail(EmailToken body) {
-        return people.verifyEmail(body == null ? null : body.token());
     }
 
     /** Many people in one call: {@code ?ids=1,2,3} (at most 100); unknown ids are left out. */

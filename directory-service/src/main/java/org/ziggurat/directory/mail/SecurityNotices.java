@@ -23,7 +23,8 @@ public class SecurityNotices {
             "recovery_code_used", "A recovery code was used to sign in to your account.",
             "passkey_added", "A passkey or security key was added to your account.",
             "passkey_removed", "A passkey or security key was removed from your account.",
-            "password_reset", "Your password was changed with a recovery link, and you were signed out everywhere.");
+            "password_reset", "Your password was changed with a recovery link, and you were signed out everywhere.",
+            "password_changed", "Your password was changed on your account page, and your other sign-ins were ended.");
 
     private final MailSettings settings;
 

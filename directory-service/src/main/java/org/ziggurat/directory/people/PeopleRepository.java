@@ -120,13 +120,37 @@ public class PeopleRepository {
                                         rows.iterator().next().getString("username"), rows.iterator().next().getString("email")))
                                 .call(person -> conn.preparedQuery("UPDATE password_recovery SET used_at = now() "
                                         + "WHERE person_id = $1 AND used_at IS NULL").execute(Tuple.of(person.id())))
-                                .call(person -> {
-                                    Notice n = notice.apply(person);
-                                    return conn.preparedQuery("INSERT INTO account_event (person_id, kind, client_address) "
-                                                    + "VALUES ($1, $2, $3)").execute(Tuple.of(person.id(), n.kind(), clientAddress))
-                                            .chain(() -> MailOutboxRepository.enqueue(conn, person.id(), n.kind(), person.email(),
-                                                    n.subject(), n.body()));
-                                })));
+                                .call(person -> recorded(conn, person, notice.apply(person), clientAddress))));
+    }
+
+    /**
+     * Sets the person's password (a change they asked for on their account page, after the current
+     * one), records and mails it, and ends their live recovery links, in one transaction; null when
+     * there is no such person.
+     */
+    public Uni<Recoverable> changePassword(long personId, String passwordHash, String clientAddress,
+            java.util.function.Function<Recoverable, Notice> notice) {
+        return pool.withTransaction(conn -> conn.preparedQuery("UPDATE person SET password_hash = $2, "
+                        + "password_changed_at = now(), updated_at = now() WHERE id = $1 RETURNING id, username, email")
+                .execute(Tuple.of(personId, passwordHash))
+                .chain(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return Uni.createFrom().<Recoverable>nullItem();
+                    }
+                    Row row = rows.iterator().next();
+                    Recoverable person = new Recoverable(row.getLong("id"), row.getString("username"), row.getString("email"));
+                    return conn.preparedQuery("UPDATE password_recovery SET used_at = now() WHERE person_id = $1 "
+                                    + "AND used_at IS NULL").execute(Tuple.of(personId))
+                            .chain(() -> recorded(conn, person, notice.apply(person), clientAddress)).replaceWith(person);
+                }));
+    }
+
+    /** A change recorded as an account event and its notice queued, in the caller's transaction. */
+    private static Uni<Void> recorded(io.vertx.mutiny.sqlclient.SqlConnection conn, Recoverable person, Notice n,
+            String clientAddress) {
+        return conn.preparedQuery("INSERT INTO account_event (person_id, kind, client_address) VALUES ($1, $2, $3)")
+                .execute(Tuple.of(person.id(), n.kind(), clientAddress))
+                .chain(() -> MailOutboxRepository.enqueue(conn, person.id(), n.kind(), person.email(), n.subject(), n.body()));
     }
 
     /** Whose address a token proved: the person, and the address. */

@@ -144,4 +144,32 @@ class PasswordRecoveryTest {
         reset("x".repeat(43), "a guessed passphrase").statusCode(410);
         assertEquals(200, passwordCheck(other, "correct horse battery"));
     }
+
+    /** The account page's change (auth-service checked the current password): recorded, mailed, live links ended. */
+    @Test
+    void aPasswordChangedOnTheAccountPageIsRecordedMailedAndEndsLiveLinks() throws Exception {
+        Person person = signUp("change");
+        ask(person.username(), address()).statusCode(202);
+        String link = recoveryTokens(person, 1).get(0);
+        ValidatableResponse tooShort = asService("auth-service").contentType("application/json")
+                .body(Map.of("password", "short", "client_address", "198.51.100.10"))
+                .put("/internal/people/" + person.id() + "/password").then();
+        tooShort.statusCode(422).body("errors[0].field", equalTo("password"));
+        asService("auth-service").contentType("application/json")
+                .body(Map.of("password", "a changed passphrase", "client_address", "198.51.100.10"))
+                .put("/internal/people/" + person.id() + "/password").then().statusCode(200)
+                .body("username", equalTo(person.username()));
+        assertEquals(200, passwordCheck(person, "a changed passphrase"));
+        assertEquals(401, passwordCheck(person, "correct horse battery"));
+        reset(link, "a recovered passphrase").statusCode(410);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> withSubject(person,
+                "Your account's security changed: your password was changed on your account page, and your other sign-ins were ended")
+                .size() == 1);
+        asService("auth-service").get("/internal/people/" + person.id() + "/factors").then()
+                .body("events[0].kind", equalTo("password_changed"));
+        asService("auth-service").contentType("application/json").body(Map.of("password", "a changed passphrase"))
+                .put("/internal/people/999999999/password").then().statusCode(404);
+        io.restassured.RestAssured.given().contentType("application/json").body(Map.of("password", "a changed passphrase"))
+                .put("/internal/people/" + person.id() + "/password").then().statusCode(401);
+    }
 }

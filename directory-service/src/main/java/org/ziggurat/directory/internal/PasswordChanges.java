@@ -17,7 +17,8 @@ import org.ziggurat.platform.token.Callers;
 import java.time.Duration;
 
 /**
- * "Forgot your password?", for auth-service's pages. Asking mails a link to the account's
+ * Setting a person's password: "Forgot your password?", for auth-service's pages, and a change
+ * on the account page. Asking mails a link to the account's
  * address when the username or address names one, and answers the same either way (nothing
  * tells who has an account); asks are limited per client address (429) and, silently, per
  * account. Setting the new password with the link's token uses it and every other link of the
@@ -25,7 +26,7 @@ import java.time.Duration;
  * out everywhere.
  */
 @ApplicationScoped
-public class PasswordRecoveries {
+public class PasswordChanges {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.directory.security");
     /** Asks from one address, and links to one account, within the window. */
@@ -40,7 +41,7 @@ public class PasswordRecoveries {
     private final SecurityNotices notices;
     private final Hashing hashing;
 
-    PasswordRecoveries(Callers callers, PeopleRepository people, LoginThrottle throttle, AccountMails mails,
+    PasswordChanges(Callers callers, PeopleRepository people, LoginThrottle throttle, AccountMails mails,
             SecurityNotices notices, Hashing hashing) {
         this.callers = callers;
         this.people = people;
@@ -81,13 +82,33 @@ public class PasswordRecoveries {
                 return Uni.createFrom().failure(linkGone());
             }
             return hashing.hash(password).chain(hash -> people.resetPassword(EmailTokens.hash(token), hash, clientAddress,
-                            person -> {
-                                var n = notices.notice(AccountEvents.PASSWORD_RESET, person.username(), clientAddress);
-                                return new PeopleRepository.Notice(AccountEvents.PASSWORD_RESET, n.subject(), n.body());
-                            }))
-                    .onItem().ifNull().failWith(PasswordRecoveries::linkGone)
+                            person -> notice(AccountEvents.PASSWORD_RESET, person, clientAddress)))
+                    .onItem().ifNull().failWith(PasswordChanges::linkGone)
                     .invoke(person -> EVENTS.infof("event=password_reset person_id=%d address=%s", person.id(), clientAddress));
         });
+    }
+
+    /**
+     * A new password the person chose on their account page (auth-service checked the current
+     * one first): 422 for a password the rules refuse, 404 when there is no such person.
+     */
+    public Uni<PeopleRepository.Recoverable> change(long personId, String password, String clientAddress) {
+        return callers.service().chain(service -> {
+            FieldChecks errors = new FieldChecks();
+            ProfileRules.password(password, errors);
+            if (errors.failed()) {
+                return Uni.createFrom().failure(ProblemException.invalid("The new password is not valid.", errors.errors()));
+            }
+            return hashing.hash(password).chain(hash -> people.changePassword(personId, hash, clientAddress,
+                            person -> notice(AccountEvents.PASSWORD_CHANGED, person, clientAddress)))
+                    .onItem().ifNull().failWith(() -> ProblemException.notFound("No such person."))
+                    .invoke(person -> EVENTS.infof("event=password_changed person_id=%d address=%s", person.id(), clientAddress));
+        });
+    }
+
+    private PeopleRepository.Notice notice(String kind, PeopleRepository.Recoverable person, String clientAddress) {
+        SecurityNotices.Notice n = notices.notice(kind, person.username(), clientAddress);
+        return new PeopleRepository.Notice(kind, n.subject(), n.body());
     }
 
     private static ProblemException linkGone() {
