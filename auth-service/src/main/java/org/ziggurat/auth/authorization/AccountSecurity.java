@@ -7,6 +7,7 @@ import org.jboss.logging.Logger;
 import org.ziggurat.auth.passkeys.PasskeyChallenges;
 import org.ziggurat.auth.passkeys.PasskeyVerifier;
 import org.ziggurat.auth.passkeys.Passkeys;
+import org.ziggurat.auth.tokens.GrantRepository;
 import org.ziggurat.directory.client.DirectoryClient;
 
 import java.util.List;
@@ -40,11 +41,36 @@ public class AccountSecurity {
     private final DirectoryClient directory;
     private final Passkeys passkeys;
     private final LoginSessions sessions;
+    private final GrantRepository grants;
 
-    AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions) {
+    AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions, GrantRepository grants) {
         this.directory = directory;
         this.passkeys = passkeys;
         this.sessions = sessions;
+        this.grants = grants;
+    }
+
+    /** An application the person gave access: the grant's id, its name and scopes, since when, its last token. */
+    public record Application(long grant, String name, List<String> scopes, java.time.Instant since,
+            java.time.Instant lastUsed) {
+    }
+
+    /** The applications the session's person gave access, with what and since when. */
+    public Uni<List<Application>> applications(LoginSessions.Session session) {
+        return grants.grants(session.personId()).map(rows -> rows.stream().map(g -> new Application(g.id(), g.appName(),
+                g.scopes(), g.createdAt(), g.lastUsedAt())).toList());
+    }
+
+    /**
+     * Takes an application's access away: every token the person's grant gave it is revoked (on
+     * every replica at commit; the gateway refuses it once its cache of the token's answer ends),
+     * and the consent is forgotten. Nothing when the grant is not the person's.
+     */
+    public Uni<Void> revokeApplication(LoginSessions.Session session, long grantId) {
+        return grants.grant(session.personId(), grantId).chain(grant -> grant == null ? Uni.createFrom().voidItem()
+                : grants.revokeGrant(session.personId(), grant).invoke(count -> EVENTS.infof(
+                        "event=grant_revoked page=account client_id=%s person_id=%d revoked_tokens=%d", grant.clientId(),
+                        session.personId(), count)).replaceWithVoid());
     }
 
     /**

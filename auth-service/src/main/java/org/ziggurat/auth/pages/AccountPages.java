@@ -77,6 +77,17 @@ class AccountPages {
     record EventView(String when, String what, String from) {
     }
 
+    /** An application with access: its grant's id (for the revoke form), name, scopes, since, last token. */
+    @TemplateData
+    record ApplicationView(long grant, String name, String scopes, String since, String lastUsed) {
+    }
+
+    static List<ApplicationView> applications(List<org.ziggurat.auth.authorization.AccountSecurity.Application> apps) {
+        return apps.stream().map(a -> new ApplicationView(a.grant(), a.name(), String.join(" ", a.scopes()),
+                DAY.format(a.since().atZone(ZoneOffset.UTC)),
+                a.lastUsed() == null ? null : MOMENT.format(a.lastUsed().atZone(ZoneOffset.UTC)))).toList();
+    }
+
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMMM uuuu", Locale.ENGLISH);
     private static final DateTimeFormatter MOMENT = DateTimeFormatter.ofPattern("d MMMM uuuu, HH:mm 'UTC'", Locale.ENGLISH);
     private static final Map<String, String> EVENTS = Map.of(
@@ -104,9 +115,10 @@ class AccountPages {
         return at == null ? null : DAY.format(at.atZoneSameInstant(ZoneOffset.UTC));
     }
 
-    Response security(LoginSessions.Session session, DirectoryClient.FactorStatus status, String message, int code,
-            UriInfo uri) {
+    Response security(LoginSessions.Session session, DirectoryClient.FactorStatus status,
+            List<ApplicationView> applications, String message, int code, UriInfo uri) {
         String html = security.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
+                .data("applications", applications)
                 .data("username", session.username()).data("csrf", session.csrfToken()).data("view", view(status))
                 .data("passkeyOptions", passkeys.registrationOptions(session.personId(), session.username(), platformName.name()))
                 .data("sudoOptions", status.passkeys() == null || status.passkeys().isEmpty() ? null

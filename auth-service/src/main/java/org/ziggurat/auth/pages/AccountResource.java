@@ -78,7 +78,7 @@ public class AccountResource {
     + "browser's PublicKeyCredential as JSON, and a name) and passkey_remove (passkey); a removal and new recovery codes "
     + "need the password again, or a passkey's assertion (credential) in its place; passkey signs in with one; "
     + "password_change (password: the current one, new_password, new_password_again) sets a new password and ends every "
-    + "other session of the person.")
+    + "other session of the person; application_revoke (grant) takes an application's access away: its tokens end.")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = AuthorizeDocs.AccountSecurityForm.class)))
@@ -166,6 +166,9 @@ public class AccountResource {
                             .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> showSecurity(session,
                                     "Choose a new password of 10 to 128 characters. Nothing was changed.", 422, uri)),
                             session, uri);
+            case "application_revoke" -> passkeyId(form.get("grant"))
+                    .chain(id -> security.revokeApplication(session, id)).map(done -> pages.changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri));
             default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
         };
     }
@@ -175,6 +178,7 @@ public class AccountResource {
         return new AccountSecurity.Confirmation(form.get("password"), form.get("credential"));
     }
 
+    /** A form's numeric id (a passkey's, a grant's); an id that is none names nothing: NotFound. */
     private static Uni<Long> passkeyId(String value) {
         try {
             return Uni.createFrom().item(Long.parseLong(value == null ? "" : value));
@@ -190,6 +194,7 @@ public class AccountResource {
     }
 
     private Uni<Response> showSecurity(LoginSessions.Session session, String message, int status, UriInfo uri) {
-        return security.status(session).map(factors -> pages.security(session, factors, message, status, uri));
+        return security.status(session).chain(factors -> security.applications(session).map(grants ->
+                pages.security(session, factors, AccountPages.applications(grants), message, status, uri)));
     }
 }

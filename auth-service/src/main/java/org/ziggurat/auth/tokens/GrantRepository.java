@@ -25,8 +25,9 @@ public class GrantRepository {
         this.tokens = tokens;
     }
 
+    /** {@code lastUsedAt}: when the application last got a token of the person (null: none kept). */
     public record GrantRow(long id, long applicationId, String appName, String clientId, List<String> scopes,
-            Instant createdAt, Instant updatedAt) {
+            Instant createdAt, Instant updatedAt, Instant lastUsedAt) {
     }
 
     public record AuthorizationRow(long id, Long applicationId, String appName, String clientId, List<String> scopes,
@@ -34,7 +35,9 @@ public class GrantRepository {
     }
 
     private static final String GRANTS = "SELECT c.id, c.application_id, a.name, a.client_id, c.scopes, c.created_at, "
-            + "c.updated_at FROM consent c JOIN application a ON a.id = c.application_id WHERE c.person_id = $1 ";
+            + "c.updated_at, (SELECT max(t.created_at) FROM token t WHERE t.person_id = c.person_id "
+            + "AND t.application_id = c.application_id AND t.kind = 'a') AS last_used_at "
+            + "FROM consent c JOIN application a ON a.id = c.application_id WHERE c.person_id = $1 ";
 
     private static final String AUTHORIZATIONS = "SELECT t.id, t.application_id, a.name, a.client_id, t.scopes, "
             + "t.created_at, t.updated_at, t.encrypted FROM token t LEFT JOIN application a ON a.id = t.application_id "
@@ -80,7 +83,8 @@ public class GrantRepository {
     private static GrantRow grant(Row r) {
         return new GrantRow(r.getLong("id"), r.getLong("application_id"), r.getString("name"), r.getString("client_id"),
                 Arrays.asList(r.getArrayOfStrings("scopes")), r.getOffsetDateTime("created_at").toInstant(),
-                r.getOffsetDateTime("updated_at").toInstant());
+                r.getOffsetDateTime("updated_at").toInstant(),
+                r.getOffsetDateTime("last_used_at") == null ? null : r.getOffsetDateTime("last_used_at").toInstant());
     }
 
     private static AuthorizationRow authorization(Row r) {

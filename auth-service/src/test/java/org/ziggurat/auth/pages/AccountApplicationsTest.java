@@ -1,0 +1,67 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.OAuthTestSupport.App;
+
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
+import static org.ziggurat.auth.OAuthTestSupport.createApp;
+import static org.ziggurat.auth.OAuthTestSupport.introspect;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.Browser;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.signIn;
+import static org.ziggurat.auth.pages.OpenIdConnectTest.url;
+
+/**
+ * The account page's applications: each application the person gave access, with its scopes and
+ * last use; revoking one ends its tokens and forgets the consent; a grant that is not the
+ * person's is not theirs to revoke.
+ */
+@QuarkusTest
+class AccountApplicationsTest {
+
+    @Test
+    void anApplicationWithAccessIsListedAndItsAccessTakenAway() {
+        App app = createApp(true, "user", "https://app.example.org/callback");
+        Map<String, Object> tokens = aliceTokens(app, "user");
+        Browser browser = new Browser();
+        signIn(browser, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+        Response page = browser.get("/account/security");
+        Matcher revoke = Pattern.compile("name=\"grant\" value=\"(\\d+)\">\\s*<button type=\"submit\" class=\"secondary\" "
+                + "id=\"revoke_\\d+\">").matcher(page.asString());
+        String html = page.asString();
+        assertTrue(html.contains("id=\"applications\""), html);
+        // The application of this test: the grant of the last one listed with its name.
+        int at = html.lastIndexOf("<strong>Test app</strong> (user)");
+        assertTrue(at > 0, html);
+        assertTrue(html.substring(at).contains("last used"), "a token was issued to it");
+        assertTrue(revoke.find(at), html);
+        String grant = revoke.group(1);
+        String csrf = AuthorizeFlowTest.hiddenFields(html).get("csrf");
+
+        // Someone else's grant id (one that is nobody's, here) changes nothing for anyone.
+        Response other = browser.post("/account/security", Map.of("action", "application_revoke", "csrf", csrf,
+                "grant", "999999999"));
+        assertEquals(303, other.statusCode());
+        introspect((String) tokens.get("access_token")).body("active", equalTo(true));
+        Response forged = browser.post("/account/security", Map.of("action", "application_revoke", "csrf", "forged",
+                "grant", grant));
+        assertEquals(403, forged.statusCode());
+        introspect((String) tokens.get("access_token")).body("active", equalTo(true));
+
+        Response revoked = browser.post("/account/security", Map.of("action", "application_revoke", "csrf", csrf,
+                "grant", grant));
+        assertEquals(303, revoked.statusCode(), revoked.asString());
+        introspect((String) tokens.get("access_token")).body("active", equalTo(false));
+        assertFalse(browser.get("/account/security").asString().contains("name=\"grant\" value=\"" + grant + "\""),
+                "no longer listed");
+    }
+}
