@@ -59,4 +59,26 @@ class AccountPageBrowserTest {
                 .until(() -> as(token).get("/user").then().extract().statusCode() == 401);
         as(own).get("/user").then().statusCode(200);
     }
+
+    /** Where the person is signed in: the other browser listed, and signed out from this one. */
+    @Test
+    void signingOutEverywhereElseEndsTheOtherBrowsersSignIn() {
+        Platform.Person person = Platform.signUp("two-browsers");
+        AccountSecurityForms other = AccountSecurityForms.signedIn(person);
+        assertTrue(other.stillSignedIn());
+        WebDriver driver = BrowserTest.browser();
+        try {
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+            driver.get(Platform.api() + "/account/security");
+            SecondFactorBrowserTest.signInWithPassword(driver, wait, person);
+            String listed = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("sessions"))).getText();
+            assertTrue(listed.contains("(this browser)") && listed.contains("Apache-HttpClient"), listed);
+            driver.findElement(By.id("end_other_sessions")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("this_session")));
+            assertTrue(driver.findElements(By.id("end_other_sessions")).isEmpty(), "no other sign-in is left");
+        } finally {
+            driver.quit();
+        }
+        org.junit.jupiter.api.Assertions.assertFalse(other.stillSignedIn(), "the other browser is signed out");
+    }
 }

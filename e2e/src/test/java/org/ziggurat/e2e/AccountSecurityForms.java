@@ -41,6 +41,21 @@ final class AccountSecurityForms {
         return Instant.now().getEpochSecond() / 30;
     }
 
+    /** Signs the person in on the account page, as another browser would: its cookies, and whether it still is signed in. */
+    static AccountSecurityForms signedIn(Platform.Person person) {
+        AccountSecurityForms browser = new AccountSecurityForms();
+        Map<String, String> form = hidden(browser.get().asString());
+        form.put("login", person.username());
+        form.put("password", person.password());
+        assertEquals(303, browser.post(form).statusCode(), "signed in");
+        return browser;
+    }
+
+    /** Whether this browser's sign-in still holds: the account page shows the account, not the sign-in form. */
+    boolean stillSignedIn() {
+        return !get().asString().contains("id=\"sign_in\"");
+    }
+
     /** Signs the person in on the account page and sets up an authenticator app: its key. */
     static byte[] enrolAuthenticator(Platform.Person person) throws Exception {
         AccountSecurityForms browser = new AccountSecurityForms();

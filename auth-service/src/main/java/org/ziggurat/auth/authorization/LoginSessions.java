@@ -130,17 +130,71 @@ public class LoginSessions {
                 });
     }
 
+    /** One of a person's sign-ins as the account page lists it; {@code current}: the one asking. */
+    public record Listed(long id, String clientAddress, String userAgent, Instant startedAt, Instant lastSeenAt,
+            boolean current) {
+    }
+
+    /**
+     * Where a sign-in came from, recorded right after it (the sign-in's POST): the address, the
+     * browser (its User-Agent, cut to 300 characters), and now as its last use.
+     */
+    public Uni<Void> describe(byte[] hash, String clientAddress, String userAgent) {
+        String agent = userAgent == null ? null : userAgent.length() > 300 ? userAgent.substring(0, 300) : userAgent;
+        return pool.preparedQuery("UPDATE login_session SET client_address = $2, user_agent = $3, last_seen_at = now() "
+                + "WHERE session_hash = $1").execute(Tuple.of(Buffer.buffer(hash), clientAddress, agent)).replaceWithVoid();
+    }
+
+    /** The session was used (a POST made with it, an authorization given from it). */
+    public Uni<Void> seen(byte[] hash) {
+        return pool.preparedQuery("UPDATE login_session SET last_seen_at = now() WHERE session_hash = $1")
+                .execute(Tuple.of(Buffer.buffer(hash))).replaceWithVoid();
+    }
+
+    /** The person's live sessions, the latest first. */
+    public Uni<List<Listed>> list(Session current) {
+        return pool.preparedQuery("SELECT id, client_address, user_agent, created_at, last_seen_at, session_hash = $2 AS current "
+                        + "FROM login_session WHERE person_id = $1 AND expires_at > now() ORDER BY created_at DESC, id DESC")
+                .execute(Tuple.of(current.personId(), Buffer.buffer(current.hash())))
+                .map(rows -> {
+                    List<Listed> listed = new ArrayList<>();
+                    for (Row row : rows) {
+                        listed.add(new Listed(row.getLong("id"), row.getString("client_address"), row.getString("user_agent"),
+                                row.getOffsetDateTime("created_at").toInstant(),
+                                row.getOffsetDateTime("last_seen_at") == null ? null : row.getOffsetDateTime("last_seen_at").toInstant(),
+                                row.getBoolean("current")));
+                    }
+                    return listed;
+                });
+    }
+
+    /**
+     * Ends one session of the person by its id, not the one asking (that is signing out), with the
+     * tokens bound to it. False when the person has no such other session.
+     */
+    public Uni<Boolean> endOne(Session current, long id) {
+        return endSessions("person_id = $1 AND session_hash <> $2 AND id = $3",
+                Tuple.of(current.personId(), Buffer.buffer(current.hash()), id)).map(ended -> ended > 0);
+    }
+
     /**
      * Ends every other session of the person (after a password change made in {@code keep}), and
      * with them, in the same statement, the tokens bound to them. How many sessions ended.
      */
     public Uni<Integer> endOthers(long personId, byte[] keep) {
-        return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE person_id = $1 AND session_hash <> $2 "
-                        + "RETURNING session_hash), "
+        return endSessions("person_id = $1 AND session_hash <> $2", Tuple.of(personId, Buffer.buffer(keep)));
+    }
+
+    /**
+     * Ends the sessions {@code where} names and, in the same statement, the tokens bound to them,
+     * forgotten by this replica before the answer (the others hear it at commit). How many ended.
+     */
+    private Uni<Integer> endSessions(String where, Tuple args) {
+        return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE " + where + " RETURNING session_hash), "
                         + "revoked AS (UPDATE token SET revoked_at = now(), updated_at = now() "
                         + "WHERE session_hash IN (SELECT session_hash FROM ended) AND revoked_at IS NULL RETURNING hash) "
                         + "SELECT (SELECT count(*) FROM ended) AS ended, r.hash FROM (SELECT 1) one LEFT JOIN revoked r ON true")
-                .execute(Tuple.of(personId, Buffer.buffer(keep)))
+                .execute(args)
                 .map(rows -> {
                     long ended = 0;
                     List<byte[]> revoked = new ArrayList<>();

@@ -82,6 +82,18 @@ class AccountPages {
     record ApplicationView(long grant, String name, String scopes, String since, String lastUsed) {
     }
 
+    /** One sign-in: its id (for the sign-out form), where from, since and last used; {@code current}: this browser's. */
+    @TemplateData
+    record SessionView(long id, String device, String address, String since, String lastSeen, boolean current) {
+    }
+
+    static List<SessionView> sessions(List<LoginSessions.Listed> listed) {
+        return listed.stream().map(l -> new SessionView(l.id(), l.userAgent() == null ? "an unknown browser" : l.userAgent(),
+                l.clientAddress() == null ? "an unknown address" : l.clientAddress(),
+                MOMENT.format(l.startedAt().atZone(ZoneOffset.UTC)),
+                l.lastSeenAt() == null ? null : MOMENT.format(l.lastSeenAt().atZone(ZoneOffset.UTC)), l.current())).toList();
+    }
+
     static List<ApplicationView> applications(List<org.ziggurat.auth.authorization.AccountSecurity.Application> apps) {
         return apps.stream().map(a -> new ApplicationView(a.grant(), a.name(), String.join(" ", a.scopes()),
                 DAY.format(a.since().atZone(ZoneOffset.UTC)),
@@ -116,9 +128,10 @@ class AccountPages {
     }
 
     Response security(LoginSessions.Session session, DirectoryClient.FactorStatus status,
-            List<ApplicationView> applications, String message, int code, UriInfo uri) {
+            List<ApplicationView> applications, List<SessionView> sessions, String message, int code, UriInfo uri) {
         String html = security.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
-                .data("applications", applications)
+                .data("applications", applications).data("sessions", sessions)
+                .data("otherSessions", sessions.stream().anyMatch(v -> !v.current()))
                 .data("username", session.username()).data("csrf", session.csrfToken()).data("view", view(status))
                 .data("passkeyOptions", passkeys.registrationOptions(session.personId(), session.username(), platformName.name()))
                 .data("sudoOptions", status.passkeys() == null || status.passkeys().isEmpty() ? null

@@ -78,7 +78,8 @@ public class AccountResource {
     + "browser's PublicKeyCredential as JSON, and a name) and passkey_remove (passkey); a removal and new recovery codes "
     + "need the password again, or a passkey's assertion (credential) in its place; passkey signs in with one; "
     + "password_change (password: the current one, new_password, new_password_again) sets a new password and ends every "
-    + "other session of the person; application_revoke (grant) takes an application's access away: its tokens end.")
+    + "other session of the person; application_revoke (grant) takes an application's access away: its tokens end; "
+    + "session_end (session) signs one other sign-in out, sessions_end_others every other one.")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = AuthorizeDocs.AccountSecurityForm.class)))
@@ -123,7 +124,7 @@ public class AccountResource {
             if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
                 return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
             }
-            return change(action, form, session, uri, CallerAddress.of(http))
+            return sessions.seen(session.hash()).chain(() -> change(action, form, session, uri, CallerAddress.of(http)))
                     .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
                             "Your account cannot be changed for a moment. Try again shortly."));
         });
@@ -166,6 +167,10 @@ public class AccountResource {
                             .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> showSecurity(session,
                                     "Choose a new password of 10 to 128 characters. Nothing was changed.", 422, uri)),
                             session, uri);
+            case "session_end" -> passkeyId(form.get("session")).chain(id -> sessions.endOne(session, id))
+                    .map(done -> pages.changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri));
+            case "sessions_end_others" -> sessions.endOthers(session.personId(), session.hash()).map(done -> pages.changed(uri));
             case "application_revoke" -> passkeyId(form.get("grant"))
                     .chain(id -> security.revokeApplication(session, id)).map(done -> pages.changed(uri))
                     .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri));
@@ -194,7 +199,8 @@ public class AccountResource {
     }
 
     private Uni<Response> showSecurity(LoginSessions.Session session, String message, int status, UriInfo uri) {
-        return security.status(session).chain(factors -> security.applications(session).map(grants ->
-                pages.security(session, factors, AccountPages.applications(grants), message, status, uri)));
+        return security.status(session).chain(factors -> security.applications(session).chain(grants ->
+                sessions.list(session).map(signIns -> pages.security(session, factors, AccountPages.applications(grants),
+                        AccountPages.sessions(signIns), message, status, uri))));
     }
 }

@@ -64,7 +64,7 @@ final class AuthorizeDocs {
     @Schema(name = "AccountSecurityForm", description = "The account page's security forms.")
     public record AccountSecurityForm(
             @Schema(required = true, enumeration = {"login", "second_factor", "passkey", "totp_start", "totp_confirm",
-                    "totp_remove", "recovery_regenerate", "passkey_register", "passkey_remove", "password_change", "application_revoke"}) String action,
+                    "totp_remove", "recovery_regenerate", "passkey_register", "passkey_remove", "password_change", "application_revoke", "session_end", "sessions_end_others"}) String action,
             @Schema(description = "The CSRF field of the page that sent the form.") String csrf,
             @Schema(description = "action=login only.") String login,
             @Schema(format = "password", description = "action=login; totp_remove and recovery_regenerate (the password "
@@ -73,6 +73,7 @@ final class AuthorizeDocs {
             String newPassword,
             @Schema(format = "password", description = "action=password_change: the new password again.") String newPasswordAgain,
             @Schema(description = "action=application_revoke: the grant whose access ends.") String grant,
+            @Schema(description = "action=session_end: the sign-in to end.") String session,
             @Schema(description = "action=second_factor and totp_confirm: a code of the authenticator app (or a recovery "
                     + "code, second_factor only).") String code,
             @Schema(description = "action=passkey, second_factor and passkey_register, and in place of the password for "

@@ -42,8 +42,13 @@ class SignInForm {
     private final SignIns signIns;
     private final AuthorizePages pages;
     private final SecondFactorPages secondFactorPages;
+    private final LoginSessions sessions;
+    private final io.quarkus.vertx.http.runtime.CurrentVertxRequest currentRequest;
 
-    SignInForm(SignIns signIns, AuthorizePages pages, SecondFactorPages secondFactorPages) {
+    SignInForm(SignIns signIns, AuthorizePages pages, SecondFactorPages secondFactorPages, LoginSessions sessions,
+            io.quarkus.vertx.http.runtime.CurrentVertxRequest currentRequest) {
+        this.sessions = sessions;
+        this.currentRequest = currentRequest;
         this.signIns = signIns;
         this.pages = pages;
         this.secondFactorPages = secondFactorPages;
@@ -60,7 +65,9 @@ class SignInForm {
             return Uni.createFrom().item(flow.formAgain().show("Enter your username or email and your password.", login, 400));
         }
         FormAgain formAgain = flow.formAgain();
+        Device device = device();
         return signIns.signIn(flow.pageName(), flow.clientId(), login, form.get("password"), CallerAddress.of(http))
+                .call(passed -> passed.session() == null ? Uni.createFrom().voidItem() : device.record(passed.session()))
                 .map(passed -> passed.session() != null ? flow.signedIn().apply(passed.session())
                         : secondFactorPages.form(flow.path(), flow.params(), flow.uri(), null, 200, passed.pendingSignIn(),
                                 passed.personId()))
@@ -88,7 +95,9 @@ class SignInForm {
         Uni<SignIns.SecondFactorPassed> checked = credential != null && !credential.isBlank()
                 ? signIns.secondFactorPasskey(flow.pageName(), flow.clientId(), pendingValue, credential)
                 : signIns.secondFactor(flow.pageName(), flow.clientId(), pendingValue, code, CallerAddress.of(http));
+        Device device = device();
         return checked
+                .call(passed -> device.record(passed.session()))
                 .map(passed -> {
                     Response signedIn = flow.signedIn().apply(passed.session());
                     return passed.recoveryCodesLeft() < 0 ? secondFactorPages.clearPending(signedIn, flow.uri())
@@ -119,7 +128,8 @@ class SignInForm {
         if (credential == null || credential.isBlank()) {
             return Uni.createFrom().item(flow.formAgain().show("Choose a passkey to sign in with.", null, 400));
         }
-        return signIns.signInWithPasskey(flow.pageName(), flow.clientId(), credential).map(flow.signedIn())
+        Device device = device();
+        return signIns.signInWithPasskey(flow.pageName(), flow.clientId(), credential).call(device::record).map(flow.signedIn())
                 .onFailure(SignIns.SignInRefused.class).recoverWithItem(() -> flow.formAgain().show(
                         "That passkey could not sign you in. Try again, or sign in with your password.", null, 401))
                 .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() ->
@@ -129,5 +139,25 @@ class SignInForm {
     /** The code's form again; {@code personId} (0: not known) for its passkey's challenge. */
     private Response again(Flow flow, String message, int status, long personId) {
         return secondFactorPages.form(flow.path(), flow.params(), flow.uri(), message, status, null, personId);
+    }
+
+    /** Where a sign-in comes from, read at the start of its request: its session records it (the account page lists it). */
+    private Device device() {
+        io.vertx.core.http.HttpServerRequest request = currentRequest.getCurrent().request();
+        return new Device(CallerAddress.of(request), request.getHeader("User-Agent"));
+    }
+
+    private final class Device {
+        private final String address;
+        private final String userAgent;
+
+        Device(String address, String userAgent) {
+            this.address = address;
+            this.userAgent = userAgent;
+        }
+
+        Uni<Void> record(LoginSessions.Created created) {
+            return sessions.describe(created.session().hash(), address, userAgent);
+        }
     }
 }

@@ -64,4 +64,41 @@ class AccountApplicationsTest {
         assertFalse(browser.get("/account/security").asString().contains("name=\"grant\" value=\"" + grant + "\""),
                 "no longer listed");
     }
+
+    /** Where the person is signed in: each sign-in listed with its browser and address; one or all others signed out. */
+    @Test
+    void signInsAreListedAndOthersSignedOut() {
+        Browser here = new Browser();
+        signIn(here, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+        Browser there = new Browser();
+        signIn(there, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+        Browser third = new Browser();
+        signIn(third, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+
+        String html = here.get("/account/security").asString();
+        assertTrue(html.contains("id=\"this_session\""), html);
+        assertTrue(html.contains("Apache-HttpClient"), "the browser that signed in: " + html);
+        Matcher ends = Pattern.compile("id=\"end_session_(\\d+)\"").matcher(html);
+        java.util.List<String> others = new java.util.ArrayList<>();
+        while (ends.find()) {
+            others.add(ends.group(1));
+        }
+        assertTrue(others.size() >= 2, html);
+        String csrf = AuthorizeFlowTest.hiddenFields(html).get("csrf");
+        assertEquals(303, here.post("/account/security", Map.of("action", "session_end", "csrf", csrf, "session",
+                "999999999")).statusCode(), "an id that is not one of the person's sessions ends nothing");
+        assertTrue(there.get("/account/security").asString().contains("id=\"change_password\""));
+        assertEquals(303, here.post("/account/security", Map.of("action", "session_end", "csrf", csrf, "session",
+                others.get(0))).statusCode());
+        int signedOut = (there.get("/account/security").asString().contains("id=\"sign_in\"") ? 1 : 0)
+                + (third.get("/account/security").asString().contains("id=\"sign_in\"") ? 1 : 0);
+        assertEquals(1, signedOut, "exactly one other sign-in ended");
+
+        assertEquals(303, here.post("/account/security", Map.of("action", "sessions_end_others", "csrf", csrf)).statusCode());
+        assertTrue(there.get("/account/security").asString().contains("id=\"sign_in\""));
+        assertTrue(third.get("/account/security").asString().contains("id=\"sign_in\""));
+        String after = here.get("/account/security").asString();
+        assertTrue(after.contains("id=\"this_session\""), "this one goes on");
+        assertFalse(after.contains("id=\"end_other_sessions\""), "alice has no other sign-in now: " + after);
+    }
 }
