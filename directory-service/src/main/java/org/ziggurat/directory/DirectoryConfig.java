@@ -59,6 +59,20 @@ public interface DirectoryConfig {
         Duration longest();
     }
 
+    /** "Forgot your password?": how many asks one client address, and links one account, get within the window. */
+    RecoveryAsks recoveryAsks();
+
+    interface RecoveryAsks {
+        @WithDefault("10")
+        int perAddress();
+
+        @WithDefault("3")
+        int perAccount();
+
+        @WithDefault("30m")
+        Duration window();
+    }
+
     /**
      * Password hashes running or waiting on the hashing pool at most; past it, a fast 503 with
      * Retry-After instead of a queue that outlasts every caller's patience.

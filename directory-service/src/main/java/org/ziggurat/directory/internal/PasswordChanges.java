@@ -3,6 +3,7 @@ package org.ziggurat.directory.internal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
+import org.ziggurat.directory.DirectoryConfig;
 import org.ziggurat.directory.factors.AccountEvents;
 import org.ziggurat.directory.mail.AccountMails;
 import org.ziggurat.directory.mail.SecurityNotices;
@@ -14,7 +15,6 @@ import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
-import java.time.Duration;
 
 /**
  * Setting a person's password: "Forgot your password?", for auth-service's pages, and a change
@@ -29,10 +29,6 @@ import java.time.Duration;
 public class PasswordChanges {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.directory.security");
-    /** Asks from one address, and links to one account, within the window. */
-    static final int PER_ADDRESS = 10;
-    static final int PER_ACCOUNT = 3;
-    static final Duration WINDOW = Duration.ofMinutes(30);
 
     private final Callers callers;
     private final PeopleRepository people;
@@ -40,9 +36,12 @@ public class PasswordChanges {
     private final AccountMails mails;
     private final SecurityNotices notices;
     private final Hashing hashing;
+    /** Asks from one address, and links to one account, within the window. */
+    private final DirectoryConfig.RecoveryAsks limits;
 
     PasswordChanges(Callers callers, PeopleRepository people, LoginThrottle throttle, AccountMails mails,
-            SecurityNotices notices, Hashing hashing) {
+            SecurityNotices notices, Hashing hashing, DirectoryConfig config) {
+        this.limits = config.recoveryAsks();
         this.callers = callers;
         this.people = people;
         this.throttle = throttle;
@@ -54,11 +53,11 @@ public class PasswordChanges {
     /** Seconds to wait when the address asked too often; else 0, whether or not a mail went out. */
     public Uni<Long> ask(String login, String clientAddress) {
         String address = clientAddress == null || clientAddress.isBlank() ? "-" : clientAddress;
-        return callers.service().chain(service -> throttle.admit("recovery-address:" + address, PER_ADDRESS, WINDOW))
+        return callers.service().chain(service -> throttle.admit("recovery-address:" + address, limits.perAddress(), limits.window()))
                 .chain(wait -> wait > 0 || login == null || login.isBlank() || login.length() > 320
                         ? Uni.createFrom().item(wait)
                         : people.recoverable(login.strip()).chain(person -> person == null ? Uni.createFrom().item(0L)
-                                : throttle.admit("recovery-account:" + person.id(), PER_ACCOUNT, WINDOW)
+                                : throttle.admit("recovery-account:" + person.id(), limits.perAccount(), limits.window())
                                         .chain(over -> over > 0 ? Uni.createFrom().item(0L) : send(person, address))));
     }
 
