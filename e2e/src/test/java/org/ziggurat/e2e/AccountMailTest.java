@@ -21,8 +21,36 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AccountMailTest {
 
     static final Duration DELIVERY = Duration.ofSeconds(30);
-    /** Several rounds of both replicas' outbox polls (500 ms in the stack): time for a second copy to show. */
-    static final Duration QUIET = Duration.ofSeconds(3);
+
+    /** The person's outbox rows of this kind that {@code condition} (SQL on mail_outbox) holds for. */
+    static long outbox(Platform.Person person, String kind, String condition) throws Exception {
+        var server = Stack.get().server;
+        try (var c = java.sql.DriverManager.getConnection(server.jdbcUrl(Stack.DATABASE), server.user(), server.password());
+                var s = c.prepareStatement("SELECT count(*) FROM directory.mail_outbox WHERE recipient = ? AND kind = ? AND "
+                        + condition)) {
+            s.setString(1, address(person));
+            s.setString(2, kind);
+            try (var rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Waits until the person's one mail of this kind is recorded sent: no replica claims it after
+     * that, so the mail server's count is then final (a second copy would have been sent first).
+     */
+    static void awaitSentOnce(Platform.Person person, String kind) {
+        Awaitility.await().atMost(DELIVERY).until(() -> outbox(person, kind, "sent_at IS NOT NULL") == 1
+                && outbox(person, kind, "sent_at IS NULL") == 0);
+    }
+
+    /** Waits until the replicas tried the person's mail of this kind, twice or more, and failed (the server away). */
+    static void awaitFailedAttempts(Platform.Person person, String kind) {
+        Awaitility.await().atMost(DELIVERY).until(() -> outbox(person, kind,
+                "sent_at IS NULL AND attempts >= 2 AND last_error IS NOT NULL") == 1);
+    }
 
     static String address(Platform.Person person) {
         return person.username() + "@example.org";
@@ -96,7 +124,7 @@ class AccountMailTest {
         String body = mail.getContent().toString();
         assertTrue(body.contains("If it was not you"), body);
         assertTrue(body.contains(Platform.api() + "/account/security"), "the account page, as people reach it: " + body);
-        Thread.sleep(QUIET.toMillis());
+        awaitSentOnce(person, "totp_enabled");
         assertEquals(1, mailTo(person).size(), "two replicas, one mail");
     }
 
@@ -107,14 +135,14 @@ class AccountMailTest {
         server.pause();
         try {
             AccountSecurityForms.enrolAuthenticator(person);
-            // Both replicas try it while the server is away (retries every second or two).
-            Thread.sleep(QUIET.toMillis());
+            // The replicas try it while the server is away (retries every second or two).
+            awaitFailedAttempts(person, "totp_enabled");
             assertEquals(0, mailTo(person).size());
         } finally {
             server.resume();
         }
         Awaitility.await().atMost(DELIVERY).until(() -> mailTo(person).size() == 1);
-        Thread.sleep(QUIET.toMillis());
+        awaitSentOnce(person, "totp_enabled");
         assertEquals(1, mailTo(person).size(), "once, after the failed attempts");
     }
 
@@ -155,7 +183,7 @@ class AccountMailTest {
             io.restassured.response.Response asked = form("/account/password/recovery", java.util.Map.of("login", person.username()));
             assertEquals(200, asked.statusCode());
             assertTrue(asked.asString().contains("id=\"recovery_asked\""));
-            Thread.sleep(QUIET.toMillis());
+            awaitFailedAttempts(person, "password_recovery");
         } finally {
             server.resume();
         }
@@ -180,7 +208,7 @@ class AccountMailTest {
                 .post("/oauth/token").then().statusCode(400);
         Awaitility.await().atMost(DELIVERY).until(() -> mailTo(person).stream()
                 .anyMatch(m -> subject(m).contains("your password was changed with a recovery link")));
-        Thread.sleep(QUIET.toMillis());
+        awaitSentOnce(person, "password_recovery");
         assertEquals(1, withSubject(person, "Set a new password").size(), "the link was mailed once");
     }
 }
