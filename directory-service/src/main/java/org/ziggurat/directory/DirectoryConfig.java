@@ -3,6 +3,7 @@ package org.ziggurat.directory;
 import java.time.Duration;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 @ConfigMapping(prefix = "ziggurat.directory")
 public interface DirectoryConfig {
@@ -58,6 +59,11 @@ public interface DirectoryConfig {
         @WithDefault("10s")
         Duration longest();
     }
+
+    /** How long the account's security log keeps an entry (the account page shows it; the export carries it). */
+    @WithName("security-log.retention")
+    @WithDefault("90d")
+    Duration securityLogRetention();
 
     /** "Forgot your password?": how many asks one client address, and links one account, get within the window. */
     RecoveryAsks recoveryAsks();

@@ -22,8 +22,10 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("people", Set.of(ROOT, "security", "mail")),
             entry("factors", Set.of(ROOT, "people", "mail")),
             entry("organizations", Set.of(ROOT, "people", "security")),
-            entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors", "mail")),
-            entry("api", Set.of(ROOT, "people", "organizations", "security")));
+            entry("securitylog", Set.of(ROOT, "factors", "mail")),
+            entry("accountdata", Set.of(ROOT, "mail")),
+            entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors", "mail", "securitylog", "accountdata")),
+            entry("api", Set.of(ROOT, "people", "organizations", "security", "securitylog", "accountdata")));
 
     @Override
     protected String root() {

@@ -13,6 +13,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -37,7 +38,11 @@ import org.ziggurat.platform.problem.DependencyUnavailable;
 public interface DirectoryClient {
 
     @RegisterForReflection
-    record PasswordCheck(String login, String password, String clientAddress) {
+    record PasswordCheck(String login, String password, String clientAddress, String userAgent) {
+
+        public PasswordCheck(String login, String password, String clientAddress) {
+            this(login, password, clientAddress, null);
+        }
     }
 
     /** {@code secondFactor}: the person has one, which must follow the password. */
@@ -47,7 +52,11 @@ public interface DirectoryClient {
 
     /** A second factor's code (TOTP or recovery) for a person who passed the password. */
     @RegisterForReflection
-    record SecondFactorCheck(long personId, String code, String clientAddress) {
+    record SecondFactorCheck(long personId, String code, String clientAddress, String userAgent) {
+
+        public SecondFactorCheck(long personId, String code, String clientAddress) {
+            this(personId, code, clientAddress, null);
+        }
     }
 
     /** How a code was accepted: {@code otp} or {@code recovery}, and the recovery codes left. */
@@ -83,7 +92,12 @@ public interface DirectoryClient {
     }
 
     @RegisterForReflection
-    record AccountEvent(String kind, String clientAddress, java.time.OffsetDateTime at) {
+    record AccountEvent(String kind, String clientAddress, java.time.OffsetDateTime at, String device, String detail) {
+    }
+
+    /** An entry of a person's security log that auth-service records: sign_in, application_authorized or _revoked. */
+    @RegisterForReflection
+    record SecurityLogEntry(String kind, String clientAddress, String userAgent, String detail) {
     }
 
     /** A TOTP key being enrolled: Base32, with its algorithm, digits and period. */
@@ -105,7 +119,16 @@ public interface DirectoryClient {
     /** The directory refused the change as things stand (409). */
     class Conflict extends RuntimeException {
         public Conflict() {
-            super("conflict", null, false, false);
+            this(null);
+        }
+
+        /** {@code detail}: the problem's detail, when the directory gave one (null otherwise). */
+        public Conflict(String detail) {
+            super(detail == null ? "conflict" : detail, null, false, false);
+        }
+
+        public String detail() {
+            return "conflict".equals(getMessage()) ? null : getMessage();
         }
     }
 
@@ -263,6 +286,12 @@ public interface DirectoryClient {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<VerifiedPerson> verifyPassword(PasswordCheck check);
 
+    /** Records an entry in the person's security log (a sign-in from a new device mails a notice). */
+    @POST
+    @Path("/people/{id}/security-log")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Void> recordSecurityLog(@PathParam("id") long personId, SecurityLogEntry entry);
+
     /** 401 {@link PasswordRefused} when the code is not right, 429 {@link PasswordThrottled}. */
     @POST
     @Path("/second-factors/verify")
@@ -318,6 +347,70 @@ public interface DirectoryClient {
     Uni<RecoveryCodes> regenerateRecoveryCodes(@PathParam("id") long personId,
             @QueryParam("client_address") String clientAddress);
 
+    /** A person as their own account page shows them: {@code publicEmail} only ever the verified sign-in address. */
+    @RegisterForReflection
+    record AccountProfile(long id, String username, String displayName, String picture, String email, boolean emailVerified,
+            String publicEmail) {
+    }
+
+    @GET
+    @Path("/people/{id}/profile")
+    Uni<AccountProfile> accountProfile(@PathParam("id") long personId);
+
+    /** As PATCH /user: display_name, and email (the public address: the verified sign-in address, or null); {@link Invalid}. */
+    @PATCH
+    @Path("/people/{id}/profile")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<AccountProfile> changeProfile(@PathParam("id") long personId, java.util.Map<String, Object> change);
+
+    @RegisterForReflection
+    record NewEmail(String email, String clientAddress) {
+    }
+
+    @RegisterForReflection
+    record ChangedEmail(long personId, String username, String email, boolean changed) {
+    }
+
+    /** A new sign-in address: {@link Invalid} when it is none, {@link Conflict} when another account has it. */
+    @PUT
+    @Path("/people/{id}/email")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<ChangedEmail> changeEmail(@PathParam("id") long personId, NewEmail email);
+
+    /** A new link to prove the address; {@link Conflict} when it is proven already. */
+    @POST
+    @Path("/people/{id}/email-verification-mails")
+    Uni<Void> resendVerification(@PathParam("id") long personId);
+
+    /** Everything the platform holds about the person, as one JSON document (the directory asks each service). */
+    @GET
+    @Path("/people/{id}/export")
+    Uni<String> exportAccount(@PathParam("id") long personId);
+
+    @RegisterForReflection
+    record Deletion(String confirm) {
+    }
+
+    @RegisterForReflection
+    record DeletedAccount(String username, java.util.List<String> organizationsDeleted) {
+    }
+
+    /** {@link Invalid} unless confirm is the username; {@link Conflict} (with its detail) for organizations only they administer. */
+    @POST
+    @Path("/people/{id}/deletion")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<DeletedAccount> deleteAccount(@PathParam("id") long personId, Deletion deletion);
+
+    /** A problem's detail, if the body is one. */
+    private static String problemDetail(Response response) {
+        try {
+            String body = response.readEntity(String.class);
+            return body == null ? null : new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).path("detail").asText(null);
+        } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException notAProblem) {
+            return null;
+        }
+    }
+
     @ClientExceptionMapper
     static RuntimeException toException(Response response) {
         if (response.getStatus() == 401) {
@@ -337,7 +430,7 @@ public interface DirectoryClient {
             return new NotFound();
         }
         if (response.getStatus() == 409) {
-            return new Conflict();
+            return new Conflict(problemDetail(response));
         }
         if (response.getStatus() == 410) {
             return new LinkGone();

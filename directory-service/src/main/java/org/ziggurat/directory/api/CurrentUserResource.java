@@ -69,7 +69,7 @@ public class CurrentUserResource {
     }
 
     @Operation(operationId = "updateCurrentUser", summary = "Change the authenticated person's profile",
-    description = "Changes the fields the body names: display_name, and email (the public address; null removes it).")
+    description = "Changes the fields the body names: display_name, and email (the public address, which may only be the person's confirmed sign-in address; null removes it).")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.USER)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileChange.class)))
     @APIResponse(responseCode = "200", description = "The changed profile.")
@@ -136,7 +136,7 @@ public class CurrentUserResource {
     /** The body of PATCH /user, for the API's description: the fields it may change. */
     @Schema(name = "ProfileChange", description = "The fields to change; those left out stay as they are.")
     record ProfileChange(@Schema(description = "The name shown for the person.", maxLength = 255) String displayName,
-            @Schema(description = "The public email address; null removes it.", nullable = true, format = "email") String email) {
+            @Schema(description = "The public email address: the sign-in address, once confirmed with the link mailed to it (anything else is 422); null removes it.", nullable = true, format = "email") String email) {
     }
 
     /** The body of PATCH /user/memberships/organizations/{id}. */

@@ -28,6 +28,16 @@ public class AccountEvent extends PanacheEntityBase {
     @Column(name = "client_address")
     public String clientAddress;
 
+    /** The browser as it named itself (User-Agent, at most 300 characters); null when not known. */
+    public String device;
+
+    /** The device without version numbers: what "a device seen before" compares. */
+    @Column(name = "device_key")
+    public String deviceKey;
+
+    /** What the change concerned, where the kind needs it: an application's name, a new address. */
+    public String detail;
+
     @Column(name = "created_at", nullable = false, insertable = false, updatable = false)
     public OffsetDateTime createdAt;
 }

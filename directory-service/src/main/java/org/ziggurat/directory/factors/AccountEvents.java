@@ -14,6 +14,25 @@ public final class AccountEvents {
     /** A new password set on the account page, after the current one. */
     public static final String PASSWORD_CHANGED = "password_changed";
 
+    /** A sign-in on the sign-in pages, completed (second factor included). */
+    public static final String SIGN_IN = "sign_in";
+    /** A wrong password for the account. */
+    public static final String SIGN_IN_FAILED = "sign_in_failed";
+    /** A wrong second-factor code or recovery code after the right password. */
+    public static final String SECOND_FACTOR_FAILED = "second_factor_failed";
+    /** The sign-in address changed; detail: the new address. */
+    public static final String EMAIL_CHANGED = "email_changed";
+    /** The sign-in address proven with its mailed link. */
+    public static final String EMAIL_VERIFIED = "email_verified";
+    /** An application given access on the consent page; detail: its name. */
+    public static final String APPLICATION_AUTHORIZED = "application_authorized";
+    /** An application's access taken away on the account page; detail: its name. */
+    public static final String APPLICATION_REVOKED = "application_revoked";
+
+    /** What other services may record (auth-service's pages); the rest the directory records itself. */
+    public static final java.util.Set<String> RECORDED_BY_SERVICES = java.util.Set.of(SIGN_IN, APPLICATION_AUTHORIZED,
+            APPLICATION_REVOKED);
+
     private AccountEvents() {
     }
 }

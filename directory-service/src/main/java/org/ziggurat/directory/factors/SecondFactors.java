@@ -43,7 +43,7 @@ public class SecondFactors {
     }
 
     @RegisterForReflection
-    public record Event(String kind, String clientAddress, OffsetDateTime at) {
+    public record Event(String kind, String clientAddress, OffsetDateTime at, String device, String detail) {
     }
 
     /** A key being enrolled, as an authenticator app takes it (Base32), with the parameters it needs. */
@@ -59,6 +59,9 @@ public class SecondFactors {
     public record Accepted(String method, long recoveryCodesLeft) {
     }
 
+    /** The security log's newest entries that the account page shows. */
+    static final int EVENTS_SHOWN = 50;
+
     private final FactorRepository repository;
     private final FactorSecrets secrets;
     private final SecureRandom random = new SecureRandom();
@@ -69,14 +72,14 @@ public class SecondFactors {
     }
 
     public Uni<FactorStatus> status(long personId) {
-        return repository.status(personId).chain(status -> repository.events(personId, 20).map(events ->
+        return repository.status(personId).chain(status -> repository.events(personId, EVENTS_SHOWN).map(events ->
                 new FactorStatus(status.any(), status.totp() == null ? "none"
                         : status.totpConfirmed() ? "enabled" : "pending",
                         status.totpConfirmed() ? status.totp().confirmedAt : null,
                         status.totpConfirmed() ? status.totp().lastUsedAt : null,
                         status.passkeys().stream().map(p -> new PasskeyView(p.id, p.name, p.createdAt, p.lastUsedAt)).toList(),
                         status.recoveryCodesLeft(),
-                        events.stream().map(e -> new Event(e.kind, e.clientAddress, e.createdAt)).toList())));
+                        events.stream().map(e -> new Event(e.kind, e.clientAddress, e.createdAt, e.device, e.detail)).toList())));
     }
 
     /** A new key to enrol (replacing one not confirmed); 409 when the person has a confirmed one. */

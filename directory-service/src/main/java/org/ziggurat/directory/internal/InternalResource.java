@@ -57,7 +57,11 @@ public class InternalResource {
     }
 
     @RegisterForReflection
-    public record PasswordCheck(String login, String password, String clientAddress) {
+    public record PasswordCheck(String login, String password, String clientAddress, String userAgent) {
+
+        public PasswordCheck(String login, String password, String clientAddress) {
+            this(login, password, clientAddress, null);
+        }
     }
 
     @RegisterForReflection
@@ -67,7 +71,11 @@ public class InternalResource {
 
     /** A second factor's code to check for a person who passed the password (or to confirm an enrolment). */
     @RegisterForReflection
-    public record SecondFactorCheck(long personId, String code, String clientAddress) {
+    public record SecondFactorCheck(long personId, String code, String clientAddress, String userAgent) {
+
+        public SecondFactorCheck(long personId, String code, String clientAddress) {
+            this(personId, code, clientAddress, null);
+        }
     }
 
     /** How a code was accepted ({@code otp} or {@code recovery}), and the recovery codes left. */

@@ -3,7 +3,9 @@ package org.ziggurat.directory.internal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
+import org.ziggurat.directory.factors.AccountEvents;
 import org.ziggurat.directory.security.Hashing;
+import org.ziggurat.directory.securitylog.SecurityLog;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
@@ -28,8 +30,10 @@ public class PasswordChecks {
     private final InternalRepository repository;
     private final LoginThrottle throttle;
     private final Hashing hashing;
+    private final SecurityLog log;
 
-    PasswordChecks(Callers callers, InternalRepository repository, LoginThrottle throttle, Hashing hashing) {
+    PasswordChecks(Callers callers, InternalRepository repository, LoginThrottle throttle, Hashing hashing, SecurityLog log) {
+        this.log = log;
         this.callers = callers;
         this.repository = repository;
         this.throttle = throttle;
@@ -65,6 +69,10 @@ public class PasswordChecks {
                         }
                         if (!guarded.result()) {
                             LOG.infof("password check failed: service=%s address=%s", service, address);
+                            if (credential != null) {
+                                log.recordLater(credential.id(), new SecurityLog.Entry(AccountEvents.SIGN_IN_FAILED, address,
+                                        check.userAgent(), null));
+                            }
                             throw ProblemException.unauthorized("The login or password is not valid.");
                         }
                         return new Outcome(new InternalResource.VerifiedPerson(credential.id(), credential.username(),

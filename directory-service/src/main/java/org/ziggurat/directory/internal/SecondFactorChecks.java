@@ -3,7 +3,9 @@ package org.ziggurat.directory.internal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
+import org.ziggurat.directory.factors.AccountEvents;
 import org.ziggurat.directory.factors.SecondFactors;
+import org.ziggurat.directory.securitylog.SecurityLog;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
 
@@ -27,7 +29,10 @@ public class SecondFactorChecks {
     private final PersonLookups people;
     private final LoginThrottle throttle;
 
-    SecondFactorChecks(Callers callers, SecondFactors factors, PersonLookups people, LoginThrottle throttle) {
+    private final SecurityLog log;
+
+    SecondFactorChecks(Callers callers, SecondFactors factors, PersonLookups people, LoginThrottle throttle, SecurityLog log) {
+        this.log = log;
         this.callers = callers;
         this.factors = factors;
         this.people = people;
@@ -59,6 +64,8 @@ public class SecondFactorChecks {
                     }
                     var accepted = guarded.result().orElseThrow(() -> {
                         LOG.infof("second factor check failed: service=%s address=%s", service, address);
+                        log.recordLater(check.personId(), new SecurityLog.Entry(AccountEvents.SECOND_FACTOR_FAILED, address,
+                                check.userAgent(), null));
                         return ProblemException.unauthorized("The code is not valid.");
                     });
                     return new Outcome(new InternalResource.AcceptedCode(accepted.method(), accepted.recoveryCodesLeft()), 0);

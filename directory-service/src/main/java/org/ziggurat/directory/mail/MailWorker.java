@@ -65,7 +65,7 @@ public class MailWorker {
     }
 
     /** After the {@code attempts}-th failure: the first wait, doubled each time, never past the longest. */
-    static Duration retryAfter(int attempts, Duration first, Duration longest) {
+    public static Duration retryAfter(int attempts, Duration first, Duration longest) {
         int doublings = Math.max(0, Math.min(attempts - 1, 30));
         long millis = first.toMillis() << doublings;
         return millis <= 0 || millis > longest.toMillis() ? longest : Duration.ofMillis(millis);

@@ -37,6 +37,43 @@ public class SecurityNotices {
         return WHAT.containsKey(kind);
     }
 
+    /** A sign-in from a device the account's security log had not seen. */
+    public Notice newDevice(String username, String clientAddress, String device) {
+        return new Notice("A sign-in to your account from a new device",
+                "Hello " + username + ",\n\n"
+                        + "Your account was just signed in to from a device it was not used from before"
+                        + (device == null ? "" : ":\n\n    " + device + "\n")
+                        + (clientAddress == null ? "" : "\nThe address was " + clientAddress + ".\n")
+                        + "\nIf this was you, there is nothing to do.\n\n"
+                        + "If it was not you, change your password now and sign out the sessions you do not know on "
+                        + "your account's security page:\n\n" + settings.accountUrl() + "/security\n");
+    }
+
+    /** To the address a person had before: it no longer receives their account's mail. */
+    public Notice emailChanged(String username, String newAddress, String clientAddress) {
+        return new Notice("Your account's sign-in address was changed",
+                "Hello " + username + ",\n\n"
+                        + "The sign-in address of your account was changed from this address to " + newAddress + "."
+                        + (clientAddress == null ? "" : " It was done from the address " + clientAddress + ".")
+                        + " Mail about your account goes there from now on.\n\n"
+                        + "If this was you, there is nothing to do.\n\n"
+                        + "If it was not you, someone else is signed in to your account, and recovery mail now goes to "
+                        + "the new address: ask the platform's operators for help at once, and if you can still sign in, "
+                        + "change the address back and your password on your account page:\n\n"
+                        + settings.accountUrl() + "\n");
+    }
+
+    /** The last mail of an account: what went, and what stays. */
+    public Notice accountDeleted(String username, String address) {
+        return new Notice("Your account was deleted",
+                "Hello " + username + ",\n\n"
+                        + "Your account " + username + " was deleted, as you asked: your profile, sign-ins, second factors, "
+                        + "the applications you registered, and the vocabularies and data events of your namespace are gone "
+                        + "or going within minutes. What you made in other people's and organizations' namespaces stays "
+                        + "there, credited to no one. The name " + username + " will not be given to anyone else.\n\n"
+                        + "If you did not ask for this, tell the platform's operators at once.\n");
+    }
+
     public Notice notice(String kind, String username, String clientAddress) {
         String what = WHAT.get(kind);
         if (what == null) {

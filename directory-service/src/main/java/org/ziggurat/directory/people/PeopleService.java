@@ -134,8 +134,16 @@ public class PeopleService {
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No avatar."));
     }
 
-    Uni<PersonRow> updateProfile(long id, ProfileChange change) {
-        return people.updateProfile(id, change.displayName(), change.setEmail(), change.email())
+    /** 422 when the public address asked for is not the person's verified sign-in address. */
+    public Uni<PersonRow> updateProfile(long id, ProfileChange change) {
+        Uni<Void> allowed = !change.setEmail() || change.email() == null ? Uni.createFrom().voidItem()
+                : people.byId(id).onItem().ifNull().failWith(PeopleService::gone).invoke(row -> {
+                    if (!row.emailVerified() || !row.email().equalsIgnoreCase(change.email())) {
+                        throw ProblemException.invalidField("email", "the public address must be your sign-in address, "
+                                + "confirmed with the link mailed to it");
+                    }
+                }).replaceWithVoid();
+        return allowed.chain(() -> people.updateProfile(id, change.displayName(), change.setEmail(), change.email()))
                 .onItem().ifNull().failWith(PeopleService::gone);
     }
 

@@ -33,9 +33,19 @@ public record PersonRow(long id, String username, String displayName, String ema
     static final String COLUMNS = columns("person");
 
     public static PersonRow from(Row row) {
+        String email = row.getString("email");
+        boolean verified = row.getBoolean("email_verified");
         return new PersonRow(row.getLong("id"), row.getString("username"), row.getString("display_name"),
-                row.getString("email"), row.getString("public_email"), row.getBoolean("two_factor_enabled"),
+                email, publicEmail(row.getString("public_email"), email, verified), row.getBoolean("two_factor_enabled"),
                 row.getBoolean("has_avatar"), row.getOffsetDateTime("created_at").toInstant(),
-                row.getOffsetDateTime("updated_at").toInstant(), row.getBoolean("email_verified"));
+                row.getOffsetDateTime("updated_at").toInstant(), verified);
+    }
+
+    /**
+     * The public address as shown: only the verified sign-in address may be public (a change of
+     * address clears it; one set before addresses were verified is not shown until it is).
+     */
+    static String publicEmail(String publicEmail, String email, boolean verified) {
+        return publicEmail != null && verified && publicEmail.equalsIgnoreCase(email) ? publicEmail : null;
     }
 }

@@ -108,7 +108,7 @@ class PasswordRecoveryTest {
                 "Your account's security changed: your password was changed with a recovery link, and you were signed out everywhere")
                 .size() == 1);
         asService("auth-service").get("/internal/people/" + person.id() + "/factors").then().statusCode(200)
-                .body("events[0].kind", equalTo("password_reset")).body("events[0].client_address", equalTo("198.51.100.9"));
+                .body("events.find { it.kind == 'password_reset' }.client_address", equalTo("198.51.100.9"));
     }
 
     @Test
@@ -182,7 +182,7 @@ class PasswordRecoveryTest {
                 "Your account's security changed: your password was changed on your account page, and your other sign-ins were ended")
                 .size() == 1);
         asService("auth-service").get("/internal/people/" + person.id() + "/factors").then()
-                .body("events[0].kind", equalTo("password_changed"));
+                .body("events.kind", org.hamcrest.Matchers.hasItem("password_changed"));
         asService("auth-service").contentType("application/json").body(Map.of("password", "a changed passphrase"))
                 .put("/internal/people/999999999/password").then().statusCode(404);
         io.restassured.RestAssured.given().contentType("application/json").body(Map.of("password", "a changed passphrase"))

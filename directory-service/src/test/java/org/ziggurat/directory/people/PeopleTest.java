@@ -182,16 +182,23 @@ class PeopleTest {
     }
 
     @Test
-    void theProfileChangesWithTheUserScope() {
+    void theProfileChangesWithTheUserScope() throws Exception {
         Person fay = signUp("fay");
         as(fay, "public").contentType("application/json").body(Map.of("display_name", "Fay"))
                 .patch("/user").then().statusCode(403);
+        // Only the sign-in address, once proven, may be public: not another one, not an unproven one.
         as(fay, "user").contentType("application/json")
                 .body(Map.of("display_name", "Fay Ng", "email", "fay.public@example.org"))
+                .patch("/user").then().statusCode(422).body("errors[0].field", equalTo("email"));
+        as(fay, "user").contentType("application/json").body(Map.of("email", fay.email()))
+                .patch("/user").then().statusCode(422).body("errors[0].field", equalTo("email"));
+        verified(fay);
+        as(fay, "user").contentType("application/json")
+                .body(Map.of("display_name", "Fay Ng", "email", fay.email().toUpperCase()))
                 .patch("/user").then().statusCode(200)
                 .body("display_name", equalTo("Fay Ng"))
-                .body("email", equalTo("fay.public@example.org"));
-        as(fay, "public").get("/user").then().body("email", equalTo("fay.public@example.org"));
+                .body("email", equalTo(fay.email().toUpperCase()));
+        as(fay, "public").get("/user").then().body("email", equalTo(fay.email().toUpperCase()));
         // The public address is for authenticated callers only.
         given().get("/people/" + fay.username()).then().body("$", not(hasKey("email")));
         as(fay, "user").contentType("application/json").body("{\"email\": null}")
@@ -202,6 +209,30 @@ class PeopleTest {
                 .patch("/user").then().statusCode(422).body("errors[0].field", equalTo("display_name"));
         as(fay, "user").contentType("application/json").body("[1]").patch("/user").then().statusCode(400);
         as(fay, "user").contentType("application/json").body("{").patch("/user").then().statusCode(400);
+    }
+
+    /** A public address stored before the rule, or no longer proven, is not shown. */
+    @Test
+    void anUnprovenPublicAddressIsNotShown() throws Exception {
+        Person hal = signUp("hal");
+        try (Connection c = ServiceDatabase.connect();
+                PreparedStatement s = c.prepareStatement("UPDATE directory.person SET public_email = ? WHERE id = ?")) {
+            s.setString(1, hal.email());
+            s.setLong(2, hal.id());
+            assertEquals(1, s.executeUpdate());
+        }
+        as(hal, "user").get("/user").then().statusCode(200).body("email", nullValue());
+        verified(hal);
+        as(hal, "user").get("/user").then().statusCode(200).body("email", equalTo(hal.email()));
+    }
+
+    /** Marks the person's sign-in address proven, as following its mailed link does (EmailVerificationTest). */
+    static void verified(Person person) throws Exception {
+        try (Connection c = ServiceDatabase.connect();
+                PreparedStatement s = c.prepareStatement("UPDATE directory.person SET email_verified_at = now() WHERE id = ?")) {
+            s.setLong(1, person.id());
+            assertEquals(1, s.executeUpdate());
+        }
     }
 
     @Test

@@ -19,6 +19,11 @@ public final class ScopeNames {
     public static final String UPDATE = "update";
     /** The person's applications, organizations and memberships. */
     public static final String ADMIN = "admin";
+    /**
+     * The account itself: its sign-in address, its export and its deletion, its security log.
+     * Only an application an operator verified may ask for it; a third party cannot obtain it.
+     */
+    public static final String ACCOUNT = "account";
     /** OpenID Connect (Core §3.1.2.1): an ID token. */
     public static final String OPENID = "openid";
     /** OpenID Connect: name, username, picture at userinfo. */
@@ -29,7 +34,11 @@ public final class ScopeNames {
     public static final String OFFLINE_ACCESS = "offline_access";
 
     /** Every scope, in the order tokens and the metadata list them. */
-    public static final List<String> ALL = List.of(PUBLIC, USER, WRITE, UPDATE, ADMIN, OPENID, PROFILE, EMAIL, OFFLINE_ACCESS);
+    public static final List<String> ALL = List.of(PUBLIC, USER, WRITE, UPDATE, ADMIN, ACCOUNT, OPENID, PROFILE,
+            EMAIL, OFFLINE_ACCESS);
+
+    /** The scopes only an application an operator verified may ask for. */
+    public static final List<String> FIRST_PARTY_ONLY = List.of(ACCOUNT);
 
     private ScopeNames() {
     }

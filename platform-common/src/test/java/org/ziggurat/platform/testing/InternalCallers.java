@@ -24,6 +24,14 @@ public final class InternalCallers {
 
     /** The refusal a service's internal API answers (401 or 403), or 0 when the call may go on. */
     public static int refusal(String platformToken) {
+        return refusal(platformToken, null);
+    }
+
+    /**
+     * As {@link #refusal(String)}, for an API that only one service may call ({@code onlyService};
+     * null: any): another service's token is 403, as it is there.
+     */
+    public static int refusal(String platformToken, String onlyService) {
         if (platformToken == null || platformToken.isBlank()) {
             return 401;
         }
@@ -40,6 +48,10 @@ public final class InternalCallers {
             return 401; // signed by a key that may not say what the token says
         }
         // A person through the gateway is no service.
-        return jwt.getClaim(PlatformClaims.SERVICE) == null ? 403 : 0;
+        Object service = jwt.getClaim(PlatformClaims.SERVICE);
+        if (service == null) {
+            return 403;
+        }
+        return onlyService == null || onlyService.equals(service.toString()) ? 0 : 403;
     }
 }

@@ -38,17 +38,19 @@ public class ApiContract implements OASFilter {
     public static final String REGISTRATION_TOKEN = "registrationToken";
 
     /** The scopes auth-service issues (its {@code Scopes.KNOWN}), as the OAuth flows list them. */
-    static final Map<String, String> SCOPES = Map.of(
-            "public", "Read what the caller may see; the scope of a token that asked for none.",
-            "user", "Change the person's own profile and see its private fields (GET /user).",
-            "write", "Create vocabularies, concepts, data events and import jobs in the namespaces the person may write.",
-            "update", "Change and delete vocabularies and concepts in the namespaces the person may write.",
-            "admin", "Manage the person's applications, their accessors, organizations and memberships.",
-            "openid", "OpenID Connect: an ID token beside the access token, and the person's subject at /oauth/userinfo.",
-            "profile", "OpenID Connect: the person's name, username, picture and profile page at /oauth/userinfo.",
-            "email", "OpenID Connect: the person's email address at /oauth/userinfo.",
-            "offline_access", "OpenID Connect: a refresh token that outlives the person's session (after consent); "
-                    + "without it, an OpenID Connect authorization ends when the person signs out.");
+    static final Map<String, String> SCOPES = Map.ofEntries(
+            Map.entry("public", "Read what the caller may see; the scope of a token that asked for none."),
+            Map.entry("user", "Change the person's own profile and see its private fields (GET /user)."),
+            Map.entry("write", "Create vocabularies, concepts, data events and import jobs in the namespaces the person may write."),
+            Map.entry("update", "Change and delete vocabularies and concepts in the namespaces the person may write."),
+            Map.entry("admin", "Manage the person's applications, their accessors, organizations and memberships."),
+            Map.entry("account", "The account itself: its sign-in address, security log, export and deletion. Only an "
+                    + "application the platform's operators verified may ask for it."),
+            Map.entry("openid", "OpenID Connect: an ID token beside the access token, and the person's subject at /oauth/userinfo."),
+            Map.entry("profile", "OpenID Connect: the person's name, username, picture and profile page at /oauth/userinfo."),
+            Map.entry("email", "OpenID Connect: the person's email address at /oauth/userinfo."),
+            Map.entry("offline_access", "OpenID Connect: a refresh token that outlives the person's session (after consent); "
+                    + "without it, an OpenID Connect authorization ends when the person signs out."));
 
     @Override
     public void filterOpenAPI(OpenAPI api) {

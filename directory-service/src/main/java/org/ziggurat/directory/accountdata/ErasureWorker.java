@@ -1,0 +1,64 @@
+package org.ziggurat.directory.accountdata;
+
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.mail.MailWorker;
+
+import java.time.Duration;
+
+/**
+ * Delivers deleted accounts' erasures to the services that hold their data, on every replica:
+ * each claims what is due, calls the service, and records it done; a failure is tried again later,
+ * the wait doubling. At least once: a service's erasure is idempotent.
+ */
+@ApplicationScoped
+public class ErasureWorker {
+
+    private static final Logger LOG = Logger.getLogger(ErasureWorker.class);
+    private static final int BATCH = 20;
+
+    private final ErasureRepository erasures;
+    private final Peers peers;
+    private final PeerSettings settings;
+
+    ErasureWorker(ErasureRepository erasures, Peers peers, PeerSettings settings) {
+        this.erasures = erasures;
+        this.peers = peers;
+        this.settings = settings;
+    }
+
+    @Scheduled(every = "${ziggurat.directory.peers.poll:2s}", delayed = "1s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> deliverDue() {
+        return deliverBatch().replaceWithVoid()
+                .onFailure().invoke(e -> LOG.warnf("event=erasures_unavailable error=%s", e.toString()))
+                .onFailure().recoverWithNull();
+    }
+
+    /** One round: what was due when it started; how many were delivered. */
+    public Uni<Integer> deliverBatch() {
+        return erasures.claim(BATCH, settings.lease())
+                .onItem().transformToMulti(claimed -> Multi.createFrom().iterable(claimed))
+                .onItem().transformToUniAndConcatenate(this::deliver)
+                .collect().asList()
+                .map(results -> (int) results.stream().filter(Boolean::booleanValue).count());
+    }
+
+    private Uni<Boolean> deliver(ErasureRepository.Claimed erasure) {
+        return peers.erase(erasure.peer(), erasure.personId(), erasure.username())
+                .ifNoItem().after(settings.lease().dividedBy(2)).fail()
+                .chain(() -> erasures.done(erasure.id()))
+                .invoke(() -> LOG.infof("event=erasure_delivered peer=%s person_id=%d attempts=%d", erasure.peer(),
+                        erasure.personId(), erasure.attempts()))
+                .replaceWith(true)
+                .onFailure().recoverWithUni(e -> {
+                    Duration wait = MailWorker.retryAfter(erasure.attempts(), settings.firstRetry(), settings.longestRetry());
+                    LOG.warnf("event=erasure_failed peer=%s person_id=%d attempts=%d retry_in=%ds error=%s", erasure.peer(),
+                            erasure.personId(), erasure.attempts(), wait.toSeconds(), e.toString());
+                    return erasures.failed(erasure.id(), String.valueOf(e.getMessage()), wait).replaceWith(false);
+                });
+    }
+}
