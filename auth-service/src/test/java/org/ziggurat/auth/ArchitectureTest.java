@@ -41,12 +41,13 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("clients", Set.of(ROOT, "oauth", "crypto")),
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
             entry("passkeys", Set.of(ROOT, "crypto")),
-            entry("authorization", Set.of(ROOT, "oauth", "crypto", "clients", "tokens", "passkeys")),
+            entry("authorization", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "passkeys", "people")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("granttypes", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys", "authorization",
                     "granttypes")),
-            entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization", "passkeys")));
+            entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization", "passkeys")),
+            entry("people", Set.of(ROOT, "clients", "tokens")));
 
     @Override
     protected String root() {

@@ -31,7 +31,13 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             "carol", new Person(103, "carol", "carol password 3"),
             "dora", new Person(104, "dora", "dora password 4"),
             "erin", new Person(105, "erin", "erin password 5"),
-            "fay", new Person(106, "fay", "fay password 6"));
+            "fay", new Person(106, "fay", "fay password 6"),
+            // gus's account is deleted by PersonDataTest: nobody else may use him.
+            "gus", new Person(107, "gus", "gus password 7"),
+            // hal deletes his account on the account page (AccountProfilePageTest).
+            "hal", new Person(108, "hal", "hal password 8"),
+            // ivy's account is deleted behind her session's back (AccountProfilePageTest).
+            "ivy", new Person(109, "ivy", "ivy password 9"));
     /** dora, erin and fay have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
     public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L);
     public static final byte[] TOTP_KEY = "dora-and-erin-key-20".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -57,6 +63,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     /** How many resets were asked for (a GET of the page must ask none). */
     public static final java.util.concurrent.atomic.AtomicInteger PASSWORD_RESETS = new java.util.concurrent.atomic.AtomicInteger();
     /** Password changes the double took (the account page's). */
+    /** What auth-service recorded in people's security logs, in order. */
+    public static final java.util.List<JsonObject> SECURITY_LOG = new java.util.concurrent.CopyOnWriteArrayList<>();
     public static final java.util.concurrent.atomic.AtomicInteger PASSWORD_CHANGES = new java.util.concurrent.atomic.AtomicInteger();
     public static final long LAB = 201;
     public static final long VAULT = 202;
@@ -96,6 +104,21 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     verify(request, body);
                 } else if (path.equals("/internal/second-factors/verify") && request.method().name().equals("POST")) {
                     verifySecondFactor(request, body);
+                } else if (ProfileDouble.handles(path)) {
+                    long id = Long.parseLong(path.split("/")[3]);
+                    ProfileDouble.handle(request, body, PEOPLE.values().stream().filter(q -> q.id() == id).findFirst().orElse(null));
+                } else if (path.matches("/internal/people/\\d+/security-log") && request.method().name().equals("POST")) {
+                    // As the real one: only the kinds auth-service may record, for a person it knows.
+                    long id = Long.parseLong(path.split("/")[3]);
+                    String kind = body == null ? null : body.getString("kind");
+                    if (kind == null || !java.util.Set.of("sign_in", "application_authorized", "application_revoked").contains(kind)) {
+                        json(request, 400, "{\"status\":400}");
+                    } else if (PEOPLE.values().stream().noneMatch(q -> q.id() == id)) {
+                        json(request, 404, "{\"status\":404}");
+                    } else {
+                        SECURITY_LOG.add(body.put("person_id", id));
+                        request.response().setStatusCode(204).end();
+                    }
                 } else if (path.equals("/internal/password-recoveries") && request.method().name().equals("POST")) {
                     if (body != null && RECOVERY_THROTTLED.equals(body.getString("login"))) {
                         request.response().setStatusCode(429).putHeader("Retry-After", "120")
@@ -106,7 +129,7 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                 } else if (path.matches("/internal/people/\\d+/factors") && request.method().name().equals("GET")) {
                     // As the real one for its people: alice and the others without a factor here.
                     long id = Long.parseLong(path.split("/")[3]);
-                    boolean known = PEOPLE.values().stream().anyMatch(q -> q.id() == id);
+                    boolean known = PEOPLE.values().stream().anyMatch(q -> q.id() == id) && !ProfileDouble.DELETED.contains(id);
                     json(request, known ? 200 : 404, known ? new JsonObject().put("two_factor_authentication", SECOND_FACTOR.contains(id))
                             .put("totp", SECOND_FACTOR.contains(id) ? "confirmed" : "none")
                             .put("passkeys", new io.vertx.core.json.JsonArray()).put("recovery_codes_left", 0)
@@ -169,8 +192,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                                 .put("display_name", p.username().toUpperCase())
                                 .put("picture", "https://x.example/people/" + p.username() + "/avatar")
                                 .put("html_url", "https://x.example/" + p.username())
-                                .put("email", p.username() + "@example.org")
-                                .put("updated_at", "2026-01-01T00:00:00Z").put("email_verified", false).encode());
+                                .put("email", ProfileDouble.email(p))
+                                .put("updated_at", "2026-01-01T00:00:00Z").put("email_verified", ProfileDouble.verified(p)).encode());
                     }
                 } else if (path.matches("/internal/people/\\d+/organizations")) {
                     long person = Long.parseLong(path.split("/")[3]);

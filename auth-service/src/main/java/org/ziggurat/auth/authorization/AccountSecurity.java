@@ -43,7 +43,13 @@ public class AccountSecurity {
     private final LoginSessions sessions;
     private final GrantRepository grants;
 
-    AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions, GrantRepository grants) {
+    private final SecurityLogEntries securityLog;
+    private final org.ziggurat.auth.tokens.TokenRepository tokens;
+
+    AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions, GrantRepository grants,
+            SecurityLogEntries securityLog, org.ziggurat.auth.tokens.TokenRepository tokens) {
+        this.securityLog = securityLog;
+        this.tokens = tokens;
         this.directory = directory;
         this.passkeys = passkeys;
         this.sessions = sessions;
@@ -67,10 +73,12 @@ public class AccountSecurity {
      * and the consent is forgotten. Nothing when the grant is not the person's.
      */
     public Uni<Void> revokeApplication(LoginSessions.Session session, long grantId) {
+        SecurityLogEntries.Origin origin = securityLog.origin();
         return grants.grant(session.personId(), grantId).chain(grant -> grant == null ? Uni.createFrom().voidItem()
                 : grants.revokeGrant(session.personId(), grant).invoke(count -> EVENTS.infof(
                         "event=grant_revoked page=account client_id=%s person_id=%d revoked_tokens=%d", grant.clientId(),
-                        session.personId(), count)).replaceWithVoid());
+                        session.personId(), count))
+                        .chain(() -> securityLog.applicationRevoked(session.personId(), grant.appName(), origin)));
     }
 
     /**
@@ -140,6 +148,7 @@ public class AccountSecurity {
         return sudo(session, new Confirmation(current, null), clientAddress)
                 .chain(() -> directory.changePassword(session.personId(), new DirectoryClient.NewPassword(password, clientAddress)))
                 .chain(() -> sessions.endOthers(session.personId(), session.hash()))
+                .call(() -> tokens.revokeObtainedWithPassword(session.personId()))
                 .invoke(ended -> EVENTS.infof("event=password_changed person_id=%d other_sessions_ended=%d", session.personId(),
                         ended))
                 .replaceWithVoid();
@@ -153,7 +162,7 @@ public class AccountSecurity {
      * The session's person confirms who they are again: the password (the directory checks it,
      * for this account only, throttled), or one of their passkeys with user verification.
      */
-    private Uni<Void> sudo(LoginSessions.Session session, Confirmation confirmation, String clientAddress) {
+    Uni<Void> sudo(LoginSessions.Session session, Confirmation confirmation, String clientAddress) {
         if (confirmation.passkeyAssertion() != null && !confirmation.passkeyAssertion().isBlank()) {
             return passkeys.authenticate(confirmation.passkeyAssertion(), PasskeyChallenges.Ceremony.SUDO, session.personId())
                     .onFailure(PasskeyVerifier.PasskeyRefused.class).transform(e -> {

@@ -34,8 +34,8 @@ public final class ApiAuthorization {
      * Nothing when the token may authorize these scopes for the application; an
      * {@link OAuthException} saying why not otherwise.
      */
-    public static void check(Presented token, long applicationId, Collection<String> registeredScopes, String username,
-            Set<String> requested) {
+    public static void check(Presented token, long applicationId, Collection<String> registeredScopes, boolean verified,
+            String username, Set<String> requested) {
         if (token.username() == null || !token.username().equalsIgnoreCase(username)) {
             throw new OAuthException(OAuthError.ACCESS_DENIED, "The access token belongs to another person.");
         }
@@ -43,7 +43,7 @@ public final class ApiAuthorization {
             throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "This access token was issued to another application: "
                     + "use the person's own token (issued without a client) or one of this application.");
         }
-        Scopes.requireAllowed(requested, registeredScopes);
+        Scopes.requireAllowed(requested, registeredScopes, verified);
         for (String scope : Scopes.granted(requested)) {
             if (!token.scopes().contains(scope)) {
                 throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE,

@@ -46,10 +46,12 @@ public class AuthorizationCodes {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final PushedRequestRepository pushed;
+    private final SecurityLogEntries securityLog;
 
     AuthorizationCodes(ClientAuthenticator clients, ConsentRepository consents, TokenRepository tokens,
             AuthorizationCodeRepository codes, LiveAccessTokens liveTokens, TokenCrypto crypto, AuthConfig config,
-            PushedRequestRepository pushed) {
+            PushedRequestRepository pushed, SecurityLogEntries securityLog) {
+        this.securityLog = securityLog;
         this.clients = clients;
         this.consents = consents;
         this.tokens = tokens;
@@ -77,7 +79,9 @@ public class AuthorizationCodes {
     /** The person approved on the consent page: the grant is recorded, and a code issued. */
     public Uni<String> approve(AuthorizationRequest request, LoginSessions.Session session) {
         Set<String> scopes = Scopes.parse(request.scope());
+        SecurityLogEntries.Origin origin = securityLog.origin();
         return consents.grant(request.app().id(), session.personId(), scopes)
+                .chain(() -> securityLog.applicationAuthorized(session.personId(), request.app().name(), origin))
                 .chain(() -> issueCode(request, session, scopes))
                 .invoke(() -> EVENTS.infof("event=consent_granted client_id=%s person_id=%d", request.app().clientId(),
                         session.personId()));
@@ -122,7 +126,7 @@ public class AuthorizationCodes {
                 throw OAuthException.invalidRequest("This application must push its authorization requests (RFC 9126).");
             }
             ApiAuthorization.check(new ApiAuthorization.Presented(owner.applicationId(), owner.username(), owner.scopes()),
-                    app.id(), app.scopes(), approval.username(), scopes);
+                    app.id(), app.scopes(), app.verified(), approval.username(), scopes);
             Map<String, String> params = new LinkedHashMap<>();
             params.put("redirect_uri", approval.redirectUri());
             if (approval.state() != null) {

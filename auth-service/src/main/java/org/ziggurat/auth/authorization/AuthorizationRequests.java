@@ -113,7 +113,7 @@ public class AuthorizationRequests {
             return new OAuthException(OAuthError.UNSUPPORTED_RESPONSE_TYPE, "response_type must be code.");
         }
         try {
-            Scopes.requireAllowed(Scopes.parse(request.scope()), request.app().scopes());
+            Scopes.requireAllowed(Scopes.parse(request.scope()), request.app().scopes(), request.app().verified());
             String challenge = Pkce.challenge(request.codeChallenge(), request.params().get("code_challenge_method"));
             if (challenge == null && !request.app().confidential()) {
                 return OAuthException.invalidRequest("A public client must send a PKCE code_challenge (S256).");

@@ -33,9 +33,12 @@ public class DeviceVerification {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final Registrants registrants;
+    private final SecurityLogEntries securityLog;
 
     DeviceVerification(DeviceAuthorizationRepository devices, ApplicationRepository applications, ConsentRepository consents,
-            LoginSessions sessions, TokenCrypto crypto, AuthConfig config, Registrants registrants) {
+            LoginSessions sessions, TokenCrypto crypto, AuthConfig config, Registrants registrants,
+            SecurityLogEntries securityLog) {
+        this.securityLog = securityLog;
         this.registrants = registrants;
         this.devices = devices;
         this.applications = applications;
@@ -84,10 +87,12 @@ public class DeviceVerification {
 
     /** The person's answer; false when the request was no longer pending (answered meanwhile, expired). */
     public Uni<Boolean> decide(Found found, LoginSessions.Session session, boolean approved) {
+        SecurityLogEntries.Origin origin = securityLog.origin();
         return devices.decide(crypto.hash(found.userCode()), approved, session.personId(), session.username(),
                         session.authTime(), session.hash())
                 .call(decided -> decided && approved
                         ? consents.grant(found.app().id(), session.personId(), new LinkedHashSet<>(found.scopes()))
+                                .chain(() -> securityLog.applicationAuthorized(session.personId(), found.app().name(), origin))
                         : Uni.createFrom().voidItem())
                 .invoke(decided -> {
                     if (decided) {

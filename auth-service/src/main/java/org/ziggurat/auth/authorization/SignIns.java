@@ -24,7 +24,11 @@ public class SignIns {
     private final PendingSignIns pending;
     private final Passkeys passkeys;
 
-    SignIns(@RestClient DirectoryClient directory, LoginSessions sessions, PendingSignIns pending, Passkeys passkeys) {
+    private final SecurityLogEntries securityLog;
+
+    SignIns(@RestClient DirectoryClient directory, LoginSessions sessions, PendingSignIns pending, Passkeys passkeys,
+            SecurityLogEntries securityLog) {
+        this.securityLog = securityLog;
         this.directory = directory;
         this.sessions = sessions;
         this.pending = pending;
@@ -88,7 +92,8 @@ public class SignIns {
      */
     public Uni<PasswordPassed> signIn(String page, String clientId, String login, String password,
             String clientAddress) {
-        return directory.verifyPassword(new DirectoryClient.PasswordCheck(login, password, clientAddress))
+        return directory.verifyPassword(new DirectoryClient.PasswordCheck(login, password, clientAddress,
+                        securityLog.origin().userAgent()))
                 .chain(person -> person.secondFactor()
                         ? pending.create(person.userId(), person.username()).map(value -> {
                             EVENTS.infof("event=password_passed page=%s client_id=%s person_id=%d second_factor=due", page,
@@ -115,11 +120,13 @@ public class SignIns {
      */
     public Uni<SecondFactorPassed> secondFactor(String page, String clientId, String pendingValue, String code,
             String clientAddress) {
+        String userAgent = securityLog.origin().userAgent();
         return pending.find(pendingValue).chain(found -> {
             if (found == null) {
                 return Uni.createFrom().failure(new PendingSignInGone());
             }
-            return directory.verifySecondFactor(new DirectoryClient.SecondFactorCheck(found.personId(), code, clientAddress))
+            return directory.verifySecondFactor(new DirectoryClient.SecondFactorCheck(found.personId(), code, clientAddress,
+                    userAgent))
                     .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
                         EVENTS.infof("event=second_factor_failed page=%s client_id=%s person_id=%d", page, clientId,
                                 found.personId());

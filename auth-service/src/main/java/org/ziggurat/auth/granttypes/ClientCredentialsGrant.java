@@ -43,7 +43,7 @@ public class ClientCredentialsGrant implements TokenGrant {
             return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
                     "Only confidential clients may use client_credentials."));
         }
-        Scopes.requireAllowed(scopes, client.scopes());
+        Scopes.requireAllowed(scopes, client.scopes(), client.verified());
         if (scopes.contains(Scopes.OPENID)) {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a person: client_credentials has none."));

@@ -76,7 +76,7 @@ public class DeviceAuthorizations {
             return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
                     "A platform client cannot act for a person."));
         }
-        Scopes.requireAllowed(scopes, client.scopes());
+        Scopes.requireAllowed(scopes, client.scopes(), client.verified());
         return start(client, scopes, 3);
     }
 

@@ -70,7 +70,7 @@ public class PasswordGrant implements TokenGrant {
                 return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
                         "The password grant is switched off for this application."));
             }
-            Scopes.requireAllowed(scopes, clientOrNull.scopes());
+            Scopes.requireAllowed(scopes, clientOrNull.scopes(), clientOrNull.verified());
         }
         return directory.verifyPassword(new DirectoryClient.PasswordCheck(username, password, clientAddress))
                 .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {

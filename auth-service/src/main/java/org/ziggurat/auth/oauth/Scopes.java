@@ -58,11 +58,19 @@ public final class Scopes {
         return scopes.isEmpty() ? List.of(PUBLIC) : List.copyOf(scopes);
     }
 
-    /** {@code invalid_scope} unless every requested scope is one the application may ask for. */
-    public static void requireAllowed(Set<String> requested, Collection<String> allowed) {
+    /**
+     * {@code invalid_scope} unless every requested scope is one the application may ask for: one
+     * it registered, and for the scopes only the platform's own applications get
+     * ({@code ScopeNames.FIRST_PARTY_ONLY}), one an operator {@code verified}.
+     */
+    public static void requireAllowed(Set<String> requested, Collection<String> allowed, boolean verified) {
         for (String scope : requested) {
             if (!scope.equals(PUBLIC) && !allowed.contains(scope)) {
                 throw OAuthException.invalidScope("This application may not ask for the scope '" + scope + "'.");
+            }
+            if (!verified && ScopeNames.FIRST_PARTY_ONLY.contains(scope)) {
+                throw OAuthException.invalidScope("Only an application the platform's operators verified may ask for the "
+                        + "scope '" + scope + "'.");
             }
         }
     }

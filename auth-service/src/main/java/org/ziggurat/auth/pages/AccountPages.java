@@ -74,7 +74,7 @@ class AccountPages {
     }
 
     @TemplateData
-    record EventView(String when, String what, String from) {
+    record EventView(String when, String what, String from, String device, boolean failure) {
     }
 
     /** An application with access: its grant's id (for the revoke form), name, scopes, since, last token. */
@@ -102,20 +102,28 @@ class AccountPages {
 
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMMM uuuu", Locale.ENGLISH);
     private static final DateTimeFormatter MOMENT = DateTimeFormatter.ofPattern("d MMMM uuuu, HH:mm 'UTC'", Locale.ENGLISH);
-    private static final Map<String, String> EVENTS = Map.of(
-            "totp_enabled", "authenticator app set up",
-            "totp_removed", "authenticator app removed",
-            "recovery_codes_regenerated", "new recovery codes made",
-            "recovery_code_used", "a recovery code used to sign in",
-            "passkey_added", "passkey added",
-            "passkey_removed", "passkey removed",
-            "password_reset", "password set with a recovery link",
-            "password_changed", "password changed");
+    private static final Map<String, String> EVENTS = Map.ofEntries(
+            Map.entry("sign_in", "signed in"),
+            Map.entry("sign_in_failed", "a wrong password given"),
+            Map.entry("second_factor_failed", "a wrong second-factor code given"),
+            Map.entry("email_changed", "sign-in address changed to "),
+            Map.entry("email_verified", "sign-in address confirmed"),
+            Map.entry("application_authorized", "access given to "),
+            Map.entry("application_revoked", "access taken from "),
+            Map.entry("totp_enabled", "authenticator app set up"),
+            Map.entry("totp_removed", "authenticator app removed"),
+            Map.entry("recovery_codes_regenerated", "new recovery codes made"),
+            Map.entry("recovery_code_used", "a recovery code used to sign in"),
+            Map.entry("passkey_added", "passkey added"),
+            Map.entry("passkey_removed", "passkey removed"),
+            Map.entry("password_reset", "password set with a recovery link"),
+            Map.entry("password_changed", "password changed"));
 
     static SecurityView view(DirectoryClient.FactorStatus status) {
         List<EventView> events = status.events() == null ? List.of() : status.events().stream()
                 .map(e -> new EventView(MOMENT.format(e.at().atZoneSameInstant(ZoneOffset.UTC)),
-                        EVENTS.getOrDefault(e.kind(), e.kind()), e.clientAddress()))
+                        EVENTS.getOrDefault(e.kind(), e.kind()) + (e.detail() == null ? "" : e.detail()), e.clientAddress(),
+                        e.device(), e.kind().endsWith("_failed")))
                 .toList();
         List<PasskeyView> passkeys = status.passkeys() == null ? List.of() : status.passkeys().stream()
                 .map(p -> new PasskeyView(p.id(), p.name(), day(p.createdAt()), day(p.lastUsedAt()))).toList();

@@ -24,13 +24,9 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.auth.authorization.AccountSecurity;
 import org.ziggurat.auth.authorization.LoginSessions;
-import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.http.CallerAddress;
-import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.passkeys.PasskeyVerifier;
 import org.ziggurat.directory.client.DirectoryClient;
-import org.ziggurat.platform.rest.problem.FailureKinds;
 
 import java.util.Map;
 
@@ -45,15 +41,15 @@ public class AccountResource {
 
     private final AccountSecurity security;
     private final LoginSessions sessions;
-    private final SignInForm signInForm;
+    private final AccountForms forms;
     private final AccountPages pages;
     private final AuthorizePages authorizePages;
 
-    AccountResource(AccountSecurity security, LoginSessions sessions, SignInForm signInForm, AccountPages pages,
+    AccountResource(AccountSecurity security, LoginSessions sessions, AccountForms forms, AccountPages pages,
             AuthorizePages authorizePages) {
         this.security = security;
         this.sessions = sessions;
-        this.signInForm = signInForm;
+        this.forms = forms;
         this.pages = pages;
         this.authorizePages = authorizePages;
     }
@@ -68,7 +64,10 @@ public class AccountResource {
     public Uni<Response> show(@Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
         return sessions.find(cookie).chain(session -> session == null
                 ? Uni.createFrom().item(pages.login(uri, null, null, 200))
-                : showSecurity(session, null, 200, uri));
+                : showSecurity(session, null, 200, uri)
+                        // The account was deleted elsewhere (the API) a moment ago: this sign-in ends with it.
+                        .onFailure(DirectoryClient.NotFound.class).recoverWithUni(() -> sessions.end(cookie)
+                                .map(ended -> pages.login(uri, "That account no longer exists.", null, 200))));
     }
 
     @Operation(operationId = "changeAccountSecurity", summary = "Change the account's security (the page's forms)",
@@ -78,7 +77,7 @@ public class AccountResource {
     + "browser's PublicKeyCredential as JSON, and a name) and passkey_remove (passkey); a removal and new recovery codes "
     + "need the password again, or a passkey's assertion (credential) in its place; passkey signs in with one; "
     + "password_change (password: the current one, new_password, new_password_again) sets a new password and ends every "
-    + "other session of the person; application_revoke (grant) takes an application's access away: its tokens end; "
+    + "other session of the person, and the tokens of the password grant without a client; application_revoke (grant) takes an application's access away: its tokens end; "
     + "session_end (session) signs one other sign-in out, sessions_end_others every other one.")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
@@ -99,35 +98,10 @@ public class AccountResource {
             @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
             @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
             @Context UriInfo uri, @Context HttpServerRequest http) {
-        OAuthForm form;
-        try {
-            form = OAuthForm.parse(contentType, body);
-        } catch (OAuthException e) {
-            return Uni.createFrom().item(authorizePages.error(400, e.getMessage()));
-        }
-        String action = form.get("action");
         SignInForm.Flow flow = new SignInForm.Flow("account", "-", AccountPages.PATH, Map.of(), uri,
                 (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created));
-        if ("login".equals(action)) {
-            return signInForm.submit(form, loginCsrfCookie, http, flow);
-        }
-        if ("second_factor".equals(action)) {
-            return signInForm.submitSecondFactor(form, loginCsrfCookie, http, flow);
-        }
-        if ("passkey".equals(action)) {
-            return signInForm.submitPasskey(form, loginCsrfCookie, flow);
-        }
-        return sessions.find(cookie).chain(session -> {
-            if (session == null) {
-                return Uni.createFrom().item(pages.login(uri, "Your session ended. Sign in again.", null, 401));
-            }
-            if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
-                return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
-            }
-            return sessions.seen(session.hash()).chain(() -> change(action, form, session, uri, CallerAddress.of(http)))
-                    .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
-                            "Your account cannot be changed for a moment. Try again shortly."));
-        });
+        return forms.post(contentType, body, cookie, loginCsrfCookie, http, flow,
+                (action, form, session, address) -> change(action, form, session, uri, address));
     }
 
     private Uni<Response> change(String action, OAuthForm form, LoginSessions.Session session, UriInfo uri, String address) {

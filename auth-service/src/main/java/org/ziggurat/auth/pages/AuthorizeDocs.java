@@ -83,6 +83,24 @@ final class AuthorizeDocs {
             @Schema(description = "action=passkey_remove: the passkey's id.") String passkey) {
     }
 
+    @Schema(name = "AccountProfileForm", description = "The account page's forms.")
+    public record AccountProfileForm(
+            @Schema(required = true, enumeration = {"login", "second_factor", "passkey", "profile", "email_change",
+                    "email_resend", "export", "delete"}) String action,
+            @Schema(description = "action=delete: the username, typed again.", maxLength = 39) String confirm,
+            @Schema(description = "The CSRF field of the page that sent the form.") String csrf,
+            @Schema(description = "action=profile: the name shown, 1 to 255 characters.", maxLength = 255) String displayName,
+            @Schema(description = "action=profile: yes makes the confirmed sign-in address public; left out, it is not.",
+                    enumeration = "yes") String showEmail,
+            @Schema(description = "action=email_change: the new sign-in address.", format = "email", maxLength = 254) String email,
+            @Schema(format = "password", description = "action=login; email_change, export and delete: the current password.")
+            String password,
+            @Schema(description = "action=login only.") String login,
+            @Schema(description = "action=second_factor: a code of the authenticator app, or a recovery code.") String code,
+            @Schema(description = "action=passkey and second_factor, and in place of the password for email_change: the "
+                    + "browser's PublicKeyCredential, as its toJSON() gives it.") String credential) {
+    }
+
     @Schema(name = "EmailVerificationForm", description = "The Confirm button of the page a verification link opens.")
     public record EmailVerificationForm(@Schema(required = true, description = "The link's token.") String token) {
     }

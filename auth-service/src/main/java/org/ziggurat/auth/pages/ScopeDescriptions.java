@@ -19,6 +19,7 @@ public final class ScopeDescriptions {
             "write", "create content in the namespaces you may write to",
             "update", "change and delete content in those namespaces",
             "admin", "manage your applications and organizations",
+            "account", "change your sign-in address, read your security log, export your data and delete your account",
             "openid", "sign you in with your Ziggurat account",
             "profile", "see your name, username and picture",
             "email", "see your email address",

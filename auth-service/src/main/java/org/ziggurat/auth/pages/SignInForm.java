@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.authorization.SecurityLogEntries;
 import org.ziggurat.auth.authorization.PendingSignIns;
 import org.ziggurat.auth.authorization.SignIns;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -43,12 +44,12 @@ class SignInForm {
     private final AuthorizePages pages;
     private final SecondFactorPages secondFactorPages;
     private final LoginSessions sessions;
-    private final io.quarkus.vertx.http.runtime.CurrentVertxRequest currentRequest;
+    private final SecurityLogEntries securityLog;
 
     SignInForm(SignIns signIns, AuthorizePages pages, SecondFactorPages secondFactorPages, LoginSessions sessions,
-            io.quarkus.vertx.http.runtime.CurrentVertxRequest currentRequest) {
+            SecurityLogEntries securityLog) {
         this.sessions = sessions;
-        this.currentRequest = currentRequest;
+        this.securityLog = securityLog;
         this.signIns = signIns;
         this.pages = pages;
         this.secondFactorPages = secondFactorPages;
@@ -141,23 +142,24 @@ class SignInForm {
         return secondFactorPages.form(flow.path(), flow.params(), flow.uri(), message, status, null, personId);
     }
 
-    /** Where a sign-in comes from, read at the start of its request: its session records it (the account page lists it). */
+    /**
+     * Where a sign-in comes from, read at the start of its request: its session records it (the
+     * account page lists it), and so does the person's security log.
+     */
     private Device device() {
-        io.vertx.core.http.HttpServerRequest request = currentRequest.getCurrent().request();
-        return new Device(CallerAddress.of(request), request.getHeader("User-Agent"));
+        return new Device(securityLog.origin());
     }
 
     private final class Device {
-        private final String address;
-        private final String userAgent;
+        private final SecurityLogEntries.Origin origin;
 
-        Device(String address, String userAgent) {
-            this.address = address;
-            this.userAgent = userAgent;
+        Device(SecurityLogEntries.Origin origin) {
+            this.origin = origin;
         }
 
         Uni<Void> record(LoginSessions.Created created) {
-            return sessions.describe(created.session().hash(), address, userAgent);
+            return sessions.describe(created.session().hash(), origin.address(), origin.userAgent())
+                    .chain(() -> securityLog.signedIn(created.session().personId(), origin));
         }
     }
 }

@@ -186,6 +186,17 @@ public class TokenRepository {
                 .map(this::forgetRevoked);
     }
 
+    /**
+     * The person's live tokens that no application holds: those a script got with the password
+     * itself (the password grant without a client). A new password ends them; they are listed
+     * nowhere the person could end them one by one. How many.
+     */
+    public Uni<Integer> revokeObtainedWithPassword(long personId) {
+        return pool.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
+                        + "WHERE person_id = $1 AND application_id IS NULL AND revoked_at IS NULL RETURNING hash")
+                .execute(Tuple.of(personId)).map(this::forgetRevoked);
+    }
+
     public Uni<Integer> revokeOne(long id) {
         return pool.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
                 + "WHERE id = $1 AND revoked_at IS NULL RETURNING hash").execute(Tuple.of(id)).map(this::forgetRevoked);

@@ -18,22 +18,22 @@ class ApiAuthorizationTest {
     static final List<String> REGISTERED = List.of("public", "user", "write");
 
     static OAuthError refusal(ApiAuthorization.Presented token, String username, Set<String> requested) {
-        return assertThrows(OAuthException.class, () -> ApiAuthorization.check(token, APP, REGISTERED, username, requested))
+        return assertThrows(OAuthException.class, () -> ApiAuthorization.check(token, APP, REGISTERED, false, username, requested))
                 .error();
     }
 
     @Test
     void thePersonsOwnTokenPassesOnWhatItCarries() {
         var own = new ApiAuthorization.Presented(null, "alice", List.of("user", "write"));
-        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, "alice", Set.of("user", "write")));
-        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, "ALICE", Set.of()));
-        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, "alice", Set.of("public")));
+        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, false, "alice", Set.of("user", "write")));
+        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, false, "ALICE", Set.of()));
+        assertDoesNotThrow(() -> ApiAuthorization.check(own, APP, REGISTERED, false, "alice", Set.of("public")));
     }
 
     @Test
     void aTokenOfTheAskingApplicationPassesOnWhatItCarries() {
         var same = new ApiAuthorization.Presented(APP, "alice", List.of("user"));
-        assertDoesNotThrow(() -> ApiAuthorization.check(same, APP, REGISTERED, "alice", Set.of("user")));
+        assertDoesNotThrow(() -> ApiAuthorization.check(same, APP, REGISTERED, false, "alice", Set.of("user")));
         assertEquals(OAuthError.INSUFFICIENT_SCOPE, refusal(same, "alice", Set.of("user", "write")));
     }
 

@@ -45,9 +45,13 @@ class ProtocolRulesTest {
 
     @Test
     void anApplicationAsksOnlyForWhatItRegistered() {
-        Scopes.requireAllowed(Set.of("public", "user"), List.of("user"));
-        Scopes.requireAllowed(Set.of(), List.of());
-        assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.requireAllowed(Set.of("user", "admin"), List.of("user"))));
+        Scopes.requireAllowed(Set.of("public", "user"), List.of("user"), false);
+        Scopes.requireAllowed(Set.of(), List.of(), false);
+        assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.requireAllowed(Set.of("user", "admin"), List.of("user"), true)));
+        // The account scope: only for an application an operator verified, even when it registered it.
+        Scopes.requireAllowed(Set.of("user", "account"), List.of("user", "account"), true);
+        assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.requireAllowed(Set.of("account"), List.of("user", "account"),
+                false)));
     }
 
     static final String VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";

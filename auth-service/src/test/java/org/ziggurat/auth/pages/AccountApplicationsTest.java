@@ -3,6 +3,8 @@ package org.ziggurat.auth.pages;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
+import io.vertx.core.json.JsonObject;
+import org.ziggurat.auth.DirectoryDouble;
 import org.ziggurat.auth.OAuthTestSupport.App;
 
 import java.util.Map;
@@ -33,7 +35,12 @@ class AccountApplicationsTest {
         App app = createApp(true, "user", "https://app.example.org/callback");
         Map<String, Object> tokens = aliceTokens(app, "user");
         Browser browser = new Browser();
+        int logged = DirectoryDouble.SECURITY_LOG.size();
         signIn(browser, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
+        JsonObject signedIn = DirectoryDouble.SECURITY_LOG.stream().skip(logged)
+                .filter(e -> e.getString("kind").equals("sign_in")).findFirst().orElseThrow();
+        assertEquals(101L, signedIn.getLong("person_id"), "alice's log");
+        assertTrue(signedIn.getString("user_agent").contains("Apache-HttpClient"), signedIn.encode());
         Response page = browser.get("/account/security");
         Matcher revoke = Pattern.compile("name=\"grant\" value=\"(\\d+)\">\\s*<button type=\"submit\" class=\"secondary\" "
                 + "id=\"revoke_\\d+\">").matcher(page.asString());
@@ -57,9 +64,15 @@ class AccountApplicationsTest {
         assertEquals(403, forged.statusCode());
         introspect((String) tokens.get("access_token")).body("active", equalTo(true));
 
+        int beforeRevoking = DirectoryDouble.SECURITY_LOG.size();
+        browser.get("/account/security");
+        assertEquals(beforeRevoking, DirectoryDouble.SECURITY_LOG.size(), "a GET records nothing, and the refusals above neither");
         Response revoked = browser.post("/account/security", Map.of("action", "application_revoke", "csrf", csrf,
                 "grant", grant));
         assertEquals(303, revoked.statusCode(), revoked.asString());
+        JsonObject revocation = DirectoryDouble.SECURITY_LOG.get(DirectoryDouble.SECURITY_LOG.size() - 1);
+        assertEquals("application_revoked", revocation.getString("kind"));
+        assertEquals("Test app", revocation.getString("detail"));
         introspect((String) tokens.get("access_token")).body("active", equalTo(false));
         assertFalse(browser.get("/account/security").asString().contains("name=\"grant\" value=\"" + grant + "\""),
                 "no longer listed");

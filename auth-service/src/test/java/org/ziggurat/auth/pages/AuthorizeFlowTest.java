@@ -260,8 +260,13 @@ class AuthorizeFlowTest {
         browser.post(forged).then().statusCode(403).header("Location", nullValue());
         Map<String, String> form = hiddenFields(consent.asString());
         form.put("action", "approve");
+        int logged = org.ziggurat.auth.DirectoryDouble.SECURITY_LOG.size();
         Response back = browser.post(form);
         back.then().statusCode(303);
+        assertTrue(org.ziggurat.auth.DirectoryDouble.SECURITY_LOG.stream().skip(logged).anyMatch(e ->
+                        e.getString("kind").equals("application_authorized") && e.getString("detail").equals("Test app")
+                                && e.getLong("person_id") == 101),
+                "the consent is in alice's security log");
         Map<String, String> answer = query(back.getHeader("Location"));
         assertEquals("xyz", answer.get("state"));
         String codeValue = answer.get("code");

@@ -91,9 +91,16 @@ class PasswordRecoveryPageTest {
         assertEquals(410, given().get("/account/password/reset").statusCode());
     }
 
-    /** The account page's form: the current password first; then every other session of the person ends, not this one. */
+    /**
+     * The account page's form: the current password first; then every other session of the person
+     * ends, not this one, and so do the tokens a script got with the old password (no application
+     * holds them); an application the person gave access keeps it.
+     */
     @Test
     void aPasswordChangedOnTheAccountPageEndsTheOtherSessions() {
+        String script = (String) org.ziggurat.auth.OAuthTestSupport.aliceTokens(null, "user").get("access_token");
+        String application = (String) org.ziggurat.auth.OAuthTestSupport.aliceTokens(
+                org.ziggurat.auth.OAuthTestSupport.createApp(true, "user"), "user").get("access_token");
         Browser here = new Browser();
         signIn(here, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
         Browser elsewhere = new Browser();
@@ -125,5 +132,7 @@ class PasswordRecoveryPageTest {
         assertEquals(before + 1, DirectoryDouble.PASSWORD_CHANGES.get());
         assertTrue(elsewhere.get("/account/security").asString().contains("id=\"sign_in\""), "the other session ended");
         assertTrue(here.get("/account/security").asString().contains("id=\"change_password\""), "this one goes on");
+        org.ziggurat.auth.OAuthTestSupport.introspect(script).body("active", org.hamcrest.Matchers.equalTo(false));
+        org.ziggurat.auth.OAuthTestSupport.introspect(application).body("active", org.hamcrest.Matchers.equalTo(true));
     }
 }

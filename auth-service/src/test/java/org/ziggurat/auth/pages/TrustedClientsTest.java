@@ -37,10 +37,14 @@ class TrustedClientsTest {
     static final long BOB = 102;
 
     static App appOf(long owner, String username, String name) {
+        return appOf(owner, username, name, "openid profile email user");
+    }
+
+    static App appOf(long owner, String username, String name, String scopes) {
         Map<String, Object> body = new HashMap<>();
         body.put("name", name);
         body.put("redirect_uris", List.of(CALLBACK));
-        body.put("scopes", "openid profile email user");
+        body.put("scopes", scopes);
         var created = asPerson(owner, username, "admin").contentType("application/json").body(body).post("/applications")
                 .then().statusCode(201).body("verified", equalTo(false)).extract();
         return new App(((Number) created.path("id")).longValue(), created.path("client_id"), created.path("client_secret"));
@@ -97,6 +101,20 @@ class TrustedClientsTest {
         Response consentRequired = browser.get(url(verified, "scope", "openid", "prompt", "none"));
         assertEquals(303, consentRequired.statusCode(), consentRequired.asString());
         assertEquals("consent_required", query(consentRequired.getHeader("Location")).get("error"));
+    }
+
+    /** The account scope (address, export, deletion): a third party cannot obtain it, even when it registered it. */
+    @Test
+    void onlyAVerifiedApplicationMayAskForTheAccountScope() {
+        App app = appOf(BOB, "bob", "Account tool", "openid user account");
+        // Shown on a page, as every error of an application that no operator verified (no redirect to it).
+        Response refused = new Browser().get(url(app, "scope", "user account", "state", "s"));
+        assertEquals(400, refused.statusCode(), refused.asString());
+        assertTrue(refused.asString().contains("invalid_scope: Only an application the platform"), refused.asString());
+        verify(app);
+        Response asked = new Browser().get(url(app, "scope", "user account", "state", "s"));
+        assertEquals(200, asked.statusCode(), "the sign-in page: " + asked.getHeader("Location"));
+        assertTrue(asked.asString().contains("id=\"sign_in\""), asked.asString());
     }
 
     @Test

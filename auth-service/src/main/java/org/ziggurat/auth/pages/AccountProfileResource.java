@@ -1,0 +1,153 @@
+package org.ziggurat.auth.pages;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.auth.authorization.AccountDetails;
+import org.ziggurat.auth.authorization.AccountSecurity;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.directory.client.DirectoryClient;
+import org.ziggurat.platform.rest.problem.FailureKinds;
+
+import java.util.Map;
+
+/**
+ * The account page ({@code /account}) in a browser, with the sign-in session's cookie: the name
+ * shown, whether the confirmed address is public, the sign-in address. A GET shows; each change is
+ * a POST with the session's CSRF token; a new address needs the password again.
+ */
+@Tag(name = "Account")
+@Path("/account")
+public class AccountProfileResource {
+
+    private final AccountDetails details;
+    private final LoginSessions sessions;
+    private final AccountForms forms;
+    private final ProfilePages pages;
+    private final AuthorizePages authorizePages;
+
+    AccountProfileResource(AccountDetails details, LoginSessions sessions, AccountForms forms, ProfilePages pages,
+            AuthorizePages authorizePages) {
+        this.details = details;
+        this.sessions = sessions;
+        this.forms = forms;
+        this.pages = pages;
+        this.authorizePages = authorizePages;
+    }
+
+    @Operation(operationId = "showAccount", summary = "The account page (browser)",
+    description = "The signed-in person's profile and sign-in address; the sign-in page when there is no session.")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The page, or the sign-in page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @GET
+    public Uni<Response> show(@Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
+        return sessions.find(cookie).chain(session -> session == null
+                ? Uni.createFrom().item(pages.login(uri, null, null, 200))
+                : page(session, null, null, 200, uri)
+                        // The account was deleted elsewhere (the API) a moment ago: this sign-in ends with it.
+                        .onFailure(DirectoryClient.NotFound.class).recoverWithUni(() -> sessions.end(cookie)
+                                .map(ended -> pages.login(uri, "That account no longer exists.", null, 200))))
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
+                        "Your account cannot be shown for a moment. Try again shortly."));
+    }
+
+    @Operation(operationId = "changeAccount", summary = "Change the account's profile (the page's forms)",
+    description = "action = login, second_factor or passkey (signing in, with the sign-in form's CSRF cookie); with the "
+    + "session's csrf: profile (display_name; show_email=yes makes the confirmed sign-in address public), email_change "
+    + "(email, and password: the current one; the new address is mailed a link, the old one told), email_resend (a new "
+    + "link for an address not yet confirmed), export (password: the person's data from every service, as a JSON file), "
+    + "delete (confirm: the username typed again, and password: the account is deleted; see DELETE /user).")
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.AccountProfileForm.class)))
+    @APIResponse(responseCode = "200", description = "The page with what was done; for export, the file.", content = {
+    @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)),
+    @Content(mediaType = "application/json", schema = @Schema(type = SchemaType.OBJECT))})
+    @APIResponse(responseCode = "303", description = "Done: back to the page.", headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "A form that is no form, or an unknown action.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "401", description = "No session, or a wrong password.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "403", description = "A form that this site did not send.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "409", description = "The address is another account's, or confirmed already.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "422", description = "A name or address the rules refuse.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "429", description = "Too many attempts.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
+            @Context UriInfo uri, @Context HttpServerRequest http) {
+        SignInForm.Flow flow = new SignInForm.Flow("account", "-", ProfilePages.PATH, Map.of(), uri,
+                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created));
+        return forms.post(contentType, body, cookie, loginCsrfCookie, http, flow,
+                (action, form, session, address) -> change(action, form, session, uri, address));
+    }
+
+    private Uni<Response> change(String action, org.ziggurat.auth.oauth.OAuthForm form, LoginSessions.Session session,
+            UriInfo uri, String address) {
+        return switch (action == null ? "" : action) {
+            case "profile" -> details.change(session, form.get("display_name"), "yes".equals(form.get("show_email")))
+                    .map(done -> pages.changed(uri))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session,
+                            "Give a name of 1 to 255 characters. Nothing was changed.", null, 422, uri));
+            case "email_change" -> sudoRefused(details.changeEmail(session, form.get("email"), confirmation(form), address)
+                    .chain(changed -> page(session, null, changed.changed()
+                            ? "We mailed a link to " + changed.email() + ": open it to confirm the address. Your old address "
+                                    + "was told of the change." : "That is your address already.", 200, uri))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session,
+                            "That is not an e-mail address. Nothing was changed.", null, 422, uri)), session, uri)
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> page(session,
+                            "Another account has that address. Nothing was changed.", null, 409, uri));
+            case "email_resend" -> details.resendVerification(session)
+                    .chain(() -> page(session, null, "We mailed a new link. It works once, for 24 hours.", 200, uri))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> page(session,
+                            "Your address is confirmed already.", null, 409, uri));
+            case "export" -> sudoRefused(details.export(session, confirmation(form), address)
+                    .map(json -> pages.export(session.username(), json)), session, uri);
+            case "delete" -> sudoRefused(details.delete(session, form.get("confirm"), confirmation(form), address)
+                    .map(gone -> pages.deleted(gone, uri))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session,
+                            "Type your username as it is written to confirm. Nothing was deleted.", null, 422, uri))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(e -> page(session,
+                            ((DirectoryClient.Conflict) e).detail() == null ? "Your account cannot be deleted as things stand."
+                                    : ((DirectoryClient.Conflict) e).detail() + " Nothing was deleted.", null, 409, uri)),
+                    session, uri);
+            default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
+        };
+    }
+
+    private static AccountSecurity.Confirmation confirmation(org.ziggurat.auth.oauth.OAuthForm form) {
+        return new AccountSecurity.Confirmation(form.get("password"), form.get("credential"));
+    }
+
+    /** The password given again was not right, or too many tries: the page says so, nothing changed. */
+    private Uni<Response> sudoRefused(Uni<Response> change, LoginSessions.Session session, UriInfo uri) {
+        return change.onFailure(AccountSecurity.SudoRefused.class).recoverWithUni(e -> ((AccountSecurity.SudoRefused) e).throttled()
+                ? page(session, "Too many attempts. Wait a few minutes and try again.", null, 429, uri)
+                : page(session, "That password is not right. Nothing was changed.", null, 401, uri));
+    }
+
+    private Uni<Response> page(LoginSessions.Session session, String error, String notice, int status, UriInfo uri) {
+        return details.profile(session).map(profile -> pages.page(session, profile, error, notice, status, uri));
+    }
+}

@@ -1,0 +1,54 @@
+package org.ziggurat.auth.people;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.clients.ApplicationRepository;
+import org.ziggurat.auth.tokens.TokenRepository;
+import org.ziggurat.platform.people.PersonErasure;
+import org.ziggurat.platform.token.Callers;
+
+/**
+ * A person's data here, for directory-service only: their export's part, and their erasure when
+ * their account is deleted (every token and sign-in ended, their applications deleted with
+ * everything issued to them, the rest forgotten). Erasing twice does nothing more.
+ */
+@ApplicationScoped
+public class PersonData {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+
+    private final Callers callers;
+    private final PersonDataRepository repository;
+    private final TokenRepository tokens;
+    private final ApplicationRepository applications;
+
+    PersonData(Callers callers, PersonDataRepository repository, TokenRepository tokens, ApplicationRepository applications) {
+        this.callers = callers;
+        this.repository = repository;
+        this.tokens = tokens;
+        this.applications = applications;
+    }
+
+    public Uni<JsonObject> export(long personId) {
+        return PersonErasure.directoryOnly(callers).chain(service -> repository.export(personId));
+    }
+
+    public Uni<Void> erase(PersonErasure erasure) {
+        return PersonErasure.directoryOnly(callers).chain(service -> erased(erasure.personId()));
+    }
+
+    /** Also for the account page, at once, before the directory's erasure reaches every replica. */
+    public Uni<Void> erased(long personId) {
+        return tokens.signOutEverywhere(personId)
+                .chain(revoked -> applications.listOwnedBy(personId)
+                        .chain(owned -> Multi.createFrom().iterable(owned).onItem()
+                                .transformToUniAndConcatenate(app -> applications.delete(app.id())).collect().asList())
+                        .chain(deleted -> repository.forget(personId)
+                                .invoke(forgotten -> EVENTS.infof("event=person_erased person_id=%d revoked_tokens=%d "
+                                        + "applications_deleted=%d rows_forgotten=%d", personId, revoked, deleted.size(), forgotten))))
+                .replaceWithVoid();
+    }
+}
