@@ -19,7 +19,8 @@ class ArchitectureTest extends ModuleGraphChecks {
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             entry(ROOT, Set.of()),
             entry("data", Set.of(ROOT)),
-            entry("streams", Set.of(ROOT, "data")));
+            entry("streams", Set.of(ROOT, "data")),
+            entry("people", Set.of(ROOT)));
 
     @Override
     protected String root() {

@@ -29,7 +29,8 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("schemes", Set.of(ROOT)),
             entry("concepts", Set.of(ROOT, "schemes")),
             entry("rdf", Set.of(ROOT, "schemes", "concepts")),
-            entry("imports", Set.of(ROOT, "schemes", "concepts", "rdf")));
+            entry("imports", Set.of(ROOT, "schemes", "concepts", "rdf")),
+            entry("people", Set.of(ROOT)));
 
     @Override
     protected String root() {
