@@ -211,4 +211,33 @@ class AccountMailTest {
         awaitSentOnce(person, "password_recovery");
         assertEquals(1, withSubject(person, "Set a new password").size(), "the link was mailed once");
     }
+
+    /**
+     * Scripts do what the account page does, with the account scope that the person's own
+     * password-grant token may hold: the security log shows a wrong password given to the token
+     * endpoint; the sign-in address changes (a token without the scope cannot), mailed as on the page.
+     */
+    @Test
+    void theAccountApiReadsTheSecurityLogAndChangesTheAddressWithTheAccountScope() {
+        Platform.Person person = Platform.signUp("account-api");
+        Platform.anonymous().formParams(java.util.Map.of("grant_type", "password", "username", person.username(),
+                "password", "not the password")).post("/oauth/token").then().statusCode(400);
+        String account = Platform.accessToken(person, "account");
+        String user = Platform.accessToken(person, "user");
+        Awaitility.await().atMost(DELIVERY).until(() -> Platform.as(account).get("/user/security-log").then().statusCode(200)
+                .extract().<List<String>>path("kind").contains("sign_in_failed"));
+        Platform.as(user).get("/user/security-log").then().statusCode(403);
+
+        String moved = "api-" + address(person);
+        Platform.as(user).contentType("application/json").body(java.util.Map.of("email", moved)).put("/user/email")
+                .then().statusCode(403);
+        Platform.as(account).contentType("application/json").body(java.util.Map.of("email", moved)).put("/user/email")
+                .then().statusCode(200).body("changed", org.hamcrest.Matchers.is(true));
+        Platform.as(user).get("/user").then().body("private_email", org.hamcrest.Matchers.equalTo(moved));
+        Awaitility.await().atMost(DELIVERY).until(() -> Stack.get().mail().to(moved).stream()
+                .anyMatch(m -> subject(m).equals("Confirm your e-mail address")));
+        Awaitility.await().atMost(DELIVERY).until(() -> Stack.get().mail().to(address(person)).stream()
+                .anyMatch(m -> subject(m).equals("Your account's sign-in address was changed")));
+        Platform.as(account).get("/user/security-log").then().body("[0].kind", org.hamcrest.Matchers.equalTo("email_changed"));
+    }
 }

@@ -62,7 +62,7 @@ class AccountPageBrowserTest {
 
     /** Where the person is signed in: the other browser listed, and signed out from this one. */
     @Test
-    void signingOutEverywhereElseEndsTheOtherBrowsersSignIn() {
+    void signingOutEverywhereElseEndsTheOtherBrowsersSignIn() throws Exception {
         Platform.Person person = Platform.signUp("two-browsers");
         AccountSecurityForms other = AccountSecurityForms.signedIn(person);
         assertTrue(other.stillSignedIn());
@@ -76,9 +76,83 @@ class AccountPageBrowserTest {
             driver.findElement(By.id("end_other_sessions")).click();
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("this_session")));
             assertTrue(driver.findElements(By.id("end_other_sessions")).isEmpty(), "no other sign-in is left");
+            // Both sign-ins are in the security log, each with its browser.
+            String log = driver.findElement(By.id("account_events")).getText();
+            assertTrue(log.contains("signed in") && log.contains("HeadlessChrome") && log.contains("Apache-HttpClient"), log);
         } finally {
             driver.quit();
         }
         org.junit.jupiter.api.Assertions.assertFalse(other.stillSignedIn(), "the other browser is signed out");
+        // Chromium was a device the account had not signed in from: the person is told, once.
+        String notice = "A sign-in to your account from a new device";
+        Awaitility.await().atMost(AccountMailTest.DELIVERY).until(() -> newDeviceNotices(person, notice).size() == 1);
+        String body = newDeviceNotices(person, notice).get(0).getContent().toString();
+        assertTrue(body.contains("HeadlessChrome") && body.contains("/account/security"), body);
+        AccountMailTest.awaitSentOnce(person, "sign_in");
+        org.junit.jupiter.api.Assertions.assertEquals(1, newDeviceNotices(person, notice).size());
+    }
+
+    private static java.util.List<jakarta.mail.internet.MimeMessage> newDeviceNotices(Platform.Person person, String subject) {
+        return Stack.get().mail().to(AccountMailTest.address(person)).stream()
+                .filter(m -> AccountMailTest.subject(m).equals(subject)).toList();
+    }
+
+    /**
+     * The account page's own forms in Chromium: the name shown, a new sign-in address (the password
+     * first; the new address is mailed a link, the old one told), and on the security page a new
+     * password, after which the old password and the old refresh token are dead.
+     */
+    @Test
+    void aPersonChangesTheirNameAddressAndPasswordOnTheAccountPages() throws Exception {
+        Platform.Person person = Platform.signUp("self-service");
+        String refresh = Platform.passwordToken(person, "user").getTokens().getRefreshToken().getValue();
+        String newAddress = "moved-" + AccountMailTest.address(person);
+        String newPassword = "a chromium chosen passphrase";
+        WebDriver driver = BrowserTest.browser();
+        try {
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+            driver.get(Platform.api() + "/account");
+            SecondFactorBrowserTest.signInWithPassword(driver, wait, person);
+            var name = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("display_name")));
+            assertTrue(driver.findElements(By.id("show_email")).isEmpty(), "an unconfirmed address cannot be public");
+            name.clear();
+            name.sendKeys("Dr. Chromium");
+            driver.findElement(By.id("save_profile")).click();
+            wait.until(ExpectedConditions.stalenessOf(name));
+            wait.until(ExpectedConditions.attributeToBe(By.id("display_name"), "value", "Dr. Chromium"));
+
+            driver.findElement(By.id("new_email")).sendKeys(newAddress);
+            driver.findElement(By.id("email_password")).sendKeys(person.password());
+            driver.findElement(By.id("change_email")).click();
+            String notice = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("account_notice"))).getText();
+            assertTrue(notice.contains(newAddress), notice);
+            assertTrue(driver.findElement(By.id("email_state")).getText().contains("not confirmed yet"));
+
+            driver.findElement(By.id("security_link")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("current_password"))).sendKeys(person.password());
+            driver.findElement(By.id("new_password")).sendKeys(newPassword);
+            driver.findElement(By.id("new_password_again")).sendKeys(newPassword);
+            var change = driver.findElement(By.id("change_password"));
+            change.click();
+            wait.until(ExpectedConditions.stalenessOf(change));
+            String log = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("account_events"))).getText();
+            assertTrue(log.contains("password changed") && log.contains("sign-in address changed to " + newAddress), log);
+        } finally {
+            driver.quit();
+        }
+        String token = Platform.accessToken(new Platform.Person(person.id(), person.username(), newPassword), "user");
+        as(token).get("/user").then().statusCode(200).body("display_name", org.hamcrest.Matchers.equalTo("Dr. Chromium"))
+                .body("private_email", org.hamcrest.Matchers.equalTo(newAddress));
+        Platform.anonymous().formParams(java.util.Map.of("grant_type", "refresh_token", "refresh_token", refresh))
+                .post("/oauth/token").then().statusCode(400).body("error", org.hamcrest.Matchers.equalTo("invalid_grant"));
+        Platform.anonymous().formParams(java.util.Map.of("grant_type", "password", "username", person.username(),
+                "password", person.password())).post("/oauth/token").then().statusCode(400);
+        // The new address gets its link and the password's notice; the old one is told of the new address.
+        Awaitility.await().atMost(AccountMailTest.DELIVERY).until(() -> Stack.get().mail().to(newAddress).stream()
+                .anyMatch(m -> AccountMailTest.subject(m).equals("Confirm your e-mail address")));
+        Awaitility.await().atMost(AccountMailTest.DELIVERY).until(() -> Stack.get().mail().to(AccountMailTest.address(person))
+                .stream().anyMatch(m -> AccountMailTest.subject(m).equals("Your account's sign-in address was changed")));
+        Awaitility.await().atMost(AccountMailTest.DELIVERY).until(() -> Stack.get().mail().to(newAddress).stream()
+                .anyMatch(m -> AccountMailTest.subject(m).startsWith("Your account's security changed: your password")));
     }
 }

@@ -73,12 +73,21 @@ class BrowserTest {
     }
 
     static WebDriver browser() {
+        return browser(null);
+    }
+
+    /** {@code downloads}: where files the pages send are saved, without asking (null: the browser's default). */
+    static WebDriver browser(java.nio.file.Path downloads) {
         assertTrue(new File(CHROMIUM).canExecute(), "Chromium is missing at " + CHROMIUM + " (apt-get install chromium)");
         assertTrue(new File(CHROMEDRIVER).canExecute(), "chromedriver is missing at " + CHROMEDRIVER
                 + " (apt-get install chromium-driver)");
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
                 .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync");
+        if (downloads != null) {
+            options.setExperimentalOption("prefs", java.util.Map.of("download.default_directory", downloads.toString(),
+                    "download.prompt_for_download", false));
+        }
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
                 .usingAnyFreePort().build();
         WebDriver driver = new ChromeDriver(service, options);

@@ -327,6 +327,13 @@ public final class Stack {
                 // Every request here comes from one address: BadInputTest's asks must not use up
                 // AccountMailTest's (the limit itself is PasswordRecoveryTest's, in directory-service).
                 env.put("ZIGGURAT_DIRECTORY_RECOVERY_ASKS_PER_ADDRESS", "100000");
+                // The services that hold a person's data beside the directory (export, deletion).
+                env.put("ZIGGURAT_DIRECTORY_PEERS_AUTH_URL", "http://127.0.0.1:" + fronts.get("auth-service"));
+                env.put("ZIGGURAT_DIRECTORY_PEERS_VOCAB_URL", "http://127.0.0.1:" + fronts.get("vocab-service"));
+                env.put("ZIGGURAT_DIRECTORY_PEERS_EVENTS_URL", "http://127.0.0.1:" + fronts.get("events-service"));
+                env.put("ZIGGURAT_DIRECTORY_PEERS_POLL", "500ms");
+                env.put("ZIGGURAT_DIRECTORY_PEERS_FIRST_RETRY", "1s");
+                env.put("ZIGGURAT_DIRECTORY_PEERS_LONGEST_RETRY", "2s");
             }
             case "vocab-service" -> {
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
