@@ -37,7 +37,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             // hal deletes his account on the account page (AccountProfilePageTest).
             "hal", new Person(108, "hal", "hal password 8"),
             // ivy's account is deleted behind her session's back (AccountProfilePageTest).
-            "ivy", new Person(109, "ivy", "ivy password 9"));
+            "ivy", new Person(109, "ivy", "ivy password 9"),
+            // jo changes the password through the API (PersonDataTest): signed out here after.
+            "jo", new Person(110, "jo", "jo password 10"));
     /** dora, erin and fay have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
     public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L);
     public static final byte[] TOTP_KEY = "dora-and-erin-key-20".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -25,7 +25,9 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("securitylog", Set.of(ROOT, "factors", "mail")),
             entry("accountdata", Set.of(ROOT, "mail")),
             entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors", "mail", "securitylog", "accountdata")),
-            entry("api", Set.of(ROOT, "people", "organizations", "security", "securitylog", "accountdata")));
+            entry("selfservice", Set.of(ROOT, "people", "factors", "internal", "accountdata")),
+            entry("api", Set.of(ROOT, "people", "organizations", "security", "securitylog", "accountdata", "factors",
+                    "selfservice")));
 
     @Override
     protected String root() {

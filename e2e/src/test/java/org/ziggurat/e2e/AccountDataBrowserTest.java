@@ -95,7 +95,7 @@ class AccountDataBrowserTest {
         Platform.anonymous().get("/people/" + name).then().statusCode(404);
         Platform.anonymous().get("/" + name + "/vocab/schemes/mine").then().statusCode(404);
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                count("SELECT count(*) FROM directory.person_erasure WHERE username = ? AND done_at IS NOT NULL", name) == 3);
+                count("SELECT count(*) FROM directory.peer_delivery WHERE kind = 'erasure' AND username = ? AND done_at IS NOT NULL", name) == 3);
         assertEquals(0, count("SELECT count(*) FROM vocab.scheme WHERE namespace = ?", name));
         assertEquals(0, count("SELECT count(*) FROM events.repository WHERE namespace = ?", name));
         assertEquals(0, count("SELECT count(*) FROM auth.application WHERE name = 'Leaving tool' AND owner_id = "

@@ -240,4 +240,27 @@ class AccountMailTest {
                 .anyMatch(m -> subject(m).equals("Your account's sign-in address was changed")));
         Platform.as(account).get("/user/security-log").then().body("[0].kind", org.hamcrest.Matchers.equalTo("email_changed"));
     }
+
+    /**
+     * A password changed through the API, with the account scope and the current password: the
+     * browser's sign-in ends (auth-service is told through directory-service's outbox), so does the
+     * script's own client-less token, and the change is mailed.
+     */
+    @Test
+    void aPasswordChangedThroughTheApiEndsTheSignInsEverywhere() {
+        Platform.Person person = Platform.signUp("api-password");
+        AccountSecurityForms browser = AccountSecurityForms.signedIn(person);
+        assertTrue(browser.stillSignedIn());
+        String account = Platform.accessToken(person, "account");
+        Platform.as(account).contentType("application/json").body(java.util.Map.of("password", "not it",
+                "new_password", "a scripted passphrase")).put("/user/password").then().statusCode(401);
+        Platform.as(account).contentType("application/json").body(java.util.Map.of("password", person.password(),
+                "new_password", "a scripted passphrase")).put("/user/password").then().statusCode(204);
+        Awaitility.await().atMost(DELIVERY).until(() -> !browser.stillSignedIn());
+        Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Platform.as(account).get("/user").then().extract().statusCode() == 401);
+        Platform.accessToken(new Platform.Person(person.id(), person.username(), "a scripted passphrase"), "user");
+        Awaitility.await().atMost(DELIVERY).until(() -> mailTo(person).stream().anyMatch(m -> subject(m)
+                .startsWith("Your account's security changed: your password was changed")));
+    }
 }

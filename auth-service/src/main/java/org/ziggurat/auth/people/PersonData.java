@@ -40,6 +40,13 @@ public class PersonData {
         return PersonErasure.directoryOnly(callers).chain(service -> erased(erasure.personId()));
     }
 
+    /** After a password changed through the API: every sign-in ends, and the client-less password grant's tokens. */
+    public Uni<Void> signOut(long personId) {
+        return PersonErasure.directoryOnly(callers).chain(service -> tokens.signOutKeepingApplications(personId))
+                .invoke(revoked -> EVENTS.infof("event=signed_out_everywhere person_id=%d revoked_tokens=%d", personId, revoked))
+                .replaceWithVoid();
+    }
+
     /** Also for the account page, at once, before the directory's erasure reaches every replica. */
     public Uni<Void> erased(long personId) {
         return tokens.signOutEverywhere(personId)

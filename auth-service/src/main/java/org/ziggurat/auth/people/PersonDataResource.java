@@ -45,4 +45,15 @@ public class PersonDataResource {
         PersonErasure valid = erasure.requireValid();
         return data.erase(valid).map(done -> Response.noContent().build());
     }
+
+    /** After a password changed through the API (directory-service): 204 once every sign-in here ended. */
+    @POST
+    @Path("/sign-outs")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> signOut(PersonErasure who) {
+        if (who == null || who.personId() <= 0) {
+            throw ProblemException.invalidField("person_id", "is required");
+        }
+        return data.signOut(who.personId()).map(done -> Response.noContent().build());
+    }
 }

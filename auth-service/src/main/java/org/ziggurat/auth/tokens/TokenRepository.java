@@ -197,6 +197,19 @@ public class TokenRepository {
                 .execute(Tuple.of(personId)).map(this::forgetRevoked);
     }
 
+    /**
+     * After a password changed through the API: every sign-in of the person ends (login sessions,
+     * pending sign-ins, the tokens bound to them) and so do the tokens of the client-less password
+     * grant; applications the person gave access keep theirs. One statement. How many tokens.
+     */
+    public Uni<Integer> signOutKeepingApplications(long personId) {
+        return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE person_id = $1 RETURNING session_hash), "
+                        + "pending AS (DELETE FROM pending_sign_in WHERE person_id = $1) "
+                        + "UPDATE token SET revoked_at = now(), updated_at = now() WHERE person_id = $1 AND revoked_at IS NULL "
+                        + "AND (application_id IS NULL OR session_hash IN (SELECT session_hash FROM ended)) RETURNING hash")
+                .execute(Tuple.of(personId)).map(this::forgetRevoked);
+    }
+
     public Uni<Integer> revokeOne(long id) {
         return pool.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
                 + "WHERE id = $1 AND revoked_at IS NULL RETURNING hash").execute(Tuple.of(id)).map(this::forgetRevoked);

@@ -66,4 +66,25 @@ class PersonDataTest {
         asDirectory().body(Map.of("person_id", GUS, "username", "gus")).post("/internal/erasures").then().statusCode(204);
         asDirectory().body("{}").post("/internal/erasures").then().statusCode(422);
     }
+
+    /** After a password changed through the API: jo's sign-ins and script tokens end; an application keeps its access. */
+    @Test
+    void aSignOutEndsTheSignInsAndTheScriptsTokensNotTheApplications() {
+        String script = post("/oauth/token", null, "grant_type", "password", "username", "jo", "password", "jo password 10",
+                "scope", "user").statusCode(200).extract().path("access_token");
+        OAuthTestSupport.App app = OAuthTestSupport.createApp(true, "user");
+        String application = post("/oauth/token", app, "grant_type", "password", "username", "jo", "password", "jo password 10",
+                "scope", "user").statusCode(200).extract().path("access_token");
+        org.ziggurat.auth.pages.AccountBrowsers.Browser jo = org.ziggurat.auth.pages.AccountBrowsers.signedIn("jo",
+                "jo password 10");
+
+        given().header("X-Platform-Token", TestTokens.service("vocab-service")).contentType("application/json")
+                .body(Map.of("person_id", 110)).post("/internal/sign-outs").then().statusCode(403);
+        asDirectory().body("{}").post("/internal/sign-outs").then().statusCode(422);
+        asDirectory().body(Map.of("person_id", 110)).post("/internal/sign-outs").then().statusCode(204);
+        introspect(script).body("active", equalTo(false));
+        introspect(application).body("active", equalTo(true));
+        org.junit.jupiter.api.Assertions.assertTrue(jo.signedOut(), "the browser's sign-in ended");
+        asDirectory().body(Map.of("person_id", 110)).post("/internal/sign-outs").then().statusCode(204);
+    }
 }

@@ -115,8 +115,9 @@ public class AccountDeletionRepository {
         return conn.preparedQuery("DELETE FROM person WHERE id = $1").execute(Tuple.of(personId))
                 .chain(() -> conn.preparedQuery("UPDATE namespace SET kind = 'retired', retired_at = now() WHERE name_key = $1")
                         .execute(Tuple.of(username)))
-                .chain(() -> conn.preparedQuery("INSERT INTO person_erasure (person_id, username, peer) "
-                                + "SELECT $1, $2, unnest($3::text[]) ON CONFLICT (person_id, peer) DO NOTHING")
+                .chain(() -> conn.preparedQuery("INSERT INTO peer_delivery (person_id, username, peer, kind) "
+                                + "SELECT $1, $2, unnest($3::text[]), 'erasure' ON CONFLICT (person_id, peer) WHERE kind = 'erasure' "
+                                + "DO NOTHING")
                         .execute(Tuple.of(personId, username, Peers.NAMES.toArray(String[]::new))))
                 .replaceWithVoid();
     }

@@ -10,7 +10,8 @@ import org.ziggurat.directory.mail.MailWorker;
 import java.time.Duration;
 
 /**
- * Delivers deleted accounts' erasures to the services that hold their data, on every replica:
+ * Delivers deleted accounts' erasures to the services that hold their data, and sign-outs after a
+ * password changed through the API to auth-service, on every replica:
  * each claims what is due, calls the service, and records it done; a failure is tried again later,
  * the wait doubling. At least once: a service's erasure is idempotent.
  */
@@ -48,15 +49,17 @@ public class ErasureWorker {
     }
 
     private Uni<Boolean> deliver(ErasureRepository.Claimed erasure) {
-        return peers.erase(erasure.peer(), erasure.personId(), erasure.username())
+        Uni<Void> delivered = "sign_out".equals(erasure.kind()) ? peers.signOut(erasure.peer(), erasure.personId())
+                : peers.erase(erasure.peer(), erasure.personId(), erasure.username());
+        return delivered
                 .ifNoItem().after(settings.lease().dividedBy(2)).fail()
                 .chain(() -> erasures.done(erasure.id()))
-                .invoke(() -> LOG.infof("event=erasure_delivered peer=%s person_id=%d attempts=%d", erasure.peer(),
+                .invoke(() -> LOG.infof("event=peer_delivered kind=%s peer=%s person_id=%d attempts=%d", erasure.kind(), erasure.peer(),
                         erasure.personId(), erasure.attempts()))
                 .replaceWith(true)
                 .onFailure().recoverWithUni(e -> {
                     Duration wait = MailWorker.retryAfter(erasure.attempts(), settings.firstRetry(), settings.longestRetry());
-                    LOG.warnf("event=erasure_failed peer=%s person_id=%d attempts=%d retry_in=%ds error=%s", erasure.peer(),
+                    LOG.warnf("event=peer_delivery_failed kind=%s peer=%s person_id=%d attempts=%d retry_in=%ds error=%s", erasure.kind(), erasure.peer(),
                             erasure.personId(), erasure.attempts(), wait.toSeconds(), e.toString());
                     return erasures.failed(erasure.id(), String.valueOf(e.getMessage()), wait).replaceWith(false);
                 });

@@ -48,6 +48,12 @@ public class Peers {
         return call(peer, HttpMethod.POST, "/internal/erasures", body, 204).replaceWithVoid();
     }
 
+    /** Tells the peer (auth-service) to end the person's sign-ins after a new password; done when it answers 204. */
+    public Uni<Void> signOut(String peer, long personId) {
+        return call(peer, HttpMethod.POST, "/internal/sign-outs", new JsonObject().put("person_id", personId), 204)
+                .replaceWithVoid();
+    }
+
     private Uni<Buffer> call(String peer, HttpMethod method, String path, JsonObject body, int expected) {
         Optional<String> base = switch (peer) {
             case "auth-service" -> settings.authUrl();

@@ -105,6 +105,24 @@ public class PasswordChanges {
         });
     }
 
+    /**
+     * A new password the person set through the API, after the current one (their rights checked
+     * before): with no sign-in of auth-service's to keep, every one of theirs ends there, by a
+     * sign-out owed in the same transaction ({@code signOut}). 422 for a password the rules refuse.
+     */
+    public Uni<PeopleRepository.Recoverable> changeSigningOut(long personId, String password,
+            java.util.function.BiFunction<io.vertx.mutiny.sqlclient.SqlConnection, PeopleRepository.Recoverable, Uni<Void>> signOut) {
+        FieldChecks errors = new FieldChecks();
+        ProfileRules.password(password, errors);
+        if (errors.failed()) {
+            return Uni.createFrom().failure(ProblemException.invalid("The new password is not valid.", errors.errors()));
+        }
+        return hashing.hash(password).chain(hash -> people.changePassword(personId, hash, null,
+                        person -> notice(AccountEvents.PASSWORD_CHANGED, person, null), signOut))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No such person."))
+                .invoke(person -> EVENTS.infof("event=password_changed person_id=%d via=api", person.id()));
+    }
+
     private PeopleRepository.Notice notice(String kind, PeopleRepository.Recoverable person, String clientAddress) {
         SecurityNotices.Notice n = notices.notice(kind, person.username(), clientAddress);
         return new PeopleRepository.Notice(kind, n.subject(), n.body());

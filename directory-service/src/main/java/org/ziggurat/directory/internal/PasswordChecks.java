@@ -50,6 +50,24 @@ public class PasswordChecks {
         return callers.service().chain(service -> verify(service, check));
     }
 
+    /**
+     * The person's own password given again through the API (the caller's rights checked before):
+     * 401 when it is not theirs, 429 when the throttle refuses (as any sign-in, counted the same).
+     */
+    public Uni<Void> confirm(String username, long personId, String password) {
+        return verify("api", new InternalResource.PasswordCheck(username, password == null ? "" : password, null))
+                .map(outcome -> {
+                    if (outcome.person() == null) {
+                        throw new ProblemException(429, "Too Many Requests", "Too many attempts. Try again in "
+                                + outcome.retryAfter() + " seconds.");
+                    }
+                    if (outcome.person().userId() != personId) {
+                        throw ProblemException.unauthorized("The password is not right.");
+                    }
+                    return null;
+                }).replaceWithVoid();
+    }
+
     /** {@code service}: who asks, for the log. */
     private Uni<Outcome> verify(String service, InternalResource.PasswordCheck check) {
         if (check == null || check.login() == null || check.login().isBlank() || check.login().length() > 254

@@ -24,7 +24,7 @@ public class SecurityNotices {
             "passkey_added", "A passkey or security key was added to your account.",
             "passkey_removed", "A passkey or security key was removed from your account.",
             "password_reset", "Your password was changed with a recovery link, and you were signed out everywhere.",
-            "password_changed", "Your password was changed on your account page, and your other sign-ins were ended.");
+            "password_changed", "Your password was changed (on your account page, or by a script of yours), and your other sign-ins were ended.");
 
     private final MailSettings settings;
 

@@ -130,6 +130,13 @@ public class PeopleRepository {
      */
     public Uni<Recoverable> changePassword(long personId, String passwordHash, String clientAddress,
             java.util.function.Function<Recoverable, Notice> notice) {
+        return changePassword(personId, passwordHash, clientAddress, notice, (conn, person) -> Uni.createFrom().voidItem());
+    }
+
+    /** As above, with {@code alsoThen} in the same transaction (a sign-out owed to auth-service). */
+    public Uni<Recoverable> changePassword(long personId, String passwordHash, String clientAddress,
+            java.util.function.Function<Recoverable, Notice> notice,
+            java.util.function.BiFunction<io.vertx.mutiny.sqlclient.SqlConnection, Recoverable, Uni<Void>> alsoThen) {
         return pool.withTransaction(conn -> conn.preparedQuery("UPDATE person SET password_hash = $2, "
                         + "password_changed_at = now(), updated_at = now() WHERE id = $1 RETURNING id, username, email")
                 .execute(Tuple.of(personId, passwordHash))
@@ -141,7 +148,8 @@ public class PeopleRepository {
                     Recoverable person = new Recoverable(row.getLong("id"), row.getString("username"), row.getString("email"));
                     return conn.preparedQuery("UPDATE password_recovery SET used_at = now() WHERE person_id = $1 "
                                     + "AND used_at IS NULL").execute(Tuple.of(personId))
-                            .chain(() -> recorded(conn, person, notice.apply(person), clientAddress)).replaceWith(person);
+                            .chain(() -> recorded(conn, person, notice.apply(person), clientAddress))
+                            .chain(() -> alsoThen.apply(conn, person)).replaceWith(person);
                 }));
     }
 

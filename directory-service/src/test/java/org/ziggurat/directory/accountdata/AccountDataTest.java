@@ -45,7 +45,7 @@ class AccountDataTest {
     }
 
     private long erasures(Person person, String condition) {
-        return pool.preparedQuery("SELECT count(*) FROM person_erasure WHERE person_id = $1 AND " + condition)
+        return pool.preparedQuery("SELECT count(*) FROM peer_delivery WHERE kind = 'erasure' AND person_id = $1 AND " + condition)
                 .execute(Tuple.of(person.id())).await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
     }
 

@@ -24,6 +24,8 @@ public class PeersDouble implements QuarkusTestResourceLifecycleManager {
     }
 
     public static final List<Received> ERASURES = new CopyOnWriteArrayList<>();
+    /** The people whose sign-ins a peer was told to end, in order. */
+    public static final List<Long> SIGN_OUTS = new CopyOnWriteArrayList<>();
     public static final Set<String> AWAY = ConcurrentHashMap.newKeySet();
 
     private Vertx vertx;
@@ -47,6 +49,10 @@ public class PeersDouble implements QuarkusTestResourceLifecycleManager {
                 } else if (path.equals("/internal/erasures") && request.method().name().equals("POST")) {
                     JsonObject body = raw.toJsonObject();
                     ERASURES.add(new Received(peer, body.getLong("person_id"), body.getString("username")));
+                    request.response().setStatusCode(204).end();
+                } else if (path.equals("/internal/sign-outs") && peer.equals("auth-service")
+                        && request.method().name().equals("POST")) {
+                    SIGN_OUTS.add(raw.toJsonObject().getLong("person_id"));
                     request.response().setStatusCode(204).end();
                 } else {
                     request.response().setStatusCode(404).end();

@@ -179,7 +179,7 @@ class PasswordRecoveryTest {
         assertEquals(401, passwordCheck(person, "correct horse battery"));
         reset(link, "a recovered passphrase").statusCode(410);
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> withSubject(person,
-                "Your account's security changed: your password was changed on your account page, and your other sign-ins were ended")
+                "Your account's security changed: your password was changed (on your account page, or by a script of yours), and your other sign-ins were ended")
                 .size() == 1);
         asService("auth-service").get("/internal/people/" + person.id() + "/factors").then()
                 .body("events.kind", org.hamcrest.Matchers.hasItem("password_changed"));
