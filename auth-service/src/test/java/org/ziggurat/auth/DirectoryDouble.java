@@ -88,6 +88,18 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
         vertx = Vertx.vertx();
         try {
             int port = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(raw -> {
+                if (request.path().matches("/internal/people/\\d+/avatar") && request.method().name().equals("PUT")) {
+                    // An image, not JSON: as the real one, a service's token, then the image's rules.
+                    int refused = org.ziggurat.platform.testing.InternalCallers.refusal(request.getHeader("X-Platform-Token"));
+                    if (refused != 0) {
+                        request.response().setStatusCode(refused).end();
+                    } else {
+                        long id = Long.parseLong(request.path().split("/")[3]);
+                        ProfileDouble.avatar(request, raw.getBytes(), PEOPLE.values().stream().filter(q -> q.id() == id)
+                                .findFirst().orElse(null));
+                    }
+                    return;
+                }
                 JsonObject body;
                 try {
                     body = raw.length() == 0 ? null : raw.toJsonObject();

@@ -114,6 +114,35 @@ public final class ProfileDouble {
         }
     }
 
+    /** The avatars set, by person. */
+    public static final Map<Long, byte[]> AVATARS = new ConcurrentHashMap<>();
+
+    /** As the real one: an image it can decode, PNG or JPEG, at most 1 MiB; 422 otherwise, 413 past the size. */
+    static void avatar(HttpServerRequest request, byte[] image, DirectoryDouble.Person person) {
+        if (person == null || DELETED.contains(person.id())) {
+            answer(request, 404, new JsonObject().put("status", 404));
+            return;
+        }
+        if (image.length > 1024 * 1024) {
+            answer(request, 413, new JsonObject().put("status", 413));
+            return;
+        }
+        boolean pngOrJpeg = image.length > 3 && ((image[0] & 0xff) == 0x89 && image[1] == 'P' || (image[0] & 0xff) == 0xff
+                && (image[1] & 0xff) == 0xd8);
+        boolean decodes;
+        try {
+            decodes = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(image)) != null;
+        } catch (java.io.IOException e) {
+            decodes = false;
+        }
+        if (!pngOrJpeg || !decodes) {
+            answer(request, 422, new JsonObject().put("status", 422));
+            return;
+        }
+        AVATARS.put(person.id(), image);
+        answer(request, 200, view(person, state(person)));
+    }
+
     private static JsonObject view(DirectoryDouble.Person p, State s) {
         return new JsonObject().put("id", p.id()).put("username", p.username()).put("display_name", s.displayName())
                 .put("picture", "https://x.example/people/" + p.username() + "/avatar").put("email", s.email())

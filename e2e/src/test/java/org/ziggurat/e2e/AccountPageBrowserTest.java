@@ -98,7 +98,8 @@ class AccountPageBrowserTest {
     }
 
     /**
-     * The account page's own forms in Chromium: the name shown, a new sign-in address (the password
+     * The account page's own forms in Chromium: the name shown, an avatar (shown on the page from the
+     * API's address), a new sign-in address (the password
      * first; the new address is mailed a link, the old one told), and on the security page a new
      * password, after which the old password and the old refresh token are dead.
      */
@@ -120,6 +121,19 @@ class AccountPageBrowserTest {
             driver.findElement(By.id("save_profile")).click();
             wait.until(ExpectedConditions.stalenessOf(name));
             wait.until(ExpectedConditions.attributeToBe(By.id("display_name"), "value", "Dr. Chromium"));
+
+            java.nio.file.Path picture = java.nio.file.Files.createTempFile("avatar", ".png");
+            javax.imageio.ImageIO.write(new java.awt.image.BufferedImage(24, 24, java.awt.image.BufferedImage.TYPE_INT_RGB), "png",
+                    picture.toFile());
+            var upload = driver.findElement(By.id("upload_avatar"));
+            driver.findElement(By.id("avatar_file")).sendKeys(picture.toString());
+            upload.click();
+            wait.until(ExpectedConditions.stalenessOf(upload));
+            wait.until(d -> ((org.openqa.selenium.JavascriptExecutor) d).executeScript(
+                    "var i = document.getElementById('avatar'); return i && i.complete && i.naturalWidth;") instanceof Number n
+                    && n.intValue() == 24);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(java.nio.file.Files.readAllBytes(picture), Platform.anonymous()
+                    .get("/people/" + person.username() + "/avatar").then().statusCode(200).extract().asByteArray());
 
             driver.findElement(By.id("new_email")).sendKeys(newAddress);
             driver.findElement(By.id("email_password")).sendKeys(person.password());

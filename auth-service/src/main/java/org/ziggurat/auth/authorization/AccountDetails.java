@@ -91,6 +91,11 @@ public class AccountDetails {
                 });
     }
 
+    /** A new avatar: {@link DirectoryClient.Invalid} for anything but a PNG or JPEG the directory takes. */
+    public Uni<DirectoryClient.AccountProfile> setAvatar(LoginSessions.Session session, byte[] image) {
+        return directory.setAvatar(session.personId(), image);
+    }
+
     /** {@link DirectoryClient.Conflict} when the address is proven already. */
     public Uni<Void> resendVerification(LoginSessions.Session session) {
         return directory.resendVerification(session.personId());

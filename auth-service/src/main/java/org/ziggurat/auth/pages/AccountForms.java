@@ -46,17 +46,23 @@ class AccountForms {
             if ("passkey".equals(action)) {
                 return signInForm.submitPasskey(form, loginCsrfCookie, flow);
             }
-            return sessions.find(cookie).chain(session -> {
-                if (session == null) {
-                    return Uni.createFrom().item(flow.formAgain().show("Your session ended. Sign in again.", null, 401));
-                }
-                if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
-                    return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
-                }
-                return sessions.seen(session.hash()).chain(() -> change.apply(action, form, session, CallerAddress.of(http)))
-                        .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
-                                "Your account cannot be changed for a moment. Try again shortly."));
-            });
+            return withSession(cookie, form.get("csrf"), flow,
+                    session -> change.apply(action, form, session, CallerAddress.of(http)));
         });
+    }
+
+    /** A change with the live session whose CSRF token the form carried ({@code csrf}); else the refusal. */
+    Uni<Response> withSession(String cookie, String csrf, SignInForm.Flow flow,
+            java.util.function.Function<LoginSessions.Session, Uni<Response>> change) {
+        return sessions.find(cookie).chain(session -> {
+            if (session == null) {
+                return Uni.createFrom().item(flow.formAgain().show("Your session ended. Sign in again.", null, 401));
+            }
+            if (!TokenCrypto.sameValue(csrf, session.csrfToken())) {
+                return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
+            }
+            return sessions.seen(session.hash()).chain(() -> change.apply(session));
+        }).onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
+                "Your account cannot be changed for a moment. Try again shortly."));
     }
 }

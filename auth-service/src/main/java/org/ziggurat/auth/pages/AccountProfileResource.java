@@ -97,10 +97,54 @@ public class AccountProfileResource {
             @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
             @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
             @Context UriInfo uri, @Context HttpServerRequest http) {
-        SignInForm.Flow flow = new SignInForm.Flow("account", "-", ProfilePages.PATH, Map.of(), uri,
-                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created));
-        return forms.post(contentType, body, cookie, loginCsrfCookie, http, flow,
+        return forms.post(contentType, body, cookie, loginCsrfCookie, http, flow(uri),
                 (action, form, session, address) -> change(action, form, session, uri, address));
+    }
+
+    /** The largest avatar the form takes (the directory's own limit; a body past 1 MiB is refused before this). */
+    static final int AVATAR_MAX_BYTES = 1024 * 1024;
+
+    @Operation(operationId = "uploadAccountAvatar", summary = "Upload an avatar (the account page's form)",
+    description = "multipart/form-data: csrf (the session's), avatar (a PNG or JPEG file). Back to the page.")
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "multipart/form-data",
+    schema = @Schema(implementation = AuthorizeDocs.AvatarForm.class)))
+    @APIResponse(responseCode = "303", description = "Done: back to the page.", headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "401", description = "No session.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "403", description = "A form that this site did not send.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "422", description = "Not a PNG or JPEG image the platform takes.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @POST
+    @Path("/avatar")
+    @Consumes(MediaType.MULTIPART_FORM_DATA)
+    @io.smallrye.common.annotation.Blocking
+    public Uni<Response> uploadAvatar(@org.jboss.resteasy.reactive.RestForm("csrf") String csrf,
+            @org.jboss.resteasy.reactive.RestForm("avatar") org.jboss.resteasy.reactive.multipart.FileUpload avatar,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
+        byte[] image = read(avatar);
+        return forms.withSession(cookie, csrf, flow(uri), session -> image == null
+                ? page(session, AVATAR_REFUSED, null, 422, uri)
+                : details.setAvatar(session, image).map(done -> pages.changed(uri))
+                        .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session, AVATAR_REFUSED, null, 422, uri)));
+    }
+
+    private static final String AVATAR_REFUSED = "Choose a PNG or JPEG image of at most 1 MB. Nothing was changed.";
+
+    private SignInForm.Flow flow(UriInfo uri) {
+        return new SignInForm.Flow("account", "-", ProfilePages.PATH, Map.of(), uri,
+                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created));
+    }
+
+    /** The uploaded file's bytes; null when there is none, it is empty, or it is too large. */
+    private static byte[] read(org.jboss.resteasy.reactive.multipart.FileUpload upload) {
+        if (upload == null || upload.uploadedFile() == null || upload.size() <= 0 || upload.size() > AVATAR_MAX_BYTES) {
+            return null;
+        }
+        try {
+            return java.nio.file.Files.readAllBytes(upload.uploadedFile());
+        } catch (java.io.IOException unreadable) {
+            return null;
+        }
     }
 
     private Uni<Response> change(String action, org.ziggurat.auth.oauth.OAuthForm form, LoginSessions.Session session,

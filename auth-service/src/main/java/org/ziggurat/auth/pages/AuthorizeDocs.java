@@ -101,6 +101,12 @@ final class AuthorizeDocs {
                     + "browser's PublicKeyCredential, as its toJSON() gives it.") String credential) {
     }
 
+    @Schema(name = "AvatarForm", description = "The account page's avatar form.")
+    public record AvatarForm(@Schema(required = true, description = "The CSRF field of the page that sent the form.") String csrf,
+            @Schema(required = true, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING, format = "binary",
+                    description = "A PNG or JPEG image, at most 1 MB.") String avatar) {
+    }
+
     @Schema(name = "EmailVerificationForm", description = "The Confirm button of the page a verification link opens.")
     public record EmailVerificationForm(@Schema(required = true, description = "The link's token.") String token) {
     }

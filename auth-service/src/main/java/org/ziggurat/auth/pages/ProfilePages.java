@@ -61,6 +61,7 @@ class ProfilePages {
             int status, UriInfo uri) {
         String html = account.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
                 .data("security", PagePaths.apiPath(uri, AccountPages.PATH)).data("csrf", session.csrfToken())
+                .data("avatarAction", PagePaths.apiPath(uri, PATH + "/avatar"))
                 .data("profile", profile).data("error", error).data("notice", notice).render();
         return PageHeaders.page(status, html, null).build();
     }

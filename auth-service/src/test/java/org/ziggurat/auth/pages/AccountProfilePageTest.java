@@ -155,4 +155,39 @@ class AccountProfilePageTest {
         assertEquals(200, page.statusCode());
         assertTrue(page.asString().contains("id=\"sign_in\""), page.asString());
     }
+
+    /** The avatar form: multipart, the session's CSRF token, an image the directory takes. */
+    @Test
+    void anAvatarIsUploadedWithTheSessionsForm() throws Exception {
+        Browser carol = carolOnTheAccountPage();
+        String html = carol.get("/account").asString();
+        assertTrue(html.contains("id=\"avatar_form\"") && html.contains("enctype=\"multipart/form-data\""), html);
+        String csrf = AuthorizeFlowTest.hiddenFields(html).get("csrf");
+        java.awt.image.BufferedImage picture = new java.awt.image.BufferedImage(8, 8, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(picture, "png", png);
+
+        assertEquals(403, upload(carol, "forged", png.toByteArray()).statusCode());
+        assertEquals(422, upload(carol, csrf, "not an image".getBytes(java.nio.charset.StandardCharsets.UTF_8)).statusCode());
+        assertEquals(401, upload(new Browser(), csrf, png.toByteArray()).statusCode());
+        // A body that is no multipart (its boundary never comes) is the request's fault, not the database's.
+        assertEquals(400, io.restassured.RestAssured.given().redirects().follow(false).cookies(carol.cookies)
+                .contentType("multipart/form-data; boundary=xyz").body("hello".getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/account/avatar").statusCode());
+        Response done = upload(carol, csrf, png.toByteArray());
+        assertEquals(303, done.statusCode(), done.asString());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(png.toByteArray(), org.ziggurat.auth.ProfileDouble.AVATARS.get(103L));
+    }
+
+    /** As a browser sends the form: multipart/form-data with its length (the pages take no chunked bodies). */
+    private static Response upload(Browser browser, String csrf, byte[] image) throws java.io.IOException {
+        String boundary = "----zigguratTestBoundary";
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n" + csrf + "\r\n--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        body.write(image);
+        body.write(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return io.restassured.RestAssured.given().redirects().follow(false).cookies(browser.cookies)
+                .contentType("multipart/form-data; boundary=" + boundary).body(body.toByteArray()).post("/account/avatar");
+    }
 }

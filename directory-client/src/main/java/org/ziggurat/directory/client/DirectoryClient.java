@@ -363,6 +363,12 @@ public interface DirectoryClient {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<AccountProfile> changeProfile(@PathParam("id") long personId, java.util.Map<String, Object> change);
 
+    /** A new avatar: {@link Invalid} for anything but a PNG or JPEG of the allowed size and sides. */
+    @PUT
+    @Path("/people/{id}/avatar")
+    @Consumes(MediaType.APPLICATION_OCTET_STREAM)
+    Uni<AccountProfile> setAvatar(@PathParam("id") long personId, byte[] image);
+
     @RegisterForReflection
     record NewEmail(String email, String clientAddress) {
     }
@@ -435,7 +441,7 @@ public interface DirectoryClient {
         if (response.getStatus() == 410) {
             return new LinkGone();
         }
-        if (response.getStatus() == 422) {
+        if (response.getStatus() == 422 || response.getStatus() == 413) {
             return new Invalid();
         }
         if (response.getStatus() >= 500) {

@@ -52,6 +52,14 @@ public class AccountProfileResource {
         return profiles.change(personId, change, PublicUrls.of(uri));
     }
 
+    /** A new avatar from the account page: the image's bytes (PNG or JPEG). */
+    @PUT
+    @Path("/people/{id}/avatar")
+    @Consumes({"image/png", "image/jpeg", MediaType.APPLICATION_OCTET_STREAM})
+    public Uni<AccountProfiles.AccountProfile> setAvatar(@PathParam("id") String id, byte[] image, @Context UriInfo uri) {
+        return profiles.setAvatar(PathIds.parse(id, "person"), image, PublicUrls.of(uri));
+    }
+
     /** A new sign-in address, after auth-service checked the password: a link to prove it, a notice to the old one. */
     @PUT
     @Path("/people/{id}/email")

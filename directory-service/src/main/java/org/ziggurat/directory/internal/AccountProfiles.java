@@ -47,6 +47,11 @@ public class AccountProfiles {
         return people.person(personId).chain(row -> peopleService.updateProfile(personId, change)).map(row -> view(row, urls));
     }
 
+    /** A new avatar (PNG or JPEG, PeopleService's rules); 404 for an unknown person. */
+    public Uni<AccountProfile> setAvatar(long personId, byte[] image, PublicUrls urls) {
+        return people.person(personId).chain(row -> peopleService.setAvatar(personId, image)).map(row -> view(row, urls));
+    }
+
     public Uni<EmailAddresses.Changed> changeEmail(long personId, String email, String clientAddress) {
         return callers.service().chain(service -> addresses.change(personId, email, PasswordChecks.address(clientAddress)));
     }

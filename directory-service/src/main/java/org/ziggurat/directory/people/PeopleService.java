@@ -147,7 +147,8 @@ public class PeopleService {
                 .onItem().ifNull().failWith(PeopleService::gone);
     }
 
-    Uni<PersonRow> setAvatar(long id, byte[] bytes) {
+    /** 413 past the size, 422 for anything but a PNG or JPEG of bounded sides. */
+    public Uni<PersonRow> setAvatar(long id, byte[] bytes) {
         if (bytes == null || bytes.length == 0) {
             return Uni.createFrom().failure(ProblemException.badRequest("The request body must be a PNG or JPEG image."));
         }

@@ -126,4 +126,24 @@ class AccountAddressTest {
         as(person, "account").get("/user/security-log?limit=0").then().statusCode(400);
         as(person, "account").get("/user/security-log?limit=1").then().statusCode(200).body("size()", equalTo(1));
     }
+
+    /** The account page's avatar: a service's call with the image's bytes, under the same rules as PUT /user/avatar. */
+    @Test
+    void theAccountPageSetsTheAvatar() throws Exception {
+        Person person = signUp("avatar-page");
+        java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(new java.awt.image.BufferedImage(16, 16, java.awt.image.BufferedImage.TYPE_INT_RGB), "png", png);
+        asService("auth-service").contentType("application/octet-stream").body("not an image".getBytes())
+                .put("/internal/people/" + person.id() + "/avatar").then().statusCode(422);
+        as(person, "user", "account").contentType("application/octet-stream").body(png.toByteArray())
+                .put("/internal/people/" + person.id() + "/avatar").then().statusCode(403);
+        asService("auth-service").contentType("application/octet-stream").body(png.toByteArray())
+                .put("/internal/people/987654321/avatar").then().statusCode(404);
+        asService("auth-service").contentType("application/octet-stream").body(png.toByteArray())
+                .put("/internal/people/" + person.id() + "/avatar").then().statusCode(200)
+                .body("picture", org.hamcrest.Matchers.containsString("/people/" + person.username() + "/avatar"));
+        byte[] served = io.restassured.RestAssured.given().get("/people/" + person.username() + "/avatar").then().statusCode(200)
+                .extract().asByteArray();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(png.toByteArray(), served);
+    }
 }

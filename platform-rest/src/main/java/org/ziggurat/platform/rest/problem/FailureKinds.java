@@ -39,6 +39,26 @@ public final class FailureKinds {
     }
 
 
+    /**
+     * A multipart/form-data body that does not parse (a wrong boundary, a body cut short): the
+     * REST layer's parser throws a plain IOException, which {@link NetworkFailures} would take for
+     * a broken connection to the database. The request's fault: 400.
+     */
+    static boolean malformedMultipart(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.io.IOException) {
+                for (StackTraceElement frame : t.getStackTrace()) {
+                    if (frame.getClassName().startsWith(MULTIPART_PARSER)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static final String MULTIPART_PARSER = "org.jboss.resteasy.reactive.server.core.multipart.";
+
     /** A connection the database's client closed, or a refused, reset or broken one ({@link NetworkFailures}). */
     static boolean connectionFailure(Throwable t) {
         return t instanceof ClosedConnectionException || NetworkFailures.is(t);

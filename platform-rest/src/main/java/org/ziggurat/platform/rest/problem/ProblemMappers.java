@@ -140,6 +140,10 @@ public class ProblemMappers {
                         + "such as a NUL character or a number out of range.", null, headers, uri);
             }
         }
+        if (FailureKinds.malformedMultipart(e)) {
+            LOG.debugf("Refused a multipart body that does not parse (%s) at %s", e.getMessage(), uri.getPath());
+            return respond(400, "Bad Request", "The multipart/form-data body is malformed.", null, headers, uri);
+        }
         if (FailureKinds.dependencyUnavailable(e)) {
             LOG.warnf("A service this one needs is not reachable now (%s) for %s", e.getMessage(), uri.getPath());
             return retryShortly("A service this request needs is unavailable for a moment. Try again shortly.", headers, uri);
