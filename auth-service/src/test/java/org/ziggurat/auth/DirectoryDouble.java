@@ -127,7 +127,7 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     String kind = body == null ? null : body.getString("kind");
                     if (kind == null || !java.util.Set.of("sign_in", "application_authorized", "application_revoked").contains(kind)) {
                         json(request, 400, "{\"status\":400}");
-                    } else if (PEOPLE.values().stream().noneMatch(q -> q.id() == id)) {
+                    } else if (PEOPLE.values().stream().noneMatch(q -> q.id() == id) || ProfileDouble.DELETED.contains(id)) {
                         json(request, 404, "{\"status\":404}");
                     } else {
                         SECURITY_LOG.add(body.put("person_id", id));

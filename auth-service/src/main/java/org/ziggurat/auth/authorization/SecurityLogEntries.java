@@ -50,6 +50,8 @@ public class SecurityLogEntries {
 
     private Uni<Void> record(long personId, String kind, Origin origin, String detail) {
         return directory.recordSecurityLog(personId, new DirectoryClient.SecurityLogEntry(kind, origin.address(),
-                origin.userAgent(), detail));
+                        origin.userAgent(), detail))
+                // The account was deleted a moment ago: there is no log left to write to.
+                .onFailure(DirectoryClient.NotFound.class).recoverWithNull();
     }
 }

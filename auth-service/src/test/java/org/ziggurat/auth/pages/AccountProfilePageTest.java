@@ -154,6 +154,9 @@ class AccountProfilePageTest {
         Response page = ivy.get("/account");
         assertEquals(200, page.statusCode());
         assertTrue(page.asString().contains("id=\"sign_in\""), page.asString());
+        // Deleted between the password's check and the sign-in's log entry: signed in, then out at the next page.
+        Browser again = onTheAccountPage("ivy", "ivy password 9");
+        assertTrue(again.get("/account").asString().contains("That account no longer exists."));
     }
 
     /** The avatar form: multipart, the session's CSRF token, an image the directory takes. */
