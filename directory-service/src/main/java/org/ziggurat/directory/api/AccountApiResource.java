@@ -109,14 +109,11 @@ public class AccountApiResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<EmailAddresses.Changed> changeEmail(JsonNode body) {
         EdgeInput<String> email = EdgeInput.read(() -> {
-            FieldChecks.object(body);
-            JsonNode node = body.get("email");
-            if (node == null || !node.isTextual()) {
-                FieldChecks errors = new FieldChecks();
-                errors.add("email", "is required, as a string");
-                errors.throwIfFailed("The address is not valid.");
-            }
-            return node.asText();
+            FieldChecks errors = new FieldChecks();
+            String address = errors.string(FieldChecks.object(body).get("email"), "email",
+                    org.ziggurat.directory.people.ProfileRules.EMAIL_MAX, true);
+            errors.throwIfFailed("The address is not valid.");
+            return address;
         });
         return callers.current().chain(caller -> addresses.change(caller, email.get()));
     }
