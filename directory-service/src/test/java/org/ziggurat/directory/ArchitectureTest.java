@@ -24,10 +24,12 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("organizations", Set.of(ROOT, "people", "security")),
             entry("securitylog", Set.of(ROOT, "factors", "mail")),
             entry("accountdata", Set.of(ROOT, "mail")),
-            entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors", "mail", "securitylog", "accountdata")),
+            entry("identities", Set.of(ROOT, "people", "factors", "mail")),
+            entry("internal", Set.of(ROOT, "people", "organizations", "security", "factors", "mail", "securitylog", "accountdata",
+                    "identities")),
             entry("selfservice", Set.of(ROOT, "people", "factors", "internal", "accountdata")),
             entry("api", Set.of(ROOT, "people", "organizations", "security", "securitylog", "accountdata", "factors",
-                    "selfservice")));
+                    "selfservice", "identities")));
 
     @Override
     protected String root() {

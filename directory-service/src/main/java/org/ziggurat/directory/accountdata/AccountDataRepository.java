@@ -46,10 +46,15 @@ public class AccountDataRepository {
         Uni<JsonArray> mails = list("SELECT json_build_object('kind', kind, 'recipient', recipient, 'subject', subject, "
                 + "'created_at', created_at, 'sent_at', sent_at) AS row FROM mail_outbox WHERE person_id = $1 ORDER BY id",
                 personId);
-        return Uni.combine().all().unis(profile, memberships, factors, log, mails).asTuple().map(all -> all.getItem1() == null
+        Uni<JsonArray> identities = list("SELECT json_build_object('provider', provider, 'subject', subject, "
+                + "'display_name', display_name, 'email', email, 'email_verified', email_verified, 'assurance', assurance, "
+                + "'orcid', orcid, 'created_at', created_at, 'last_used_at', last_used_at) AS row FROM linked_identity "
+                + "WHERE person_id = $1 ORDER BY id", personId);
+        return Uni.combine().all().unis(profile, memberships, factors, log, mails, identities).asTuple().map(all -> all.getItem1() == null
                 ? null
                 : new JsonObject().put("profile", all.getItem1()).put("memberships", all.getItem2())
-                        .put("second_factors", all.getItem3()).put("security_log", all.getItem4()).put("mails", all.getItem5()));
+                        .put("second_factors", all.getItem3()).put("security_log", all.getItem4()).put("mails", all.getItem5())
+                        .put("linked_identities", all.getItem6()));
     }
 
     private Uni<JsonArray> list(String sql, long personId) {

@@ -29,6 +29,11 @@ public final class AccountEvents {
     /** An application's access taken away on the account page; detail: its name. */
     public static final String APPLICATION_REVOKED = "application_revoked";
 
+    /** An identity of another provider linked to the account; detail: the provider and its name for the person. */
+    public static final String IDENTITY_LINKED = "identity_linked";
+    /** A linked identity removed; detail: the provider and its name for the person. */
+    public static final String IDENTITY_UNLINKED = "identity_unlinked";
+
     /** What other services may record (auth-service's pages); the rest the directory records itself. */
     public static final java.util.Set<String> RECORDED_BY_SERVICES = java.util.Set.of(SIGN_IN, APPLICATION_AUTHORIZED,
             APPLICATION_REVOKED);

@@ -20,7 +20,11 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.directory.identities.Entitlements;
+import org.ziggurat.directory.identities.LinkedIdentities;
+import org.ziggurat.directory.identities.ResearchClaimsSettings;
 import org.ziggurat.directory.organizations.OrganizationViews;
+import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.rest.http.PublicUrls;
@@ -48,8 +52,13 @@ public class InternalResource {
     private final NamespaceLookups namespaces;
     private final PasswordChecks passwords;
 
+    private final LinkedIdentities identities;
+    private final ResearchClaimsSettings researchSettings;
+
     InternalResource(PersonLookups people, ApplicationLinks links, NamespaceLookups namespaces,
-            PasswordChecks passwords) {
+            PasswordChecks passwords, LinkedIdentities identities, ResearchClaimsSettings researchSettings) {
+        this.identities = identities;
+        this.researchSettings = researchSettings;
         this.people = people;
         this.links = links;
         this.namespaces = namespaces;
@@ -132,19 +141,38 @@ public class InternalResource {
      * the profile last changed.
      */
     @RegisterForReflection
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl,
-            String email, Instant updatedAt, boolean emailVerified) {
+            String email, Instant updatedAt, boolean emailVerified, Research research) {
+    }
+
+    /**
+     * The research claims ({@code research=true}): the person's memberships as AARC-G069
+     * entitlements, the ORCID iD and REFEDS assurance that their linked identities carry, and the
+     * persistent voperson id.
+     */
+    @RegisterForReflection
+    public record Research(List<String> entitlements, String orcid, List<String> assurance, String vopersonId) {
     }
 
     @GET
     @Path("/people/{id}/claims")
-    public Uni<OpenIdPerson> claims(@PathParam("id") String id, @Context UriInfo uri) {
+    public Uni<OpenIdPerson> claims(@PathParam("id") String id, @QueryParam("research") String research,
+            @Context UriInfo uri) {
         long personId = PathIds.parse(id, "person");
+        boolean withResearch = research != null && FieldChecks.flag("research", research);
         PublicUrls urls = PublicUrls.of(uri);
-        return people.person(personId).map(r -> {
+        return people.person(personId).chain(r -> {
             PersonViews.Person p = PersonViews.person(r, urls);
-            return new OpenIdPerson(p.id(), p.username(), p.displayName(), p.imageThumb50(), p.htmlUrl(), r.email(),
-                    r.updatedAt(), r.emailVerified());
+            Uni<Research> researchClaims = !withResearch ? Uni.createFrom().nullItem()
+                    : people.activeOrganizations(personId).chain(memberships -> identities.research(personId)
+                            .map(linked -> new Research(Entitlements.of(researchSettings.entitlementNamespace(),
+                                    researchSettings.authority(), memberships.stream()
+                                            .map(m -> new Entitlements.Membership(m.name(), m.role())).toList()),
+                                    linked.orcid(), linked.assurance(),
+                                    Entitlements.vopersonId(personId, researchSettings.authority()))));
+            return researchClaims.map(claims -> new OpenIdPerson(p.id(), p.username(), p.displayName(), p.imageThumb50(),
+                    p.htmlUrl(), r.email(), r.updatedAt(), r.emailVerified(), claims));
         });
     }
 

@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -61,18 +62,31 @@ public class PeopleRepository {
      * its mail in the outbox, in one transaction; 409 when taken.
      */
     public Uni<PersonRow> insert(NewPerson person, EmailProof proof) {
+        return insert(person, proof, (conn, row) -> Uni.createFrom().voidItem());
+    }
+
+    /**
+     * The same, with {@code alsoInTransaction}'s rows; {@code proof} null when the address is known
+     * to be the person's already (a provider that verified it), which is then confirmed.
+     */
+    public Uni<PersonRow> insert(NewPerson person, EmailProof proof,
+            java.util.function.BiFunction<SqlConnection, PersonRow, Uni<Void>> alsoInTransaction) {
         return pool.withTransaction(conn -> conn
                 .preparedQuery("INSERT INTO namespace (name_key, kind) VALUES ($1, 'person')")
                 .execute(Tuple.of(person.username()))
-                .chain(() -> conn.preparedQuery("INSERT INTO person (username, display_name, email, password_hash) "
-                        + "VALUES ($1, $2, $3, $4) RETURNING " + PersonRow.COLUMNS)
-                        .execute(Tuple.of(person.username(), person.displayName(), person.email(), person.passwordHash())))
+                .chain(() -> conn.preparedQuery("INSERT INTO person (username, display_name, email, password_hash, "
+                                + "email_verified_at) VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN now() END) RETURNING "
+                                + PersonRow.COLUMNS)
+                        .execute(Tuple.of(person.username(), person.displayName(), person.email(), person.passwordHash(),
+                                proof == null)))
                 .map(rows -> PersonRow.from(rows.iterator().next()))
-                .call(row -> conn.preparedQuery("INSERT INTO email_verification (token_hash, person_id, email, expires_at) "
-                                + "VALUES ($1, $2, $3, now() + interval '24 hours')")
-                        .execute(Tuple.of(Buffer.buffer(proof.tokenHash()), row.id(), row.email()))
-                        .chain(() -> MailOutboxRepository.enqueue(conn, row.id(), AccountMails.EMAIL_VERIFICATION, row.email(),
-                                proof.subject(), proof.body()))))
+                .call(row -> proof == null ? Uni.createFrom().voidItem()
+                        : conn.preparedQuery("INSERT INTO email_verification (token_hash, person_id, email, expires_at) "
+                                        + "VALUES ($1, $2, $3, now() + interval '24 hours')")
+                                .execute(Tuple.of(Buffer.buffer(proof.tokenHash()), row.id(), row.email()))
+                                .chain(() -> MailOutboxRepository.enqueue(conn, row.id(), AccountMails.EMAIL_VERIFICATION,
+                                        row.email(), proof.subject(), proof.body())))
+                .call(row -> alsoInTransaction.apply(conn, row)))
                 .onFailure(PgException.class).transform(PeopleRepository::conflict);
     }
 
@@ -221,6 +235,9 @@ public class PeopleRepository {
             return failure;
         }
         String constraint = pg.getConstraint() == null ? "" : pg.getConstraint();
+        if (constraint.startsWith("linked_identity")) {
+            return new ValueTaken("This identity is linked to another account already.");
+        }
         if (constraint.contains("email")) {
             return new ValueTaken("An account with this email address exists already.");
         }

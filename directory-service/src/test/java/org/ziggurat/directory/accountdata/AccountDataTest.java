@@ -55,7 +55,11 @@ class AccountDataTest {
         int org = organization(person);
         String orgName = given().get("/organizations/" + org).then().extract().path("name");
         as(person, "user").get("/user/export").then().statusCode(403);
+        asService("auth-service").contentType("application/json").body(Map.of("identity", Map.of("provider", "orcid",
+                        "subject", "0000-0002-1825-0097-" + person.id(), "orcid", "0000-0002-1825-0097"), "client_address", "192.0.2.1"))
+                .post("/internal/people/" + person.id() + "/identities").then().statusCode(201);
         as(person, "account").get("/user/export").then().statusCode(200)
+                .body("directory.linked_identities[0].orcid", equalTo("0000-0002-1825-0097"))
                 .header("Content-Disposition", containsString("ziggurat-" + person.username() + ".json"))
                 .header("Cache-Control", "no-store")
                 .body("format", equalTo("ziggurat-account-export/1"))

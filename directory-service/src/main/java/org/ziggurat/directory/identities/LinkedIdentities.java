@@ -1,0 +1,237 @@
+package org.ziggurat.directory.identities;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.directory.mail.AccountMails;
+import org.ziggurat.directory.people.EmailTokens;
+import org.ziggurat.directory.people.PeopleRepository;
+import org.ziggurat.directory.people.PersonRow;
+import org.ziggurat.directory.people.ProfileRules;
+import org.ziggurat.platform.input.FieldChecks;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Caller;
+import org.ziggurat.platform.token.Callers;
+import org.ziggurat.platform.token.ScopeNames;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Identities of other providers that people sign in with. The rule that guards accounts: an
+ * identity joins an account only when auth-service has the account's owner signed in (the
+ * account page, or the sign-in that follows the provider's), never because an address matches;
+ * a new account made with one confirms its address only when the provider verified that very
+ * address. Each may be removed, but not the last way a person has to sign in.
+ */
+@ApplicationScoped
+public class LinkedIdentities {
+
+    public static final int MOST_PER_PERSON = 20;
+    static final int MOST_ASSURANCE_VALUES = 20;
+    private static final Pattern PROVIDER = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
+    private static final Pattern ORCID = Pattern.compile("\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]");
+    private static final Logger LOG = Logger.getLogger(LinkedIdentities.class);
+
+    /** What auth-service learned from a provider: the identity and what the provider said of the person. */
+    @RegisterForReflection
+    public record UpstreamIdentity(String provider, String subject, String displayName, String email, Boolean emailVerified,
+            List<String> assurance, String orcid) {
+    }
+
+    /** A new account made at a provider's sign-in: the username and name the person confirmed, and an address. */
+    @RegisterForReflection
+    public record NewAccount(String username, String displayName, String email, UpstreamIdentity identity) {
+    }
+
+    @RegisterForReflection
+    public record IdentityView(long id, String provider, String subject, String displayName, String email,
+            boolean emailVerified, List<String> assurance, String orcid, Instant createdAt, Instant lastUsedAt) {
+
+        static IdentityView of(LinkedIdentity link) {
+            return new IdentityView(link.id, link.provider, link.subject, link.displayName, link.email, link.emailVerified,
+                    values(link.assurance), link.orcid, link.createdAt.toInstant(),
+                    link.lastUsedAt == null ? null : link.lastUsedAt.toInstant());
+        }
+    }
+
+    /** The research claims of a person that their links contribute. */
+    public record Research(String orcid, List<String> assurance) {
+    }
+
+    private final Callers callers;
+    private final LinkedIdentityRepository repository;
+    private final PeopleRepository people;
+    private final AccountMails mails;
+
+    LinkedIdentities(Callers callers, LinkedIdentityRepository repository, PeopleRepository people, AccountMails mails) {
+        this.callers = callers;
+        this.repository = repository;
+        this.people = people;
+        this.mails = mails;
+    }
+
+    /** The person an identity signs in; 404 when it is linked to no one. */
+    public Uni<LinkedIdentityRepository.Holder> signIn(UpstreamIdentity identity) {
+        LinkedIdentityRepository.Upstream upstream = checked(identity);
+        return callers.service().chain(service -> repository.signIn(upstream))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("This identity is linked to no account."));
+    }
+
+    /**
+     * Links an identity to a person who auth-service has signed in: true when new, false when it was
+     * theirs already; 409 when it is someone else's, 422 past {@link #MOST_PER_PERSON}.
+     */
+    public Uni<Boolean> link(long personId, UpstreamIdentity identity, String address) {
+        LinkedIdentityRepository.Upstream upstream = checked(identity);
+        return callers.service().chain(service -> repository.link(personId, upstream, address)).map(outcome -> switch (outcome) {
+            case LINKED -> {
+                LOG.infof("identity linked: person_id=%d provider=%s", personId, upstream.provider());
+                yield true;
+            }
+            case ALREADY_YOURS -> false;
+            case SOMEONE_ELSES -> throw ProblemException.conflict("This identity is linked to another account.");
+            case TOO_MANY -> throw ProblemException.invalidField("identity", "an account links at most " + MOST_PER_PERSON
+                    + " identities");
+            case NO_PERSON -> throw ProblemException.notFound("No such person.");
+        });
+    }
+
+    /** A new account with the identity; 409 when the name, address or identity is taken. */
+    public Uni<PersonRow> signUp(NewAccount account) {
+        if (account == null) {
+            throw ProblemException.badRequest("A JSON body is required.");
+        }
+        LinkedIdentityRepository.Upstream upstream = checked(account.identity());
+        FieldChecks errors = new FieldChecks();
+        ProfileRules.username(account.username(), errors);
+        ProfileRules.email("email", account.email(), errors);
+        ProfileRules.displayName(account.displayName(), errors);
+        errors.throwIfFailed("The new account is not valid.");
+        String email = account.email().strip();
+        String displayName = account.displayName() == null ? account.username() : account.displayName().strip();
+        // Confirmed only when the provider verified this very address; else it is proven by mail, as at sign-up.
+        boolean verified = upstream.emailVerified() && upstream.email() != null && upstream.email().equalsIgnoreCase(email);
+        PeopleRepository.EmailProof proof = null;
+        if (!verified) {
+            String token = EmailTokens.newToken();
+            var mail = mails.verification(account.username(), email, token);
+            proof = new PeopleRepository.EmailProof(EmailTokens.hash(token), mail.subject(), mail.body());
+        }
+        PeopleRepository.EmailProof emailProof = proof;
+        return callers.service().chain(service -> people.insert(
+                        new PeopleRepository.NewPerson(account.username(), displayName, email, null), emailProof,
+                        (conn, row) -> LinkedIdentityRepository.insert(conn, row.id(), upstream)))
+                .invoke(row -> LOG.infof("person signed up through a provider: id=%d provider=%s", row.id(), upstream.provider()));
+    }
+
+    public Uni<List<IdentityView>> list(long personId) {
+        return callers.service().chain(service -> views(personId));
+    }
+
+    /** 404 when the person has no such link, 409 when it is their last way to sign in. */
+    public Uni<Void> unlink(long personId, long linkId, String address) {
+        return callers.service().chain(service -> unlinkChecked(personId, linkId, address));
+    }
+
+    /** The authenticated person's links (the account scope). */
+    public Uni<List<IdentityView>> own(Caller caller) {
+        return views(caller.requireUserWithScope(ScopeNames.ACCOUNT));
+    }
+
+    public Uni<Void> unlinkOwn(Caller caller, long linkId) {
+        return unlinkChecked(caller.requireUserWithScope(ScopeNames.ACCOUNT), linkId, null);
+    }
+
+    /** Whether the person's own second factor is asked for after a provider's sign-in; 404 for no such person. */
+    public Uni<Boolean> secondFactorAfterUpstream(long personId) {
+        return callers.service().chain(service -> repository.secondFactorAfterUpstream(personId))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("No such person."));
+    }
+
+    public Uni<Void> setSecondFactorAfterUpstream(long personId, Boolean required) {
+        if (required == null) {
+            throw ProblemException.invalidField("second_factor_after_upstream", FieldChecks.BOOLEAN);
+        }
+        return callers.service().chain(service -> repository.setSecondFactorAfterUpstream(personId, required))
+                .map(found -> {
+                    if (!found) {
+                        throw ProblemException.notFound("No such person.");
+                    }
+                    return null;
+                });
+    }
+
+    /** The ORCID iD (the latest linked) and the assurance values that the person's links carry. */
+    public Uni<Research> research(long personId) {
+        return repository.of(personId).map(links -> {
+            String orcid = null;
+            List<String> assurance = new ArrayList<>();
+            for (LinkedIdentity link : links) {
+                if (link.orcid != null) {
+                    orcid = link.orcid;
+                }
+                for (String value : values(link.assurance)) {
+                    if (!assurance.contains(value)) {
+                        assurance.add(value);
+                    }
+                }
+            }
+            return new Research(orcid, assurance);
+        });
+    }
+
+    private Uni<List<IdentityView>> views(long personId) {
+        return repository.of(personId).map(links -> links.stream().map(IdentityView::of).toList());
+    }
+
+    private Uni<Void> unlinkChecked(long personId, long linkId, String address) {
+        return repository.unlink(personId, linkId, address).map(outcome -> switch (outcome) {
+            case UNLINKED -> null;
+            case NOT_FOUND -> throw ProblemException.notFound("No such linked identity.");
+            case LAST_WAY_TO_SIGN_IN -> throw ProblemException.conflict("This is the last way to sign in to the account: "
+                    + "set a password or add a passkey, or link another identity, first.");
+        });
+    }
+
+    /** The identity as stored, or 422 naming the field. */
+    static LinkedIdentityRepository.Upstream checked(UpstreamIdentity identity) {
+        if (identity == null) {
+            throw ProblemException.invalidField("identity", FieldChecks.REQUIRED);
+        }
+        FieldChecks errors = new FieldChecks();
+        if (identity.provider() == null || !PROVIDER.matcher(identity.provider()).matches()) {
+            errors.add("provider", "must be a provider's id: lower-case letters, digits and hyphens, at most 40");
+        }
+        if (identity.subject() == null || identity.subject().isBlank() || identity.subject().length() > 255) {
+            errors.add("subject", "must be 1 to 255 characters");
+        }
+        if (identity.displayName() != null && identity.displayName().length() > 200) {
+            errors.add("display_name", "must be at most 200 characters");
+        }
+        if (identity.email() != null && identity.email().length() > ProfileRules.EMAIL_MAX) {
+            errors.add("email", "must be at most " + ProfileRules.EMAIL_MAX + " characters");
+        }
+        List<String> assurance = identity.assurance() == null ? List.of() : identity.assurance();
+        if (assurance.size() > MOST_ASSURANCE_VALUES || assurance.stream().anyMatch(v -> v == null || v.isBlank()
+                || v.length() > 255 || v.chars().anyMatch(Character::isWhitespace))) {
+            errors.add("assurance", "must be at most " + MOST_ASSURANCE_VALUES + " URIs without spaces");
+        }
+        if (identity.orcid() != null && !ORCID.matcher(identity.orcid()).matches()) {
+            errors.add("orcid", "must be an ORCID iD, 0000-0000-0000-000X");
+        }
+        errors.throwIfFailed("The identity is not valid.");
+        String email = identity.email() == null || identity.email().isBlank() ? null : identity.email().strip();
+        return new LinkedIdentityRepository.Upstream(identity.provider(), identity.subject(), identity.displayName(),
+                email,
+                Boolean.TRUE.equals(identity.emailVerified()) && email != null, String.join(" ", assurance),
+                identity.orcid());
+    }
+
+    private static List<String> values(String spaceSeparated) {
+        return spaceSeparated == null || spaceSeparated.isEmpty() ? List.of() : List.of(spaceSeparated.split(" "));
+    }
+}

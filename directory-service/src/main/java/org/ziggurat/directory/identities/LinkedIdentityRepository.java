@@ -1,0 +1,181 @@
+package org.ziggurat.directory.identities;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.directory.factors.AccountEvent;
+import org.ziggurat.directory.factors.AccountEvents;
+import org.ziggurat.directory.people.PersonRow;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Linked identities (Hibernate Reactive with Panache), beside one statement of plain SQL for the
+ * sign-in, which runs at every upstream sign-in: it finds the link, keeps what the provider said
+ * this time and answers whose it is, in one round trip. A change of a person's links locks the
+ * person's row first, as a change of their factors does, so that "the last way to sign in" is
+ * judged on what the other change left.
+ */
+@ApplicationScoped
+public class LinkedIdentityRepository {
+
+    /** What a provider says of a person at a sign-in; {@code assurance} space-separated. */
+    public record Upstream(String provider, String subject, String displayName, String email, boolean emailVerified,
+            String assurance, String orcid) {
+
+        String detail() {
+            return provider + ": " + (displayName == null ? subject : displayName);
+        }
+    }
+
+    /** Whose identity it is, and whether that person's own second factor is due after it. */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record Holder(long personId, String username, boolean secondFactorDue) {
+    }
+
+    public enum LinkOutcome { LINKED, ALREADY_YOURS, SOMEONE_ELSES, TOO_MANY, NO_PERSON }
+
+    public enum UnlinkOutcome { UNLINKED, NOT_FOUND, LAST_WAY_TO_SIGN_IN }
+
+    private final Pool pool;
+
+    LinkedIdentityRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** The identity's person, with what the provider says now kept; null when it is linked to nobody. */
+    public Uni<Holder> signIn(Upstream upstream) {
+        return pool.preparedQuery("UPDATE linked_identity li SET display_name = $3, email = $4, email_verified = $5, "
+                        + "assurance = $6, orcid = coalesce($7, li.orcid), last_used_at = now() FROM person p "
+                        + "WHERE li.provider = $1 AND li.subject = $2 AND p.id = li.person_id "
+                        + "RETURNING p.id, p.username, p.second_factor_after_upstream AND " + PersonRow.hasSecondFactor("p.id")
+                        + " AS due")
+                .execute(Tuple.tuple(Arrays.asList(upstream.provider(), upstream.subject(), upstream.displayName(),
+                        upstream.email(), upstream.emailVerified(), upstream.assurance(), upstream.orcid())))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    Row row = rows.iterator().next();
+                    return new Holder(row.getLong("id"), row.getString("username"), row.getBoolean("due"));
+                });
+    }
+
+    /** Links the identity to the person, who signed in to their account for it. */
+    public Uni<LinkOutcome> link(long personId, Upstream upstream, String address) {
+        return Panache.withTransaction(() -> lockPerson(personId).chain(found -> {
+            if (!found) {
+                return Uni.createFrom().item(LinkOutcome.NO_PERSON);
+            }
+            return LinkedIdentity.<LinkedIdentity>find("provider = ?1 and subject = ?2", upstream.provider(), upstream.subject())
+                    .firstResult().chain(existing -> {
+                        if (existing != null) {
+                            return Uni.createFrom().item(existing.personId == personId ? LinkOutcome.ALREADY_YOURS
+                                    : LinkOutcome.SOMEONE_ELSES);
+                        }
+                        return LinkedIdentity.count("personId = ?1", personId).chain(count -> {
+                            if (count >= LinkedIdentities.MOST_PER_PERSON) {
+                                return Uni.createFrom().item(LinkOutcome.TOO_MANY);
+                            }
+                            LinkedIdentity link = new LinkedIdentity();
+                            link.personId = personId;
+                            link.provider = upstream.provider();
+                            link.subject = upstream.subject();
+                            keep(link, upstream);
+                            link.lastUsedAt = OffsetDateTime.now(ZoneOffset.UTC);
+                            return link.persist().chain(() -> event(personId, AccountEvents.IDENTITY_LINKED, address,
+                                    upstream.detail())).replaceWith(LinkOutcome.LINKED);
+                        });
+                    });
+        }));
+    }
+
+    public Uni<List<LinkedIdentity>> of(long personId) {
+        return Panache.withSession(() -> LinkedIdentity.list("personId = ?1 order by createdAt, id", personId));
+    }
+
+    /**
+     * Removes a link, unless it is the person's last way to sign in: no password, no passkey (which
+     * signs in alone) and no other link.
+     */
+    public Uni<UnlinkOutcome> unlink(long personId, long linkId, String address) {
+        return Panache.withTransaction(() -> lockPerson(personId)
+                .chain(() -> LinkedIdentity.find("id = ?1 and personId = ?2", linkId, personId).<LinkedIdentity>firstResult())
+                .chain(link -> {
+                    if (link == null) {
+                        return Uni.createFrom().item(UnlinkOutcome.NOT_FOUND);
+                    }
+                    return otherWaysToSignIn(personId, linkId).chain(others -> others == 0
+                            ? Uni.createFrom().item(UnlinkOutcome.LAST_WAY_TO_SIGN_IN)
+                            : link.delete().chain(() -> event(personId, AccountEvents.IDENTITY_UNLINKED, address,
+                                    link.provider + ": " + (link.displayName == null ? link.subject : link.displayName)))
+                                    .replaceWith(UnlinkOutcome.UNLINKED));
+                }));
+    }
+
+    /** In a new person's transaction (plain SQL): the identity they signed up with. */
+    public static Uni<Void> insert(SqlConnection conn, long personId, Upstream upstream) {
+        return conn.preparedQuery("INSERT INTO linked_identity (person_id, provider, subject, display_name, email, "
+                        + "email_verified, assurance, orcid, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())")
+                .execute(Tuple.tuple(Arrays.asList(personId, upstream.provider(), upstream.subject(), upstream.displayName(),
+                        upstream.email(), upstream.emailVerified(), upstream.assurance(), upstream.orcid())))
+                .chain(() -> conn.preparedQuery("INSERT INTO account_event (person_id, kind, detail) VALUES ($1, $2, $3)")
+                        .execute(Tuple.of(personId, AccountEvents.IDENTITY_LINKED, shortened(upstream.detail()))))
+                .replaceWithVoid();
+    }
+
+    /** Whether the person is asked for their own second factor after an upstream sign-in. */
+    public Uni<Boolean> setSecondFactorAfterUpstream(long personId, boolean required) {
+        return pool.preparedQuery("UPDATE person SET second_factor_after_upstream = $2 WHERE id = $1")
+                .execute(Tuple.of(personId, required)).map(rows -> rows.rowCount() == 1);
+    }
+
+    public Uni<Boolean> secondFactorAfterUpstream(long personId) {
+        return pool.preparedQuery("SELECT second_factor_after_upstream FROM person WHERE id = $1")
+                .execute(Tuple.of(personId))
+                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getBoolean(0));
+    }
+
+    private static Uni<Long> otherWaysToSignIn(long personId, long linkId) {
+        return Panache.getSession().chain(session -> session.createNativeQuery(
+                        "SELECT (SELECT count(*) FROM person WHERE id = ?1 AND password_hash IS NOT NULL) "
+                                + "+ (SELECT count(*) FROM passkey WHERE person_id = ?1) "
+                                + "+ (SELECT count(*) FROM linked_identity WHERE person_id = ?1 AND id <> ?2)", Long.class)
+                .setParameter(1, personId).setParameter(2, linkId).getSingleResult());
+    }
+
+    private static void keep(LinkedIdentity link, Upstream upstream) {
+        link.displayName = upstream.displayName();
+        link.email = upstream.email();
+        link.emailVerified = upstream.emailVerified();
+        link.assurance = upstream.assurance();
+        if (upstream.orcid() != null) {
+            link.orcid = upstream.orcid();
+        }
+    }
+
+    private static Uni<Boolean> lockPerson(long personId) {
+        return Panache.getSession().chain(session -> session.createNativeQuery("SELECT id FROM person WHERE id = ?1 FOR UPDATE")
+                .setParameter(1, personId).getResultList()).map(rows -> !rows.isEmpty());
+    }
+
+    private static Uni<Void> event(long personId, String kind, String address, String detail) {
+        AccountEvent event = new AccountEvent();
+        event.personId = personId;
+        event.kind = kind;
+        event.clientAddress = address;
+        event.detail = shortened(detail);
+        return event.persist().replaceWithVoid();
+    }
+
+    private static String shortened(String detail) {
+        return detail.length() > 200 ? detail.substring(0, 200) : detail;
+    }
+}

@@ -1,0 +1,35 @@
+package org.ziggurat.directory.identities;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class EntitlementsTest {
+
+    private static final String NS = "urn:geant:example.org:ziggurat";
+
+    @Test
+    void eachMembershipIsItsGroupAndItsRoleInOrganizationOrder() {
+        assertEquals(List.of(
+                        NS + ":group:astro#example.org", NS + ":group:astro:role=admin#example.org",
+                        NS + ":group:bio-lab#example.org", NS + ":group:bio-lab:role=member#example.org"),
+                Entitlements.of(NS, "example.org", List.of(new Entitlements.Membership("bio-lab", "member"),
+                        new Entitlements.Membership("astro", "admin"))));
+        assertEquals(List.of(), Entitlements.of(NS, "example.org", List.of()));
+    }
+
+    @Test
+    void charactersOutsideAUrnSegmentArePercentEncoded() {
+        assertEquals("a-b.c_d", Entitlements.encoded("a-b.c_d"));
+        assertEquals("x%3Ay%23z%20%C3%A9", Entitlements.encoded("x:y#z é"));
+        assertEquals(List.of(NS + ":group:a%23b#example.org", NS + ":group:a%23b:role=r%3Ds#example.org"),
+                Entitlements.of(NS, "example.org", List.of(new Entitlements.Membership("a#b", "r=s"))));
+    }
+
+    @Test
+    void thePersistentIdIsScopedByTheAuthority() {
+        assertEquals("42@example.org", Entitlements.vopersonId(42, "example.org"));
+    }
+}
