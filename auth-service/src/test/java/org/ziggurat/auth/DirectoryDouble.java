@@ -25,23 +25,26 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     public static final String THROTTLED = "throttled-person";
     /** A login whose password check the directory answers 503 for, as when its database is away. */
     public static final String AWAY = "directory-away";
-    public static final Map<String, Person> PEOPLE = Map.of(
-            "alice", new Person(101, "alice", "alice password 1"),
-            "bob", new Person(102, "bob", "bob password 12"),
-            "carol", new Person(103, "carol", "carol password 3"),
-            "dora", new Person(104, "dora", "dora password 4"),
-            "erin", new Person(105, "erin", "erin password 5"),
-            "fay", new Person(106, "fay", "fay password 6"),
+    public static final Map<String, Person> PEOPLE = Map.ofEntries(
+            Map.entry("alice", new Person(101, "alice", "alice password 1")),
+            Map.entry("bob", new Person(102, "bob", "bob password 12")),
+            Map.entry("carol", new Person(103, "carol", "carol password 3")),
+            Map.entry("dora", new Person(104, "dora", "dora password 4")),
+            Map.entry("erin", new Person(105, "erin", "erin password 5")),
+            Map.entry("fay", new Person(106, "fay", "fay password 6")),
             // gus's account is deleted by PersonDataTest: nobody else may use him.
-            "gus", new Person(107, "gus", "gus password 7"),
+            Map.entry("gus", new Person(107, "gus", "gus password 7")),
             // hal deletes his account on the account page (AccountProfilePageTest).
-            "hal", new Person(108, "hal", "hal password 8"),
+            Map.entry("hal", new Person(108, "hal", "hal password 8")),
             // ivy's account is deleted behind her session's back (AccountProfilePageTest).
-            "ivy", new Person(109, "ivy", "ivy password 9"),
+            Map.entry("ivy", new Person(109, "ivy", "ivy password 9")),
             // jo changes the password through the API (PersonDataTest): signed out here after.
-            "jo", new Person(110, "jo", "jo password 10"));
-    /** dora, erin and fay have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
-    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L);
+            Map.entry("jo", new Person(110, "jo", "jo password 10")),
+            // kai signs in through a provider, then with his own second factor (FederationFlowTest).
+            Map.entry("kai", new Person(111, "kai", "kai password 11")));
+
+    /** dora, erin, fay and kai have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
+    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L, 111L);
     public static final byte[] TOTP_KEY = "dora-and-erin-key-20".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** As the real directory: a code is good once, in its step or one either side, after the last accepted step. */
     private final Map<Long, Long> lastStep = new java.util.concurrent.ConcurrentHashMap<>();
@@ -118,9 +121,13 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     verify(request, body);
                 } else if (path.equals("/internal/second-factors/verify") && request.method().name().equals("POST")) {
                     verifySecondFactor(request, body);
+                } else if (IdentityDouble.handles(path)) {
+                    IdentityDouble.handle(request, body);
                 } else if (ProfileDouble.handles(path)) {
                     long id = Long.parseLong(path.split("/")[3]);
-                    ProfileDouble.handle(request, body, PEOPLE.values().stream().filter(q -> q.id() == id).findFirst().orElse(null));
+                    // People made through a provider (IdentityDouble) have no password.
+                    Person made = IdentityDouble.CREATED.containsKey(id) ? new Person(id, IdentityDouble.CREATED.get(id)[0], null) : null;
+                    ProfileDouble.handle(request, body, PEOPLE.values().stream().filter(q -> q.id() == id).findFirst().orElse(made));
                 } else if (path.matches("/internal/people/\\d+/security-log") && request.method().name().equals("POST")) {
                     // As the real one: only the kinds auth-service may record, for a person it knows.
                     long id = Long.parseLong(path.split("/")[3]);
@@ -199,28 +206,27 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                 } else if (path.matches("/internal/people/\\d+/claims") && request.method().name().equals("GET")) {
                     long id = Long.parseLong(path.split("/")[3]);
                     Person p = PEOPLE.values().stream().filter(q -> q.id() == id).findFirst().orElse(null);
-                    if (p == null) {
+                    String research = request.getParam("research");
+                    if (research != null && !research.equals("true") && !research.equals("false")) {
+                        json(request, 400, "{\"status\":400}"); // as the real one: a flag
+                    } else if (p == null && IdentityDouble.CREATED.get(id) == null) {
                         json(request, 404, "{\"status\":404}");
                     } else {
-                        json(request, 200, new JsonObject().put("id", p.id()).put("username", p.username())
-                                .put("display_name", p.username().toUpperCase())
-                                .put("picture", "https://x.example/people/" + p.username() + "/avatar")
-                                .put("html_url", "https://x.example/" + p.username())
-                                .put("email", ProfileDouble.email(p))
-                                .put("updated_at", "2026-01-01T00:00:00Z").put("email_verified", ProfileDouble.verified(p)).encode());
+                        String username = p != null ? p.username() : IdentityDouble.CREATED.get(id)[0];
+                        JsonObject claims = new JsonObject().put("id", id).put("username", username)
+                                .put("display_name", username.toUpperCase())
+                                .put("picture", "https://x.example/people/" + username + "/avatar")
+                                .put("html_url", "https://x.example/" + username)
+                                .put("email", p != null ? ProfileDouble.email(p) : IdentityDouble.CREATED.get(id)[1])
+                                .put("updated_at", "2026-01-01T00:00:00Z")
+                                .put("email_verified", p != null && ProfileDouble.verified(p));
+                        if ("true".equals(research)) {
+                            claims.put("research", IdentityDouble.research(id, organizationsOf(id)));
+                        }
+                        json(request, 200, claims.encode());
                     }
                 } else if (path.matches("/internal/people/\\d+/organizations")) {
-                    long person = Long.parseLong(path.split("/")[3]);
-                    io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
-                    if (person == 101) {
-                        out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "member"));
-                    } else if (person == 102) {
-                        out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
-                    } else if (person == 900) {
-                        out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "admin"));
-                        out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
-                    }
-                    json(request, 200, out.encode());
+                    json(request, 200, organizationsOf(Long.parseLong(path.split("/")[3])).encode());
                 } else if (path.matches("/internal/organizations/\\d+/applications/[^/]+")) {
                     String[] parts = path.split("/");
                     long org = Long.parseLong(parts[3]);
@@ -294,6 +300,20 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
         }
         json(request, 200, new JsonObject().put("user_id", person.id()).put("username", person.username())
                 .put("second_factor", SECOND_FACTOR.contains(person.id())).encode());
+    }
+
+    /** The organizations a person is an active member of, with the role. */
+    private static io.vertx.core.json.JsonArray organizationsOf(long person) {
+        io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
+        if (person == 101) {
+            out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "member"));
+        } else if (person == 102) {
+            out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
+        } else if (person == 900) {
+            out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "admin"));
+            out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
+        }
+        return out;
     }
 
     /** The code of the TOTP key at a step (the real directory's algorithm, RFC 6238's defaults). */

@@ -20,7 +20,8 @@ public class PendingSignIns {
     public static final String COOKIE = "ziggurat_pending_sign_in";
     public static final Duration LIFETIME = Duration.ofMinutes(10);
 
-    public record Pending(long personId, String username) {
+    /** {@code firstAmr}: how a provider signed the person in before their own second factor; null after the password. */
+    public record Pending(long personId, String username, java.util.List<String> firstAmr) {
     }
 
     private final Pool pool;
@@ -33,10 +34,16 @@ public class PendingSignIns {
 
     /** The cookie's value of a new pending sign-in. */
     public Uni<String> create(long personId, String username) {
+        return create(personId, username, null);
+    }
+
+    /** After a provider's sign-in ({@code firstAmr}: its methods), the cookie's value of a new pending sign-in. */
+    public Uni<String> create(long personId, String username, java.util.List<String> firstAmr) {
         String value = crypto.newPendingSignIn();
-        return pool.preparedQuery("INSERT INTO pending_sign_in (pending_hash, person_id, username, expires_at) "
-                        + "VALUES ($1, $2, $3, now() + $4 * interval '1 second')")
-                .execute(Tuple.of(Buffer.buffer(crypto.hash(value)), personId, username, LIFETIME.toSeconds()))
+        return pool.preparedQuery("INSERT INTO pending_sign_in (pending_hash, person_id, username, expires_at, first_amr) "
+                        + "VALUES ($1, $2, $3, now() + $4 * interval '1 second', $5)")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(value)), personId, username, LIFETIME.toSeconds(),
+                        firstAmr == null ? null : firstAmr.toArray(String[]::new)))
                 .replaceWith(value);
     }
 
@@ -45,11 +52,18 @@ public class PendingSignIns {
         if (!plausible(value)) {
             return Uni.createFrom().nullItem();
         }
-        return pool.preparedQuery("SELECT person_id, username FROM pending_sign_in WHERE pending_hash = $1 "
+        return pool.preparedQuery("SELECT person_id, username, first_amr FROM pending_sign_in WHERE pending_hash = $1 "
                         + "AND expires_at > now()")
                 .execute(Tuple.of(Buffer.buffer(crypto.hash(value))))
-                .map(rows -> rows.rowCount() == 0 ? null
-                        : new Pending(rows.iterator().next().getLong("person_id"), rows.iterator().next().getString("username")));
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    var row = rows.iterator().next();
+                    String[] firstAmr = row.getArrayOfStrings("first_amr");
+                    return new Pending(row.getLong("person_id"), row.getString("username"),
+                            firstAmr == null ? null : java.util.List.of(firstAmr));
+                });
     }
 
     /** Ends it, once: true for the caller that ended it (two tabs posting the same code make one session). */

@@ -23,7 +23,9 @@ import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.oauth.ResearchClaims;
 import org.ziggurat.auth.oauth.UserInfoClaims;
+import org.ziggurat.auth.tokens.ResearchPeople;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.openapi.ApiContract;
@@ -95,9 +97,9 @@ public class UserInfoResource {
             if (!row.scopes().contains(Scopes.OPENID)) {
                 throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "The access token does not have the openid scope.");
             }
-            return directory.claims(row.personId())
+            return directory.claims(row.personId(), ResearchClaims.asked(row.scopes()))
                     .map(p -> new UserInfoClaims.Person(p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(),
-                            p.email(), p.updatedAt(), p.emailVerified()))
+                            p.email(), p.updatedAt(), p.emailVerified(), ResearchPeople.of(p.research())))
                     // The person was deleted after the token was issued.
                     .onFailure(DirectoryClient.NotFound.class).transform(e ->
                             new OAuthException(OAuthError.TOKEN_INVALID, "The access token's person no longer exists."))

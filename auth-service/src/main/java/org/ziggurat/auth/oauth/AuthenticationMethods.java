@@ -37,6 +37,21 @@ public final class AuthenticationMethods {
         return List.of(PASSWORD, synced ? SOFTWARE_KEY : HARDWARE_KEY, MULTIPLE_FACTORS);
     }
 
+    /**
+     * The methods of a sign-in whose first factor was another provider's ({@code firstAmr}, null:
+     * the password) and whose second was ours ({@code secondAmr}, which begins with the password's
+     * pwd): the provider's methods, then the second factor's, and mfa.
+     */
+    public static List<String> after(List<String> firstAmr, List<String> secondAmr) {
+        if (firstAmr == null) {
+            return secondAmr;
+        }
+        java.util.LinkedHashSet<String> methods = new java.util.LinkedHashSet<>(firstAmr);
+        secondAmr.stream().filter(method -> !PASSWORD.equals(method)).forEach(methods::add);
+        methods.add(MULTIPLE_FACTORS);
+        return List.copyOf(methods);
+    }
+
     /** The class of a sign-in by these methods. */
     public static String acr(List<String> amr) {
         return amr.contains(MULTIPLE_FACTORS) ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR;

@@ -31,6 +31,12 @@ public final class IdTokenClaims {
     }
 
     public static JWTClaimsSet of(Subject subject, String accessToken, Instant issuedAt, Duration lifetime) {
+        return of(subject, accessToken, issuedAt, lifetime, java.util.Map.of());
+    }
+
+    /** With {@code more} claims (the research claims the scopes ask for), which never replace the ones above. */
+    public static JWTClaimsSet of(Subject subject, String accessToken, Instant issuedAt, Duration lifetime,
+            java.util.Map<String, Object> more) {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(subject.issuer())
                 .subject(Long.toString(subject.personId()))
@@ -43,7 +49,10 @@ public final class IdTokenClaims {
         }
         if (subject.amr() != null) {
             // How the person signed in (RFC 8176), and its class, for an application that asked (acr_values).
-            claims.claim("amr", subject.amr());
+            // A provider that said nothing of its methods leaves amr out (an empty list would say no method).
+            if (!subject.amr().isEmpty()) {
+                claims.claim("amr", subject.amr());
+            }
             claims.claim("acr", AuthenticationMethods.acr(subject.amr()));
         }
         if (subject.nonce() != null) {
@@ -52,6 +61,12 @@ public final class IdTokenClaims {
         if (accessToken != null) {
             claims.claim("at_hash", atHash(accessToken));
         }
+        JWTClaimsSet built = claims.build();
+        more.forEach((name, value) -> {
+            if (built.getClaim(name) == null) {
+                claims.claim(name, value);
+            }
+        });
         return claims.build();
     }
 

@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.auth.authorization.AccountDetails;
 import org.ziggurat.auth.authorization.AccountSecurity;
+import org.ziggurat.auth.authorization.LinkedSignIns;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.problem.FailureKinds;
@@ -45,8 +46,11 @@ public class AccountProfileResource {
     private final ProfilePages pages;
     private final AuthorizePages authorizePages;
 
+    private final LinkedSignIns linkedSignIns;
+
     AccountProfileResource(AccountDetails details, LoginSessions sessions, AccountForms forms, ProfilePages pages,
-            AuthorizePages authorizePages) {
+            AuthorizePages authorizePages, LinkedSignIns linkedSignIns) {
+        this.linkedSignIns = linkedSignIns;
         this.details = details;
         this.sessions = sessions;
         this.forms = forms;
@@ -76,7 +80,9 @@ public class AccountProfileResource {
     + "session's csrf: profile (display_name; show_email=yes makes the confirmed sign-in address public), email_change "
     + "(email, and password: the current one; the new address is mailed a link, the old one told), email_resend (a new "
     + "link for an address not yet confirmed), export (password: the person's data from every service, as a JSON file), "
-    + "delete (confirm: the username typed again, and password: the account is deleted; see DELETE /user).")
+    + "delete (confirm: the username typed again, and password: the account is deleted; see DELETE /user), unlink_identity "
+    + "(identity: a linked identity of another provider no longer signs the person in; never the last way to sign in), "
+    + "upstream_settings (second_factor_after_upstream=yes: the person's own second factor after another provider's sign-in).")
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = AuthorizeDocs.AccountProfileForm.class)))
@@ -87,7 +93,9 @@ public class AccountProfileResource {
     @APIResponse(responseCode = "400", description = "A form that is no form, or an unknown action.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "401", description = "No session, or a wrong password.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "403", description = "A form that this site did not send.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "409", description = "The address is another account's, or confirmed already.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "404", description = "No such linked identity of the person.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "409", description = "The address is another account's, or confirmed already; the linked "
+    + "identity is the last way to sign in.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "422", description = "A name or address the rules refuse.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "429", description = "Too many attempts.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
@@ -176,8 +184,25 @@ public class AccountProfileResource {
                             ((DirectoryClient.Conflict) e).detail() == null ? "Your account cannot be deleted as things stand."
                                     : ((DirectoryClient.Conflict) e).detail() + " Nothing was deleted.", null, 409, uri)),
                     session, uri);
+            case "unlink_identity" -> unlink(session, form.get("identity"), address, uri);
+            case "upstream_settings" -> linkedSignIns.secondFactorAfterUpstream(session,
+                            "yes".equals(form.get("second_factor_after_upstream")))
+                    .map(done -> pages.changed(uri));
             default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
         };
+    }
+
+    private Uni<Response> unlink(LoginSessions.Session session, String identity, String address, UriInfo uri) {
+        if (identity == null || !identity.matches("[0-9]{1,18}")) {
+            return page(session, "There is no such linked account.", null, 404, uri);
+        }
+        return linkedSignIns.unlink(session, Long.parseLong(identity), address)
+                .chain(() -> page(session, null, "It no longer signs you in here.", 200, uri))
+                .onFailure(DirectoryClient.NotFound.class).recoverWithUni(() -> page(session,
+                        "There is no such linked account.", null, 404, uri))
+                .onFailure(LinkedSignIns.LastWayToSignIn.class).recoverWithUni(() -> page(session,
+                        "That is your only way to sign in. Set a password (Forgot your password?) or add a passkey first.",
+                        null, 409, uri));
     }
 
     private static AccountSecurity.Confirmation confirmation(org.ziggurat.auth.oauth.OAuthForm form) {
@@ -192,6 +217,7 @@ public class AccountProfileResource {
     }
 
     private Uni<Response> page(LoginSessions.Session session, String error, String notice, int status, UriInfo uri) {
-        return details.profile(session).map(profile -> pages.page(session, profile, error, notice, status, uri));
+        return details.profile(session).chain(profile -> linkedSignIns.of(session)
+                .map(linked -> pages.page(session, profile, linked, error, notice, status, uri)));
     }
 }

@@ -86,7 +86,10 @@ final class AuthorizeDocs {
     @Schema(name = "AccountProfileForm", description = "The account page's forms.")
     public record AccountProfileForm(
             @Schema(required = true, enumeration = {"login", "second_factor", "passkey", "profile", "email_change",
-                    "email_resend", "export", "delete"}) String action,
+                    "email_resend", "export", "delete", "unlink_identity", "upstream_settings"}) String action,
+            @Schema(description = "action=unlink_identity: the linked identity's id.") String identity,
+            @Schema(description = "action=upstream_settings: yes asks for the person's own second factor after another "
+                    + "provider's sign-in too; left out, it is not asked for.", enumeration = "yes") String secondFactorAfterUpstream,
             @Schema(description = "action=delete: the username, typed again.", maxLength = 39) String confirm,
             @Schema(description = "The CSRF field of the page that sent the form.") String csrf,
             @Schema(description = "action=profile: the name shown, 1 to 255 characters.", maxLength = 255) String displayName,
@@ -99,6 +102,33 @@ final class AuthorizeDocs {
             @Schema(description = "action=second_factor: a code of the authenticator app, or a recovery code.") String code,
             @Schema(description = "action=passkey and second_factor, and in place of the password for email_change: the "
                     + "browser's PublicKeyCredential, as its toJSON() gives it.") String credential) {
+    }
+
+    @Schema(name = "FederationStartForm", description = "A sign-in page's button of another provider, or the account page's "
+            + "link button.")
+    public record FederationStartForm(
+            @Schema(required = true, description = "The provider's id, as the operator configured it.") String provider,
+            @Schema(required = true, description = "The sign-in form's CSRF field; intent=link: the session's.") String csrf,
+            @Schema(description = "Where the person goes once signed in: /oauth/authorize (with the authorization request's "
+                    + "parameters), /oauth/device (with user_code), /account or /account/security.") String returnPath,
+            @Schema(enumeration = "link", description = "link: link the provider's identity to the signed-in person.") String intent) {
+    }
+
+    @Schema(name = "FederationAnswerForm", description = "The provider's answer, as the page the provider sent the browser "
+            + "back to posts it.")
+    public record FederationAnswerForm(@Schema(required = true) String state, String code,
+            @Schema(description = "RFC 9207: the provider's issuer.") String iss, String error) {
+    }
+
+    @Schema(name = "FederationIdentityForm", description = "The choice for an identity no account uses yet.")
+    public record FederationIdentityForm(
+            @Schema(required = true, enumeration = {"create", "link", "login", "second_factor", "passkey"}) String action,
+            @Schema(required = true, description = "The page's CSRF field (link: the session's).") String csrf,
+            @Schema(description = "create: the new username.", maxLength = 39) String username,
+            @Schema(description = "create: the name shown.", maxLength = 255) String displayName,
+            @Schema(description = "create: the sign-in address.", format = "email", maxLength = 254) String email,
+            @Schema(description = "login: a username or address.") String login,
+            @Schema(format = "password", description = "login: the password.") String password) {
     }
 
     @Schema(name = "AvatarForm", description = "The account page's avatar form.")

@@ -11,6 +11,7 @@ import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.clients.PlatformName;
+import org.ziggurat.auth.federation.UpstreamProviders;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.RedirectUris;
@@ -46,12 +47,14 @@ public class AuthorizePages {
     private final AuthConfig config;
     private final PlatformName platformName;
     private final Passkeys passkeys;
+    private final UpstreamProviders providers;
 
     public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
             @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
             @Location("logout") Template logout, @Location("signed_out") Template signedOut,
             @Location("leave") Template leave, TokenCrypto crypto,
-            AuthConfig config, PlatformName platformName, Passkeys passkeys) {
+            AuthConfig config, PlatformName platformName, Passkeys passkeys, UpstreamProviders providers) {
+        this.providers = providers;
         this.passkeys = passkeys;
         this.leave = leave;
         this.platformName = platformName;
@@ -70,6 +73,11 @@ public class AuthorizePages {
     public record Param(String name, String value) {
     }
 
+    /** A provider's button on the sign-in page. */
+    @TemplateData
+    public record ProviderButton(String id, String name) {
+    }
+
     /** The sign-in page, with a fresh double-submit CSRF cookie. */
     public Response login(AuthorizationRequest request, UriInfo uri, String message, String loginName, int status) {
         return loginPage("/oauth/authorize", request.app().name(), request.registeredBy(), request.frontChannel(), uri,
@@ -85,7 +93,9 @@ public class AuthorizePages {
                 .data("error", message).data("login", loginName)
                 .data("csrf", csrf).data("params", hidden(params))
                 .data("passkeyOptions", passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0))
-                .data("forgot", PagePaths.apiPath(uri, "/account/password/recovery")).render();
+                .data("forgot", PagePaths.apiPath(uri, "/account/password/recovery"))
+                .data("providers", providers.all().stream().map(p -> new ProviderButton(p.id(), p.displayName())).toList())
+                .data("federationStart", PagePaths.apiPath(uri, FederationResource.START)).data("returnPath", path).render();
         return PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
     }

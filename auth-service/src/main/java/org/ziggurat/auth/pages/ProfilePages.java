@@ -6,6 +6,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.authorization.LinkedSignIns;
+import org.ziggurat.auth.federation.UpstreamProviders;
 import org.ziggurat.directory.client.DirectoryClient;
 
 import java.util.Map;
@@ -20,8 +22,11 @@ class ProfilePages {
     private final Template deleted;
     private final AuthorizePages authorizePages;
 
+    private final UpstreamProviders providers;
+
     ProfilePages(@Location("account") Template account, @Location("account_deleted") Template deleted,
-            AuthorizePages authorizePages) {
+            AuthorizePages authorizePages, UpstreamProviders providers) {
+        this.providers = providers;
         this.account = account;
         this.deleted = deleted;
         this.authorizePages = authorizePages;
@@ -56,10 +61,28 @@ class ProfilePages {
         return Response.status(303).header("Location", PagePaths.apiPath(uri, PATH)).header("Cache-Control", "no-store").build();
     }
 
+    /** A linked identity as the page lists it. */
+    @io.quarkus.qute.TemplateData
+    record IdentityRow(long id, String provider, String label, String lastUsed) {
+    }
+
     /** The page; {@code error} or {@code notice} (either may be null) above its forms. */
-    Response page(LoginSessions.Session session, DirectoryClient.AccountProfile profile, String error, String notice,
-            int status, UriInfo uri) {
+    Response page(LoginSessions.Session session, DirectoryClient.AccountProfile profile, LinkedSignIns.Linked linked,
+            String error, String notice, int status, UriInfo uri) {
+        java.util.List<IdentityRow> identities = linked.identities().stream().map(identity -> {
+            var provider = providers.find(identity.provider());
+            return new IdentityRow(identity.id(), provider == null ? identity.provider() : provider.displayName(),
+                    identity.displayName() == null ? identity.subject() : identity.displayName(),
+                    identity.lastUsedAt() == null ? "never" : java.time.format.DateTimeFormatter.ISO_LOCAL_DATE
+                            .format(identity.lastUsedAt().atOffset(java.time.ZoneOffset.UTC)));
+        }).toList();
+        java.util.List<AuthorizePages.ProviderButton> buttons = providers.all().stream()
+                .map(p -> new AuthorizePages.ProviderButton(p.id(), p.displayName())).toList();
         String html = account.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
+                .data("identities", identities).data("providers", buttons)
+                .data("linkedSection", !identities.isEmpty() || !buttons.isEmpty())
+                .data("federationStart", PagePaths.apiPath(uri, FederationResource.START))
+                .data("secondFactorAfterUpstream", linked.secondFactorAfterUpstream())
                 .data("security", PagePaths.apiPath(uri, AccountPages.PATH)).data("csrf", session.csrfToken())
                 .data("avatarAction", PagePaths.apiPath(uri, PATH + "/avatar"))
                 .data("profile", profile).data("error", error).data("notice", notice).render();

@@ -143,6 +143,14 @@ class SignInForm {
     }
 
     /**
+     * What records a sign-in made outside these forms (another provider's): where it came from,
+     * read now, at the start of its request; its session and the security log record it.
+     */
+    Function<LoginSessions.Created, Uni<Void>> signInRecorder() {
+        return device()::record;
+    }
+
+    /**
      * Where a sign-in comes from, read at the start of its request: its session records it (the
      * account page lists it), and so does the person's security log.
      */

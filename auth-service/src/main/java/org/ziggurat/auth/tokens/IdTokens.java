@@ -54,7 +54,13 @@ public class IdTokens {
 
     /** A signed ID token for {@code subject}, bound to {@code accessToken} (at_hash), with the access token's lifetime. */
     public Uni<String> sign(IdTokenClaims.Subject subject, String accessToken, String alg, Instant issuedAt) {
-        JWTClaimsSet claims = IdTokenClaims.of(subject, accessToken, issuedAt, config.accessTokenLifetime());
+        return sign(subject, accessToken, alg, issuedAt, Map.of());
+    }
+
+    /** With {@code more} claims: the research claims that the scopes ask for. */
+    public Uni<String> sign(IdTokenClaims.Subject subject, String accessToken, String alg, Instant issuedAt,
+            Map<String, Object> more) {
+        JWTClaimsSet claims = IdTokenClaims.of(subject, accessToken, issuedAt, config.accessTokenLifetime(), more);
         return keys.signing(alg).map(key -> {
             JWSSigner signer = signers.computeIfAbsent(key.getKeyID(), kid -> signer(key));
             SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.parse(alg)).keyID(key.getKeyID())

@@ -20,7 +20,10 @@ public class TokenDescriptions {
     private final LiveAccessTokens liveTokens;
     private final AuthConfig config;
 
-    TokenDescriptions(LiveAccessTokens liveTokens, AuthConfig config) {
+    private final ResearchPeople researchPeople;
+
+    TokenDescriptions(LiveAccessTokens liveTokens, AuthConfig config, ResearchPeople researchPeople) {
+        this.researchPeople = researchPeople;
         this.liveTokens = liveTokens;
         this.config = config;
     }
@@ -30,37 +33,49 @@ public class TokenDescriptions {
      * the client may learn about it (its own, or any with the introspection right); else inactive.
      */
     public Uni<Map<String, Object>> introspection(ApplicationRow client, String token) {
-        return liveTokens.find(token).map(row -> {
-            if (!TokenRules.activeFor(row, Instant.now(), client.id(), client.introspection())) {
-                return Map.of("active", false);
+        return liveTokens.find(token).chain(row -> {
+            Map<String, Object> answer = describe(client, row);
+            // A research infrastructure's service decides from the research claims the token's scopes carry.
+            if (!Boolean.TRUE.equals(answer.get("active")) || row.personId() == null) {
+                return Uni.createFrom().item(answer);
             }
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("active", true);
-            answer.put("scope", Scopes.display(row.scopes()));
-            answer.put("client_id", row.clientId());
-            if (row.personId() != null) {
-                answer.put("username", row.username());
-                answer.put("sub", Long.toString(row.personId()));
-                // How the person signed in, for a resource that needs more (RFC 9470 §6.2): it
-                // answers insufficient_user_authentication and the client asks for it (acr_values).
-                if (row.amr() != null) {
-                    answer.put("acr", AuthenticationMethods.acr(row.amr()));
-                    answer.put("amr", row.amr());
-                }
-                if (row.authTime() != null) {
-                    answer.put("auth_time", row.authTime().getEpochSecond());
-                }
-            } else {
-                answer.put("sub", row.clientId());
-            }
-            answer.put("token_type", TokenRules.tokenType(row));
-            answer.put("exp", row.expiresAt().getEpochSecond());
-            answer.put("iat", row.createdAt().getEpochSecond());
-            // When the authorization this token belongs to ends, however often it is refreshed.
-            answer.put("authorization_exp", row.authorizationExpiresAt().getEpochSecond());
-            answer.put("iss", config.issuer());
-            return answer;
+            return researchPeople.claims(row.personId(), row.scopes()).map(research -> {
+                research.forEach(answer::putIfAbsent);
+                return answer;
+            });
         });
+    }
+
+    private Map<String, Object> describe(ApplicationRow client, TokenRow row) {
+        if (!TokenRules.activeFor(row, Instant.now(), client.id(), client.introspection())) {
+            return Map.of("active", false);
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("active", true);
+        answer.put("scope", Scopes.display(row.scopes()));
+        answer.put("client_id", row.clientId());
+        if (row.personId() != null) {
+            answer.put("username", row.username());
+            answer.put("sub", Long.toString(row.personId()));
+            // How the person signed in, for a resource that needs more (RFC 9470 §6.2): it
+            // answers insufficient_user_authentication and the client asks for it (acr_values).
+            if (row.amr() != null) {
+                answer.put("acr", AuthenticationMethods.acr(row.amr()));
+                answer.put("amr", row.amr());
+            }
+            if (row.authTime() != null) {
+                answer.put("auth_time", row.authTime().getEpochSecond());
+            }
+        } else {
+            answer.put("sub", row.clientId());
+        }
+        answer.put("token_type", TokenRules.tokenType(row));
+        answer.put("exp", row.expiresAt().getEpochSecond());
+        answer.put("iat", row.createdAt().getEpochSecond());
+        // When the authorization this token belongs to ends, however often it is refreshed.
+        answer.put("authorization_exp", row.authorizationExpiresAt().getEpochSecond());
+        answer.put("iss", config.issuer());
+        return answer;
     }
 
     /** The spec's token info of a live bearer token: its owner, scopes, lifetime left and application. */

@@ -34,7 +34,10 @@ public class TokenIssuer {
     private final AuthConfig config;
     private final IdTokens idTokens;
 
-    TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens) {
+    private final ResearchPeople researchPeople;
+
+    TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens, ResearchPeople researchPeople) {
+        this.researchPeople = researchPeople;
         this.tokens = tokens;
         this.crypto = crypto;
         this.config = config;
@@ -107,7 +110,9 @@ public class TokenIssuer {
             return Uni.createFrom().item(issued);
         }
         var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce, amr);
-        return idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(), Instant.ofEpochSecond(issued.createdAt()))
+        return researchPeople.claims(personId, issued.scopes())
+                .chain(research -> idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(),
+                        Instant.ofEpochSecond(issued.createdAt()), research))
                 .map(issued::withIdToken);
     }
 

@@ -245,6 +245,10 @@ public class TokenRepository {
                 .chain(count -> pool.preparedQuery("DELETE FROM pending_sign_in WHERE expires_at < now()").execute()
                         .map(pending -> count + pending.rowCount()))
                 .chain(count -> pool.preparedQuery("DELETE FROM passkey_challenge_used WHERE expires_at < now()").execute()
-                        .map(challenges -> count + challenges.rowCount()));
+                        .map(challenges -> count + challenges.rowCount()))
+                .chain(count -> pool.preparedQuery("DELETE FROM federation_attempt WHERE expires_at < now()").execute()
+                        .map(attempts -> count + attempts.rowCount()))
+                .chain(count -> pool.preparedQuery("DELETE FROM federation_pending WHERE expires_at < now()").execute()
+                        .map(pending -> count + pending.rowCount()));
     }
 }

@@ -28,4 +28,16 @@ class AuthenticationMethodsTest {
         assertFalse(AuthenticationMethods.asksForMore(null, AuthenticationMethods.PASSWORD_ONLY));
         assertFalse(AuthenticationMethods.asksForMore(MFA + "x", AuthenticationMethods.PASSWORD_ONLY), "whole values only");
     }
+
+    @Test
+    void aProvidersMethodsComeFirstThenOurSecondFactorAndMfa() {
+        assertEquals(AuthenticationMethods.PASSWORD_AND_CODE,
+                AuthenticationMethods.after(null, AuthenticationMethods.PASSWORD_AND_CODE), "after the password: as it was");
+        assertEquals(java.util.List.of("hwk", "otp", "mfa"),
+                AuthenticationMethods.after(java.util.List.of("hwk"), AuthenticationMethods.PASSWORD_AND_CODE));
+        assertEquals(java.util.List.of("swk", "mfa"),
+                AuthenticationMethods.after(java.util.List.of(), AuthenticationMethods.passwordAndPasskey(true)));
+        assertEquals(java.util.List.of("pwd", "otp", "mfa"),
+                AuthenticationMethods.after(java.util.List.of("pwd"), AuthenticationMethods.PASSWORD_AND_CODE));
+    }
 }

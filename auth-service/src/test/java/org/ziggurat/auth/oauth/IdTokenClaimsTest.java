@@ -11,6 +11,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IdTokenClaimsTest {
 
@@ -51,7 +52,7 @@ class IdTokenClaimsTest {
     @Test
     void userinfoClaimsFollowTheScopes() {
         var person = new UserInfoClaims.Person(42, "ada", "Ada Lovelace", "https://z.example/ada.png", "https://z.example/ada",
-                "ada@example.org", Instant.parse("2026-01-01T00:00:00Z"), false);
+                "ada@example.org", Instant.parse("2026-01-01T00:00:00Z"), false, null);
         assertEquals(Map.of("sub", "42"), UserInfoClaims.of(person, List.of("openid")));
         Map<String, Object> profile = UserInfoClaims.of(person, List.of("openid", "profile"));
         assertEquals("ada", profile.get("preferred_username"));
@@ -59,7 +60,7 @@ class IdTokenClaimsTest {
         assertEquals(1767225600L, profile.get("updated_at"));
         assertEquals("https://z.example/ada.png", profile.get("picture"));
         assertEquals("https://z.example/ada", profile.get("profile"));
-        var faceless = new UserInfoClaims.Person(43, "bo", "", null, null, null, null, false);
+        var faceless = new UserInfoClaims.Person(43, "bo", "", null, null, null, null, false, null);
         assertEquals(Map.of("sub", "43", "preferred_username", "bo"), UserInfoClaims.of(faceless, List.of("openid", "profile", "email")),
                 "empty and missing fields are left out, not sent empty");
         assertFalse(profile.containsKey("email"));
@@ -67,7 +68,39 @@ class IdTokenClaimsTest {
         assertEquals("ada@example.org", email.get("email"));
         assertEquals(false, email.get("email_verified"), "not proved yet");
         assertFalse(email.containsKey("name"));
-        var proved = new UserInfoClaims.Person(42, "ada", "Ada Lovelace", null, null, "ada@example.org", null, true);
+        var proved = new UserInfoClaims.Person(42, "ada", "Ada Lovelace", null, null, "ada@example.org", null, true, null);
         assertEquals(true, UserInfoClaims.of(proved, List.of("openid", "email")).get("email_verified"));
+    }
+
+    @Test
+    void researchClaimsFollowTheirScopesAndLeaveEmptyValuesOut() {
+        var research = new ResearchClaims.Person(List.of("urn:x:group:lab#x.org", "urn:x:group:lab:role=member#x.org"),
+                "0000-0002-1825-0097", List.of("https://refeds.org/assurance"), "42@x.org");
+        var person = new UserInfoClaims.Person(42, "ada", "Ada", null, null, null, null, false, research);
+        assertEquals(Map.of("sub", "42"), UserInfoClaims.of(person, List.of("openid")));
+        Map<String, Object> all = UserInfoClaims.of(person, List.of("openid", "entitlements", "orcid", "eduperson_assurance",
+                "voperson_id"));
+        assertEquals(research.entitlements(), all.get("eduperson_entitlement"));
+        assertEquals("https://orcid.org/0000-0002-1825-0097", all.get("orcid"));
+        assertEquals(List.of("https://refeds.org/assurance"), all.get("eduperson_assurance"));
+        assertEquals("42@x.org", all.get("voperson_id"));
+        assertEquals(Map.of("voperson_id", "42@x.org"), ResearchClaims.of(research, List.of("voperson_id")));
+        var bare = new ResearchClaims.Person(List.of(), null, List.of(), "43@x.org");
+        assertEquals(Map.of(), ResearchClaims.of(bare, List.of("entitlements", "orcid", "eduperson_assurance")));
+        assertEquals(Map.of(), ResearchClaims.of(null, List.of("entitlements")));
+        assertTrue(ResearchClaims.asked(List.of("openid", "orcid")));
+        assertFalse(ResearchClaims.asked(List.of("openid", "profile")));
+        assertTrue(UserInfoClaims.SUPPORTED.containsAll(ResearchClaims.SUPPORTED));
+    }
+
+    @Test
+    void researchClaimsJoinAnIdTokenWithoutReplacingItsOwn() {
+        Instant now = Instant.parse("2026-06-01T12:00:00Z");
+        JWTClaimsSet claims = IdTokenClaims.of(new IdTokenClaims.Subject("https://iss.example", 7, "app", now, null,
+                List.of()), null, now, Duration.ofHours(1), Map.of("voperson_id", "7@x.org", "sub", "someone else"));
+        assertEquals("7@x.org", claims.getClaim("voperson_id"));
+        assertEquals("7", claims.getSubject(), "a research claim never replaces a claim of the token's own");
+        assertNull(claims.getClaim("amr"), "a provider that named no method: no amr, not an empty one");
+        assertEquals(AuthenticationMethods.ACR_SINGLE_FACTOR, claims.getClaim("acr"));
     }
 }

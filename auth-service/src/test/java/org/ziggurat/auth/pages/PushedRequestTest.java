@@ -117,8 +117,14 @@ class PushedRequestTest {
         Browser browser = new Browser();
         io.restassured.response.Response login = browser.get(url(app, requestUri));
         assertEquals(200, login.statusCode(), login.asString());
-        assertEquals(Map.of("client_id", app.clientId(), "request_uri", requestUri, "action", "login"),
-                withoutCsrf(AuthorizeFlowTest.hiddenFields(login.asString())));
+        Map<String, String> signInForm = FederationFlowTest.formWith(login.asString(), "sign_in");
+        signInForm.remove("_action");
+        assertEquals(Map.of("client_id", app.clientId(), "request_uri", requestUri, "action", "login"), withoutCsrf(signInForm));
+        // The buttons of other providers carry the same two, and which provider and page they are.
+        Map<String, String> providerForm = FederationFlowTest.formWith(login.asString(), "provider_institution");
+        providerForm.remove("_action");
+        assertEquals(Map.of("client_id", app.clientId(), "request_uri", requestUri, "provider", "institution",
+                "return_path", "/oauth/authorize"), withoutCsrf(providerForm));
         for (String secret : List.of("pushed-state", "pushed-nonce", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")) {
             org.junit.jupiter.api.Assertions.assertFalse(login.asString().contains(secret), secret + " is on the page");
         }

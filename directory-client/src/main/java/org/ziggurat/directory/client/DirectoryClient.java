@@ -111,8 +111,20 @@ public interface DirectoryClient {
 
     /** The directory found the request's content invalid (422): a wrong enrolment code, say. */
     class Invalid extends RuntimeException {
+        private final List<String> fields;
+
         public Invalid() {
+            this(List.of());
+        }
+
+        /** {@code fields}: the fields the problem named, when it named any. */
+        public Invalid(List<String> fields) {
             super("invalid", null, false, false);
+            this.fields = fields;
+        }
+
+        public List<String> fields() {
+            return fields;
         }
     }
 
@@ -190,8 +202,90 @@ public interface DirectoryClient {
     /** What a relying party may learn of a person (OpenID Connect's profile and email scopes). */
     @RegisterForReflection
     record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl, String email,
-            java.time.Instant updatedAt, boolean emailVerified) {
+            java.time.Instant updatedAt, boolean emailVerified, Research research) {
     }
+
+    /**
+     * The research claims ({@code research=true}): memberships as AARC-G069 entitlements, the ORCID
+     * iD and REFEDS assurance of linked identities, the persistent voperson id.
+     */
+    @RegisterForReflection
+    record Research(List<String> entitlements, String orcid, List<String> assurance, String vopersonId) {
+    }
+
+    /** {@link NotFound} when no person has the id; with the research claims when {@code research}. */
+    @GET
+    @Path("/people/{id}/claims")
+    Uni<OpenIdPerson> claims(@PathParam("id") long personId, @QueryParam("research") boolean research);
+
+    /** What a provider said of the person who signed in there. */
+    @RegisterForReflection
+    record UpstreamIdentity(String provider, String subject, String displayName, String email, boolean emailVerified,
+            List<String> assurance, String orcid) {
+    }
+
+    /** Whose an identity is, whether they have a second factor, and whether it is asked for after this sign-in. */
+    @RegisterForReflection
+    record IdentityHolder(long personId, String username, boolean secondFactor, boolean secondFactorDue) {
+    }
+
+    /** {@link NotFound} when the identity is linked to no account. */
+    @POST
+    @Path("/identity-sign-ins")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<IdentityHolder> identitySignIn(UpstreamIdentity identity);
+
+    @RegisterForReflection
+    record NewAccount(String username, String displayName, String email, UpstreamIdentity identity) {
+    }
+
+    @RegisterForReflection
+    record NewAccountPerson(long id, String username, boolean emailVerified) {
+    }
+
+    /** {@link Conflict} (with its detail) when the name, address or identity is taken; {@link Invalid} naming the fields. */
+    @POST
+    @Path("/identity-sign-ups")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<NewAccountPerson> identitySignUp(NewAccount account);
+
+    @RegisterForReflection
+    record IdentityLink(UpstreamIdentity identity, String clientAddress) {
+    }
+
+    /** 201 linked now, 200 the person's already; {@link Conflict} when someone else's; {@link Invalid} past the limit. */
+    @POST
+    @Path("/people/{id}/identities")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> linkIdentity(@PathParam("id") long personId, IdentityLink link);
+
+    @RegisterForReflection
+    record LinkedIdentity(long id, String provider, String subject, String displayName, String email, boolean emailVerified,
+            List<String> assurance, String orcid, java.time.Instant createdAt, java.time.Instant lastUsedAt) {
+    }
+
+    @GET
+    @Path("/people/{id}/identities")
+    Uni<List<LinkedIdentity>> identities(@PathParam("id") long personId);
+
+    /** {@link NotFound} for no such link of the person; {@link Conflict} when it is their last way to sign in. */
+    @DELETE
+    @Path("/people/{id}/identities/{link}")
+    Uni<Response> unlinkIdentity(@PathParam("id") long personId, @PathParam("link") long linkId,
+            @QueryParam("client_address") String clientAddress);
+
+    @RegisterForReflection
+    record UpstreamSettings(Boolean secondFactorAfterUpstream) {
+    }
+
+    @GET
+    @Path("/people/{id}/upstream-settings")
+    Uni<UpstreamSettings> upstreamSettings(@PathParam("id") long personId);
+
+    @PUT
+    @Path("/people/{id}/upstream-settings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> setUpstreamSettings(@PathParam("id") long personId, UpstreamSettings settings);
 
     /** The token a verification link carried. */
     @RegisterForReflection
@@ -243,11 +337,6 @@ public interface DirectoryClient {
     @Path("/email-verifications")
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<VerifiedEmail> verifyEmail(EmailToken token);
-
-    /** {@link NotFound} when no person has the id. */
-    @GET
-    @Path("/people/{id}/claims")
-    Uni<OpenIdPerson> claims(@PathParam("id") long personId);
 
     @GET
     @Path("/people/{id}/organizations")
@@ -417,6 +506,21 @@ public interface DirectoryClient {
         }
     }
 
+    /** The fields a problem's errors name, if the body is one. */
+    private static List<String> problemFields(Response response) {
+        try {
+            String body = response.readEntity(String.class);
+            List<String> fields = new java.util.ArrayList<>();
+            if (body != null) {
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).path("errors")
+                        .forEach(error -> fields.add(error.path("field").asText("")));
+            }
+            return List.copyOf(fields);
+        } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException notAProblem) {
+            return List.of();
+        }
+    }
+
     @ClientExceptionMapper
     static RuntimeException toException(Response response) {
         if (response.getStatus() == 401) {
@@ -441,7 +545,10 @@ public interface DirectoryClient {
         if (response.getStatus() == 410) {
             return new LinkGone();
         }
-        if (response.getStatus() == 422 || response.getStatus() == 413) {
+        if (response.getStatus() == 422) {
+            return new Invalid(problemFields(response));
+        }
+        if (response.getStatus() == 413) {
             return new Invalid();
         }
         if (response.getStatus() >= 500) {

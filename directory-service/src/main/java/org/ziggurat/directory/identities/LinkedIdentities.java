@@ -18,7 +18,6 @@ import org.ziggurat.platform.token.ScopeNames;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Identities of other providers that people sign in with. The rule that guards accounts: an
@@ -31,9 +30,6 @@ import java.util.regex.Pattern;
 public class LinkedIdentities {
 
     public static final int MOST_PER_PERSON = 20;
-    static final int MOST_ASSURANCE_VALUES = 20;
-    private static final Pattern PROVIDER = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
-    private static final Pattern ORCID = Pattern.compile("\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]");
     private static final Logger LOG = Logger.getLogger(LinkedIdentities.class);
 
     /** What auth-service learned from a provider: the identity and what the provider said of the person. */
@@ -76,7 +72,7 @@ public class LinkedIdentities {
 
     /** The person an identity signs in; 404 when it is linked to no one. */
     public Uni<LinkedIdentityRepository.Holder> signIn(UpstreamIdentity identity) {
-        LinkedIdentityRepository.Upstream upstream = checked(identity);
+        LinkedIdentityRepository.Upstream upstream = IdentityRules.checked(identity);
         return callers.service().chain(service -> repository.signIn(upstream))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("This identity is linked to no account."));
     }
@@ -86,7 +82,7 @@ public class LinkedIdentities {
      * theirs already; 409 when it is someone else's, 422 past {@link #MOST_PER_PERSON}.
      */
     public Uni<Boolean> link(long personId, UpstreamIdentity identity, String address) {
-        LinkedIdentityRepository.Upstream upstream = checked(identity);
+        LinkedIdentityRepository.Upstream upstream = IdentityRules.checked(identity);
         return callers.service().chain(service -> repository.link(personId, upstream, address)).map(outcome -> switch (outcome) {
             case LINKED -> {
                 LOG.infof("identity linked: person_id=%d provider=%s", personId, upstream.provider());
@@ -105,7 +101,7 @@ public class LinkedIdentities {
         if (account == null) {
             throw ProblemException.badRequest("A JSON body is required.");
         }
-        LinkedIdentityRepository.Upstream upstream = checked(account.identity());
+        LinkedIdentityRepository.Upstream upstream = IdentityRules.checked(account.identity());
         FieldChecks errors = new FieldChecks();
         ProfileRules.username(account.username(), errors);
         ProfileRules.email("email", account.email(), errors);
@@ -195,40 +191,6 @@ public class LinkedIdentities {
             case LAST_WAY_TO_SIGN_IN -> throw ProblemException.conflict("This is the last way to sign in to the account: "
                     + "set a password or add a passkey, or link another identity, first.");
         });
-    }
-
-    /** The identity as stored, or 422 naming the field. */
-    static LinkedIdentityRepository.Upstream checked(UpstreamIdentity identity) {
-        if (identity == null) {
-            throw ProblemException.invalidField("identity", FieldChecks.REQUIRED);
-        }
-        FieldChecks errors = new FieldChecks();
-        if (identity.provider() == null || !PROVIDER.matcher(identity.provider()).matches()) {
-            errors.add("provider", "must be a provider's id: lower-case letters, digits and hyphens, at most 40");
-        }
-        if (identity.subject() == null || identity.subject().isBlank() || identity.subject().length() > 255) {
-            errors.add("subject", "must be 1 to 255 characters");
-        }
-        if (identity.displayName() != null && identity.displayName().length() > 200) {
-            errors.add("display_name", "must be at most 200 characters");
-        }
-        if (identity.email() != null && identity.email().length() > ProfileRules.EMAIL_MAX) {
-            errors.add("email", "must be at most " + ProfileRules.EMAIL_MAX + " characters");
-        }
-        List<String> assurance = identity.assurance() == null ? List.of() : identity.assurance();
-        if (assurance.size() > MOST_ASSURANCE_VALUES || assurance.stream().anyMatch(v -> v == null || v.isBlank()
-                || v.length() > 255 || v.chars().anyMatch(Character::isWhitespace))) {
-            errors.add("assurance", "must be at most " + MOST_ASSURANCE_VALUES + " URIs without spaces");
-        }
-        if (identity.orcid() != null && !ORCID.matcher(identity.orcid()).matches()) {
-            errors.add("orcid", "must be an ORCID iD, 0000-0000-0000-000X");
-        }
-        errors.throwIfFailed("The identity is not valid.");
-        String email = identity.email() == null || identity.email().isBlank() ? null : identity.email().strip();
-        return new LinkedIdentityRepository.Upstream(identity.provider(), identity.subject(), identity.displayName(),
-                email,
-                Boolean.TRUE.equals(identity.emailVerified()) && email != null, String.join(" ", assurance),
-                identity.orcid());
     }
 
     private static List<String> values(String spaceSeparated) {

@@ -35,9 +35,9 @@ public class LinkedIdentityRepository {
         }
     }
 
-    /** Whose identity it is, and whether that person's own second factor is due after it. */
+    /** Whose identity it is, whether the person has a second factor, and whether it is due after this sign-in. */
     @io.quarkus.runtime.annotations.RegisterForReflection
-    public record Holder(long personId, String username, boolean secondFactorDue) {
+    public record Holder(long personId, String username, boolean secondFactor, boolean secondFactorDue) {
     }
 
     public enum LinkOutcome { LINKED, ALREADY_YOURS, SOMEONE_ELSES, TOO_MANY, NO_PERSON }
@@ -55,8 +55,8 @@ public class LinkedIdentityRepository {
         return pool.preparedQuery("UPDATE linked_identity li SET display_name = $3, email = $4, email_verified = $5, "
                         + "assurance = $6, orcid = coalesce($7, li.orcid), last_used_at = now() FROM person p "
                         + "WHERE li.provider = $1 AND li.subject = $2 AND p.id = li.person_id "
-                        + "RETURNING p.id, p.username, p.second_factor_after_upstream AND " + PersonRow.hasSecondFactor("p.id")
-                        + " AS due")
+                        + "RETURNING p.id, p.username, p.second_factor_after_upstream, " + PersonRow.hasSecondFactor("p.id")
+                        + " AS second_factor")
                 .execute(Tuple.tuple(Arrays.asList(upstream.provider(), upstream.subject(), upstream.displayName(),
                         upstream.email(), upstream.emailVerified(), upstream.assurance(), upstream.orcid())))
                 .map(rows -> {
@@ -64,7 +64,9 @@ public class LinkedIdentityRepository {
                         return null;
                     }
                     Row row = rows.iterator().next();
-                    return new Holder(row.getLong("id"), row.getString("username"), row.getBoolean("due"));
+                    boolean secondFactor = row.getBoolean("second_factor");
+                    return new Holder(row.getLong("id"), row.getString("username"), secondFactor,
+                            secondFactor && row.getBoolean("second_factor_after_upstream"));
                 });
     }
 

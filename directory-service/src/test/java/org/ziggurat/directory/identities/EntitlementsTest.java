@@ -24,6 +24,9 @@ class EntitlementsTest {
     void charactersOutsideAUrnSegmentArePercentEncoded() {
         assertEquals("a-b.c_d", Entitlements.encoded("a-b.c_d"));
         assertEquals("x%3Ay%23z%20%C3%A9", Entitlements.encoded("x:y#z é"));
+        // The edges of each range kept, and their neighbours encoded.
+        assertEquals("azAZ09", Entitlements.encoded("azAZ09"));
+        assertEquals("%60%7B%40%5B%2F%3A", Entitlements.encoded("`{@[/:"));
         assertEquals(List.of(NS + ":group:a%23b#example.org", NS + ":group:a%23b:role=r%3Ds#example.org"),
                 Entitlements.of(NS, "example.org", List.of(new Entitlements.Membership("a#b", "r=s"))));
     }

@@ -178,7 +178,7 @@ class LinkedIdentitiesTest {
                 .body(Map.of("credential_id", "Y3JlZC0" + person.id(), "public_key", "pQECAyYgASFYIA", "sign_count", 0,
                         "uv_initialized", true, "backup_eligible", false, "name", "Key", "client_address", "192.0.2.1"))
                 .post("/internal/people/" + person.id() + "/passkeys").then().statusCode(201);
-        signIn(identity("institution", subject, null, false)).body("second_factor_due", is(true));
+        signIn(identity("institution", subject, null, false)).body("second_factor_due", is(true)).body("second_factor", is(true));
         asService("auth-service").get("/internal/people/" + person.id() + "/upstream-settings").then()
                 .body("second_factor_after_upstream", is(true));
         asService("auth-service").contentType("application/json").body(Map.of("second_factor_after_upstream", false))

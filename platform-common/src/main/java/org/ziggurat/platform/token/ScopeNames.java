@@ -32,10 +32,21 @@ public final class ScopeNames {
     public static final String EMAIL = "email";
     /** OpenID Connect Core §11: tokens that outlive the person's session. */
     public static final String OFFLINE_ACCESS = "offline_access";
+    /** Research claims: the person's memberships as eduperson_entitlement values (AARC-G069). */
+    public static final String ENTITLEMENTS = "entitlements";
+    /** Research claims: the person's ORCID iD, from a linked ORCID sign-in. */
+    public static final String ORCID = "orcid";
+    /** Research claims: REFEDS assurance that the person's linked providers asserted. */
+    public static final String EDUPERSON_ASSURANCE = "eduperson_assurance";
+    /** Research claims: the person's persistent, never reassigned identifier (voperson_id). */
+    public static final String VOPERSON_ID = "voperson_id";
 
     /** Every scope, in the order tokens and the metadata list them. */
     public static final List<String> ALL = List.of(PUBLIC, USER, WRITE, UPDATE, ADMIN, ACCOUNT, OPENID, PROFILE,
-            EMAIL, OFFLINE_ACCESS);
+            EMAIL, OFFLINE_ACCESS, ENTITLEMENTS, ORCID, EDUPERSON_ASSURANCE, VOPERSON_ID);
+
+    /** The scopes of research claims, in ID tokens, userinfo and introspection answers. */
+    public static final List<String> RESEARCH = List.of(ENTITLEMENTS, ORCID, EDUPERSON_ASSURANCE, VOPERSON_ID);
 
     /** The scopes only an application an operator verified may ask for. */
     public static final List<String> FIRST_PARTY_ONLY = List.of(ACCOUNT);

@@ -50,7 +50,12 @@ public class ApiContract implements OASFilter {
             Map.entry("profile", "OpenID Connect: the person's name, username, picture and profile page at /oauth/userinfo."),
             Map.entry("email", "OpenID Connect: the person's email address at /oauth/userinfo."),
             Map.entry("offline_access", "OpenID Connect: a refresh token that outlives the person's session (after consent); "
-                    + "without it, an OpenID Connect authorization ends when the person signs out."));
+                    + "without it, an OpenID Connect authorization ends when the person signs out."),
+            Map.entry("entitlements", "Research claims: the person's memberships as eduperson_entitlement values (AARC-G069), "
+                    + "in ID tokens, at /oauth/userinfo and in introspection answers."),
+            Map.entry("orcid", "Research claims: the person's ORCID iD (from a linked ORCID or institution sign-in)."),
+            Map.entry("eduperson_assurance", "Research claims: the REFEDS assurance a linked provider asserted."),
+            Map.entry("voperson_id", "Research claims: the person's persistent, never reassigned identifier."));
 
     @Override
     public void filterOpenAPI(OpenAPI api) {

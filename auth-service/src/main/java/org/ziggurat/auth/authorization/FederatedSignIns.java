@@ -1,0 +1,223 @@
+package org.ziggurat.auth.authorization;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.federation.Upstream;
+import org.ziggurat.auth.federation.UpstreamIdentity;
+import org.ziggurat.auth.federation.UpstreamProviders;
+import org.ziggurat.directory.client.DirectoryClient;
+
+import java.util.Arrays;
+
+/**
+ * Signing in with another provider: the attempt started for the browser, the provider's answer
+ * proven, then the identity's account signed in (its owner's own second factor first, when they
+ * have one and keep asking for it), or, for an identity no account uses, the person's choice: a new
+ * account, or their account, which they sign in to before it is linked. An identity never joins
+ * an account because an address matches. From the account page, a signed-in person links one.
+ */
+@ApplicationScoped
+public class FederatedSignIns {
+
+    private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
+    /** Where providers send the browser back, under the issuer (register it with each provider). */
+    public static final String CALLBACK_PATH = "/account/federation/callback";
+
+    public sealed interface Outcome permits SignedIn, SecondFactorDue, Unlinked, Linked {
+    }
+
+    /** Signed in: the new session, and where the person goes. */
+    public record SignedIn(LoginSessions.Created created, FederationAttempts.Return back) implements Outcome {
+    }
+
+    /** The person's own second factor is due: the pending sign-in's cookie value. */
+    public record SecondFactorDue(String pendingSignIn, long personId, FederationAttempts.Return back) implements Outcome {
+    }
+
+    /** No account uses the identity: the held identity's cookie value, for the person's choice. */
+    public record Unlinked(String held, FederationAttempts.Return back) implements Outcome {
+    }
+
+    /** Linked to the signed-in person ({@code added}: not theirs before). */
+    public record Linked(boolean added, FederationAttempts.Return back) implements Outcome {
+    }
+
+    /** The attempt or the held identity is unknown, another browser's, used or expired: start again. */
+    public static final class AttemptGone extends RuntimeException {
+        public AttemptGone() {
+            super("no such federation attempt", null, false, false);
+        }
+    }
+
+    /** The provider's answer proved nothing ({@code cancelled}: the person turned back there); where they began. */
+    public static final class NotProven extends RuntimeException {
+        private final FederationAttempts.Return back;
+        private final boolean cancelled;
+
+        NotProven(FederationAttempts.Return back, boolean cancelled, Throwable cause) {
+            super("not proven", cause, false, false);
+            this.back = back;
+            this.cancelled = cancelled;
+        }
+
+        public FederationAttempts.Return back() {
+            return back;
+        }
+
+        public boolean cancelled() {
+            return cancelled;
+        }
+    }
+
+    /** The identity is another account's already. */
+    public static final class LinkedElsewhere extends RuntimeException {
+        LinkedElsewhere() {
+            super("identity linked to another account", null, false, false);
+        }
+    }
+
+    /** The provider does not make new accounts here; the person may link the identity to theirs. */
+    public static final class NewAccountsClosed extends RuntimeException {
+        NewAccountsClosed() {
+            super("no new accounts through this provider", null, false, false);
+        }
+    }
+
+    private final FederationAttempts attempts;
+    private final UpstreamProviders providers;
+    private final DirectoryClient directory;
+    private final LoginSessions sessions;
+    private final PendingSignIns pending;
+    private final AuthConfig config;
+
+    FederatedSignIns(FederationAttempts attempts, UpstreamProviders providers, @RestClient DirectoryClient directory,
+            LoginSessions sessions, PendingSignIns pending, AuthConfig config) {
+        this.attempts = attempts;
+        this.providers = providers;
+        this.directory = directory;
+        this.sessions = sessions;
+        this.pending = pending;
+        this.config = config;
+    }
+
+    public String redirectUri() {
+        return Issuer.of(config) + CALLBACK_PATH;
+    }
+
+    /** A new attempt at the provider: the browser's cookie value and the provider's URL; {@code linking}: the account page's session. */
+    public Uni<Started> start(Upstream provider, FederationAttempts.Return back, LoginSessions.Session linking) {
+        return attempts.start(provider.id(), back, linking == null ? null : linking.hash())
+                .chain(started -> provider.authorizationUrl(started.attempt(), redirectUri())
+                        .map(url -> new Started(started.browserValue(), url)));
+    }
+
+    public record Started(String browserValue, String providerUrl) {
+    }
+
+    /**
+     * The provider's answer: fails with {@link AttemptGone}, {@link NotProven}, {@link LinkedElsewhere},
+     * or a dependency's unavailability.
+     */
+    public Uni<Outcome> finish(String state, String browser, Upstream.Answer answer, LoginSessions.Session session,
+            String clientAddress) {
+        return attempts.take(state, browser).chain(taken -> {
+            Upstream provider = taken == null ? null : providers.find(taken.provider());
+            if (provider == null) {
+                return Uni.createFrom().failure(new AttemptGone());
+            }
+            return provider.identity(answer, taken.attempt(), redirectUri())
+                    .onFailure(Upstream.Refused.class).transform(e -> {
+                        EVENTS.infof("event=upstream_refused provider=%s client_id=%s reason=\"%s\"", provider.id(),
+                                taken.back().clientId(), e.getMessage());
+                        return new NotProven(taken.back(), "access_denied".equals(answer.error()), e);
+                    })
+                    .chain(identity -> taken.linkSession() != null
+                            ? link(identity, taken, session, clientAddress)
+                            : signIn(identity, taken.back()));
+        });
+    }
+
+    private Uni<Outcome> link(UpstreamIdentity identity, FederationAttempts.Taken taken, LoginSessions.Session session,
+            String clientAddress) {
+        if (session == null || !Arrays.equals(session.hash(), taken.linkSession())) {
+            // The session that asked ended (or another one is in this browser now): link nothing.
+            return Uni.createFrom().failure(new AttemptGone());
+        }
+        return linkTo(session.personId(), identity, clientAddress).map(added -> new Linked(added, taken.back()));
+    }
+
+    private Uni<Outcome> signIn(UpstreamIdentity identity, FederationAttempts.Return back) {
+        return directory.identitySignIn(toDirectory(identity)).chain(holder -> {
+            if (holder.secondFactorDue()) {
+                return pending.create(holder.personId(), holder.username(), identity.amr()).map(value -> {
+                    EVENTS.infof("event=upstream_passed provider=%s client_id=%s person_id=%d second_factor=due",
+                            identity.provider(), back.clientId(), holder.personId());
+                    return (Outcome) new SecondFactorDue(value, holder.personId(), back);
+                });
+            }
+            return sessions.create(holder.personId(), holder.username(), identity.amr(), holder.secondFactor()).map(created -> {
+                EVENTS.infof("event=login_succeeded method=upstream provider=%s client_id=%s person_id=%d", identity.provider(),
+                        back.clientId(), holder.personId());
+                return (Outcome) new SignedIn(created, back);
+            });
+        }).onFailure(DirectoryClient.NotFound.class).recoverWithUni(() -> attempts.hold(identity, back)
+                .map(value -> new Unlinked(value, back)));
+    }
+
+    /** The identity a browser's value holds; {@link AttemptGone} when none. */
+    public Uni<FederationAttempts.Held> held(String value) {
+        return attempts.held(value).onItem().ifNull().failWith(AttemptGone::new);
+    }
+
+    /** The provider of a held identity (null when the operator removed it since). */
+    public Upstream provider(FederationAttempts.Held held) {
+        return providers.find(held.identity().provider());
+    }
+
+    /**
+     * A new account with the held identity, signed in: {@link NewAccountsClosed}; the directory's
+     * {@code Conflict} (a name, address or the identity taken) and {@code Invalid} (naming fields).
+     */
+    public Uni<SignedIn> createAccount(String heldValue, String username, String displayName, String email) {
+        return held(heldValue).chain(held -> {
+            Upstream provider = provider(held);
+            if (provider == null) {
+                return Uni.createFrom().failure(new AttemptGone());
+            }
+            if (!provider.newAccounts()) {
+                return Uni.createFrom().failure(new NewAccountsClosed());
+            }
+            UpstreamIdentity identity = held.identity();
+            return directory.identitySignUp(new DirectoryClient.NewAccount(username, displayName, email, toDirectory(identity)))
+                    .chain(person -> sessions.create(person.id(), person.username(), identity.amr(), false)
+                            .call(() -> attempts.release(heldValue))
+                            .invoke(created -> EVENTS.infof("event=account_created method=upstream provider=%s client_id=%s "
+                                    + "person_id=%d", identity.provider(), held.back().clientId(), person.id()))
+                            .map(created -> new SignedIn(created, held.back())));
+        });
+    }
+
+    /** Links the held identity to the signed-in person, who chose to; where they go then. */
+    public Uni<FederationAttempts.Return> linkHeld(String heldValue, LoginSessions.Session session, String clientAddress) {
+        return held(heldValue).chain(held -> linkTo(session.personId(), held.identity(), clientAddress)
+                .call(() -> attempts.release(heldValue))
+                .replaceWith(held.back()));
+    }
+
+    private Uni<Boolean> linkTo(long personId, UpstreamIdentity identity, String clientAddress) {
+        return directory.linkIdentity(personId, new DirectoryClient.IdentityLink(toDirectory(identity), clientAddress))
+                .map(response -> response.getStatus() == 201)
+                .invoke(added -> EVENTS.infof("event=identity_linked provider=%s person_id=%d new=%s", identity.provider(),
+                        personId, added))
+                .onFailure(DirectoryClient.Conflict.class).transform(e -> new LinkedElsewhere());
+    }
+
+    private static DirectoryClient.UpstreamIdentity toDirectory(UpstreamIdentity identity) {
+        return new DirectoryClient.UpstreamIdentity(identity.provider(), identity.subject(), identity.label(), identity.email(),
+                identity.emailVerified(), identity.assurance(), identity.orcid());
+    }
+}

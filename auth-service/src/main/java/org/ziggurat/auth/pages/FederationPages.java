@@ -1,0 +1,118 @@
+package org.ziggurat.auth.pages;
+
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.auth.authorization.FederationAttempts;
+import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.crypto.TokenCrypto;
+import org.ziggurat.auth.federation.FederationSettings;
+import org.ziggurat.auth.federation.Upstream;
+import org.ziggurat.auth.federation.UsernameProposals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The pages of a sign-in through another provider: the way back from it, the choice for a new identity, its errors. */
+@ApplicationScoped
+class FederationPages {
+
+    private final Template continueForm;
+    private final Template identity;
+    private final Template error;
+    private final TokenCrypto crypto;
+    private final FederationSettings settings;
+
+    private final Template onward;
+
+    FederationPages(@Location("federation_continue") Template continueForm, @Location("federation_identity") Template identity,
+            @Location("federation_error") Template error, @Location("federation_onward") Template onward, TokenCrypto crypto,
+            FederationSettings settings) {
+        this.onward = onward;
+        this.continueForm = continueForm;
+        this.identity = identity;
+        this.error = error;
+        this.crypto = crypto;
+        this.settings = settings;
+    }
+
+    /** The provider's answer as a form that posts itself here (a GET changes nothing). */
+    Response continueForm(Map<String, String> fields, UriInfo uri) {
+        List<AuthorizePages.Param> hidden = new ArrayList<>();
+        fields.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
+        String html = continueForm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationResource.CALLBACK)).data("params", hidden).render();
+        return PageHeaders.page(200, html, null).build();
+    }
+
+    /**
+     * On to the provider the person chose, with the attempt's cookie for this browser: a page whose
+     * script follows its link. Not a redirect: the sign-in page's form may only lead to this site
+     * (its CSP's form-action), and a provider's authorization endpoint is on another.
+     */
+    Response toProvider(String providerName, String providerUrl, String browserValue, UriInfo uri) {
+        String html = onward.data("assets", PagePaths.assets(uri)).data("provider", providerName).data("url", providerUrl).render();
+        return PageHeaders.page(200, html, null)
+                .cookie(PageHeaders.cookie(FederationAttempts.COOKIE, browserValue, PagePaths.secure(uri),
+                        (int) settings.attemptLifetime().toSeconds()))
+                .build();
+    }
+
+    /**
+     * The choice for an identity no account uses: link it to the signed-in person ({@code session}),
+     * or make an account with it, or sign in to one to link it. {@code typed}: the new account's
+     * fields as the person typed them (null: proposed from the provider's claims).
+     */
+    Response identity(FederationAttempts.Held held, Upstream provider, LoginSessions.Session session, String message,
+            int status, String[] typed, String login, UriInfo uri) {
+        String csrf = crypto.newCsrfToken();
+        var who = held.identity();
+        String html = identity.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationResource.IDENTITY))
+                .data("provider", provider.displayName()).data("label", who.label()).data("error", message)
+                .data("username", session == null ? null : session.username())
+                .data("sessionCsrf", session == null ? null : session.csrfToken())
+                .data("newAccounts", provider.newAccounts()).data("csrf", csrf).data("login", login)
+                .data("proposedUsername", typed != null ? typed[0] : UsernameProposals.of(who))
+                .data("proposedName", typed != null ? typed[1] : who.name() == null ? "" : who.name())
+                .data("proposedEmail", typed != null ? typed[2] : who.email() == null ? "" : who.email())
+                .data("emailVerified", who.emailVerified()).render();
+        return PageHeaders.page(status, html, null)
+                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
+    }
+
+    /** Held: on to the choice page, with the held identity's cookie; the attempt's cookie has served. */
+    Response toChoice(String heldValue, UriInfo uri) {
+        // The Location header itself: JAX-RS's seeOther would resolve the path against the base URI,
+        // with the gateway's prefix twice.
+        return Response.status(Response.Status.SEE_OTHER).header("Location", PagePaths.apiPath(uri, FederationResource.IDENTITY))
+                .header("Cache-Control", "no-store")
+                .cookie(PageHeaders.cookie(FederationAttempts.PENDING_COOKIE, heldValue, PagePaths.secure(uri),
+                        (int) settings.attemptLifetime().toSeconds()))
+                .cookie(attemptCleared(uri)).build();
+    }
+
+    /**
+     * An error, with a way to start again where the sign-in began ({@code back}, null: none known).
+     * The browser's attempt cookie stays: it may belong to a sign-in that is still going on.
+     */
+    Response error(int status, String message, FederationAttempts.Return back, UriInfo uri) {
+        String again = back == null ? null : PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params());
+        String html = error.data("assets", PagePaths.assets(uri)).data("message", message).data("again", again).render();
+        return PageHeaders.page(status, html, null).build();
+    }
+
+    /** An error that ended the browser's attempt (its answer was taken): its cookie goes too. */
+    Response attemptEnded(int status, String message, FederationAttempts.Return back, UriInfo uri) {
+        return Response.fromResponse(error(status, message, back, uri)).cookie(attemptCleared(uri)).build();
+    }
+
+    jakarta.ws.rs.core.NewCookie attemptCleared(UriInfo uri) {
+        return PageHeaders.cookie(FederationAttempts.COOKIE, "", PagePaths.secure(uri), 0);
+    }
+
+    jakarta.ws.rs.core.NewCookie heldCleared(UriInfo uri) {
+        return PageHeaders.cookie(FederationAttempts.PENDING_COOKIE, "", PagePaths.secure(uri), 0);
+    }
+}

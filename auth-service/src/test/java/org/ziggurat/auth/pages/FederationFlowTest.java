@@ -1,0 +1,399 @@
+package org.ziggurat.auth.pages;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jwt.JWTParser;
+import com.nimbusds.openid.connect.sdk.Nonce;
+import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.DirectoryDouble;
+import org.ziggurat.auth.OAuthTestSupport;
+import org.ziggurat.auth.OAuthTestSupport.App;
+import org.ziggurat.auth.UpstreamDouble;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.CALLBACK;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.hiddenFields;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.query;
+import static org.ziggurat.auth.pages.AuthorizeFlowTest.relative;
+
+/**
+ * Signing in with another provider, end to end against the provider doubles (UpstreamDouble: two
+ * OpenID Connect realms, an ORCID, a GitHub): a new account made with an identity, an identity
+ * linked only after the account's owner signed in (never by a matching address), the answer's
+ * state, nonce, issuer and browser checked, the account's own second factor after a provider, the
+ * research claims an application then gets, and the account page's links.
+ */
+@QuarkusTest
+class FederationFlowTest {
+
+    private static final String RESEARCH_SCOPES = "openid profile entitlements orcid eduperson_assurance voperson_id";
+
+    @Inject
+    Pool pool;
+
+    static App researchApp() {
+        return OAuthTestSupport.createApp(true, RESEARCH_SCOPES + " email", CALLBACK);
+    }
+
+    static String authorizeUrl(App app, String state, String nonce) {
+        return "/oauth/authorize?response_type=code&client_id=" + app.clientId() + "&redirect_uri="
+                + AuthorizeFlowTest.enc(CALLBACK) + "&scope=" + AuthorizeFlowTest.enc(RESEARCH_SCOPES) + "&state=" + state
+                + "&nonce=" + nonce;
+    }
+
+    /** The hidden fields and action of the form on the page that holds the element {@code id}. */
+    static Map<String, String> formWith(String html, String id) {
+        Matcher forms = Pattern.compile("<form method=\"post\" action=\"([^\"]+)\"[^>]*>(.*?)</form>", Pattern.DOTALL).matcher(html);
+        while (forms.find()) {
+            if (forms.group(2).contains("id=\"" + id + "\"")) {
+                Map<String, String> fields = hiddenFields(forms.group(2));
+                fields.put("_action", forms.group(1));
+                return fields;
+            }
+        }
+        throw new AssertionError("no form with #" + id + " in " + html);
+    }
+
+    /** Presses the button {@code id} of the page: the answer to its form. */
+    static Response press(AuthorizeFlowTest.Browser browser, String html, String id, String... more) {
+        Map<String, String> form = formWith(html, id);
+        String action = relative(form.remove("_action"));
+        for (int i = 0; i < more.length; i += 2) {
+            form.put(more[i], more[i + 1]);
+        }
+        return browser.post(action, form);
+    }
+
+    /** The provider's URL that the page after a provider's button leads on to (its script follows the link). */
+    static String providerUrl(Response toProvider) {
+        assertEquals(200, toProvider.statusCode(), toProvider.asString());
+        Matcher link = Pattern.compile("<a id=\"to_provider\" class=\"button\" href=\"([^\"]+)\"").matcher(toProvider.asString());
+        assertTrue(link.find(), toProvider.asString());
+        return link.group(1).replace("&amp;", "&");
+    }
+
+    /** At the provider, {@code user} signs in: where the provider sends the browser back. */
+    static String atProvider(Response toProvider, String user, String... extra) {
+        StringBuilder url = new StringBuilder(providerUrl(toProvider)).append("&user=").append(user);
+        for (int i = 0; i < extra.length; i += 2) {
+            url.append('&').append(extra[i]).append('=').append(extra[i + 1]);
+        }
+        Response answer = given().redirects().follow(false).urlEncodingEnabled(false).get(url.toString());
+        assertEquals(302, answer.statusCode(), answer.asString());
+        return answer.getHeader("Location");
+    }
+
+    /** Back here: the page the provider sent the browser to, then its form posted (as its script does). */
+    static Response back(AuthorizeFlowTest.Browser browser, String callback) {
+        assertTrue(callback.startsWith("http://localhost:8080/api/account/federation/callback?"), callback);
+        Response page = browser.get(relative(callback));
+        assertEquals(200, page.statusCode(), page.asString());
+        assertTrue(page.asString().contains("id=\"continue_form\""));
+        return browser.post("/account/federation/callback", hiddenFields(page.asString()));
+    }
+
+    /** From the account page's sign-in: the provider's button, the provider, and back. */
+    static Response signInThrough(AuthorizeFlowTest.Browser browser, String provider, String user) {
+        Response login = browser.get("/account");
+        assertTrue(login.asString().contains("id=\"provider_" + provider + "\""), login.asString());
+        return back(browser, atProvider(press(browser, login.asString(), "provider_" + provider), user));
+    }
+
+    private long count(String sql) {
+        return pool.query(sql).execute().await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
+    }
+
+    @Test
+    void aNewPersonMakesAnAccountThroughTheirInstitutionAndTheApplicationGetsResearchClaims() throws Exception {
+        App app = researchApp();
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        Response login = browser.get(authorizeUrl(app, "s-fed-1", "n-fed-1"));
+        assertEquals(200, login.statusCode());
+        assertTrue(login.asString().contains("Sign in with your institution"));
+        assertTrue(login.asString().contains("Sign in with GitHub"));
+        Response toProvider = press(browser, login.asString(), "provider_institution");
+        assertTrue(providerUrl(toProvider).contains("/a/authorize?"), providerUrl(toProvider));
+        Map<String, String> request = query(providerUrl(toProvider));
+        assertEquals("S256", request.get("code_challenge_method"));
+        assertEquals("http://localhost:8080/api/account/federation/callback", request.get("redirect_uri"));
+        assertNotNull(request.get("nonce"));
+        assertTrue(browser.cookies.containsKey("ziggurat_federation"), "the attempt is bound to this browser");
+        String callback = atProvider(toProvider, "nova-1");
+        Map<String, String> answer = query(callback);
+        assertNotNull(answer.get("iss"));
+
+        // The page the provider sends the browser to changes nothing: its GET twice, then its form.
+        long attempts = count("SELECT count(*) FROM federation_attempt");
+        assertEquals(200, browser.get(relative(callback)).statusCode());
+        assertEquals(attempts, count("SELECT count(*) FROM federation_attempt"), "a GET took no attempt");
+        Response held = back(browser, callback);
+        assertEquals(303, held.statusCode(), held.asString());
+        assertTrue(held.getHeader("Location").endsWith("/account/federation/identity"));
+
+        Response choice = browser.get("/account/federation/identity");
+        assertEquals(200, choice.statusCode());
+        String page = choice.asString();
+        assertTrue(page.contains("nova-1@uni.example"), page);
+        assertTrue(page.contains("value=\"nova-1\""), "the username proposed from the provider's");
+        assertFalse(page.contains("id=\"link_identity\""), "nobody is signed in here: nothing to link to");
+        // A GET releases nothing (and each view of the page has a CSRF token of its own: the latest counts).
+        page = browser.get("/account/federation/identity").asString();
+        assertTrue(page.contains("value=\"nova-1\""));
+
+        // A taken name is refused and nothing is made.
+        Response taken = press(browser, page, "create_account", "username", "alice", "display_name", "Nova",
+                "email", "nova-1@uni.example");
+        assertEquals(409, taken.statusCode(), taken.asString());
+        Response bad = press(browser, taken.asString(), "create_account", "username", "-nova-", "email", "nova-1@uni.example");
+        assertEquals(422, bad.statusCode());
+        Response created = press(browser, bad.asString(), "create_account", "username", "nova-one", "display_name", "Nova One",
+                "email", "nova-1@uni.example");
+        assertEquals(303, created.statusCode(), created.asString());
+        assertTrue(created.getHeader("Location").contains("/oauth/authorize?"), "back to the application's request");
+        assertTrue(browser.cookies.containsKey("ziggurat_session"));
+
+        Map<String, String> code = OpenIdConnectTest.authorize(browser, relative(created.getHeader("Location")));
+        assertEquals("s-fed-1", code.get("state"));
+        Map<String, Object> tokens = OpenIdConnectTest.exchange(app, code.get("code"));
+        IDTokenClaimsSet claims = OpenIdConnectTest.validator(app, JWSAlgorithm.RS256)
+                .validate(JWTParser.parse((String) tokens.get("id_token")), new Nonce("n-fed-1"));
+        String person = claims.getSubject().getValue();
+        assertEquals("https://orcid.org/0000-0002-1825-0097", claims.getClaim("orcid"), "the institution's ORCID claim");
+        assertEquals(List.of("https://refeds.org/assurance", UpstreamDouble.RAF_MEDIUM), claims.getClaim("eduperson_assurance"));
+        assertEquals(person + "@example.org", claims.getClaim("voperson_id"));
+        assertNull(claims.getClaim("eduperson_entitlement"), "a new person belongs to no organization yet");
+        assertEquals(List.of("pwd"), claims.getClaim("amr"), "how the institution signed the person in");
+
+        String access = (String) tokens.get("access_token");
+        given().auth().oauth2(access).get("/oauth/userinfo").then().statusCode(200)
+                .body("orcid", org.hamcrest.Matchers.equalTo("https://orcid.org/0000-0002-1825-0097"))
+                .body("voperson_id", org.hamcrest.Matchers.equalTo(person + "@example.org"));
+        OAuthTestSupport.introspect(access).statusCode(200)
+                .body("eduperson_assurance", org.hamcrest.Matchers.hasItem(UpstreamDouble.RAF_MEDIUM))
+                .body("voperson_id", org.hamcrest.Matchers.equalTo(person + "@example.org"));
+
+        // Next time the same identity signs the person straight in.
+        AuthorizeFlowTest.Browser again = new AuthorizeFlowTest.Browser();
+        Response signedIn = signInThrough(again, "institution", "nova-1");
+        assertEquals(303, signedIn.statusCode(), signedIn.asString());
+        assertTrue(again.get("/account").asString().contains("nova-one"));
+    }
+
+    @Test
+    void aMatchingAddressLinksNothingTheOwnerSignsInFirst() {
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        // The institution vouches for alice@example.org, verified: the address of alice's account.
+        Response held = signInThrough(browser, "institution", "as-alice");
+        assertEquals(303, held.statusCode());
+        assertTrue(browser.get("/account").asString().contains("id=\"sign_in\""), "nobody is signed in");
+        Response choice = browser.get("/account/federation/identity");
+        assertFalse(choice.asString().contains("id=\"link_identity\""));
+        Response sameAddress = press(browser, choice.asString(), "create_account", "username", "alice-two",
+                "email", "alice@example.org");
+        assertEquals(409, sameAddress.statusCode());
+        assertTrue(sameAddress.asString().contains("sign in to that account to link"), sameAddress.asString());
+
+        Response wrong = press(browser, sameAddress.asString(), "sign_in", "login", "alice", "password", "not alice's");
+        assertEquals(401, wrong.statusCode());
+        Response signedIn = press(browser, wrong.asString(), "sign_in", "login", "alice", "password", "alice password 1");
+        assertEquals(303, signedIn.statusCode(), signedIn.asString());
+        Response offer = browser.get("/account/federation/identity");
+        assertTrue(offer.asString().contains("id=\"link_identity\""), "the owner, signed in, may now link it");
+        // Not yet linked: another browser's sign-in through the institution still finds no account.
+        AuthorizeFlowTest.Browser other = new AuthorizeFlowTest.Browser();
+        assertTrue(signInThrough(other, "institution", "as-alice").getHeader("Location").endsWith("/account/federation/identity"));
+
+        Response linked = press(browser, offer.asString(), "link_identity");
+        assertEquals(303, linked.statusCode(), linked.asString());
+        assertTrue(linked.getHeader("Location").endsWith("/account"));
+        assertEquals(400, browser.get("/account/federation/identity").statusCode(), "released once linked");
+
+        AuthorizeFlowTest.Browser later = new AuthorizeFlowTest.Browser();
+        Response direct = signInThrough(later, "institution", "as-alice");
+        assertEquals(303, direct.statusCode());
+        assertTrue(later.get("/account").asString().contains(">alice<"));
+        // The other browser's choice is still there, but the identity is alice's now: no second account.
+        Response late = press(other, other.get("/account/federation/identity").asString(), "create_account",
+                "username", "late-alice", "email", "late@uni.example");
+        assertEquals(409, late.statusCode());
+    }
+
+    @Test
+    void theAnswerIsCheckedStateNonceIssuerAndBrowser() {
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        Response login = browser.get("/account");
+        String callback = atProvider(press(browser, login.asString(), "provider_institution"), "checked-1");
+        Map<String, String> answer = hiddenFields(browser.get(relative(callback)).asString());
+
+        // Another browser cannot finish it: the attempt is this browser's.
+        Response stranger = new AuthorizeFlowTest.Browser().post("/account/federation/callback", answer);
+        assertEquals(400, stranger.statusCode());
+        Map<String, String> tampered = new HashMap<>(answer);
+        tampered.put("state", answer.get("state") + "x");
+        assertEquals(400, browser.post("/account/federation/callback", tampered).statusCode());
+        // The right browser and state: it goes on (the attempts above took nothing), once.
+        assertEquals(303, browser.post("/account/federation/callback", answer).statusCode());
+        assertEquals(400, browser.post("/account/federation/callback", answer).statusCode(), "an answer is good once");
+
+        // A wrong nonce in the ID token.
+        Response nonce = back(browser, atProvider(press(browser, browser.get("/account").asString(), "provider_institution"),
+                "checked-2", "tamper", "nonce"));
+        assertEquals(401, nonce.statusCode(), nonce.asString());
+        assertTrue(nonce.asString().contains("could not be verified"));
+
+        // Mix-up: the attempt is the institution's (realm a); realm b answers in its place, with its issuer.
+        Response toA = press(browser, browser.get("/account").asString(), "provider_institution");
+        String realmA = providerUrl(toA);
+        Response viaB = given().redirects().follow(false).urlEncodingEnabled(false)
+                .get(realmA.replace("/a/authorize", "/b/authorize") + "&user=checked-3");
+        Map<String, String> fromB = hiddenFields(browser.get(relative(viaB.getHeader("Location"))).asString());
+        assertTrue(fromB.get("iss").endsWith("/b"));
+        assertEquals(401, browser.post("/account/federation/callback", fromB).statusCode(), "the other issuer is refused");
+
+        // An answer without iss, from a provider that announces it.
+        Response toA2 = press(browser, browser.get("/account").asString(), "provider_institution");
+        Map<String, String> noIss = hiddenFields(browser.get(relative(atProvider(toA2, "checked-4"))).asString());
+        noIss.remove("iss");
+        assertEquals(401, browser.post("/account/federation/callback", noIss).statusCode());
+
+        // The person turned back at the provider.
+        Response toA3 = press(browser, browser.get("/account").asString(), "provider_institution");
+        Map<String, String> denied = new HashMap<>(query(providerUrl(toA3)));
+        Response cancelled = browser.post("/account/federation/callback", Map.of("state", denied.get("state"),
+                "error", "access_denied"));
+        assertEquals(401, cancelled.statusCode());
+        assertTrue(cancelled.asString().contains("cancelled"));
+        assertTrue(cancelled.asString().contains("id=\"start_again\""));
+
+        // Forms this site did not send, providers it does not have.
+        Map<String, String> start = formWith(browser.get("/account").asString(), "provider_institution");
+        start.remove("_action");
+        start.put("csrf", "forged");
+        assertEquals(403, browser.post("/account/federation/start", start).statusCode());
+        start = formWith(browser.get("/account").asString(), "provider_institution");
+        start.remove("_action");
+        start.put("provider", "nowhere");
+        assertEquals(400, browser.post("/account/federation/start", start).statusCode());
+        start.put("provider", "institution");
+        start.put("return_path", "https://evil.example/");
+        assertEquals(400, browser.post("/account/federation/start", start).statusCode(), "only this site's pages to return to");
+        assertEquals(400, browser.get("/account/federation/callback?code=x").statusCode(), "no state");
+    }
+
+    @Test
+    void gitHubSignsInThroughItsUserApiAndAProviderMayOnlyLink() {
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        Response held = signInThrough(browser, "github", "octo-cat");
+        assertEquals(303, held.statusCode(), held.asString());
+        Response choice = browser.get("/account/federation/identity");
+        assertTrue(choice.asString().contains("octo-cat@octo.example"), "the primary address GitHub verified: " + choice.asString());
+        Response created = press(browser, choice.asString(), "create_account", "username", "octo-cat", "email",
+                "octo-cat@octo.example");
+        assertEquals(303, created.statusCode(), created.asString());
+        AuthorizeFlowTest.Browser again = new AuthorizeFlowTest.Browser();
+        assertEquals(303, signInThrough(again, "github", "octo-cat").statusCode());
+        assertTrue(again.get("/account").asString().contains("octo-cat"));
+
+        // Partner makes no accounts: its identity may only be linked.
+        AuthorizeFlowTest.Browser partner = new AuthorizeFlowTest.Browser();
+        signInThrough(partner, "partner", "partner-1");
+        Response only = partner.get("/account/federation/identity");
+        assertFalse(only.asString().contains("id=\"create_account\""));
+        Map<String, String> forged = formWith(only.asString(), "sign_in");
+        forged.remove("_action");
+        forged.put("action", "create");
+        forged.put("username", "partner-one");
+        forged.put("email", "partner-1@uni.example");
+        assertEquals(403, partner.post("/account/federation/identity", forged).statusCode());
+    }
+
+    @Test
+    void theAccountsOwnSecondFactorComesAfterAProviderUnlessTurnedOff() {
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        signInThrough(browser, "institution", "as-kai");
+        Response choice = browser.get("/account/federation/identity");
+        Response code = press(browser, choice.asString(), "sign_in", "login", "kai", "password", "kai password 11");
+        assertEquals(200, code.statusCode(), "kai's own second factor, for the sign-in to his account");
+        Response signedIn = press(browser, code.asString(), "verify_code", "code",
+                DirectoryDouble.totp(DirectoryDouble.currentStep() - 1));
+        assertEquals(303, signedIn.statusCode(), signedIn.asString());
+        assertEquals(303, press(browser, browser.get("/account/federation/identity").asString(), "link_identity").statusCode());
+
+        AuthorizeFlowTest.Browser later = new AuthorizeFlowTest.Browser();
+        Response due = signInThrough(later, "institution", "as-kai");
+        assertEquals(200, due.statusCode(), "the code's form, not a session");
+        assertFalse(later.cookies.containsKey("ziggurat_session"));
+        Response done = press(later, due.asString(), "verify_code", "code", DirectoryDouble.totp(DirectoryDouble.currentStep()));
+        assertEquals(303, done.statusCode(), done.asString());
+        assertEquals(2, count("SELECT count(*) FROM login_session WHERE person_id = 111 AND amr = '{pwd,otp,mfa}'"),
+                "both sessions: the password then the code, and the institution's pwd then the code");
+
+        // Kai turns it off on the account page: the institution alone signs him in.
+        Response account = later.get("/account");
+        Map<String, String> settings = formWith(account.asString(), "save_upstream_settings");
+        settings.remove("_action");
+        settings.remove("second_factor_after_upstream");
+        assertEquals(303, later.post("/account", settings).statusCode());
+        AuthorizeFlowTest.Browser third = new AuthorizeFlowTest.Browser();
+        assertEquals(303, signInThrough(third, "institution", "as-kai").statusCode());
+        assertTrue(third.cookies.containsKey("ziggurat_session"));
+    }
+
+    @Test
+    void theAccountPageListsLinksLinksMoreAndKeepsTheLastWayToSignIn() {
+        // A person made through ORCID, with no password.
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        signInThrough(browser, "orcid", "0000-0002-1694-233X");
+        Response choice = browser.get("/account/federation/identity");
+        assertEquals(303, press(browser, choice.asString(), "create_account", "username", "orcid-person",
+                "email", "orcid-person@uni.example").statusCode());
+        Response account = browser.get("/account");
+        assertTrue(account.asString().contains("id=\"linked_identities\""), account.asString());
+        assertTrue(account.asString().contains("ORCID</strong>: 0000-0002-1694-233X"), account.asString());
+        Matcher unlink = Pattern.compile("id=\"unlink_(\\d+)\"").matcher(account.asString());
+        assertTrue(unlink.find());
+        String orcidLink = unlink.group(1);
+        Response last = press(browser, account.asString(), "unlink_" + orcidLink);
+        assertEquals(409, last.statusCode(), "the only way in");
+
+        // Linking GitHub from the account page: the session's form, the provider, back to the page.
+        Response toGitHub = press(browser, last.asString(), "link_github");
+        Response linked = back(browser, atProvider(toGitHub, "orcid-person-gh"));
+        assertEquals(303, linked.statusCode(), linked.asString());
+        assertTrue(linked.getHeader("Location").endsWith("/account"));
+        Response withTwo = browser.get("/account");
+        assertTrue(withTwo.asString().contains("GitHub</strong>"));
+        assertEquals(200, press(browser, withTwo.asString(), "unlink_" + orcidLink).statusCode());
+        assertFalse(browser.get("/account").asString().contains("ORCID</strong>"));
+
+        // A link form without the session's token changes nothing.
+        Map<String, String> forged = formWith(browser.get("/account").asString(), "link_github");
+        forged.remove("_action");
+        forged.put("csrf", "forged");
+        assertEquals(403, browser.post("/account/federation/start", forged).statusCode());
+        // Someone else's identity cannot join this account.
+        AuthorizeFlowTest.Browser someoneElse = new AuthorizeFlowTest.Browser();
+        signInThrough(someoneElse, "github", "gh-someone-else");
+        assertEquals(303, press(someoneElse, someoneElse.get("/account/federation/identity").asString(), "create_account",
+                "username", "gh-someone-else", "email", "gh-someone-else@octo.example").statusCode());
+        Response elsewhere = back(browser, atProvider(press(browser, browser.get("/account").asString(), "link_github"),
+                "gh-someone-else"));
+        assertEquals(409, elsewhere.statusCode(), elsewhere.asString());
+    }
+}
