@@ -60,6 +60,11 @@ public final class Platform {
         return metadata;
     }
 
+    /** A name no other test uses, valid as a username or an organization's name. */
+    public static String uniqueName(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
     public static Person signUp(String prefix) {
         String username = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
         String password = "correct horse " + UUID.randomUUID();

@@ -86,6 +86,13 @@ public final class Stack {
     final Map<String, Integer> fronts = new LinkedHashMap<>();
     private int poolerPort;
     private final int smtpPort;
+    /**
+     * Where Keycloak, the upstream provider people sign in with, listens once a test starts it
+     * ({@link KeycloakServer}), and its client's secret: auth-service is configured with both from
+     * the start, and asks Keycloak for nothing until someone presses its button.
+     */
+    final int keycloakPort;
+    final String keycloakClientSecret = random(32);
     private MailServer mail;
     private Pooler pooler;
     private Balancer balancer;
@@ -107,6 +114,7 @@ public final class Stack {
         }
         poolerPort = freePort();
         smtpPort = freePort();
+        keycloakPort = freePort();
         api = "http://127.0.0.1:" + fronts.get("gateway") + "/api";
     }
 
@@ -312,6 +320,14 @@ public final class Stack {
                 env.put("ZIGGURAT_AUTH_TOKEN_ENCRYPTION_KEY", tokenEncryptionKey);
                 env.put("ZIGGURAT_AUTH_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
+                // Sign-in through an institution: Keycloak's research realm (FederationBrowserTest).
+                env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_ISSUER", "http://127.0.0.1:" + keycloakPort + "/realms/"
+                        + KeycloakServer.REALM);
+                env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_DISPLAY_NAME", "your institution");
+                env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_CLIENT_ID", KeycloakServer.CLIENT_ID);
+                env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_CLIENT_SECRET", keycloakClientSecret);
+                env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_ORCID_CLAIM", "orcid");
+                env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_SCOPES", "openid profile email");
             }
             case "directory-service" -> {
                 env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
@@ -332,6 +348,8 @@ public final class Stack {
                 env.put("ZIGGURAT_DIRECTORY_PEERS_VOCAB_URL", "http://127.0.0.1:" + fronts.get("vocab-service"));
                 env.put("ZIGGURAT_DIRECTORY_PEERS_EVENTS_URL", "http://127.0.0.1:" + fronts.get("events-service"));
                 env.put("ZIGGURAT_DIRECTORY_PEERS_POLL", "500ms");
+                env.put("ZIGGURAT_DIRECTORY_RESEARCH_CLAIMS_ENTITLEMENT_NAMESPACE", "urn:geant:ziggurat.test:platform");
+                env.put("ZIGGURAT_DIRECTORY_RESEARCH_CLAIMS_AUTHORITY", "ziggurat.test");
                 env.put("ZIGGURAT_DIRECTORY_PEERS_FIRST_RETRY", "1s");
                 env.put("ZIGGURAT_DIRECTORY_PEERS_LONGEST_RETRY", "2s");
             }
