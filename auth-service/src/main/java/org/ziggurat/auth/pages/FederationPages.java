@@ -11,6 +11,8 @@ import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.federation.FederationSettings;
 import org.ziggurat.auth.federation.Upstream;
 import org.ziggurat.auth.federation.UsernameProposals;
+import org.ziggurat.auth.passkeys.PasskeyChallenges;
+import org.ziggurat.auth.passkeys.Passkeys;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,11 +29,13 @@ class FederationPages {
     private final FederationSettings settings;
 
     private final Template onward;
+    private final Passkeys passkeys;
 
     FederationPages(@Location("federation_continue") Template continueForm, @Location("federation_identity") Template identity,
             @Location("federation_error") Template error, @Location("federation_onward") Template onward, TokenCrypto crypto,
-            FederationSettings settings) {
+            FederationSettings settings, Passkeys passkeys) {
         this.onward = onward;
+        this.passkeys = passkeys;
         this.continueForm = continueForm;
         this.identity = identity;
         this.error = error;
@@ -77,7 +81,9 @@ class FederationPages {
                 .data("proposedUsername", typed != null ? typed[0] : UsernameProposals.of(who))
                 .data("proposedName", typed != null ? typed[1] : who.name() == null ? "" : who.name())
                 .data("proposedEmail", typed != null ? typed[2] : who.email() == null ? "" : who.email())
-                .data("emailVerified", who.emailVerified()).render();
+                .data("emailVerified", who.emailVerified())
+                .data("passkeyOptions", session == null ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0) : null)
+                .render();
         return PageHeaders.page(status, html, null)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
     }

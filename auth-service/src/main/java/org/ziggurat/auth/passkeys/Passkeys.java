@@ -104,6 +104,12 @@ public class Passkeys {
      * 0), its key and counter, the challenge of the ceremony; the counter moves forward once.
      */
     public Uni<Authenticated> authenticate(String json, PasskeyChallenges.Ceremony ceremony, long expectedPerson) {
+        // A browser's answer that is no assertion at all fails the Uni, as any refusal does (not a
+        // throw before there is one: the pages' recovery would not see it, and answer 500).
+        return Uni.createFrom().deferred(() -> checked(json, ceremony, expectedPerson));
+    }
+
+    private Uni<Authenticated> checked(String json, PasskeyChallenges.Ceremony ceremony, long expectedPerson) {
         var data = PasskeyVerifier.parseAssertion(json);
         byte[] challenge = PasskeyVerifier.challengeOf(data);
         return directory.passkey(b64(data.getCredentialId()))

@@ -209,7 +209,11 @@ class FederationFlowTest {
         assertEquals(409, sameAddress.statusCode());
         assertTrue(sameAddress.asString().contains("sign in to that account to link"), sameAddress.asString());
 
-        Response wrong = press(browser, sameAddress.asString(), "sign_in", "login", "alice", "password", "not alice's");
+        assertTrue(sameAddress.asString().contains("id=\"passkey_sign_in\""), "a passkey signs in to link too");
+        Response forgedPasskey = press(browser, sameAddress.asString(), "sign_in", "action", "passkey", "credential",
+                "{\"id\":\"bm9uZQ\",\"type\":\"public-key\"}");
+        assertEquals(401, forgedPasskey.statusCode(), "a passkey that is no one's signs nobody in");
+        Response wrong = press(browser, forgedPasskey.asString(), "sign_in", "login", "alice", "password", "not alice's");
         assertEquals(401, wrong.statusCode());
         Response signedIn = press(browser, wrong.asString(), "sign_in", "login", "alice", "password", "alice password 1");
         assertEquals(303, signedIn.statusCode(), signedIn.asString());

@@ -40,6 +40,23 @@ class SecondFactorSignInTest {
 
     /** A passkey's answer names its challenge: the database takes its first use only, whichever replica asks. */
     @Test
+    void aBrowsersAnswerThatIsNoPasskeyAssertionIsRefusedNotAnError() {
+        Browser browser = new Browser();
+        String page = browser.get("/account").asString();
+        for (String credential : List.of("not json", "{}", "{\"id\":\"bm9uZQ\",\"type\":\"public-key\"}")) {
+            // Each answer is the sign-in form again, with a CSRF token of its own.
+            Map<String, String> form = FederationFlowTest.formWith(page, "sign_in");
+            form.remove("_action");
+            form.put("action", "passkey");
+            form.put("credential", credential);
+            Response refused = browser.post("/account", form);
+            assertEquals(401, refused.statusCode(), credential + ": " + refused.asString());
+            assertTrue(refused.asString().contains("That passkey could not sign you in"));
+            page = refused.asString();
+        }
+    }
+
+    @Test
     void aPasskeyChallengeIsAnsweredOnce() {
         byte[] challenge = challenges.issue(org.ziggurat.auth.passkeys.PasskeyChallenges.Ceremony.SIGN_IN, 0);
         assertTrue(challenges.use(challenge).await().atMost(java.time.Duration.ofSeconds(5)));
