@@ -41,13 +41,13 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("clients", Set.of(ROOT, "oauth", "crypto")),
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
             entry("passkeys", Set.of(ROOT, "crypto")),
-            entry("federation", Set.of(ROOT, "oauth")),
+            entry("federation", Set.of(ROOT, "oauth", "crypto")),
             entry("authorization", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "passkeys", "people",
                     "federation")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("granttypes", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
             entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys", "authorization",
-                    "granttypes")),
+                    "granttypes", "federation")),
             entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization", "passkeys", "federation")),
             entry("people", Set.of(ROOT, "clients", "tokens")));
 

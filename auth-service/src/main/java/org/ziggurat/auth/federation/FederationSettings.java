@@ -23,6 +23,10 @@ public interface FederationSettings {
     @WithDefault("5s")
     Duration timeout();
 
+    /** How often every replica reads the providers operators added through the API again. */
+    @WithDefault("5s")
+    java.time.Duration refreshEvery();
+
     Map<String, Provider> providers();
 
     interface Provider {

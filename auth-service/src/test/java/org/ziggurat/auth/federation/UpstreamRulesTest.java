@@ -71,6 +71,7 @@ class UpstreamRulesTest {
         return new FederationSettings() {
             public java.time.Duration attemptLifetime() { return java.time.Duration.ofMinutes(10); }
             public java.time.Duration timeout() { return java.time.Duration.ofSeconds(5); }
+            public java.time.Duration refreshEvery() { return java.time.Duration.ofSeconds(5); }
             public Map<String, Provider> providers() { return Map.of(); }
         };
     }

@@ -18,7 +18,8 @@ public final class Names {
             "v1", "v2", "api", "internal", "q", "well-known", "vocab", "repositories", "data", "events",
             "admin", "administrator", "root", "system", "support", "help", "about", "login", "logout",
             "signin", "signup", "register", "settings", "account", "docs", "openapi", "health", "metrics",
-            "static", "assets", "public", "new", "null", "undefined", "anonymous", "ziggurat", "platform");
+            "static", "assets", "public", "new", "null", "undefined", "anonymous", "ziggurat", "platform",
+            "identity-providers");
 
     private Names() {
     }

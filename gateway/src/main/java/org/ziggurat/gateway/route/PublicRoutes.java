@@ -59,7 +59,7 @@ public final class PublicRoutes {
             return Optional.empty();
         }
         String service = switch (first) {
-            case "oauth", ".well-known", "applications", "authorizations", "account" -> AUTH;
+            case "oauth", ".well-known", "applications", "authorizations", "account", "identity-providers" -> AUTH;
             case "user", "people", "organizations" -> DIRECTORY;
             default -> namespaced(segments);
         };

@@ -23,6 +23,7 @@ class PublicRoutesTest {
         routes("/applications/grants/3", PublicRoutes.AUTH, "/applications/grants/3");
         routes("/authorizations", PublicRoutes.AUTH, "/authorizations");
         routes("/account/security", PublicRoutes.AUTH, "/account/security");
+        routes("/identity-providers/orcid", PublicRoutes.AUTH, "/identity-providers/orcid");
         routes("/user", PublicRoutes.DIRECTORY, "/user");
         routes("/user/organizations", PublicRoutes.DIRECTORY, "/user/organizations");
         routes("/people/alice", PublicRoutes.DIRECTORY, "/people/alice");

@@ -1,0 +1,79 @@
+package org.ziggurat.auth.federation;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** The providers operators added through the API (V22 {@code upstream_provider}), plain SQL. */
+@ApplicationScoped
+public class ProviderRepository {
+
+    /** A provider as stored; {@code secretSealed} null for a public client. */
+    public record Stored(String id, String kind, String displayName, String issuer, String clientId, byte[] secretSealed,
+            String clientAuth, String scopes, String orcidClaim, boolean newAccounts, String authorizationEndpoint,
+            String tokenEndpoint, String apiBase, Instant updatedAt) {
+    }
+
+    private static final String COLUMNS = "id, kind, display_name, issuer, client_id, client_secret_sealed, client_auth, scopes, "
+            + "orcid_claim, new_accounts, authorization_endpoint, token_endpoint, api_base, updated_at";
+
+    private final Pool pool;
+
+    ProviderRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<List<Stored>> all() {
+        return pool.query("SELECT " + COLUMNS + " FROM upstream_provider ORDER BY id").execute().map(rows -> {
+            List<Stored> all = new ArrayList<>();
+            rows.forEach(row -> all.add(stored(row)));
+            return all;
+        });
+    }
+
+    /** Whether a put made a new one, and whether it has a secret now. */
+    public record Written(boolean created, boolean secretSet) {
+    }
+
+    /** Creates or replaces one; {@code keepSecret}: the stored secret stays (the request named none). */
+    public Uni<Written> put(Stored provider, boolean keepSecret) {
+        return pool.preparedQuery("INSERT INTO upstream_provider (" + COLUMNS.replace(", updated_at", "") + ") "
+                        + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO UPDATE SET "
+                        + "kind = excluded.kind, display_name = excluded.display_name, issuer = excluded.issuer, "
+                        + "client_id = excluded.client_id, client_secret_sealed = CASE WHEN $14 "
+                        + "THEN upstream_provider.client_secret_sealed ELSE excluded.client_secret_sealed END, "
+                        + "client_auth = excluded.client_auth, scopes = excluded.scopes, orcid_claim = excluded.orcid_claim, "
+                        + "new_accounts = excluded.new_accounts, authorization_endpoint = excluded.authorization_endpoint, "
+                        + "token_endpoint = excluded.token_endpoint, api_base = excluded.api_base, updated_at = clock_timestamp() "
+                        + "RETURNING (xmax = 0) AS created, client_secret_sealed IS NOT NULL AS secret_set")
+                .execute(Tuple.tuple(Arrays.asList(provider.id(), provider.kind(), provider.displayName(), provider.issuer(),
+                        provider.clientId(), provider.secretSealed() == null ? null : Buffer.buffer(provider.secretSealed()),
+                        provider.clientAuth(), provider.scopes(), provider.orcidClaim(), provider.newAccounts(),
+                        provider.authorizationEndpoint(), provider.tokenEndpoint(), provider.apiBase(), keepSecret)))
+                .map(rows -> new Written(rows.iterator().next().getBoolean("created"),
+                        rows.iterator().next().getBoolean("secret_set")));
+    }
+
+    /** False when there was none. */
+    public Uni<Boolean> delete(String id) {
+        return pool.preparedQuery("DELETE FROM upstream_provider WHERE id = $1").execute(Tuple.of(id))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    private static Stored stored(Row row) {
+        var sealed = row.getBuffer("client_secret_sealed");
+        return new Stored(row.getString("id"), row.getString("kind"), row.getString("display_name"), row.getString("issuer"),
+                row.getString("client_id"), sealed == null ? null : sealed.getBytes(), row.getString("client_auth"),
+                row.getString("scopes"), row.getString("orcid_claim"), row.getBoolean("new_accounts"),
+                row.getString("authorization_endpoint"), row.getString("token_endpoint"), row.getString("api_base"),
+                row.getOffsetDateTime("updated_at").toInstant());
+    }
+}

@@ -1,0 +1,145 @@
+package org.ziggurat.auth.federation;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.UpstreamDouble;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.OAuthTestSupport.asPerson;
+
+/**
+ * The operators' API of identity providers: only operators; configured providers read only; a
+ * provider added here is offered at once on this replica and signs people in; a secret is sealed
+ * and never shown; a change another replica made (a row written straight to the table) is seen
+ * within the refresh period, as every replica reads the table again.
+ */
+@QuarkusTest
+class IdentityProvidersTest {
+
+    private static final long OPERATOR = 990;
+
+    @Inject
+    Pool pool;
+
+    private static io.restassured.specification.RequestSpecification operator() {
+        return asPerson(OPERATOR, "operator", "admin");
+    }
+
+    private static String realmB() {
+        return ConfigProvider.getConfig().getValue("ziggurat.auth.federation.providers.partner.issuer", String.class);
+    }
+
+    private static Map<String, Object> campus(String secret) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("kind", "oidc");
+        body.put("issuer", realmB());
+        body.put("display_name", "Campus");
+        body.put("client_id", UpstreamDouble.CLIENT_ID);
+        if (secret != null) {
+            body.put("client_secret", secret);
+        }
+        return body;
+    }
+
+    private static boolean offered(String words) {
+        return given().get("/account").asString().contains(words);
+    }
+
+    @Test
+    void onlyOperatorsSeeAndChangeProviders() {
+        given().get("/identity-providers").then().statusCode(401);
+        asPerson(900, "owner", "admin").get("/identity-providers").then().statusCode(403);
+        asPerson(OPERATOR, "operator", "user").get("/identity-providers").then().statusCode(403);
+        asPerson(900, "owner", "admin").contentType("application/json").body(campus("s")).put("/identity-providers/campus-x")
+                .then().statusCode(403);
+        Response list = operator().get("/identity-providers");
+        list.then().statusCode(200).body("id", hasItems("github", "institution", "orcid", "partner"))
+                .body("find { it.id == 'institution' }.source", equalTo("configuration"))
+                .body("find { it.id == 'institution' }.client_secret_set", equalTo(true));
+        assertFalse(list.asString().contains(UpstreamDouble.CLIENT_SECRET), "no secret is ever shown");
+        operator().contentType("application/json").body(campus("s")).put("/identity-providers/institution").then().statusCode(409);
+        operator().delete("/identity-providers/institution").then().statusCode(409);
+    }
+
+    @Test
+    void badProvidersAreRefusedWithTheFieldNamed() {
+        Map<String, Object> noIssuer = campus("s");
+        noIssuer.remove("issuer");
+        operator().contentType("application/json").body(noIssuer).put("/identity-providers/bad-1").then().statusCode(422)
+                .body("errors[0].field", equalTo("provider")).body("errors[0].message", containsString("issuer"));
+        Map<String, Object> kind = campus("s");
+        kind.put("kind", "saml");
+        operator().contentType("application/json").body(kind).put("/identity-providers/bad-2").then().statusCode(422)
+                .body("errors[0].field", equalTo("kind"));
+        Map<String, Object> auth = campus("s");
+        auth.put("client_auth", "private_key_jwt");
+        operator().contentType("application/json").body(auth).put("/identity-providers/bad-3").then().statusCode(422);
+        Map<String, Object> ftp = campus("s");
+        ftp.put("issuer", "ftp://idp.example");
+        operator().contentType("application/json").body(ftp).put("/identity-providers/bad-4").then().statusCode(422);
+        operator().contentType("application/json").body(campus("s")).put("/identity-providers/Bad_Id").then().statusCode(404);
+        operator().contentType("application/json").body("[]").put("/identity-providers/bad-5").then().statusCode(400);
+        operator().delete("/identity-providers/never-was").then().statusCode(404);
+        assertEquals(0, pool.query("SELECT count(*) FROM upstream_provider WHERE id LIKE 'bad-%'").execute()
+                .await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0), "nothing refused was kept");
+    }
+
+    @Test
+    void anAddedProviderSignsPeopleInAtOnceAndItsSecretIsSealed() {
+        operator().contentType("application/json").body(campus(UpstreamDouble.CLIENT_SECRET)).put("/identity-providers/campus")
+                .then().statusCode(201).body("source", equalTo("api")).body("client_secret_set", equalTo(true))
+                .body("issuer", equalTo(realmB())).body(not(containsString(UpstreamDouble.CLIENT_SECRET)));
+        assertTrue(offered("Sign in with Campus"), "offered on this replica at once");
+        byte[] sealed = pool.preparedQuery("SELECT client_secret_sealed FROM upstream_provider WHERE id = $1")
+                .execute(Tuple.of("campus")).await().atMost(Duration.ofSeconds(10)).iterator().next().getBuffer(0).getBytes();
+        assertFalse(new String(sealed, StandardCharsets.ISO_8859_1).contains(UpstreamDouble.CLIENT_SECRET), "sealed at rest");
+
+        // A replacement without a secret keeps the stored one: the sign-in (whose token request needs it) works.
+        Map<String, Object> renamed = campus(null);
+        renamed.put("display_name", "Campus Login");
+        operator().contentType("application/json").body(renamed).put("/identity-providers/campus").then().statusCode(200)
+                .body("client_secret_set", equalTo(true));
+        assertTrue(offered("Sign in with Campus Login"));
+        org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser browser = new org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser();
+        Response answer = org.ziggurat.auth.pages.AuthorizeFlowTestAccess.signInThrough(browser, "campus", "campus-person-1");
+        assertEquals(303, answer.statusCode(), answer.asString());
+        assertTrue(answer.getHeader("Location").endsWith("/account/federation/identity"), "proven: on to the choice");
+
+        operator().delete("/identity-providers/campus").then().statusCode(204);
+        assertFalse(offered("Sign in with Campus"));
+        operator().delete("/identity-providers/campus").then().statusCode(404);
+    }
+
+    @Test
+    void anotherReplicasChangeIsSeenWithinTheRefresh() {
+        // As another replica writes it: straight to the table.
+        pool.preparedQuery("INSERT INTO upstream_provider (id, kind, issuer, client_id, display_name) VALUES ($1, 'oidc', $2, $3, $4)")
+                .execute(Tuple.of("elsewhere", realmB(), UpstreamDouble.CLIENT_ID, "Elsewhere U"))
+                .await().atMost(Duration.ofSeconds(10));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> offered("Sign in with Elsewhere U"));
+        pool.preparedQuery("UPDATE upstream_provider SET display_name = 'Elsewhere University', updated_at = clock_timestamp() "
+                + "WHERE id = $1").execute(Tuple.of("elsewhere")).await().atMost(Duration.ofSeconds(10));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> offered("Sign in with Elsewhere University"));
+        pool.preparedQuery("DELETE FROM upstream_provider WHERE id = $1").execute(Tuple.of("elsewhere"))
+                .await().atMost(Duration.ofSeconds(10));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !offered("Elsewhere"));
+    }
+}
