@@ -49,7 +49,6 @@ import static org.ziggurat.e2e.Platform.as;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FederationBrowserTest {
 
-    private static final Pattern HIDDEN = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">");
     private static final String SCOPES = "openid profile email entitlements orcid eduperson_assurance voperson_id admin";
 
     KeycloakServer keycloak;
@@ -283,7 +282,7 @@ class FederationBrowserTest {
             String page = login.body();
             int button = page.indexOf("id=\"provider_keycloak\"");
             int formStart = page.lastIndexOf("<form", button);
-            Map<String, String> form = hidden(page.substring(formStart, button));
+            Map<String, String> form = new HashMap<>(OAuthJourneyTest.BrowserlessUser.hiddenInputs(page.substring(formStart, button)));
             HttpResponse<String> onward = post(Platform.api() + "/account/federation/start", form);
             assertEquals(200, onward.statusCode(), onward.body());
             Matcher link = Pattern.compile("<a id=\"to_provider\" class=\"button\" href=\"([^\"]+)\"").matcher(onward.body());
@@ -329,15 +328,6 @@ class FederationBrowserTest {
                 own.headers().firstValue("Location").orElseThrow());
         assertFalse(browser.get(Platform.api() + "/account/federation/identity").statusCode() == 200,
                 "nothing waits for the browser whose attempt was refused");
-    }
-
-    private static Map<String, String> hidden(String html) {
-        Map<String, String> fields = new HashMap<>();
-        Matcher m = HIDDEN.matcher(html);
-        while (m.find()) {
-            fields.put(m.group(1), m.group(2).replace("&amp;", "&").replace("&quot;", "\""));
-        }
-        return fields;
     }
 
     private static Map<String, String> query(URI uri) {

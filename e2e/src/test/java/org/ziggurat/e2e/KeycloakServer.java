@@ -98,29 +98,26 @@ final class KeycloakServer {
         builder.environment().put("KC_BOOTSTRAP_ADMIN_USERNAME", "admin");
         builder.environment().put("KC_BOOTSTRAP_ADMIN_PASSWORD", adminPassword);
         process = builder.start();
-        long deadline = System.currentTimeMillis() + 240_000;
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Keycloak ended at start; see " + stack.logsDirectory().resolve("keycloak.log"));
-            }
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base() + "/realms/master")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    break;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("Keycloak did not answer in 4 minutes");
-            }
-            Thread.sleep(500);
-        }
+        org.awaitility.Awaitility.await("Keycloak answering").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
+                .until(this::answers);
         String admin = adminToken();
         realm(admin, REALM, List.of(new User("ada", "Ada", "Lovelace", "ada@uni.example", "ada at the institution")),
                 true);
         realm(admin, OTHER_REALM, List.of(new User("mallory", "Mal", "Lory", "mallory@elsewhere.example",
                 "mallory at the other realm")), false);
+    }
+
+    /** Whether Keycloak answers; an ended process fails the wait at once. */
+    private boolean answers() throws InterruptedException {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("Keycloak ended at start; see " + stack.logsDirectory().resolve("keycloak.log"));
+        }
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(base() + "/realms/master")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notYet) {
+            return false; // not listening yet
+        }
     }
 
     /** A person at Keycloak: their username, names, address (verified) and password. */
