@@ -41,7 +41,7 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("clients", Set.of(ROOT, "oauth", "crypto")),
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
             entry("passkeys", Set.of(ROOT, "crypto")),
-            entry("federation", Set.of(ROOT, "oauth", "crypto")),
+            entry("federation", Set.of(ROOT, "oauth", "crypto", "clients")),
             entry("authorization", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "passkeys", "people",
                     "federation")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),

@@ -33,8 +33,9 @@ public class LinkedSignIns {
     }
 
     public Uni<Linked> of(LoginSessions.Session session) {
-        return directory.identities(session.personId()).chain(identities -> directory.upstreamSettings(session.personId())
-                .map(settings -> new Linked(identities, !Boolean.FALSE.equals(settings.secondFactorAfterUpstream()))));
+        return Uni.combine().all().unis(directory.identities(session.personId()), directory.upstreamSettings(session.personId()))
+                .asTuple().map(both -> new Linked(both.getItem1(),
+                        !Boolean.FALSE.equals(both.getItem2().secondFactorAfterUpstream())));
     }
 
     /** {@link DirectoryClient.NotFound} for no such link of the person; {@link LastWayToSignIn}. */

@@ -5,7 +5,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
-import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.clients.PlatformName;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
@@ -14,7 +14,6 @@ import org.ziggurat.platform.token.ScopeNames;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -40,16 +39,16 @@ public class ProviderAdministration {
     }
 
     private final Callers callers;
-    private final AuthConfig config;
+    private final PlatformName platformName;
     private final FederationSettings settings;
     private final UpstreamProviders providers;
     private final ProviderRepository repository;
     private final TokenCrypto crypto;
 
-    ProviderAdministration(Callers callers, AuthConfig config, FederationSettings settings, UpstreamProviders providers,
+    ProviderAdministration(Callers callers, PlatformName platformName, FederationSettings settings, UpstreamProviders providers,
             ProviderRepository repository, TokenCrypto crypto) {
         this.callers = callers;
-        this.config = config;
+        this.platformName = platformName;
         this.settings = settings;
         this.providers = providers;
         this.repository = repository;
@@ -59,7 +58,7 @@ public class ProviderAdministration {
     private Uni<Long> operator() {
         return callers.current().map(caller -> {
             long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-            if (!config.operators().orElse(Set.of()).contains(person)) {
+            if (!platformName.isOperator(person)) {
                 throw ProblemException.forbidden("Only the platform's operators manage identity providers.");
             }
             return person;

@@ -37,8 +37,10 @@ public final class IdTokenClaims {
     /** With {@code more} claims (the research claims the scopes ask for), which never replace the ones above. */
     public static JWTClaimsSet of(Subject subject, String accessToken, Instant issuedAt, Duration lifetime,
             java.util.Map<String, Object> more) {
-        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
-                .issuer(subject.issuer())
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder();
+        // First, so that the token's own claims, set after, replace any of the same name.
+        more.forEach(claims::claim);
+        claims.issuer(subject.issuer())
                 .subject(Long.toString(subject.personId()))
                 .audience(subject.clientId())
                 .expirationTime(Date.from(issuedAt.plus(lifetime)))
@@ -61,12 +63,6 @@ public final class IdTokenClaims {
         if (accessToken != null) {
             claims.claim("at_hash", atHash(accessToken));
         }
-        JWTClaimsSet built = claims.build();
-        more.forEach((name, value) -> {
-            if (built.getClaim(name) == null) {
-                claims.claim(name, value);
-            }
-        });
         return claims.build();
     }
 

@@ -194,7 +194,8 @@ public class DeviceResource {
     }
 
     /** The user code a form carries on (from the address, through sign-in), if any. */
-    private static Map<String, String> codeOf(OAuthForm form) {
+    /** The device page's parameters that a form carries back: the user code, when it is one's length. */
+    static Map<String, String> codeOf(OAuthForm form) {
         Map<String, String> params = new LinkedHashMap<>();
         String code = form.get(USER_CODE);
         if (code != null && code.length() <= 32) {

@@ -37,7 +37,6 @@ import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.problem.FailureKinds;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -149,12 +148,7 @@ public class FederationResource {
                     .onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithNull();
         }
         if ("/oauth/device".equals(path)) {
-            Map<String, String> params = new LinkedHashMap<>();
-            String code = form.get("user_code");
-            if (code != null && code.length() <= 32) {
-                params.put("user_code", code);
-            }
-            return Uni.createFrom().item(new FederationAttempts.Return(path, params, "-"));
+            return Uni.createFrom().item(new FederationAttempts.Return(path, DeviceResource.codeOf(form), "-"));
         }
         return Uni.createFrom().item(ACCOUNT_PATHS.contains(path) ? new FederationAttempts.Return(path, Map.of(), "-") : null);
     }

@@ -40,4 +40,14 @@ public class AccountEvent extends PanacheEntityBase {
 
     @Column(name = "created_at", nullable = false, insertable = false, updatable = false)
     public OffsetDateTime createdAt;
+
+    /** A new entry, to persist; {@code address} and {@code detail} may be null. */
+    public static AccountEvent of(long personId, String kind, String address, String detail) {
+        AccountEvent event = new AccountEvent();
+        event.personId = personId;
+        event.kind = kind;
+        event.clientAddress = address;
+        event.detail = detail;
+        return event;
+    }
 }

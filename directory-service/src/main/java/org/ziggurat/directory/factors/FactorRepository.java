@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.directory.mail.MailOutboxRepository;
 import org.ziggurat.directory.mail.SecurityNotices;
+import org.ziggurat.directory.people.PersonLocks;
 import org.ziggurat.directory.people.PersonRow;
 
 import java.time.OffsetDateTime;
@@ -73,7 +74,7 @@ public class FactorRepository {
      * request confirmed it, or it was replaced) or the step was used.
      */
     public Uni<Boolean> confirmTotp(long personId, long step, List<byte[]> recoveryHashes, String address) {
-        return Panache.withTransaction(() -> lockPerson(personId).chain(() -> TotpFactor.update("confirmedAt = ?1, lastStep = ?2, lastUsedAt = ?1 "
+        return Panache.withTransaction(() -> PersonLocks.lock(personId).chain(() -> TotpFactor.update("confirmedAt = ?1, lastStep = ?2, lastUsedAt = ?1 "
                         + "where personId = ?3 and confirmedAt is null and lastStep < ?2", now(), step, personId)
                 .chain(updated -> updated == 0 ? Uni.createFrom().item(false)
                         : replaceCodes(personId, recoveryHashes)
@@ -100,7 +101,7 @@ public class FactorRepository {
 
     /** Removes the TOTP key, and with the last factor the recovery codes; false when there was none. */
     public Uni<Boolean> removeTotp(long personId, String address) {
-        return Panache.withTransaction(() -> lockPerson(personId)
+        return Panache.withTransaction(() -> PersonLocks.lock(personId)
                 .chain(() -> TotpFactor.delete("personId = ?1 and confirmedAt is not null", personId))
                 .chain(deleted -> deleted == 0 ? Uni.createFrom().item(false)
                         : codesGoWithTheLastFactor(personId)
@@ -115,7 +116,7 @@ public class FactorRepository {
      */
     public Uni<Boolean> addPasskey(Passkey passkey, List<byte[]> recoveryHashes, String address) {
         long personId = passkey.personId;
-        return Panache.withTransaction(() -> lockPerson(personId)
+        return Panache.withTransaction(() -> PersonLocks.lock(personId)
                 .chain(() -> Passkey.count("credentialId = ?1", passkey.credentialId)).chain(taken -> {
                     if (taken > 0) {
                         return Uni.createFrom().<Boolean>nullItem();
@@ -145,19 +146,13 @@ public class FactorRepository {
 
     /** Removes a passkey of the person, and with the last factor the recovery codes; false when there was none. */
     public Uni<Boolean> removePasskey(long personId, long passkeyId, String address) {
-        return Panache.withTransaction(() -> lockPerson(personId)
+        return Panache.withTransaction(() -> PersonLocks.lock(personId)
                 .chain(() -> Passkey.delete("id = ?1 and personId = ?2", passkeyId, personId))
                 .chain(deleted -> deleted == 0 ? Uni.createFrom().item(false)
                         : codesGoWithTheLastFactor(personId)
                                 .chain(() -> event(personId, AccountEvents.PASSKEY_REMOVED, address))
                                 .chain(() -> syncFlag(personId))
                                 .replaceWith(true)));
-    }
-
-    /** The person's row, locked until the transaction ends: one change of their factors at a time. */
-    private static Uni<Void> lockPerson(long personId) {
-        return Panache.getSession().chain(session -> session.createNativeQuery("SELECT id FROM person WHERE id = ?1 FOR UPDATE")
-                .setParameter(1, personId).getResultList()).replaceWithVoid();
     }
 
     /** {@code person.two_factor_enabled} from the factors as this transaction sees them (written so far, flushed). */
@@ -204,11 +199,7 @@ public class FactorRepository {
 
     /** The change recorded, and its mail to the person queued, in the caller's transaction. */
     private Uni<Void> event(long personId, String kind, String address) {
-        AccountEvent event = new AccountEvent();
-        event.personId = personId;
-        event.kind = kind;
-        event.clientAddress = address;
-        Uni<Void> recorded = event.persist().replaceWithVoid();
+        Uni<Void> recorded = AccountEvent.of(personId, kind, address, null).persist().replaceWithVoid();
         if (!notices.mails(kind)) {
             return recorded;
         }

@@ -9,6 +9,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.directory.factors.AccountEvent;
 import org.ziggurat.directory.factors.AccountEvents;
+import org.ziggurat.directory.people.PersonLocks;
 import org.ziggurat.directory.people.PersonRow;
 
 import java.time.OffsetDateTime;
@@ -72,7 +73,7 @@ public class LinkedIdentityRepository {
 
     /** Links the identity to the person, who signed in to their account for it. */
     public Uni<LinkOutcome> link(long personId, Upstream upstream, String address) {
-        return Panache.withTransaction(() -> lockPerson(personId).chain(found -> {
+        return Panache.withTransaction(() -> PersonLocks.lock(personId).chain(found -> {
             if (!found) {
                 return Uni.createFrom().item(LinkOutcome.NO_PERSON);
             }
@@ -108,7 +109,7 @@ public class LinkedIdentityRepository {
      * signs in alone) and no other link.
      */
     public Uni<UnlinkOutcome> unlink(long personId, long linkId, String address) {
-        return Panache.withTransaction(() -> lockPerson(personId)
+        return Panache.withTransaction(() -> PersonLocks.lock(personId)
                 .chain(() -> LinkedIdentity.find("id = ?1 and personId = ?2", linkId, personId).<LinkedIdentity>firstResult())
                 .chain(link -> {
                     if (link == null) {
@@ -163,18 +164,8 @@ public class LinkedIdentityRepository {
         }
     }
 
-    private static Uni<Boolean> lockPerson(long personId) {
-        return Panache.getSession().chain(session -> session.createNativeQuery("SELECT id FROM person WHERE id = ?1 FOR UPDATE")
-                .setParameter(1, personId).getResultList()).map(rows -> !rows.isEmpty());
-    }
-
     private static Uni<Void> event(long personId, String kind, String address, String detail) {
-        AccountEvent event = new AccountEvent();
-        event.personId = personId;
-        event.kind = kind;
-        event.clientAddress = address;
-        event.detail = shortened(detail);
-        return event.persist().replaceWithVoid();
+        return AccountEvent.of(personId, kind, address, shortened(detail)).persist().replaceWithVoid();
     }
 
     private static String shortened(String detail) {
