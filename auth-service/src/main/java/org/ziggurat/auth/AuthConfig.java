@@ -159,6 +159,56 @@ public interface AuthConfig {
         Optional<Long> owner();
     }
 
+    /**
+     * The resource indicator (RFC 8707) of the platform's own API, the audience of every token
+     * that names no other resource (default: the issuer, under which the API is served).
+     */
+    Optional<String> platformResource();
+
+    /**
+     * Resource servers outside the platform's API that the operator registered (RFC 8707): a
+     * token may be asked for one with {@code resource}, and only it accepts that token.
+     */
+    java.util.Map<String, ResourceServer> resourceServers();
+
+    interface ResourceServer {
+        /** Its resource indicator: an absolute URI without a fragment. */
+        String identifier();
+
+        /** The platform's scopes it understands: a token for it carries no others. */
+        java.util.List<String> scopes();
+
+        /**
+         * The client_id the service itself uses, if it has one: a person's token meant for it may
+         * be exchanged by that client (RFC 8693), when the application allows exchange.
+         */
+        Optional<String> clientId();
+    }
+
+    /** The algorithm of JWT access tokens (RFC 9068), one of the signing key series. */
+    @WithDefault("ES256")
+    String accessTokenAlg();
+
+    /** DPoP (RFC 9449) at the token endpoint. */
+    Dpop dpop();
+
+    interface Dpop {
+        /** How far a proof's iat may be from now, either way (the proof is kept this long for replay). */
+        @WithDefault("60s")
+        Duration proofWindow();
+
+        /**
+         * Whether every proof must carry a nonce this server made (RFC 9449 §8); a proof without
+         * one is answered use_dpop_nonce with a fresh one.
+         */
+        @WithDefault("false")
+        boolean requireNonce();
+
+        /** How long a nonce is taken after it was made. */
+        @WithDefault("5m")
+        Duration nonceLifetime();
+    }
+
     /** The gateway's confidential client, created or updated at start; it may introspect. */
     GatewayClient gatewayClient();
 

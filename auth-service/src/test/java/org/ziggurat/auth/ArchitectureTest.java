@@ -41,13 +41,14 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("clients", Set.of(ROOT, "oauth", "crypto")),
             entry("tokens", Set.of(ROOT, "oauth", "crypto", "clients", "throughput", "keys")),
             entry("passkeys", Set.of(ROOT, "crypto")),
+            entry("dpop", Set.of(ROOT, "oauth", "crypto")),
             entry("federation", Set.of(ROOT, "oauth", "crypto", "clients")),
             entry("authorization", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "passkeys", "people",
                     "federation")),
             entry("grants", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
-            entry("granttypes", Set.of(ROOT, "oauth", "crypto", "clients", "tokens")),
+            entry("granttypes", Set.of(ROOT, "oauth", "crypto", "clients", "tokens", "dpop")),
             entry("endpoints", Set.of(ROOT, "oauth", "crypto", "http", "clients", "tokens", "keys", "authorization",
-                    "granttypes", "federation")),
+                    "granttypes", "federation", "dpop")),
             entry("pages", Set.of(ROOT, "oauth", "crypto", "http", "clients", "authorization", "passkeys", "federation")),
             entry("people", Set.of(ROOT, "clients", "tokens")));
 

@@ -40,6 +40,19 @@ public interface GatewayConfig {
     @WithDefault("30s")
     Duration upstreamKeepAlive();
 
+    /**
+     * The resource indicator (RFC 8707) of the platform's API, which a token's audience must name
+     * (default: the public base URL, as auth-service's issuer); a token that names none is the
+     * platform's.
+     */
+    Optional<String> resource();
+
+    /**
+     * The resource each service's routes are, by module name, where it is not the platform API's
+     * ({@link #resource()}): a token for one resource is refused by the routes of another.
+     */
+    Map<String, String> routeResources();
+
     /** The secret of the gateway's confidential client at auth-service (introspection). */
     Optional<String> clientSecret();
 

@@ -187,7 +187,8 @@ public class AuthorizationCodes {
         }).chain(usable -> codes.insert(crypto.hash(value), new AuthorizationCodeRepository.Code(request.app().id(), personId, username,
                         request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
                         OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime,
-                        signIn)))
+                        signIn, request.resource() == null ? null : List.of(request.resource().split(" ")),
+                        request.dpopJkt())))
                 .invoke(inserted -> {
                     if (!inserted) {
                         EVENTS.warnf("event=nonce_replay client_id=%s person_id=%d", request.app().clientId(), personId);

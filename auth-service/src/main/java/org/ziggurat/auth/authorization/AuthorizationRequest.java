@@ -65,7 +65,8 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
 
     /** The parameters of the authorization request, in the order the pages carry them. */
     public static final List<String> PARAMETERS = List.of("response_type", "client_id", "redirect_uri", "scope",
-            "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age", "acr_values", "request_uri");
+            "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age", "acr_values", "request_uri",
+            "resource", "dpop_jkt");
 
     /** RFC 9126 §2.2: the prefix of the request_uri values this server makes. */
     public static final String REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
@@ -89,6 +90,16 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
     /** The request_uri of a pushed request (RFC 9126), whose stored parameters these are; null otherwise. */
     public String requestUri() {
         return params.get("request_uri");
+    }
+
+    /** The resources the request names (RFC 8707), space-delimited; null when none. */
+    public String resource() {
+        return params.get("resource");
+    }
+
+    /** The thumbprint of the DPoP key the code is to be bound to (RFC 9449 §10); null when none. */
+    public String dpopJkt() {
+        return params.get("dpop_jkt");
     }
 
     public String nonce() {

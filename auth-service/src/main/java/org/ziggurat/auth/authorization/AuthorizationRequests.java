@@ -11,6 +11,7 @@ import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.PushedRequestRepository;
+import org.ziggurat.auth.tokens.ResourceServers;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,8 +32,11 @@ public class AuthorizationRequests {
     private final PushedRequestRepository pushed;
     private final Registrants registrants;
 
+    private final ResourceServers resources;
+
     AuthorizationRequests(ApplicationRepository applications, ConsentRepository consents, TokenCrypto crypto,
-            AuthConfig config, PushedRequestRepository pushed, Registrants registrants) {
+            AuthConfig config, PushedRequestRepository pushed, Registrants registrants, ResourceServers resources) {
+        this.resources = resources;
         this.applications = applications;
         this.consents = consents;
         this.crypto = crypto;
@@ -95,6 +99,9 @@ public class AuthorizationRequests {
         return request.app().requirePushedRequests() && request.requestUri() == null;
     }
 
+    /** A JWK SHA-256 thumbprint, base64url without padding (RFC 7638, RFC 9449 §10). */
+    private static final java.util.regex.Pattern DPOP_JKT = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{43}");
+
     /**
      * What is wrong with the rest of a request whose client and redirect URI are good, as the
      * error page says it; null when nothing is. A bad request is an error page, not a redirect to
@@ -114,6 +121,10 @@ public class AuthorizationRequests {
         }
         try {
             Scopes.requireAllowed(Scopes.parse(request.scope()), request.app().scopes(), request.app().verified());
+            resources.parse(request.resource());
+            if (request.dpopJkt() != null && !DPOP_JKT.matcher(request.dpopJkt()).matches()) {
+                return OAuthException.invalidRequest("dpop_jkt must be a JWK SHA-256 thumbprint (43 base64url characters).");
+            }
             String challenge = Pkce.challenge(request.codeChallenge(), request.params().get("code_challenge_method"));
             if (challenge == null && !request.app().confidential()) {
                 return OAuthException.invalidRequest("A public client must send a PKCE code_challenge (S256).");

@@ -15,7 +15,11 @@ import java.util.List;
  */
 public record ApplicationFields(String name, List<String> redirectUris, List<String> scopes, Boolean confidential,
         Boolean passwordGrant, List<String> postLogoutRedirectUris, String idTokenAlg, Boolean requirePushedRequests,
-        Integer refreshTokenAbsoluteLifetime) {
+        Integer refreshTokenAbsoluteLifetime, String accessTokenFormat, Boolean dpopBoundAccessTokens,
+        Boolean tokenExchange) {
+
+    /** The formats of access tokens: opaque (introspected), or RFC 9068 JWTs. */
+    public static final List<String> ACCESS_TOKEN_FORMATS = List.of("opaque", "jwt");
 
     /** How many redirect URIs (and post-logout ones) an application may have. */
     public static final int MAX_REDIRECT_URIS = 10;
@@ -26,11 +30,14 @@ public record ApplicationFields(String name, List<String> redirectUris, List<Str
     ApplicationRepository.OpenIdSettings openId(ApplicationRow app) {
         ApplicationRepository.OpenIdSettings before = app == null ? ApplicationRepository.OpenIdSettings.DEFAULTS
                 : new ApplicationRepository.OpenIdSettings(app.postLogoutRedirectUris(), app.idTokenAlg(),
-                        app.requirePushedRequests());
+                        app.requirePushedRequests(), app.accessTokenFormat(), app.dpopBoundAccessTokens(), app.tokenExchange());
         return new ApplicationRepository.OpenIdSettings(
                 postLogoutRedirectUris != null ? postLogoutRedirectUris : before.postLogoutRedirectUris(),
                 idTokenAlg != null ? idTokenAlg : before.idTokenAlg(),
-                requirePushedRequests != null ? requirePushedRequests : before.requirePushedRequests());
+                requirePushedRequests != null ? requirePushedRequests : before.requirePushedRequests(),
+                accessTokenFormat != null ? accessTokenFormat : before.accessTokenFormat(),
+                dpopBoundAccessTokens != null ? dpopBoundAccessTokens : before.dpopBound(),
+                tokenExchange != null ? tokenExchange : before.tokenExchange());
     }
 
     /** The fields of a create ({@code required}: or full replace), validated. */
@@ -60,15 +67,7 @@ public record ApplicationFields(String name, List<String> redirectUris, List<Str
         }
         Boolean confidential = errors.bool(body.get("confidential"), "confidential");
         Boolean passwordGrant = errors.bool(body.get("password_grant"), "password_grant");
-        String idTokenAlg = null;
-        JsonNode alg = body.get("id_token_signed_response_alg");
-        if (alg != null && !alg.isNull()) {
-            if (!alg.isTextual() || !ID_TOKEN_ALGORITHMS.contains(alg.asText())) {
-                errors.add("id_token_signed_response_alg", "must be one of " + String.join(", ", ID_TOKEN_ALGORITHMS));
-            } else {
-                idTokenAlg = alg.asText();
-            }
-        }
+        String idTokenAlg = oneOf(errors, body, "id_token_signed_response_alg", ID_TOKEN_ALGORITHMS);
         Boolean requirePushed = errors.bool(body.get("require_pushed_authorization_requests"),
                 "require_pushed_authorization_requests");
         Integer authorizationLifetime = null;
@@ -80,11 +79,27 @@ public record ApplicationFields(String name, List<String> redirectUris, List<Str
                 authorizationLifetime = lifetime.intValue();
             }
         }
+        String format = oneOf(errors, body, "access_token_format", ACCESS_TOKEN_FORMATS);
+        Boolean dpopBound = errors.bool(body.get("dpop_bound_access_tokens"), "dpop_bound_access_tokens");
+        Boolean tokenExchange = errors.bool(body.get("token_exchange"), "token_exchange");
         errors.throwIfFailed("The application is not valid.");
         return new ApplicationFields(name, uris, scopes, confidential, passwordGrant, logoutUris, idTokenAlg, requirePushed,
-                authorizationLifetime);
+                authorizationLifetime, format, dpopBound, tokenExchange);
     }
 
+
+    /** A field that is one of {@code allowed}; null when left out (or refused, with its error added). */
+    private static String oneOf(FieldChecks errors, JsonNode body, String field, List<String> allowed) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual() || !allowed.contains(value.asText())) {
+            errors.add(field, "must be one of " + String.join(", ", allowed));
+            return null;
+        }
+        return value.asText();
+    }
 
     /** A list of 'min' to MAX_REDIRECT_URIS URIs as RedirectUris takes them; null when left out. */
     private static List<String> uris(FieldChecks errors, JsonNode body, String field, int min, boolean required,

@@ -50,17 +50,21 @@ public class ApplicationRepository {
     public record Registration(byte[] tokenHash, String metadata) {
     }
 
-    /** What an application sets for OpenID Connect and pushed requests. */
-    public record OpenIdSettings(List<String> postLogoutRedirectUris, String idTokenAlg, boolean requirePushedRequests) {
-        public static final OpenIdSettings DEFAULTS = new OpenIdSettings(List.of(), "RS256", false);
+    /**
+     * What an application sets for OpenID Connect, pushed requests and its tokens: their format
+     * (opaque or jwt), whether each request must carry a DPoP proof, whether it may exchange tokens.
+     */
+    public record OpenIdSettings(List<String> postLogoutRedirectUris, String idTokenAlg, boolean requirePushedRequests,
+            String accessTokenFormat, boolean dpopBound, boolean tokenExchange) {
+        public static final OpenIdSettings DEFAULTS = new OpenIdSettings(List.of(), "RS256", false, "opaque", false, false);
     }
 
     public Uni<ApplicationRow> insert(NewApplication app) {
         return one("INSERT INTO application (owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
                 + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
                 + "require_pushed_authorization_requests, registration_token_hash, registration_metadata, "
-                + "refresh_token_absolute_lifetime) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-                + "$14::text::jsonb, $15) "
+                + "refresh_token_absolute_lifetime, access_token_format, dpop_bound_access_tokens, token_exchange) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb, $15, $16, $17, $18) "
                 + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple()
                 .addValue(app.ownerId()).addValue(app.name()).addValue(app.clientId())
                 .addValue(app.clientSecretHash() == null ? null : Buffer.buffer(app.clientSecretHash()))
@@ -70,7 +74,8 @@ public class ApplicationRepository {
                 .addValue(app.openId().idTokenAlg()).addValue(app.openId().requirePushedRequests())
                 .addValue(app.registration() == null ? null : Buffer.buffer(app.registration().tokenHash()))
                 .addValue(app.registration() == null ? null : app.registration().metadata())
-                .addValue(app.refreshTokenAbsoluteLifetime()));
+                .addValue(app.refreshTokenAbsoluteLifetime()).addValue(app.openId().accessTokenFormat())
+                .addValue(app.openId().dpopBound()).addValue(app.openId().tokenExchange()));
     }
 
     public Uni<ApplicationRow> byClientId(String clientId) {
@@ -130,12 +135,14 @@ public class ApplicationRepository {
                 + "post_logout_redirect_uris = $6, id_token_signed_response_alg = $7, "
                 + "require_pushed_authorization_requests = $8, "
                 + "registration_metadata = coalesce($9::text::jsonb, registration_metadata), "
-                + "refresh_token_absolute_lifetime = $10, updated_at = now() WHERE id = $1 "
+                + "refresh_token_absolute_lifetime = $10, access_token_format = $11, dpop_bound_access_tokens = $12, "
+                + "token_exchange = $13, updated_at = now() WHERE id = $1 "
                 + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple().addValue(id).addValue(name)
                 .addValue(redirectUris.toArray(String[]::new)).addValue(scopes.toArray(String[]::new))
                 .addValue(passwordGrant).addValue(openId.postLogoutRedirectUris().toArray(String[]::new))
                 .addValue(openId.idTokenAlg()).addValue(openId.requirePushedRequests()).addValue(registrationMetadata)
-                .addValue(refreshTokenAbsoluteLifetime))
+                .addValue(refreshTokenAbsoluteLifetime).addValue(openId.accessTokenFormat())
+                .addValue(openId.dpopBound()).addValue(openId.tokenExchange()))
                 .invoke(row -> changed(id));
     }
 

@@ -26,6 +26,15 @@ public final class ApplicationViews {
             @Schema(description = "Seconds an authorization of the application lasts from its grant, however often its "
                     + "refresh tokens rotate; absent: the platform's (90 days by default).")
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer refreshTokenAbsoluteLifetime,
+            @Schema(description = "opaque (the default: checked by introspection) or jwt (RFC 9068: signed, checked "
+                    + "against the JWKS by any resource server).", enumeration = {"opaque", "jwt"})
+            String accessTokenFormat,
+            @Schema(description = "Whether every token request must carry a DPoP proof (RFC 9449), so that every token "
+                    + "is bound to the client's key.")
+            boolean dpopBoundAccessTokens,
+            @Schema(description = "Whether the application may exchange a person's token it was given for a narrower one "
+                    + "for another resource (RFC 8693).")
+            boolean tokenExchange,
             String url, Instant createdAt, Instant updatedAt) {
     }
 
@@ -33,6 +42,6 @@ public final class ApplicationViews {
         return new Application(row.id(), row.name(), row.clientId(), secretOrNull, row.redirectUris(),
                 Scopes.display(row.scopes()), row.confidential(), row.passwordGrant(), row.postLogoutRedirectUris(),
                 row.idTokenAlg(), row.requirePushedRequests(), row.verified(), row.refreshTokenAbsoluteLifetime(),
-                urls.api("/applications/" + row.id()), row.createdAt(), row.updatedAt());
+                row.accessTokenFormat(), row.dpopBoundAccessTokens(), row.tokenExchange(), urls.api("/applications/" + row.id()), row.createdAt(), row.updatedAt());
     }
 }

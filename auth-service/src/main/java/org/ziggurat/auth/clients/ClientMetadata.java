@@ -86,8 +86,11 @@ public final class ClientMetadata {
         application.put("scopes", text(metadata, "scope", ""));
         application.put("confidential", confidential);
         application.put("password_grant", grants.contains("password"));
+        if (grants.contains(GrantTypes.TOKEN_EXCHANGE)) {
+            application.put("token_exchange", true);
+        }
         for (String field : List.of("post_logout_redirect_uris", "id_token_signed_response_alg",
-                "require_pushed_authorization_requests")) {
+                "require_pushed_authorization_requests", "dpop_bound_access_tokens", "access_token_format")) {
             if (metadata.has(field)) {
                 application.set(field, metadata.get(field));
             }
@@ -184,6 +187,8 @@ public final class ClientMetadata {
         out.put("post_logout_redirect_uris", app.postLogoutRedirectUris());
         out.put("id_token_signed_response_alg", app.idTokenAlg());
         out.put("require_pushed_authorization_requests", app.requirePushedRequests());
+        out.put("dpop_bound_access_tokens", app.dpopBoundAccessTokens());
+        out.put("access_token_format", app.accessTokenFormat());
         for (String name : DESCRIPTIVE) {
             if (kept.hasNonNull(name)) {
                 out.put(name, kept.get(name).asText());

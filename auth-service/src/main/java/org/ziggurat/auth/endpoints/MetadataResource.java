@@ -89,6 +89,11 @@ public class MetadataResource {
         m.put("authorization_response_iss_parameter_supported", true);
         m.put("subject_types_supported", List.of("public"));
         m.put("id_token_signing_alg_values_supported", SigningKeys.ALGORITHMS);
+        // RFC 9449 §5.1: the algorithms of DPoP proofs this server checks.
+        m.put("dpop_signing_alg_values_supported", org.ziggurat.auth.dpop.DpopProofs.ALGORITHMS.stream()
+                .map(Object::toString).sorted().toList());
+        // RFC 9701 §6: signed introspection answers (Accept: application/token-introspection+jwt).
+        m.put("introspection_signing_alg_values_supported", SigningKeys.ALGORITHMS);
         m.put("claims_supported", UserInfoClaims.SUPPORTED);
         m.put("acr_values_supported", List.of(AuthenticationMethods.ACR_SINGLE_FACTOR, AuthenticationMethods.ACR_MULTI_FACTOR));
         m.put("prompt_values_supported", List.of("none", "login", "consent", "select_account"));

@@ -98,8 +98,10 @@ public class OAuthResource {
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> token(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization, @Parameter(hidden = true) @HeaderParam("Accept") String accept,
+            @Parameter(description = "A DPoP proof (RFC 9449): the tokens are then bound to its key (token_type DPoP).")
+            @HeaderParam("DPoP") String dpop,
             @Context HttpServerRequest request) {
-        return grants.issue(OAuthForm.parse(contentType, body), authorization, CallerAddress.of(request))
+        return grants.issue(OAuthForm.parse(contentType, body), authorization, dpop, CallerAddress.of(request))
                 .map(issued -> TokenResponses.of(issued, accept));
     }
 
@@ -200,24 +202,34 @@ public class OAuthResource {
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = OAuthDocs.TokenIntrospectionRequest.class)))
-    @APIResponse(responseCode = "200", description = "Whether the token is active, and if so what it is.",
-    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.TokenIntrospection.class)))
+    @APIResponse(responseCode = "200", description = "Whether the token is active, and if so what it is; signed (RFC 9701) "
+    + "when asked for with Accept.", content = {
+    @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.TokenIntrospection.class)),
+    @Content(mediaType = "application/token-introspection+jwt", schema = @Schema(type = SchemaType.STRING,
+    description = "A JWT whose token_introspection claim is the JSON answer, signed with the provider's RS256 key."))})
     @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @POST
     @Path("/introspect")
     @Consumes(MediaType.WILDCARD)
-    @Produces(MediaType.APPLICATION_JSON)
+    @Produces({MediaType.APPLICATION_JSON, "application/token-introspection+jwt"})
     public Uni<Response> introspect(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization,
+            @Parameter(description = "application/token-introspection+jwt for a signed answer (RFC 9701).")
+            @HeaderParam("Accept") String accept) {
         OAuthForm form = OAuthForm.parse(contentType, body);
         String token = form.require("token");
         String hint = form.get("token_type_hint");
         if (hint != null && !hint.equals("access_token") && !hint.equals("refresh_token")) {
             throw new OAuthException(OAuthError.INVALID_REQUEST, "token_type_hint must be access_token or refresh_token.");
         }
+        boolean signed = accept != null && accept.toLowerCase().contains(TokenDescriptions.SIGNED_INTROSPECTION);
         return clients.authenticateConfidential(ClientCredentials.claimed(authorization, form))
-                .chain(app -> descriptions.introspection(app, token)).map(answer -> noStore(Response.ok(answer)));
+                .chain(app -> descriptions.introspection(app, token).chain(answer -> !signed
+                        ? Uni.createFrom().item(noStore(Response.ok(answer)))
+                        : descriptions.signedIntrospection(app, answer).map(jwt -> Response.ok(jwt)
+                                .type(TokenDescriptions.SIGNED_INTROSPECTION).header("Cache-Control", "no-store")
+                                .header("Pragma", "no-cache").build())));
     }
 
     /** The spec's token info: the bearer token's owner, scopes, lifetime left and application. */

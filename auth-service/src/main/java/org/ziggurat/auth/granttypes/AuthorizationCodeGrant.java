@@ -12,6 +12,7 @@ import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.auth.tokens.AuthorizationCodeRepository;
 import org.ziggurat.auth.tokens.TokenIssuer;
+import org.ziggurat.auth.tokens.TokenRequest;
 import org.ziggurat.auth.tokens.TokenRepository;
 
 import java.time.Instant;
@@ -47,10 +48,10 @@ public class AuthorizationCodeGrant implements TokenGrant {
         String code = form.require("code");
         String redirectUri = form.require("redirect_uri");
         String verifier = form.get("code_verifier");
-        return client -> exchange(client, code, redirectUri, verifier);
+        return (client, request) -> exchange(client, code, redirectUri, verifier, request);
     }
 
-    Uni<IssuedTokens> exchange(ApplicationRow client, String code, String redirectUri, String verifier) {
+    Uni<IssuedTokens> exchange(ApplicationRow client, String code, String redirectUri, String verifier, TokenRequest request) {
         byte[] hash = crypto.hash(code);
         return issuer.inTransaction(conn -> codes.consume(conn, hash).chain(stored -> {
             if (stored == null) {
@@ -70,11 +71,15 @@ public class AuthorizationCodeGrant implements TokenGrant {
                         ? "This code was issued without a code_challenge; no code_verifier is expected."
                         : "The code_verifier does not match the code_challenge.");
             }
+            if (stored.dpopJkt() != null && !stored.dpopJkt().equals(request.jkt())) {
+                throw OAuthException.invalidGrant("The code is bound to a DPoP key (dpop_jkt): the proof must be signed with it.");
+            }
             Instant authTime = stored.authTime();
             return issuer.issue(conn, client, stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
-                    authTime, stored.signIn(), SignIn.amrOf(stored.signIn()))
+                    authTime, stored.signIn(), SignIn.amrOf(stored.signIn()),
+                    TokenIssuer.bounds(client, request, stored.resources()))
                     // Inside the transaction: no tokens without the ID token the answer owes.
-                    .chain(issued -> issuer.withIdToken(issued, client, stored.personId(), authTime, stored.nonce(),
+                    .chain(issued -> issuer.withIdToken(issued, stored.scopes(), client, stored.personId(), authTime, stored.nonce(),
                             SignIn.amrOf(stored.signIn())));
         })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : replayedOrUnknown(hash, client))
                 .invoke(issued -> EVENTS.infof("event=token_issued grant=authorization_code client_id=%s token_id=%d",

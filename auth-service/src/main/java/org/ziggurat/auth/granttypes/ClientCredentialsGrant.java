@@ -10,6 +10,7 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.TokenIssuer;
+import org.ziggurat.auth.tokens.TokenRequest;
 
 import java.util.List;
 import java.util.Set;
@@ -35,10 +36,10 @@ public class ClientCredentialsGrant implements TokenGrant {
     @Override
     public Issuing read(OAuthForm form, String callerAddress) {
         Set<String> scopes = Scopes.parse(form.get("scope"));
-        return client -> forItself(client, scopes);
+        return (client, request) -> forItself(client, scopes, request);
     }
 
-    Uni<IssuedTokens> forItself(ApplicationRow client, Set<String> scopes) {
+    Uni<IssuedTokens> forItself(ApplicationRow client, Set<String> scopes, TokenRequest request) {
         if (!client.confidential()) {
             return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
                     "Only confidential clients may use client_credentials."));
@@ -48,7 +49,8 @@ public class ClientCredentialsGrant implements TokenGrant {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a person: client_credentials has none."));
         }
-        return issuer.issue(client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null, null)
+        return issuer.issue(client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null, null,
+                        TokenIssuer.bounds(client, request, null))
                 // DEBUG for the same reason as a refresh.
                 .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }

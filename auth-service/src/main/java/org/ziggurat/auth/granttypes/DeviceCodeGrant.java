@@ -13,6 +13,8 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.tokens.DeviceAuthorizationRepository;
 import org.ziggurat.auth.tokens.TokenIssuer;
+import org.ziggurat.auth.tokens.TokenBounds;
+import org.ziggurat.auth.tokens.TokenRequest;
 
 import java.time.Instant;
 import java.util.List;
@@ -45,10 +47,11 @@ public class DeviceCodeGrant implements TokenGrant {
     @Override
     public Issuing read(OAuthForm form, String callerAddress) {
         String deviceCode = form.require("device_code");
-        return client -> poll(client, deviceCode);
+        return (client, request) -> poll(client, deviceCode, request);
     }
 
-    Uni<IssuedTokens> poll(ApplicationRow client, String deviceCode) {
+    Uni<IssuedTokens> poll(ApplicationRow client, String deviceCode, TokenRequest request) {
+        TokenBounds bounds = TokenIssuer.bounds(client, request, null);
         byte[] hash = crypto.hash(deviceCode);
         return devices.poll(hash, client.id()).chain(poll -> {
             if (poll == null) {
@@ -77,7 +80,7 @@ public class DeviceCodeGrant implements TokenGrant {
                 }
                 List<String> amr = SignIn.amrOf(poll.signIn());
                 return issuer.issue(conn, client, poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
-                        authTime, poll.signIn(), amr).chain(issued -> issuer.withIdToken(issued, client, poll.personId(),
+                        authTime, poll.signIn(), amr, bounds).chain(issued -> issuer.withIdToken(issued, poll.scopes(), client, poll.personId(),
                                 authTime, null, amr));
             })).invoke(issued -> EVENTS.infof("event=token_issued grant=device_code client_id=%s person_id=%d",
                     client.clientId(), poll.personId()));

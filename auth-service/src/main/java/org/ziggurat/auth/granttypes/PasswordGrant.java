@@ -13,6 +13,8 @@ import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.oauth.AuthenticationMethods;
 import org.ziggurat.auth.tokens.ConsentRepository;
 import org.ziggurat.auth.tokens.TokenIssuer;
+import org.ziggurat.auth.tokens.TokenBounds;
+import org.ziggurat.auth.tokens.TokenRequest;
 import org.ziggurat.directory.client.DirectoryClient;
 
 import java.time.Instant;
@@ -56,11 +58,12 @@ public class PasswordGrant implements TokenGrant {
         String username = form.require("username");
         String password = form.require("password");
         Set<String> scopes = Scopes.parse(form.get("scope"));
-        return client -> password(client, username, password, scopes, callerAddress);
+        return (client, request) -> password(client, username, password, scopes, callerAddress, request);
     }
 
     Uni<IssuedTokens> password(ApplicationRow clientOrNull, String username, String password, Set<String> scopes,
-            String clientAddress) {
+            String clientAddress, TokenRequest request) {
+        TokenBounds bounds = TokenIssuer.bounds(clientOrNull, request, null);
         if (clientOrNull == null && scopes.contains(Scopes.OPENID)) {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a client: an ID token is issued to one (its audience)."));
@@ -90,8 +93,8 @@ public class PasswordGrant implements TokenGrant {
                 })
                 .chain(person -> issuer.inTransaction(conn -> issuer.issue(conn, clientOrNull,
                         person.userId(), person.username(), List.copyOf(scopes), UUID.randomUUID(), true, Instant.now(), null,
-                        AuthenticationMethods.PASSWORD_ONLY)
-                        .chain(issued -> issuer.withIdToken(issued, clientOrNull, person.userId(),
+                        AuthenticationMethods.PASSWORD_ONLY, bounds)
+                        .chain(issued -> issuer.withIdToken(issued, List.copyOf(scopes), clientOrNull, person.userId(),
                                 Instant.ofEpochSecond(issued.createdAt()), null, AuthenticationMethods.PASSWORD_ONLY)))
                         // The application now has access: it is one of the person's grants.
                         .call(issued -> clientOrNull == null ? Uni.createFrom().voidItem()

@@ -11,12 +11,18 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.TokenIssuer;
+import org.ziggurat.auth.tokens.AccessTokenJwts;
+import org.ziggurat.auth.tokens.ResourceServers;
+import org.ziggurat.auth.tokens.TokenRequest;
+import org.ziggurat.auth.tokens.TokenRow;
+import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.auth.tokens.TokenRules;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 
@@ -37,8 +43,13 @@ public class RefreshTokenGrant implements TokenGrant {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final TokenIssuer issuer;
+    private final ResourceServers resources;
+    private final AccessTokenJwts jwts;
 
-    RefreshTokenGrant(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, TokenIssuer issuer) {
+    RefreshTokenGrant(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, TokenIssuer issuer,
+            ResourceServers resources, AccessTokenJwts jwts) {
+        this.resources = resources;
+        this.jwts = jwts;
         this.tokens = tokens;
         this.crypto = crypto;
         this.config = config;
@@ -59,11 +70,15 @@ public class RefreshTokenGrant implements TokenGrant {
     public Issuing read(OAuthForm form, String callerAddress) {
         String refreshToken = form.require("refresh_token");
         Set<String> scopes = Scopes.parse(form.get("scope"));
-        return client -> refresh(client, refreshToken, scopes);
+        return (client, request) -> refresh(client, refreshToken, scopes, request);
     }
 
-    Uni<IssuedTokens> refresh(ApplicationRow clientOrNull, String refreshToken, Set<String> requested) {
+    Uni<IssuedTokens> refresh(ApplicationRow clientOrNull, String refreshToken, Set<String> requested, TokenRequest request) {
         byte[] hash = crypto.hash(refreshToken);
+        if (!request.resources().isEmpty() || request.jkt() != null
+                || clientOrNull != null && clientOrNull.jwtAccessTokens()) {
+            return tokens.byHash(hash).chain(row -> bound(clientOrNull, hash, row, requested, request));
+        }
         String access = crypto.newAccessToken();
         String refresh = crypto.newRefreshToken();
         Instant now = Instant.now();
@@ -72,20 +87,60 @@ public class RefreshTokenGrant implements TokenGrant {
                 OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC), crypto.hash(refresh),
                 OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC));
         return tokens.rotate(rotation)
-                .chain(rotated -> rotated == null ? refused(hash, clientOrNull, requested)
+                .chain(rotated -> rotated == null ? tokens.byHash(hash).chain(row -> row != null
+                                && (row.audience() != null || row.jkt() != null)
+                                // A grant with resources or a key: its refresh is known in full only after reading it.
+                                ? bound(clientOrNull, hash, row, requested, request)
+                                : refused(row, clientOrNull, requested, null))
                         // Core §12.2: the ID token of a refresh carries the first sign-in's auth_time, amr and acr, no nonce.
                         : issuer.withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
                                 config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond()),
-                                clientOrNull, rotated.personId(), rotated.authTime(), null, rotated.amr()))
+                                rotated.scopes(), clientOrNull, rotated.personId(), rotated.authTime(), null, rotated.amr()))
                 // Routine and frequent, and recorded in the token table itself: DEBUG, where
                 // sign-ins (code and password grants) and every refusal stay at INFO.
                 .invoke(issued -> EVENTS.debugf("event=token_refreshed client_id=%s", clientIdOf(clientOrNull)));
     }
 
-    /** Why a refresh token rotated nothing, read after the fact; a reuse revokes its family. */
-    private Uni<IssuedTokens> refused(byte[] hash, ApplicationRow clientOrNull, Set<String> requested) {
+    /**
+     * A refresh whose new access token is made in full before the rotation: one with resources
+     * (RFC 8707), a DPoP key, or a JWT. Read first, so that the JWT says what the row will; the
+     * rotation still takes the refresh token only if it is unused then.
+     */
+    private Uni<IssuedTokens> bound(ApplicationRow clientOrNull, byte[] hash, TokenRow row, Set<String> requested,
+            TokenRequest request) {
         Long clientId = clientOrNull == null ? null : clientOrNull.id();
-        return tokens.byHash(hash).chain(row -> switch (TokenRules.refreshRefusal(row, clientId, requested, Instant.now())) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        if (row == null || TokenRules.refreshRefusal(row, clientId, requested, now, request.jkt())
+                != TokenRules.RefreshRefusal.INVALID || row.usedAt() != null || !row.isLive(now) || row.isAccess()) {
+            return refused(row, clientOrNull, requested, request.jkt());
+        }
+        List<String> audience = ResourceServers.audience(request.resources(), row.audience());
+        List<String> narrowed = requested.isEmpty() ? row.scopes() : List.copyOf(requested);
+        List<String> accessScopes = resources.scopesFor(audience, narrowed);
+        Instant expires = now.plus(config.accessTokenLifetime());
+        Uni<String> value = clientOrNull != null && clientOrNull.jwtAccessTokens()
+                ? jwts.sign(new AccessTokenJwts.Claims(clientOrNull.clientId(), row.personId(), accessScopes, audience, now,
+                        expires, row.authTime(), row.amr(), request.jkt(), null))
+                : Uni.createFrom().item(crypto::newAccessToken);
+        String refresh = crypto.newRefreshToken();
+        return value.chain(access -> tokens.rotateBound(new TokenRepository.BoundRotation(hash, clientId,
+                        Scopes.granted(narrowed), accessScopes, crypto.hash(access), crypto.encrypt(access),
+                        OffsetDateTime.ofInstant(expires, ZoneOffset.UTC), crypto.hash(refresh),
+                        OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC), audience,
+                        request.jkt(), row.jkt()))
+                .chain(rotated -> rotated == null ? tokens.byHash(hash).chain(again -> refused(again, clientOrNull, requested,
+                                request.jkt()))
+                        : issuer.withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
+                                config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond())
+                                .boundTo(request.jkt()), narrowed, clientOrNull, rotated.personId(), rotated.authTime(), null,
+                                rotated.amr())));
+    }
+
+    /** Why a refresh token rotated nothing, read after the fact; a reuse revokes its family. */
+    private Uni<IssuedTokens> refused(TokenRow row, ApplicationRow clientOrNull, Set<String> requested, String jkt) {
+        Long clientId = clientOrNull == null ? null : clientOrNull.id();
+        return Uni.createFrom().item(row).chain(ignored -> switch (TokenRules.refreshRefusal(row, clientId, requested,
+                Instant.now(), jkt)) {
             case REUSED -> tokens.revokeFamily(row.family()).invoke(count -> EVENTS.warnf(
                             "event=refresh_token_reuse client_id=%s person_id=%s revoked_tokens=%d",
                             clientIdOf(clientOrNull), row.personId(), count))
@@ -95,6 +150,8 @@ public class RefreshTokenGrant implements TokenGrant {
                     "This refresh token was issued to a client: the client must authenticate."));
             case OTHER_CLIENT -> Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token was issued to another client."));
             case WIDENS_SCOPES -> Uni.createFrom().failure(OAuthException.invalidScope("A refresh may not widen the scopes of the grant."));
+            case OTHER_KEY -> Uni.createFrom().failure(new OAuthException(OAuthError.INVALID_DPOP_PROOF,
+                    "The refresh token is bound to a DPoP key: the proof must be signed with it."));
             case INVALID -> Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token is not valid."));
         });
     }

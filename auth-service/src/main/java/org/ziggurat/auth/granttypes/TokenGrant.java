@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.oauth.IssuedTokens;
 import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.tokens.TokenRequest;
 
 /**
  * One grant type of the token endpoint (RFC 6749 §4, RFC 8628 §3.4). {@link TokenGrants} finds the
@@ -29,9 +30,12 @@ public interface TokenGrant {
      */
     Issuing read(OAuthForm form, String callerAddress);
 
-    /** The second half of a grant: tokens for the authenticated client (null when it has none). */
+    /**
+     * The second half of a grant: tokens for the authenticated client (null when it has none), with
+     * what the request names besides the grant (resources, its DPoP key), checked.
+     */
     @FunctionalInterface
     interface Issuing {
-        Uni<IssuedTokens> forClient(ApplicationRow clientOrNull);
+        Uni<IssuedTokens> forClient(ApplicationRow clientOrNull, TokenRequest request);
     }
 }

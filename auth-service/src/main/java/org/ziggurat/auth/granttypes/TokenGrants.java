@@ -12,7 +12,11 @@ import org.ziggurat.auth.oauth.IssuedTokens;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.dpop.DpopProofs;
+import org.ziggurat.auth.tokens.ResourceServers;
+import org.ziggurat.auth.tokens.TokenRequest;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -27,8 +31,12 @@ public class TokenGrants {
 
     private final Map<String, TokenGrant> byType;
     private final ClientAuthenticator clients;
+    private final ResourceServers resources;
+    private final DpopProofs proofs;
 
-    TokenGrants(Instance<TokenGrant> grants, ClientAuthenticator clients) {
+    TokenGrants(Instance<TokenGrant> grants, ClientAuthenticator clients, ResourceServers resources, DpopProofs proofs) {
+        this.resources = resources;
+        this.proofs = proofs;
         this.byType = grants.stream().collect(Collectors.toUnmodifiableMap(TokenGrant::grantType, Function.identity()));
         this.clients = clients;
         // The metadata (grant_types_supported) and registration list GrantTypes.SUPPORTED: it must say what is served.
@@ -38,8 +46,11 @@ public class TokenGrants {
         }
     }
 
-    /** A token request: the grant's parameters first, then its client, then the grant's own rules. */
-    public Uni<IssuedTokens> issue(OAuthForm form, String authorization, String callerAddress) {
+    /**
+     * A token request: the grant's parameters first, then its client, then its DPoP proof
+     * ({@code dpopProof}, the header; null for none), then the grant's own rules.
+     */
+    public Uni<IssuedTokens> issue(OAuthForm form, String authorization, String dpopProof, String callerAddress) {
         String grantType = form.require("grant_type");
         ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
         TokenGrant grant = byType.get(grantType);
@@ -48,9 +59,16 @@ public class TokenGrants {
                     "Supported grant types: " + String.join(", ", GrantTypes.SUPPORTED) + ".");
         }
         TokenGrant.Issuing issuing = grant.read(form, callerAddress);
+        List<String> named = resources.parse(form.get("resource"));
         Uni<ApplicationRow> client = claimed == null && grant.clientOptional() ? Uni.createFrom().nullItem()
                 : authenticatedFor(claimed, grantType);
-        return client.chain(issuing::forClient);
+        return client.chain(app -> proofs.tokenRequest(dpopProof, app == null ? null : app.clientId()).chain(jkt -> {
+            if (jkt == null && app != null && app.dpopBoundAccessTokens()) {
+                throw new OAuthException(OAuthError.INVALID_DPOP_PROOF,
+                        "This application's tokens are bound to its key: send a DPoP proof (RFC 9449).");
+            }
+            return issuing.forClient(app, new TokenRequest(named, jkt));
+        }));
     }
 
     /** The authenticated client, when it may use the grant (a registered client only those it registered). */

@@ -36,7 +36,13 @@ public enum OAuthError {
     /** RFC 7591 §3.2.2: a redirect URI that is not good. */
     INVALID_REDIRECT_URI("invalid_redirect_uri", 400, null),
     /** RFC 7591 §3.2.2: other client metadata that is not good, or not supported. */
-    INVALID_CLIENT_METADATA("invalid_client_metadata", 400, null);
+    INVALID_CLIENT_METADATA("invalid_client_metadata", 400, null),
+    /** RFC 8707 §2: a resource that is not good, or that the grant does not allow. */
+    INVALID_TARGET("invalid_target", 400, null),
+    /** RFC 9449 §5: the DPoP proof of a token request is missing where required, or not good. */
+    INVALID_DPOP_PROOF("invalid_dpop_proof", 400, null),
+    /** RFC 9449 §8: the proof must carry a nonce of this server's; the answer's DPoP-Nonce header has one. */
+    USE_DPOP_NONCE("use_dpop_nonce", 400, null);
 
     private final String code;
     private final int status;

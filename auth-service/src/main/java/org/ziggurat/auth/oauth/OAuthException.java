@@ -5,6 +5,7 @@ public class OAuthException extends RuntimeException {
 
     private final OAuthError error;
     private final Long retryAfterSeconds;
+    private String dpopNonce;
 
     public OAuthException(OAuthError error, String description) {
         this(error, description, null);
@@ -22,6 +23,16 @@ public class OAuthException extends RuntimeException {
 
     public Long retryAfterSeconds() {
         return retryAfterSeconds;
+    }
+
+    /** A nonce for the client's next DPoP proof (RFC 9449 §8), sent as the DPoP-Nonce header; null for none. */
+    public String dpopNonce() {
+        return dpopNonce;
+    }
+
+    public OAuthException withDpopNonce(String nonce) {
+        this.dpopNonce = nonce;
+        return this;
     }
 
     public static OAuthException invalidRequest(String description) {

@@ -22,6 +22,9 @@ public class OAuthExceptionMapper {
         if (e.error().challenge() != null) {
             builder.header("WWW-Authenticate", e.error().challenge());
         }
+        if (e.dpopNonce() != null) {
+            builder.header("DPoP-Nonce", e.dpopNonce());
+        }
         if (e.retryAfterSeconds() != null) {
             builder.header("Retry-After", e.retryAfterSeconds());
         }

@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * An {@code application/x-www-form-urlencoded} body of an OAuth request. Parsed here rather than by
@@ -35,11 +36,26 @@ public final class OAuthForm {
         }
     }
 
-    /** The single value of a parameter, or null; {@code invalid_request} when it is repeated. */
+    /**
+     * The parameters that may be repeated: RFC 8707's {@code resource} and RFC 8693's
+     * {@code audience}. Their values are URIs, so they are read joined by spaces, as the pages
+     * carry them.
+     */
+    public static final Set<String> REPEATABLE = Set.of("resource", "audience");
+
+    /** The single value of a parameter, or null; {@code invalid_request} when it is repeated (but see {@link #REPEATABLE}). */
     public String get(String name) {
         List<String> values = parameters.get(name);
         if (values == null || values.isEmpty()) {
             return null;
+        }
+        if (values.size() > 1 && REPEATABLE.contains(name)) {
+            for (String value : values) {
+                if (value.isEmpty() || value.contains(" ")) {
+                    throw OAuthException.invalidRequest("The parameter '" + name + "' has an empty value or a space.");
+                }
+            }
+            return String.join(" ", values);
         }
         if (values.size() > 1) {
             throw OAuthException.invalidRequest("The parameter '" + name + "' is repeated.");

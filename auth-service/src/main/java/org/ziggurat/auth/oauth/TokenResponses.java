@@ -27,7 +27,11 @@ public final class TokenResponses {
     public static Response of(IssuedTokens issued, String accept) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("access_token", issued.accessToken());
-        fields.put("token_type", "bearer");
+        if (issued.issuedTokenType() != null) {
+            fields.put("issued_token_type", issued.issuedTokenType());
+        }
+        // RFC 9449 §5: a bound token's type is DPoP; a bearer token's stays the spec's lower-case bearer.
+        fields.put("token_type", issued.dpop() ? "DPoP" : "bearer");
         fields.put("expires_in", issued.expiresIn());
         if (issued.refreshToken() != null) {
             fields.put("refresh_token", issued.refreshToken());

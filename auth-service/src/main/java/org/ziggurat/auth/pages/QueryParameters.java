@@ -20,6 +20,12 @@ final class QueryParameters {
         Map<String, String> params = new LinkedHashMap<>();
         for (String name : names) {
             List<String> values = uri.getQueryParameters().getOrDefault(name, List.of());
+            if (values.size() > 1 && org.ziggurat.auth.oauth.OAuthForm.REPEATABLE.contains(name)
+                    && values.stream().noneMatch(value -> value.isEmpty() || value.contains(" "))) {
+                // RFC 8707: resource may be repeated; carried joined by spaces (URIs have none).
+                params.put(name, String.join(" ", values));
+                continue;
+            }
             if (values.size() > 1) {
                 return new Read(null, name);
             }

@@ -38,7 +38,11 @@ public class LiveAccessTokens {
     private final TokenCrypto crypto;
     private final NotifiedCache<TokenRow> memory;
 
-    public LiveAccessTokens(AuthConfig config, Vertx vertx, TokenRepository tokens, TokenCrypto crypto) {
+    private final ResourceServers resources;
+
+    public LiveAccessTokens(AuthConfig config, Vertx vertx, TokenRepository tokens, TokenCrypto crypto,
+            ResourceServers resources) {
+        this.resources = resources;
         this.tokens = tokens;
         this.crypto = crypto;
         this.memory = new NotifiedCache<>(vertx, CHANNEL, "auth-service-token-listener", config.liveTokenCacheSize(),
@@ -57,10 +61,12 @@ public class LiveAccessTokens {
 
     /**
      * The one check of a presented bearer token ({@link TokenRules#isBearer}): its row when it is
-     * a live access token, null otherwise.
+     * a live access token meant for the platform's API (RFC 8707) and not bound to a DPoP key
+     * (RFC 9449 §7.1: a bound token is no bearer token), null otherwise.
      */
     public Uni<TokenRow> bearer(String token) {
-        return find(token).map(row -> TokenRules.isBearer(row, Instant.now()) ? row : null);
+        return find(token).map(row -> TokenRules.isBearer(row, Instant.now()) && row.jkt() == null
+                && resources.forPlatform(row.audience()) ? row : null);
     }
 
     /** After a change made through this replica, before it is answered. */

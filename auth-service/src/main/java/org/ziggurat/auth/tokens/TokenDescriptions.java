@@ -11,6 +11,7 @@ import org.ziggurat.auth.oauth.Scopes;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** What a token is, as RFC 7662 introspection and the spec's token info tell it. */
@@ -21,8 +22,13 @@ public class TokenDescriptions {
     private final AuthConfig config;
 
     private final ResearchPeople researchPeople;
+    private final ResourceServers resources;
+    private final AccessTokenJwts jwts;
 
-    TokenDescriptions(LiveAccessTokens liveTokens, AuthConfig config, ResearchPeople researchPeople) {
+    TokenDescriptions(LiveAccessTokens liveTokens, AuthConfig config, ResearchPeople researchPeople,
+            ResourceServers resources, AccessTokenJwts jwts) {
+        this.resources = resources;
+        this.jwts = jwts;
         this.researchPeople = researchPeople;
         this.liveTokens = liveTokens;
         this.config = config;
@@ -69,13 +75,38 @@ public class TokenDescriptions {
         } else {
             answer.put("sub", row.clientId());
         }
-        answer.put("token_type", TokenRules.tokenType(row));
+        // RFC 9449 §6.2: a token bound to a DPoP key says so, with the key's thumbprint.
+        answer.put("token_type", row.isAccess() && row.jkt() != null ? "DPoP" : TokenRules.tokenType(row));
+        if (row.jkt() != null) {
+            answer.put("cnf", Map.of("jkt", row.jkt()));
+        }
+        if (row.isAccess()) {
+            List<String> audience = resources.stated(row.audience());
+            answer.put("aud", audience.size() == 1 ? audience.get(0) : audience);
+        }
+        if (row.actor() != null) {
+            answer.put("act", AccessTokenJwts.actor(row.actor()));
+        }
         answer.put("exp", row.expiresAt().getEpochSecond());
         answer.put("iat", row.createdAt().getEpochSecond());
         // When the authorization this token belongs to ends, however often it is refreshed.
         answer.put("authorization_exp", row.authorizationExpiresAt().getEpochSecond());
         answer.put("iss", config.issuer());
         return answer;
+    }
+
+    /** RFC 9701 §5: the media type of a signed introspection answer. */
+    public static final String SIGNED_INTROSPECTION = "application/token-introspection+jwt";
+
+    /**
+     * RFC 9701: the introspection answer as a JWT signed with the provider's RS256 key, for the
+     * asking client ({@code aud}); its {@code token_introspection} claim is the answer.
+     */
+    public Uni<String> signedIntrospection(ApplicationRow client, Map<String, Object> answer) {
+        com.nimbusds.jwt.JWTClaimsSet claims = new com.nimbusds.jwt.JWTClaimsSet.Builder()
+                .issuer(org.ziggurat.auth.Issuer.of(config)).audience(client.clientId())
+                .issueTime(new java.util.Date()).claim("token_introspection", answer).build();
+        return jwts.sign(new com.nimbusds.jose.JOSEObjectType("token-introspection+jwt"), "RS256", claims);
     }
 
     /** The spec's token info of a live bearer token: its owner, scopes, lifetime left and application. */

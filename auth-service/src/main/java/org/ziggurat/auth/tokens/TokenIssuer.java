@@ -35,9 +35,14 @@ public class TokenIssuer {
     private final IdTokens idTokens;
 
     private final ResearchPeople researchPeople;
+    private final ResourceServers resources;
+    private final AccessTokenJwts jwts;
 
-    TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens, ResearchPeople researchPeople) {
+    TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens, ResearchPeople researchPeople,
+            ResourceServers resources, AccessTokenJwts jwts) {
         this.researchPeople = researchPeople;
+        this.resources = resources;
+        this.jwts = jwts;
         this.tokens = tokens;
         this.crypto = crypto;
         this.config = config;
@@ -52,9 +57,25 @@ public class TokenIssuer {
      * person stands behind the tokens.
      */
     public Uni<IssuedTokens> issue(SqlClient client, ApplicationRow clientOrNull, Long personId, String username,
-            List<String> scopes, UUID family, boolean withRefresh, Instant authTime, SignIn signIn, List<String> amr) {
+            List<String> scopes, UUID family, boolean withRefresh, Instant authTime, SignIn signIn, List<String> amr,
+            TokenBounds bounds) {
         return issue(issue -> tokens.issue(client, issue), clientOrNull, personId, username, scopes, family, withRefresh,
-                authTime, signIn, amr);
+                authTime, signIn, amr, bounds);
+    }
+
+    /**
+     * What tokens asked for with {@code request} are bound to, under a grant whose authorization
+     * named {@code grantResources} (null: none, or there was no authorization request): the
+     * access token's audience is what the request names, within the grant's; the refresh token
+     * keeps the grant's (or, without one, what this request named); a public client's refresh
+     * token is bound to its DPoP key as its access token is (RFC 9449 §5).
+     */
+    public static TokenBounds bounds(ApplicationRow clientOrNull, TokenRequest request, List<String> grantResources) {
+        List<String> audience = ResourceServers.audience(request.resources(), grantResources);
+        List<String> grant = grantResources != null && !grantResources.isEmpty() ? grantResources
+                : request.resources().isEmpty() ? null : request.resources();
+        boolean publicClient = clientOrNull == null || !clientOrNull.confidential();
+        return TokenBounds.of(audience, grant, request.jkt(), request.jkt() != null && publicClient);
     }
 
     /**
@@ -67,14 +88,16 @@ public class TokenIssuer {
 
     /** The same in a statement of its own, for a grant that consumes nothing first (client credentials). */
     public Uni<IssuedTokens> issue(ApplicationRow clientOrNull, Long personId, String username, List<String> scopes,
-            UUID family, boolean withRefresh, Instant authTime, SignIn signIn, List<String> amr) {
-        return issue(tokens::issue, clientOrNull, personId, username, scopes, family, withRefresh, authTime, signIn, amr);
+            UUID family, boolean withRefresh, Instant authTime, SignIn signIn, List<String> amr, TokenBounds bounds) {
+        return issue(tokens::issue, clientOrNull, personId, username, scopes, family, withRefresh, authTime, signIn, amr,
+                bounds);
     }
 
     private Uni<IssuedTokens> issue(Function<TokenRepository.Issue, Uni<Long>> insert, ApplicationRow clientOrNull,
             Long personId, String username, List<String> scopes, UUID family, boolean withRefresh, Instant authTime,
-            SignIn signIn, List<String> amr) {
-        Instant now = Instant.now();
+            SignIn signIn, List<String> amr, TokenBounds bounds) {
+        // To the second: a JWT's iat and exp are whole seconds, and the row says what the JWT says.
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         TokenRules.Binding binding = TokenRules.binding(scopes, signIn, now, TokenRules.authorizationLifetime(
                 config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null : clientOrNull.refreshTokenAbsoluteLifetime()),
                 config.loginSessionLifetime());
@@ -82,18 +105,24 @@ public class TokenIssuer {
             return Uni.createFrom().failure(OAuthException.invalidGrant(
                     "The person signed out of the session this was approved in. Sign in again."));
         }
-        String access = crypto.newAccessToken();
         String refresh = withRefresh ? crypto.newRefreshToken() : null;
-        OffsetDateTime accessExpires = OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC);
+        Instant accessEnds = bounds.notAfter() != null && bounds.notAfter().isBefore(now.plus(config.accessTokenLifetime()))
+                ? bounds.notAfter() : now.plus(config.accessTokenLifetime());
+        OffsetDateTime accessExpires = OffsetDateTime.ofInstant(accessEnds, ZoneOffset.UTC);
         OffsetDateTime refreshExpires = OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC);
         OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);
-        List<String> stored = new ArrayList<>(scopes);
-        return insert.apply(new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
+        List<String> stored = resources.scopesFor(bounds.audience(), new ArrayList<>(scopes));
+        List<String> amrKept = personId == null ? null : amr;
+        Uni<String> value = clientOrNull != null && clientOrNull.jwtAccessTokens()
+                ? jwts.sign(new AccessTokenJwts.Claims(clientOrNull.clientId(), personId, stored, bounds.audience(), now,
+                        accessEnds, authTime, amrKept, bounds.jkt(), bounds.actor()))
+                : Uni.createFrom().item(crypto::newAccessToken);
+        return value.chain(access -> insert.apply(new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
                         personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
-                        binding.sessionHash(), personId == null ? null : amr))
-                .map(id -> new IssuedTokens(id, access, refresh, config.accessTokenLifetime().toSeconds(), stored,
-                        now.getEpochSecond()))
+                        binding.sessionHash(), amrKept, bounds, List.copyOf(scopes)))
+                .map(id -> new IssuedTokens(id, access, refresh, accessEnds.getEpochSecond() - now.getEpochSecond(), stored,
+                        now.getEpochSecond()).boundTo(bounds.jkt())))
                 // The application was deleted meanwhile (through another replica, whose change this
                 // one's client cache has not seen yet): its tokens may not exist.
                 .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
@@ -101,16 +130,17 @@ public class TokenIssuer {
     }
 
     /**
-     * The ID token of tokens whose scopes have openid, for a person and a client (Core §3.1.3.3);
-     * the tokens as they are otherwise.
+     * The ID token of tokens whose grant's scopes ({@code grantScopes}: before they were narrowed to
+     * the access token's audience) have openid, for a person and a client (Core §3.1.3.3); the tokens
+     * as they are otherwise. The research claims are those the grant's scopes ask for.
      */
-    public Uni<IssuedTokens> withIdToken(IssuedTokens issued, ApplicationRow clientOrNull, Long personId, Instant authTime,
-            String nonce, List<String> amr) {
-        if (clientOrNull == null || personId == null || !issued.scopes().contains(Scopes.OPENID)) {
+    public Uni<IssuedTokens> withIdToken(IssuedTokens issued, List<String> grantScopes, ApplicationRow clientOrNull,
+            Long personId, Instant authTime, String nonce, List<String> amr) {
+        if (clientOrNull == null || personId == null || !grantScopes.contains(Scopes.OPENID)) {
             return Uni.createFrom().item(issued);
         }
         var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce, amr);
-        return researchPeople.claims(personId, issued.scopes())
+        return researchPeople.claims(personId, grantScopes)
                 .chain(research -> idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(),
                         Instant.ofEpochSecond(issued.createdAt()), research))
                 .map(issued::withIdToken);

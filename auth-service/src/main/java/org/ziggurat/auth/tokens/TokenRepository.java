@@ -52,11 +52,13 @@ public class TokenRepository {
      * the person signed in, for ID tokens; null without a person or when unknown.
      * {@code sessionHash}: the login session the tokens end with; null when they outlive it.
      * {@code amr}: how the person signed in; null without a person or when unknown.
+     * {@code scopes}: the access token's, narrowed to its audience; {@code refreshScopes}: the
+     * grant's, which the refresh token keeps.
      */
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
             String username, List<String> scopes, UUID family, OffsetDateTime accessExpires,
             OffsetDateTime refreshExpires, Instant authTime, OffsetDateTime authorizationExpires, byte[] sessionHash,
-            List<String> amr) {
+            List<String> amr, TokenBounds bounds, List<String> refreshScopes) {
     }
 
     /**
@@ -76,25 +78,31 @@ public class TokenRepository {
         String[] scopes = issue.scopes().toArray(String[]::new);
         if (issue.refreshHash() == null) {
             return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr) "
-                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id")
+                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor) "
+                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id")
                     .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                             .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                             .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                             .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
-                            .addValue(buffer(issue.sessionHash())).addValue(amr(issue)))
+                            .addValue(buffer(issue.sessionHash())).addValue(amr(issue))
+                            .addValue(array(issue.bounds().audience())).addValue(issue.bounds().jkt())
+                            .addValue(issue.bounds().actor()))
                     .map(rows -> rows.iterator().next().getLong("id"));
         }
         return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr) "
-                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14), "
-                + "('r', $9, NULL, $3, $4, $5, $6, $7, least($10, $12), $11, $12, $13, $14) RETURNING id, kind")
+                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor) "
+                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $17, $19), "
+                + "('r', $9, NULL, $3, $4, $5, $16, $7, least($10, $12), $11, $12, $13, $14, $18, $20, NULL) RETURNING id, kind")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                         .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                         .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                         .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires())
                         .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
-                        .addValue(buffer(issue.sessionHash())).addValue(amr(issue)))
+                        .addValue(buffer(issue.sessionHash())).addValue(amr(issue))
+                        .addValue(array(issue.bounds().audience())).addValue(issue.refreshScopes().toArray(String[]::new))
+                        .addValue(issue.bounds().jkt()).addValue(array(issue.bounds().grantAudience()))
+                        .addValue(issue.bounds().actor())
+                        .addValue(issue.bounds().refreshBound() ? issue.bounds().jkt() : null))
                 .map(rows -> {
                     for (var row : rows) {
                         if ("a".equals(row.getString("kind"))) {
@@ -141,18 +149,23 @@ public class TokenRepository {
                         .addValue(r.applicationId()).addValue(required).addValue(narrowed)
                         .addValue(Buffer.buffer(r.accessHash())).addValue(Buffer.buffer(r.accessSealed()))
                         .addValue(r.accessExpires()).addValue(Buffer.buffer(r.newRefreshHash())).addValue(r.refreshExpires()))
-                .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        return null;
-                    }
-                    Row row = rows.iterator().next();
-                    return new Rotated(row.getLong("id"), List.of(row.getArrayOfStrings("scopes")), row.getLong("person_id"),
-                            TokenRow.instant(row, "auth_time"), TokenRow.amr(row));
-                });
+                .map(TokenRepository::rotated);
+    }
+
+    /** The new access token of a rotation's statement; null when it rotated nothing. */
+    private static Rotated rotated(RowSet<Row> rows) {
+        if (rows.rowCount() == 0) {
+            return null;
+        }
+        Row row = rows.iterator().next();
+        return new Rotated(row.getLong("id"), List.of(row.getArrayOfStrings("scopes")), row.getLong("person_id"),
+                TokenRow.instant(row, "auth_time"), TokenRow.amr(row));
     }
 
     private static final String ROTATE = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
             + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
+            // A grant with resources or a DPoP key takes rotateBound's way (RefreshTokenGrant).
+            + "AND audience IS NULL AND jkt IS NULL "
             + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] "
             + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at, session_hash, amr), "
             + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
@@ -162,6 +175,44 @@ public class TokenRepository {
             // A refresh token lives its lifetime from now, but never past the authorization's end.
             + "u.family, CASE WHEN n.kind = 'r' THEN least(n.expires_at, u.authorization_expires_at) ELSE n.expires_at END, "
             + "u.auth_time, u.authorization_expires_at, u.session_hash, u.amr FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
+            + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
+            + "RETURNING id, kind, scopes, person_id, auth_time, amr) "
+            + "SELECT id, scopes, person_id, auth_time, amr FROM issued WHERE kind = 'a'";
+
+    /**
+     * A refresh whose new access token is known in full beforehand ({@code RefreshTokenGrant} read
+     * the refresh token first): its scopes and audience, its DPoP key, and for a JWT its value. The
+     * refresh token must still be live and unused, this client's, bound to {@code refreshJkt} (null:
+     * to no key), and hold {@code required}; the new refresh token keeps its grant's scopes,
+     * audience and key. One statement, as {@link #rotate}; null when nothing was rotated.
+     */
+    public record BoundRotation(byte[] refreshHash, Long applicationId, List<String> required, List<String> accessScopes,
+            byte[] accessHash, byte[] accessSealed, OffsetDateTime accessExpires, byte[] newRefreshHash,
+            OffsetDateTime refreshExpires, List<String> accessAudience, String accessJkt, String refreshJkt) {
+    }
+
+    public Uni<Rotated> rotateBound(BoundRotation r) {
+        return pool.preparedQuery(ROTATE_BOUND).execute(Tuple.tuple().addValue(Buffer.buffer(r.refreshHash()))
+                        .addValue(r.applicationId()).addValue(r.required().toArray(String[]::new))
+                        .addValue(r.accessScopes().toArray(String[]::new))
+                        .addValue(Buffer.buffer(r.accessHash())).addValue(Buffer.buffer(r.accessSealed()))
+                        .addValue(r.accessExpires()).addValue(Buffer.buffer(r.newRefreshHash())).addValue(r.refreshExpires())
+                        .addValue(array(r.accessAudience())).addValue(r.accessJkt()).addValue(r.refreshJkt()))
+                .map(TokenRepository::rotated);
+    }
+
+    private static final String ROTATE_BOUND = "WITH used AS (UPDATE token SET used_at = now(), updated_at = now() "
+            + "WHERE hash = $1 AND kind = 'r' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() "
+            + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] AND jkt IS NOT DISTINCT FROM $12::text "
+            + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at, session_hash, amr, audience, jkt), "
+            + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
+            + "expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt) "
+            + "SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
+            + "CASE WHEN n.kind = 'a' THEN $4::text[] ELSE u.scopes END, "
+            + "u.family, CASE WHEN n.kind = 'r' THEN least(n.expires_at, u.authorization_expires_at) ELSE n.expires_at END, "
+            + "u.auth_time, u.authorization_expires_at, u.session_hash, u.amr, "
+            + "CASE WHEN n.kind = 'a' THEN $10::text[] ELSE u.audience END, CASE WHEN n.kind = 'a' THEN $11::text ELSE u.jkt END "
+            + "FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
             + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
             + "RETURNING id, kind, scopes, person_id, auth_time, amr) "
             + "SELECT id, scopes, person_id, auth_time, amr FROM issued WHERE kind = 'a'";
@@ -230,6 +281,10 @@ public class TokenRepository {
         return issue.amr() == null ? null : issue.amr().toArray(String[]::new);
     }
 
+    private static String[] array(List<String> values) {
+        return values == null ? null : values.toArray(String[]::new);
+    }
+
     private static Buffer buffer(byte[] bytes) {
         return bytes == null ? null : Buffer.buffer(bytes);
     }
@@ -249,6 +304,8 @@ public class TokenRepository {
                 .chain(count -> pool.preparedQuery("DELETE FROM federation_attempt WHERE expires_at < now()").execute()
                         .map(attempts -> count + attempts.rowCount()))
                 .chain(count -> pool.preparedQuery("DELETE FROM federation_pending WHERE expires_at < now()").execute()
-                        .map(pending -> count + pending.rowCount()));
+                        .map(pending -> count + pending.rowCount()))
+                .chain(count -> pool.preparedQuery("DELETE FROM dpop_proof_used WHERE expires_at < now()").execute()
+                        .map(proofs -> count + proofs.rowCount()));
     }
 }

@@ -119,6 +119,8 @@ public final class TokenRules {
         OTHER_CLIENT,
         /** Asks for a scope its grant does not have. */
         WIDENS_SCOPES,
+        /** Bound to a DPoP key (a public client's, RFC 9449 §5) that the request's proof was not signed with. */
+        OTHER_KEY,
         /** Unknown, expired, revoked, no refresh token, or changed meanwhile. */
         INVALID
     }
@@ -128,6 +130,11 @@ public final class TokenRules {
      * application id, null when the request named none.
      */
     public static RefreshRefusal refreshRefusal(TokenRow row, Long clientId, Set<String> requested, Instant now) {
+        return refreshRefusal(row, clientId, requested, now, null);
+    }
+
+    /** The same, for a request whose DPoP proof's key has the thumbprint {@code jkt} (null: no proof). */
+    public static RefreshRefusal refreshRefusal(TokenRow row, Long clientId, Set<String> requested, Instant now, String jkt) {
         boolean refreshToken = row != null && !row.isAccess();
         boolean ours = refreshToken && Objects.equals(row.applicationId(), clientId);
         if (ours && row.usedAt() != null && row.revokedAt() == null) {
@@ -139,6 +146,9 @@ public final class TokenRules {
             }
             if (!row.scopes().containsAll(Scopes.granted(requested))) {
                 return RefreshRefusal.WIDENS_SCOPES;
+            }
+            if (row.jkt() != null && !row.jkt().equals(jkt)) {
+                return RefreshRefusal.OTHER_KEY;
             }
         }
         return RefreshRefusal.INVALID;

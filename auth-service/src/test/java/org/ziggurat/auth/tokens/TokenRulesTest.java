@@ -27,7 +27,7 @@ class TokenRulesTest {
     static TokenRow token(char kind, Long app, Long person, Instant expires, Instant used, Instant revoked) {
         return new TokenRow(1, kind, app, app == null ? null : "Client" + app, person, person == null ? null : "ada",
                 List.of("user", "write"), UUID.randomUUID(), expires, used, revoked, NOW.minusSeconds(60), NOW.plusSeconds(3600),
-                person == null ? null : NOW.minusSeconds(120), person == null ? null : List.of("pwd"));
+                person == null ? null : NOW.minusSeconds(120), person == null ? null : List.of("pwd"), null, null, null);
     }
 
     static TokenRow live(char kind, Long app, Long person) {

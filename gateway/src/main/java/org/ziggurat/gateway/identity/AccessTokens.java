@@ -10,6 +10,8 @@ import java.util.Map;
 public final class AccessTokens {
 
     public static final String QUERY_PARAMETER = "access_token";
+    /** The longest token taken: a JWT access token (RFC 9068) with a few audiences and an act claim fits. */
+    public static final int MAX_LENGTH = 4096;
 
     private AccessTokens() {
     }
@@ -28,7 +30,7 @@ public final class AccessTokens {
                 return new Found(null, "The Authorization header must be 'Bearer <token>' or 'token <token>'.");
             }
             fromHeader = space < 0 ? "" : value.substring(space + 1).trim();
-            if (fromHeader.isEmpty() || fromHeader.length() > 512) {
+            if (fromHeader.isEmpty() || fromHeader.length() > AccessTokens.MAX_LENGTH) {
                 return new Found(null, "The Authorization header carries no usable token.");
             }
         }
@@ -39,7 +41,7 @@ public final class AccessTokens {
         }
         if (fromQuery != null) {
             String token = fromQuery.get(0);
-            return token.isEmpty() || token.length() > 512 ? new Found(null, "The access_token parameter is empty or too long.")
+            return token.isEmpty() || token.length() > AccessTokens.MAX_LENGTH ? new Found(null, "The access_token parameter is empty or too long.")
                     : new Found(token, null);
         }
         return new Found(fromHeader, null);

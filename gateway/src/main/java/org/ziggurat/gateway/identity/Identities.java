@@ -56,7 +56,7 @@ public class Identities {
      * {@code expiresAtEpochSecond}: when this answer may no longer be used, the access token's
      * expiry or, sooner, its platform token's less a margin (0: neither says).
      */
-    public record Resolved(String platformToken, String clientId, long expiresAtEpochSecond) {
+    public record Resolved(String platformToken, String clientId, long expiresAtEpochSecond, List<String> audience) {
     }
 
     /** A platform token and when it expires. */
@@ -192,14 +192,15 @@ public class Identities {
         Long exp = introspection.contains("exp") ? introspection.getLong("exp") : null;
         long expiresAt = exp == null ? 0 : exp;
         Long person = IntrospectionAnswers.person(introspection.getSubject(), introspection.getUsername());
+        List<String> audience = IntrospectionAnswers.audience(introspection);
         if (person == null) {
-            return new Resolved(null, clientId, expiresAt);
+            return new Resolved(null, clientId, expiresAt, audience);
         }
         Signed platform = platformToken(person, introspection.getUsername(),
                 introspection.getScopes() == null ? List.of() : List.copyOf(introspection.getScopes()), clientId,
                 introspection.getString("acr"));
         return new Resolved(platform.token(), clientId, IntrospectionAnswers.usableUntil(expiresAt,
-                platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS));
+                platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS), audience);
     }
 
     /**

@@ -7,7 +7,7 @@ package org.ziggurat.gateway.identity;
  * would outlive its access token's revocation and skip reuse detection); a person is a numeric
  * subject with a username, anything else a client acting for itself.
  */
-final class IntrospectionAnswers {
+public final class IntrospectionAnswers {
 
     private IntrospectionAnswers() {
     }
@@ -15,6 +15,25 @@ final class IntrospectionAnswers {
     /** Whether the token is an access token: {@code token_type} {@code bearer}, in any case. */
     static boolean authorizes(String tokenType) {
         return tokenType != null && tokenType.equalsIgnoreCase("bearer");
+    }
+
+    /** The audience an introspection answer states (RFC 8707): a string or a list; null when it states none. */
+    static java.util.List<String> audience(io.quarkus.oidc.TokenIntrospection introspection) {
+        Object aud = introspection.contains("aud") ? introspection.getJsonObject().get("aud") : null;
+        if (aud instanceof jakarta.json.JsonString one) {
+            return java.util.List.of(one.getString());
+        }
+        if (aud instanceof jakarta.json.JsonArray many) {
+            java.util.List<String> values = new java.util.ArrayList<>();
+            many.forEach(v -> values.add(v instanceof jakarta.json.JsonString s ? s.getString() : v.toString()));
+            return java.util.List.copyOf(values);
+        }
+        return null;
+    }
+
+    /** Whether a token of this audience (null: none stated, the platform's) is meant for {@code resource}. */
+    public static boolean meantFor(java.util.List<String> audience, String resource, String platform) {
+        return audience == null ? resource.equals(platform) : audience.contains(resource);
     }
 
     /** The person the token speaks for, or null for a client acting for itself (client_credentials). */

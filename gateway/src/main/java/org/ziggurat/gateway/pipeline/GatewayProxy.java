@@ -3,6 +3,8 @@ package org.ziggurat.gateway.pipeline;
 import org.ziggurat.gateway.GatewayConfig;
 import org.ziggurat.gateway.accesslog.AccessLog;
 import org.ziggurat.gateway.identity.AccessTokens;
+import org.ziggurat.gateway.identity.IntrospectionAnswers;
+import org.ziggurat.gateway.route.RouteResources;
 import org.ziggurat.gateway.identity.CallerAddress;
 import org.ziggurat.gateway.identity.ClientAddresses;
 import org.ziggurat.gateway.identity.Identities;
@@ -85,7 +87,10 @@ public class GatewayProxy {
         this.reference = reference;
         this.upstreams = upstreams;
         this.clientAddresses = new ClientAddresses(config.trustedProxies().orElse(List.of()));
+        this.resources = new RouteResources(config);
     }
+
+    private final RouteResources resources;
 
     void register(@Observes Router router, Vertx vertx) {
         ProductionReadiness.require(config, LaunchMode.current());
@@ -206,9 +211,16 @@ public class GatewayProxy {
         });
     }
 
-    /** Forwards the request as the token's holder; false when the caller's rate limit refused it. */
+    /**
+     * Forwards the request as the token's holder; false when it was refused instead: the caller's
+     * rate limit, or a token whose audience (RFC 8707) is another resource than the route's.
+     */
     private boolean forwardAs(RoutingContext ctx, PublicRoutes.Route route, String query, String token,
             Identities.Resolved resolved) {
+        if (!IntrospectionAnswers.meantFor(resolved.audience(), resources.of(route.service()), resources.platform())) {
+            refusals.unauthorized(ctx, "invalid_token", "The access token is meant for another resource (its audience).");
+            return false;
+        }
         if (refusals.limited(ctx, limits.enabled() ? limits.takeForToken(token) : null)) {
             return false;
         }

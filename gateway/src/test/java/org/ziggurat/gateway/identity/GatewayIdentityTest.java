@@ -125,6 +125,40 @@ class GatewayIdentityTest {
      * Introspection reports an unused refresh token as active (token_type refresh_token), and one
      * without a type says nothing of its kind: neither authorizes a call, in any token style.
      */
+    /** A token the stand-in reports active with this audience (a string or a list) and token type. */
+    static String tokenFor(Object audience, String tokenType) {
+        String token = "zat_" + UUID.randomUUID();
+        long now = Instant.now().getEpochSecond();
+        given().contentType("application/json").body(Map.of("active", true, "scope", "user", "client_id", "NotebookClient000001",
+                        "username", "alice", "sub", "42", "token_type", tokenType, "exp", now + 3600, "iat", now, "aud", audience))
+                .put(UpstreamStubs.authStub() + "/__stub/tokens/" + token).then().statusCode(204);
+        return token;
+    }
+
+    /**
+     * RFC 8707: a token meant for another resource (a storage system's, say) is refused by the
+     * platform's API, however valid; one that names the platform's API among others is taken. A
+     * token bound to a DPoP key is no bearer token (RFC 9449 §7.1).
+     */
+    @Test
+    void aTokenForAnotherResourceIsRefused() {
+        given().header("Authorization", "Bearer " + tokenFor("https://storage.example.org", "bearer"))
+                .get("/api/people/alice").then().statusCode(401).body("detail", containsString("another resource"));
+        given().header("Authorization", "Bearer " + tokenFor(List.of("https://storage.example.org", "https://api.test.example/api"),
+                "bearer")).get("/api/people/alice").then().log().ifValidationFails().statusCode(200);
+        given().header("Authorization", "Bearer " + tokenFor("https://api.test.example/api", "bearer"))
+                .get("/api/people/alice").then().statusCode(200);
+        given().header("Authorization", "Bearer " + tokenFor("https://api.test.example/api", "DPoP"))
+                .get("/api/people/alice").then().statusCode(401);
+        // A JWT access token (RFC 9068) is longer than an opaque one: it is read whole.
+        String jwtLike = "eyJ" + "x".repeat(900);
+        long now = Instant.now().getEpochSecond();
+        given().contentType("application/json").body(Map.of("active", true, "scope", "user", "client_id", "NotebookClient000001",
+                        "username", "alice", "sub", "42", "token_type", "bearer", "exp", now + 3600, "iat", now))
+                .put(UpstreamStubs.authStub() + "/__stub/tokens/" + jwtLike).then().statusCode(204);
+        given().header("Authorization", "Bearer " + jwtLike).get("/api/people/alice").then().statusCode(200);
+    }
+
     @Test
     void onlyAccessTokensAuthorize() {
         long now = Instant.now().getEpochSecond();

@@ -38,15 +38,15 @@ class SpreadReuseTest {
         Identities.SpreadReuse reuse = new Identities.SpreadReuse(Duration.ofSeconds(30));
         long now = System.currentTimeMillis() / 1000;
         for (int i = 0; i < 100; i++) {
-            long nanos = reuse.expireAfterCreate("t", new Identities.Resolved("jwt", "c", now + 3), 0);
+            long nanos = reuse.expireAfterCreate("t", new Identities.Resolved("jwt", "c", now + 3, null), 0);
             assertTrue(nanos <= Duration.ofSeconds(3).toNanos(), "kept " + nanos + " ns past the token's expiry");
         }
-        assertEquals(0, reuse.expireAfterCreate("t", new Identities.Resolved("jwt", "c", now - 5), 0));
+        assertEquals(0, reuse.expireAfterCreate("t", new Identities.Resolved("jwt", "c", now - 5, null), 0));
         // Without an expiry (introspection may leave exp out), the spread alone bounds it.
-        long nanos = reuse.expireAfterCreate("t", new Identities.Resolved(null, "c", 0), 0);
+        long nanos = reuse.expireAfterCreate("t", new Identities.Resolved(null, "c", 0, null), 0);
         assertTrue(nanos >= Duration.ofSeconds(15).toNanos() && nanos <= Duration.ofSeconds(30).toNanos());
     }
 
     private static final Identities.Resolved FAR = new Identities.Resolved("jwt", "client",
-            System.currentTimeMillis() / 1000 + 3600);
+            System.currentTimeMillis() / 1000 + 3600, null);
 }

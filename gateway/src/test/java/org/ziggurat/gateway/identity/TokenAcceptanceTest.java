@@ -51,12 +51,12 @@ class TokenAcceptanceTest {
         assertEquals(new AccessTokens.Found(null, null), AccessTokens.find(null, "page=2"));
         assertEquals(new AccessTokens.Found(null, null), AccessTokens.find(null, null));
         assertEquals(new AccessTokens.Found(null, null), AccessTokens.find("   ", null));
-        assertEquals(new AccessTokens.Found("x".repeat(512), null), AccessTokens.find("Bearer " + "x".repeat(512), null));
-        assertEquals(new AccessTokens.Found("x".repeat(512), null), AccessTokens.find(null, "access_token=" + "x".repeat(512)));
+        assertEquals(new AccessTokens.Found("x".repeat(AccessTokens.MAX_LENGTH), null), AccessTokens.find("Bearer " + "x".repeat(AccessTokens.MAX_LENGTH), null));
+        assertEquals(new AccessTokens.Found("x".repeat(AccessTokens.MAX_LENGTH), null), AccessTokens.find(null, "access_token=" + "x".repeat(AccessTokens.MAX_LENGTH)));
         for (String[] refused : new String[][] {
-                {"Basic YWJjOmRlZg==", null}, {"Bearer", null}, {"Bearer ", null}, {"Bearer " + "x".repeat(513), null},
+                {"Basic YWJjOmRlZg==", null}, {"Bearer", null}, {"Bearer ", null}, {"Bearer " + "x".repeat(AccessTokens.MAX_LENGTH + 1), null},
                 {"Bearer abc", "access_token=abc"}, {null, "access_token=a&access_token=b"}, {null, "access_token="},
-                {null, "access_token=" + "x".repeat(513)}}) {
+                {null, "access_token=" + "x".repeat(AccessTokens.MAX_LENGTH + 1)}}) {
             AccessTokens.Found found = AccessTokens.find(refused[0], refused[1]);
             assertNull(found.token(), String.join(" / ", String.valueOf(refused[0]), String.valueOf(refused[1])));
             assertTrue(found.problem() != null && !found.problem().isEmpty());

@@ -1,0 +1,113 @@
+package org.ziggurat.auth.tokens;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.keys.SigningKeys;
+import org.ziggurat.auth.oauth.AuthenticationMethods;
+import org.ziggurat.auth.oauth.Scopes;
+
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * JWT access tokens (RFC 9068), for the applications that ask for them: signed with the provider's
+ * rotated keys ({@code ziggurat.auth.access-token-alg}, ES256 by default), so that a resource
+ * server checks them against the JWKS alone. They are stored by hash as opaque ones are, so that
+ * introspection, revocation and the gateway treat them alike.
+ */
+@ApplicationScoped
+public class AccessTokenJwts {
+
+    /** RFC 9068 §2.1: the header's typ. */
+    public static final JOSEObjectType TYPE = new JOSEObjectType("at+jwt");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SigningKeys keys;
+    private final AuthConfig config;
+    private final ResourceServers resources;
+    private final Map<String, JWSSigner> signers = new ConcurrentHashMap<>();
+
+    AccessTokenJwts(SigningKeys keys, AuthConfig config, ResourceServers resources) {
+        this.keys = keys;
+        this.config = config;
+        this.resources = resources;
+        if (!SigningKeys.ALGORITHMS.contains(config.accessTokenAlg())) {
+            throw new IllegalStateException("ziggurat.auth.access-token-alg must be one of " + SigningKeys.ALGORITHMS);
+        }
+    }
+
+    /** What an access token says of itself. {@code personId} null: the client acting for itself. */
+    public record Claims(String clientId, Long personId, List<String> scopes, List<String> audience, Instant issuedAt,
+            Instant expiresAt, Instant authTime, List<String> amr, String jkt, String actor) {
+    }
+
+    /** The signed token. */
+    public Uni<String> sign(Claims claims) {
+        return sign(TYPE, config.accessTokenAlg(), claimsSet(claims));
+    }
+
+    /** A JWT of this type signed with the key of {@code alg} that signs now (RFC 9701 introspection answers too). */
+    public Uni<String> sign(JOSEObjectType type, String alg, JWTClaimsSet claims) {
+        return keys.signing(alg).map(key -> {
+            JWSSigner signer = signers.computeIfAbsent(key.getKeyID(), kid -> IdTokens.signer(key));
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.parse(alg)).keyID(key.getKeyID()).type(type)
+                    .build(), claims);
+            try {
+                jwt.sign(signer);
+            } catch (JOSEException e) {
+                throw new IllegalStateException("cannot sign a " + type, e);
+            }
+            return jwt.serialize();
+        });
+    }
+
+    JWTClaimsSet claimsSet(Claims c) {
+        List<String> audience = resources.stated(c.audience());
+        JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder()
+                .issuer(Issuer.of(config))
+                .subject(c.personId() == null ? c.clientId() : Long.toString(c.personId()))
+                .audience(audience)
+                .claim("client_id", c.clientId())
+                .claim("scope", Scopes.display(c.scopes()))
+                .jwtID(UUID.randomUUID().toString())
+                .issueTime(Date.from(c.issuedAt()))
+                .expirationTime(Date.from(c.expiresAt()));
+        if (c.personId() != null && c.authTime() != null) {
+            builder.claim("auth_time", c.authTime().getEpochSecond());
+        }
+        if (c.personId() != null && c.amr() != null) {
+            builder.claim("acr", AuthenticationMethods.acr(c.amr())).claim("amr", c.amr());
+        }
+        if (c.jkt() != null) {
+            builder.claim("cnf", Map.of("jkt", c.jkt()));
+        }
+        if (c.actor() != null) {
+            builder.claim("act", actor(c.actor()));
+        }
+        return builder.build();
+    }
+
+    /** The stored act claim (JSON) as a claim value. */
+    static Map<?, ?> actor(String json) {
+        try {
+            return JSON.readValue(json, Map.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored act claim cannot be read", e);
+        }
+    }
+}
