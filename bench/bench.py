@@ -313,6 +313,25 @@ def seed_openid(state):
     save_state(state)
 
 
+def seed_resource_clients(state):
+    """The clients of the JWT and DPoP scenarios: a confidential client whose access tokens are JWTs
+    (RFC 9068, ES256), and a public client whose tokens are all bound to a DPoP key (RFC 9449)."""
+    if state.get("jwt_client") and state.get("dpop_client"):
+        return
+    owner = owner_token("admin")
+    if not state.get("jwt_client"):
+        _, app, _ = http("POST", f"{API}/applications", headers={"Authorization": f"Bearer {owner}"}, expect=[201], body={
+            "name": "Bench JWT client", "redirect_uris": ["urn:ietf:wg:oauth:2.0:oob"], "scopes": "user",
+            "access_token_format": "jwt"})
+        state["jwt_client"] = {"client_id": app["client_id"], "client_secret": app["client_secret"]}
+    if not state.get("dpop_client"):
+        _, app, _ = http("POST", f"{API}/applications", headers={"Authorization": f"Bearer {owner}"}, expect=[201], body={
+            "name": "Bench DPoP client", "redirect_uris": ["urn:ietf:wg:oauth:2.0:oob"], "scopes": "user",
+            "confidential": False, "password_grant": True, "dpop_bound_access_tokens": True})
+        state["dpop_client"] = {"client_id": app["client_id"]}
+    save_state(state)
+
+
 def owner_token(scope="user write"):
     return http("POST", f"{API}/oauth/token", headers={"Accept": "application/json"}, expect=[200],
                 form={"grant_type": "password", "username": OWNER, "password": PASSWORD, "scope": scope})[1]["access_token"]
@@ -481,6 +500,7 @@ def seed(with_keycloak=True):
     seed_applications(state)
     seed_tokens(state)
     seed_openid(state)
+    seed_resource_clients(state)
     seed_vocabulary(state)
     seed_events(state)
     if with_keycloak:
@@ -634,6 +654,12 @@ def warm_up(target):
 
 # ------------------------------------------------------------------ scenarios
 
+def java_home_bin():
+    """The java launcher of the JDK that runs the stack (single-file source programs need 11 or newer)."""
+    home = os.environ.get("JAVA_HOME")
+    return str(Path(home) / "bin" / "java") if home else "java"
+
+
 def lines(name):
     return str(STATE / name)
 
@@ -664,6 +690,14 @@ def scenarios(state):
     def direct_platform_per_person(env):
         # The same people, in the same order, as the access tokens the gateway target presents.
         env["BENCH_LINES"] = user_platform_tokens(state)
+
+    def dpop_proofs(env):
+        # A proof is good once and for a minute: a file of new ones before each run.
+        out = STATE / "dpop-proofs.txt"
+        subprocess.run([java_home_bin(), str(BENCH / "DpopProofs.java"), f"{API}/oauth/token",
+                        state.get("dpop_client", {}).get("client_id", ""), OWNER, PASSWORD, f"{API}/user",
+                        os.environ.get("BENCH_DPOP_PROOFS", "150000"), str(out)], check=True)
+        env["BENCH_LINES"] = str(out)
 
     def post(name, system, url, body, authorization, lines_file=None):
         target = {"name": name, "system": system, "url": url, "connections": 32,
@@ -750,6 +784,31 @@ def scenarios(state):
                 post("password with openid, RS256", "ziggurat", f"{auth_direct}/oauth/token",
                      f"grant_type=password&username={{}}&password={urllib.parse.quote_plus(PASSWORD)}&scope=openid+user",
                      openid_client("RS256"), "usernames.txt"),
+            ]},
+        # RFC 9068: the same grant for a client whose access tokens are JWTs signed with ES256,
+        # beside the bench client's opaque ones. Signing may cost at most a third of the throughput.
+        "jwt-access-tokens": {
+            "title": "client_credentials grant: JWT access tokens (RFC 9068, ES256) beside opaque ones",
+            "connections": 32,
+            "bars": [("ratio", "JWT access tokens (ES256)", "opaque access tokens", 0.67)],
+            "targets": [
+                post("opaque access tokens", "ziggurat", f"{auth_direct}/oauth/token", "grant_type=client_credentials",
+                     client),
+                post("JWT access tokens (ES256)", "ziggurat", f"{auth_direct}/oauth/token",
+                     "grant_type=client_credentials", basic(state.get("jwt_client", {}).get("client_id", ""),
+                                                            state.get("jwt_client", {}).get("client_secret", ""))),
+            ]},
+        # RFC 9449 at the gateway: each call's proof checked (signature, htm, htu, iat, ath, the
+        # token's key) and its first use recorded for every replica, beside a bearer token.
+        "dpop": {
+            "title": "GET /user through the gateway: a DPoP token with a new proof on each call beside a bearer token",
+            "connections": 32,
+            "bars": [],
+            "targets": [
+                dict(get("bearer token", "ziggurat", gw, f"{GATEWAY_PREFIX}/user", 32, "access-tokens.txt",
+                         "Authorization: Bearer {}"), prepare=cached_tokens),
+                {"name": "DPoP token and proof", "system": "ziggurat", "url": gw, "connections": 32,
+                 "script": "dpop.lua", "prepare": dpop_proofs, "env": {"BENCH_PATH": f"{GATEWAY_PREFIX}/user"}},
             ]},
         "introspection": {
             "title": "token introspection (RFC 7662)", "connections": 32,

@@ -183,6 +183,9 @@ public interface AuthConfig {
          * be exchanged by that client (RFC 8693), when the application allows exchange.
          */
         Optional<String> clientId();
+
+        /** How long its tokens live, when shorter than the platform's access-token lifetime. */
+        Optional<Duration> accessTokenLifetime();
     }
 
     /** The algorithm of JWT access tokens (RFC 9068), one of the signing key series. */

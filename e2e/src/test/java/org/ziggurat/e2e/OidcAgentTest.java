@@ -150,6 +150,27 @@ class OidcAgentTest {
         as(second).get("/user").then().statusCode(200).body("username", equalTo(ada.username()));
     }
 
+    /**
+     * RFC 8707 with the research world's CLI: {@code oidc-token --aud} asks for a token for one
+     * resource (oidc-agent 4 sends it as {@code audience}, newer ones as {@code resource}; both are
+     * taken), and that token is refused by the platform's API, which is another resource.
+     */
+    @Test
+    void theAgentAsksForATokenForOneResourceWhichAnotherRefuses() throws Exception {
+        Platform.Person bo = Platform.signUp("agent-aud");
+        String account = "lab-aud-" + Stack.random(6).toLowerCase();
+        Ran generated = run("oidc-gen", generate(account, bo, "--flow=password", "--op-username=" + bo.username(),
+                "--op-password=" + bo.password()).toArray(String[]::new));
+        assertEquals(0, generated.exit(), "oidc-gen failed: " + generated.output() + agentLog());
+
+        String forStorage = token(account, "--aud=" + ResourceServerTokensTest.STORAGE);
+        Platform.offContract().header("Authorization", "Bearer " + forStorage).get("/user").then().statusCode(401)
+                .body("detail", org.hamcrest.Matchers.containsString("another resource"));
+        String forPlatform = token(account);
+        assertNotEquals(forStorage, forPlatform);
+        as(forPlatform).get("/user").then().statusCode(200).body("username", equalTo(bo.username()));
+    }
+
     @Test
     void theAgentGetsTokensThroughTheDeviceFlowApprovedInTheBrowser() throws Exception {
         Platform.Person ada = Platform.signUp("agent-device");

@@ -14,7 +14,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,6 +38,7 @@ class OpenIdWebAppTest {
     Path log;
     String clientId;
     String clientSecret;
+    RelyingPartyApp relyingParty;
 
     @BeforeAll
     void startTheTool() throws Exception {
@@ -49,22 +49,11 @@ class OpenIdWebAppTest {
                 .body(Map.of("name", "Notebook", "redirect_uris", List.of(toolBase + "/notebook"),
                         "post_logout_redirect_uris", List.of(toolBase + "/signed-out"), "scopes", "openid profile email"))
                 .post("/applications").then().statusCode(201).extract().jsonPath().getMap("");
-        Path jar = Path.of(System.getProperty("user.dir")).getParent()
-                .resolve("e2e-relying-party/target/quarkus-app/quarkus-run.jar");
-        assertTrue(Files.exists(jar), "the relying party is not built: " + jar);
         clientId = (String) app.get("client_id");
         clientSecret = (String) app.get("client_secret");
-        log = Path.of(System.getProperty("user.dir"), "target", "e2e-logs", "relying-party.log");
-        Files.createDirectories(log.getParent());
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("QUARKUS_HTTP_HOST", "127.0.0.1");
-        builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
-        builder.environment().put("ZIGGURAT_ISSUER", Platform.api());
-        builder.environment().put("ZIGGURAT_CLIENT_ID", (String) app.get("client_id"));
-        builder.environment().put("ZIGGURAT_CLIENT_SECRET", (String) app.get("client_secret"));
-        tool = builder.start();
-        Stack.awaitReady("The relying party", tool, toolBase + "/signed-out", Duration.ofSeconds(60), () -> Files.readString(log));
+        relyingParty = RelyingPartyApp.start("relying-party", port, clientId, clientSecret, Map.of());
+        tool = relyingParty.process();
+        log = relyingParty.log();
     }
 
     @AfterAll

@@ -87,6 +87,22 @@ class SecretsInLogsTest {
                 .indicatesSuccess(), "the revocation was refused");
         // A token in the query string (the spec's second way to send one, spec 5.3), and a forged one in a header.
         anonymous().queryParam("access_token", access).get("/user").then().statusCode(200);
+        // A JWT access token (RFC 9068), which has no prefix to be known by: the whole and its signature.
+        Map<String, Object> jwtApp = as(access).contentType("application/json").body(Map.of("name", "Logged JWT client",
+                        "redirect_uris", List.of("http://127.0.0.1:9/callback"), "scopes", "user", "password_grant", true,
+                        "access_token_format", "jwt"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getMap("");
+        secrets.add((String) jwtApp.get("client_secret"));
+        Map<String, Object> jwtTokens = Platform.offContract().auth().preemptive()
+                .basic((String) jwtApp.get("client_id"), (String) jwtApp.get("client_secret"))
+                .formParams(Map.of("grant_type", "password", "username", ada.username(), "password", ada.password(),
+                        "scope", "user"))
+                .post("/oauth/token").then().statusCode(200).extract().jsonPath().getMap("");
+        String jwt = (String) jwtTokens.get("access_token");
+        secrets.add(jwt);
+        secrets.add(jwt.substring(jwt.lastIndexOf('.') + 1));
+        secrets.add((String) jwtTokens.get("refresh_token"));
+        as(jwt).get("/user").then().statusCode(200);
         String forged = "zat_" + "A".repeat(43);
         secrets.add(forged);
         as(forged).get("/user").then().statusCode(401);

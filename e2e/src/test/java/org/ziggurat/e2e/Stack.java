@@ -328,6 +328,14 @@ public final class Stack {
                 env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_CLIENT_SECRET", keycloakClientSecret);
                 env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_ORCID_CLAIM", "orcid");
                 env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_SCOPES", "openid profile email");
+                // Resource servers outside the platform's API (ResourceServerTokensTest): a storage
+                // system whose tokens live 20 s (to see one expire), and a compute portal.
+                env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_STORAGE_IDENTIFIER", ResourceServerTokensTest.STORAGE);
+                env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_STORAGE_SCOPES", "user,write");
+                env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_STORAGE_CLIENT_ID", ResourceServerTokensTest.STORAGE_SERVICE);
+                env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_STORAGE_ACCESS_TOKEN_LIFETIME", "20s");
+                env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_COMPUTE_IDENTIFIER", ResourceServerTokensTest.COMPUTE);
+                env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_COMPUTE_SCOPES", "user");
             }
             case "directory-service" -> {
                 env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");

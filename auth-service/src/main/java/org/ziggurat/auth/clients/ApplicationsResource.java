@@ -187,6 +187,12 @@ public class ApplicationsResource {
             @Schema(description = "Seconds an authorization lasts from its grant, however often its refresh tokens "
                     + "rotate: 60 up to the platform's limit (90 days by default), which applies when left out.")
             Integer refreshTokenAbsoluteLifetime,
+            @Schema(description = "opaque (the default: checked by introspection) or jwt (RFC 9068: signed, checked "
+                    + "against the JWKS by any resource server).", enumeration = {"opaque", "jwt"}) String accessTokenFormat,
+            @Schema(description = "Whether every token request must carry a DPoP proof (RFC 9449), binding every token "
+                    + "to the client's key; false by default.") Boolean dpopBoundAccessTokens,
+            @Schema(description = "Whether the application may exchange a person's token it was given for a narrower "
+                    + "one for another resource (RFC 8693); false by default.") Boolean tokenExchange,
             @Schema(description = "PATCH only, alone, by one of the platform's operators: the application was checked "
                     + "(see the application's verified).") Boolean verified) {
     }

@@ -19,6 +19,8 @@ import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
+import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;
 import java.text.ParseException;
@@ -52,8 +54,10 @@ public class DpopProofs {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final DPoPTokenRequestVerifier verifier;
+    private final Callers callers;
 
-    DpopProofs(Pool pool, TokenCrypto crypto, AuthConfig config) {
+    DpopProofs(Pool pool, TokenCrypto crypto, AuthConfig config, Callers callers) {
+        this.callers = callers;
         this.pool = pool;
         this.crypto = crypto;
         this.config = config;
@@ -110,6 +114,36 @@ public class DpopProofs {
                 throw invalid("The DPoP proof was used already: each request needs a new one.");
             }
             return jkt;
+        });
+    }
+
+    /** A proof a resource server (the gateway) checked: its key's thumbprint, its jti and iat (epoch seconds). */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record SeenProof(String jkt, String jti, Long iat) {
+    }
+
+    /**
+     * The gateway's question for a proof it checked (RFC 9449 §11.1): true when no replica of it
+     * has seen that proof before. Only the gateway (a service token) may ask.
+     */
+    public Uni<Boolean> firstUseAtResourceServer(SeenProof proof) {
+        return callers.current().chain(caller -> {
+            String service = caller.requireService();
+            if (!"gateway".equals(service)) {
+                throw ProblemException.forbidden("Only the gateway records the DPoP proofs of API calls.");
+            }
+            if (proof == null || proof.jkt() == null || !proof.jkt().matches("[A-Za-z0-9_-]{43}")) {
+                throw ProblemException.invalidField("jkt", "must be a JWK SHA-256 thumbprint");
+            }
+            if (proof.jti() == null || proof.jti().isEmpty() || proof.jti().length() > 256) {
+                throw ProblemException.invalidField("jti", "must be 1 to 256 characters");
+            }
+            if (proof.iat() == null || Math.abs(proof.iat() - Instant.now().getEpochSecond())
+                    > config.dpop().proofWindow().toSeconds() + 5) {
+                throw ProblemException.invalidField("iat", "must be within the proof window of now");
+            }
+            // Apart from the token endpoint's: a proof for an API call is another proof, with its own htu.
+            return firstUse("api:" + proof.jkt(), proof.jti(), Instant.ofEpochSecond(proof.iat()));
         });
     }
 

@@ -1,6 +1,7 @@
 package org.ziggurat.auth.endpoints;
 
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -20,7 +21,7 @@ public final class OAuthDocs {
             + "urn:ietf:params:oauth:grant-type:device_code (RFC 8628): device_code.")
     public record TokenRequest(
             @Schema(required = true, enumeration = {"authorization_code", "password", "refresh_token", "client_credentials",
-                    "urn:ietf:params:oauth:grant-type:device_code"})
+                    "urn:ietf:params:oauth:grant-type:device_code", "urn:ietf:params:oauth:grant-type:token-exchange"})
             String grantType,
             String code,
             String redirectUri,
@@ -32,20 +33,31 @@ public final class OAuthDocs {
             @Schema(description = "Space-delimited scopes: public, user, write, update, admin, openid, profile, email.")
             String scope,
             @Schema(description = "client_secret_post, or a public client naming itself.") String clientId,
-            @Schema(format = "password") String clientSecret) {
+            @Schema(format = "password") String clientSecret,
+            @Schema(description = "RFC 8707: the resource server the access token is for (an absolute URI a resource "
+                    + "server registered; repeat it for several); the token's scopes are then those it understands.")
+            String resource,
+            @Schema(description = "The same as resource, as tools sent it before RFC 8707; in a token exchange, RFC "
+                    + "8693's audience.") String audience,
+            @Schema(description = "RFC 8693: the access token to exchange.") String subjectToken,
+            @Schema(description = "RFC 8693: urn:ietf:params:oauth:token-type:access_token (or :jwt).") String subjectTokenType,
+            @Schema(description = "RFC 8693: urn:ietf:params:oauth:token-type:access_token (or :jwt).")
+            String requestedTokenType) {
     }
 
     @Schema(name = "TokenResponse", description = "RFC 6749 section 5.1. Never cached.")
     public record TokenResponse(
             @Schema(required = true) String accessToken,
-            @Schema(required = true, enumeration = "bearer") String tokenType,
+            @Schema(required = true, enumeration = {"bearer", "DPoP"},
+                    description = "DPoP: bound to the key of the request's DPoP proof (RFC 9449).") String tokenType,
             @Schema(required = true, description = "Seconds until the access token expires.", example = "7200") long expiresIn,
             @Schema(description = "Present in the grants that issue one; it rotates on every use.") String refreshToken,
             @Schema(required = true, description = "Space-delimited; public when none was asked for.", example = "user write")
             String scope,
             @Schema(description = "Unix time, in seconds, of issue.") long createdAt,
             @Schema(description = "OpenID Connect: the ID token (a signed JWT), when the scopes have openid and the "
-                    + "grant has a person and a client.") String idToken) {
+                    + "grant has a person and a client.") String idToken,
+            @Schema(description = "RFC 8693: the type of the token an exchange issued.") String issuedTokenType) {
     }
 
     @Schema(name = "TokenInfo", description = "The bearer token's owner, scopes, lifetime left and application.")
@@ -76,7 +88,8 @@ public final class OAuthDocs {
 
     @Schema(name = "TokenIntrospection", description = "RFC 7662 section 2.2; an inactive token is {\"active\": false} alone.")
     public record TokenIntrospection(@Schema(required = true) boolean active, String scope, String clientId, String username,
-            String sub, @Schema(enumeration = {"bearer", "refresh_token"}, description = "bearer: an access token.") String tokenType,
+            String sub, @Schema(enumeration = {"bearer", "DPoP", "refresh_token"},
+                    description = "bearer: an access token; DPoP: one bound to a key (RFC 9449).") String tokenType,
             Long exp, Long iat,
             @Schema(description = "When the authorization (the grant this token belongs to) ends, in seconds since the "
                     + "epoch, however often its refresh tokens rotate.") Long authorizationExp,
@@ -86,7 +99,12 @@ public final class OAuthDocs {
                     + "acting for itself, and for tokens issued before it was kept.") String acr,
             @Schema(description = "The sign-in's methods (RFC 8176: pwd, otp, hwk, swk, mfa), as the ID token says them.")
             List<String> amr,
-            @Schema(description = "When the person signed in, in seconds since the epoch.") Long authTime) {
+            @Schema(description = "When the person signed in, in seconds since the epoch.") Long authTime,
+            @Schema(description = "An access token's audience (RFC 8707): the identifiers of the resources it is for.")
+            List<String> aud,
+            @Schema(description = "RFC 9449: the thumbprint (jkt) of the key a DPoP token is bound to.") Map<String, String> cnf,
+            @Schema(description = "RFC 8693: the service that exchanged a person's token for this one (sub), and "
+                    + "those before it (act).") Map<String, Object> act) {
     }
 
     @Schema(name = "AuthorizationServerMetadata", description = "RFC 8414, and OpenID Connect Discovery: one document "
@@ -120,7 +138,10 @@ public final class OAuthDocs {
             List<String> promptValuesSupported,
             Boolean claimsParameterSupported,
             Boolean requestParameterSupported,
-            Boolean requestUriParameterSupported) {
+            Boolean requestUriParameterSupported,
+            @Schema(description = "RFC 9449: the algorithms of DPoP proofs.") List<String> dpopSigningAlgValuesSupported,
+            @Schema(description = "RFC 9701: the algorithms of signed introspection answers.")
+            List<String> introspectionSigningAlgValuesSupported) {
     }
 
     @Schema(name = "UserInfo", description = "OpenID Connect userinfo claims (Core section 5.1), by the token's scopes.")
@@ -170,7 +191,10 @@ public final class OAuthDocs {
             Boolean requirePushedAuthorizationRequests,
             String clientUri, String logoUri, String tosUri, String policyUri, List<String> contacts,
             String softwareId, String softwareVersion,
-            @Schema(description = "RFC 7592 PUT: the registered client's id.") String clientId) {
+            @Schema(description = "RFC 7592 PUT: the registered client's id.") String clientId,
+            @Schema(description = "RFC 9449 section 5.2: every token request must carry a DPoP proof.")
+            Boolean dpopBoundAccessTokens,
+            @Schema(enumeration = {"opaque", "jwt"}, description = "jwt: RFC 9068 access tokens.") String accessTokenFormat) {
     }
 
     @Schema(name = "ClientInformation", description = "RFC 7591 section 3.2.1: a registered client, its metadata as registered.")
@@ -183,7 +207,8 @@ public final class OAuthDocs {
             String clientName, List<String> redirectUris, String scope, List<String> grantTypes, List<String> responseTypes,
             String tokenEndpointAuthMethod, List<String> postLogoutRedirectUris, String idTokenSignedResponseAlg,
             Boolean requirePushedAuthorizationRequests, String clientUri, String logoUri, String tosUri, String policyUri,
-            List<String> contacts, String softwareId, String softwareVersion) {
+            List<String> contacts, String softwareId, String softwareVersion, Boolean dpopBoundAccessTokens,
+            @Schema(enumeration = {"opaque", "jwt"}) String accessTokenFormat) {
     }
 
     @Schema(name = "PushedAuthorizationRequest", description = "RFC 9126 section 2.1: an authorization request's "
@@ -191,7 +216,9 @@ public final class OAuthDocs {
     public record PushedRequest(@Schema(required = true, enumeration = "code") String responseType, String clientId,
             @Schema(format = "password") String clientSecret, String redirectUri, String scope, String state,
             String codeChallenge, @Schema(enumeration = "S256") String codeChallengeMethod, String nonce, String prompt,
-            String maxAge) {
+            String maxAge, @Schema(description = "RFC 8707: a resource the tokens are for (repeat it for several).")
+            String resource, @Schema(description = "RFC 9449 section 10: the thumbprint of the DPoP key the code is "
+                    + "bound to.") String dpopJkt) {
     }
 
     @Schema(name = "PushedAuthorizationResponse", description = "RFC 9126 section 2.2.")

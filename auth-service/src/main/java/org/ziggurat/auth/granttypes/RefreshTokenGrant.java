@@ -117,7 +117,8 @@ public class RefreshTokenGrant implements TokenGrant {
         List<String> audience = ResourceServers.audience(request.resources(), row.audience());
         List<String> narrowed = requested.isEmpty() ? row.scopes() : List.copyOf(requested);
         List<String> accessScopes = resources.scopesFor(audience, narrowed);
-        Instant expires = now.plus(config.accessTokenLifetime());
+        java.time.Duration lifetime = resources.lifetime(audience, config.accessTokenLifetime());
+        Instant expires = now.plus(lifetime);
         Uni<String> value = clientOrNull != null && clientOrNull.jwtAccessTokens()
                 ? jwts.sign(new AccessTokenJwts.Claims(clientOrNull.clientId(), row.personId(), accessScopes, audience, now,
                         expires, row.authTime(), row.amr(), request.jkt(), null))
@@ -131,7 +132,7 @@ public class RefreshTokenGrant implements TokenGrant {
                 .chain(rotated -> rotated == null ? tokens.byHash(hash).chain(again -> refused(again, clientOrNull, requested,
                                 request.jkt()))
                         : issuer.withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
-                                config.accessTokenLifetime().toSeconds(), rotated.scopes(), now.getEpochSecond())
+                                lifetime.toSeconds(), rotated.scopes(), now.getEpochSecond())
                                 .boundTo(request.jkt()), narrowed, clientOrNull, rotated.personId(), rotated.authTime(), null,
                                 rotated.amr())));
     }

@@ -59,7 +59,11 @@ public class TokenGrants {
                     "Supported grant types: " + String.join(", ", GrantTypes.SUPPORTED) + ".");
         }
         TokenGrant.Issuing issuing = grant.read(form, callerAddress);
-        List<String> named = resources.parse(form.get("resource"));
+        // RFC 8707's resource; and, outside an exchange (whose audience is its own), the audience
+        // parameter that tools sent before RFC 8707 (oidc-agent 4's --aud), read as resources.
+        List<String> named = resources.parse(GrantTypes.TOKEN_EXCHANGE.equals(grantType) ? form.get("resource")
+                : String.join(" ", java.util.Objects.requireNonNullElse(form.get("resource"), ""),
+                        java.util.Objects.requireNonNullElse(form.get("audience"), "")));
         Uni<ApplicationRow> client = claimed == null && grant.clientOptional() ? Uni.createFrom().nullItem()
                 : authenticatedFor(claimed, grantType);
         return client.chain(app -> proofs.tokenRequest(dpopProof, app == null ? null : app.clientId()).chain(jkt -> {

@@ -29,32 +29,51 @@ public class ResourceServers {
     /** At most this many resources in one request. */
     static final int MAX_RESOURCES = 10;
 
-    /** A resource server: its identifier, the scopes it understands, the client it exchanges tokens as (or null). */
-    public record Server(String identifier, Set<String> scopes, String clientId) {
+    /**
+     * A resource server: its identifier, the scopes it understands, the client it exchanges tokens
+     * as (or null), how long its tokens live (null: the platform's lifetime).
+     */
+    public record Server(String identifier, Set<String> scopes, String clientId, java.time.Duration lifetime) {
+
+        public Server(String identifier, Set<String> scopes, String clientId) {
+            this(identifier, scopes, clientId, null);
+        }
     }
 
     private final String platform;
     private final Map<String, Server> byIdentifier = new LinkedHashMap<>();
 
+    @jakarta.inject.Inject
     ResourceServers(AuthConfig config) {
-        this.platform = config.platformResource().orElse(Issuer.of(config));
+        this(config.platformResource().orElse(Issuer.of(config)), servers(config));
+    }
+
+    /** The platform API's identifier and the other resource servers (tests build them so). */
+    ResourceServers(String platform, List<Server> servers) {
+        this.platform = platform;
         byIdentifier.put(platform, new Server(platform, Set.copyOf(Scopes.KNOWN), null));
-        config.resourceServers().forEach((name, server) -> {
+        for (Server server : servers) {
             String problem = problem(server.identifier());
             if (problem != null) {
-                throw new IllegalStateException("ziggurat.auth.resource-servers." + name + ".identifier " + problem);
+                throw new IllegalStateException("resource server " + server.identifier() + ": the identifier " + problem);
             }
             for (String scope : server.scopes()) {
                 if (!Scopes.KNOWN.contains(scope)) {
-                    throw new IllegalStateException("ziggurat.auth.resource-servers." + name + ".scopes: '" + scope
+                    throw new IllegalStateException("resource server " + server.identifier() + ": '" + scope
                             + "' is not one of the platform's scopes " + Scopes.KNOWN);
                 }
             }
-            if (byIdentifier.put(server.identifier(), new Server(server.identifier(), Set.copyOf(server.scopes()),
-                    server.clientId().orElse(null))) != null) {
+            if (byIdentifier.put(server.identifier(), server) != null) {
                 throw new IllegalStateException("resource server " + server.identifier() + " is named twice");
             }
-        });
+        }
+    }
+
+    private static List<Server> servers(AuthConfig config) {
+        List<Server> servers = new ArrayList<>();
+        config.resourceServers().forEach((name, server) -> servers.add(new Server(server.identifier(),
+                Set.copyOf(server.scopes()), server.clientId().orElse(null), server.accessTokenLifetime().orElse(null))));
+        return servers;
     }
 
     /** The platform API's identifier: the audience of a token that names no resource. */
@@ -145,6 +164,18 @@ public class ResourceServers {
             }
         }
         return kept;
+    }
+
+    /** How long a token for {@code audience} lives: the shortest of its resources' lifetimes and {@code platform}'s. */
+    public java.time.Duration lifetime(List<String> audience, java.time.Duration platform) {
+        java.time.Duration shortest = platform;
+        for (String resource : audience == null ? List.<String>of() : audience) {
+            Server server = byIdentifier.get(resource);
+            if (server != null && server.lifetime() != null && server.lifetime().compareTo(shortest) < 0) {
+                shortest = server.lifetime();
+            }
+        }
+        return shortest;
     }
 
     /** What is wrong with a resource indicator; null when nothing is. */

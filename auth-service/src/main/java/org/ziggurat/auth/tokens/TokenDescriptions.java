@@ -81,8 +81,8 @@ public class TokenDescriptions {
             answer.put("cnf", Map.of("jkt", row.jkt()));
         }
         if (row.isAccess()) {
-            List<String> audience = resources.stated(row.audience());
-            answer.put("aud", audience.size() == 1 ? audience.get(0) : audience);
+            // RFC 7662 allows a string or an array: always the array, one schema for every answer.
+            answer.put("aud", resources.stated(row.audience()));
         }
         if (row.actor() != null) {
             answer.put("act", AccessTokenJwts.actor(row.actor()));

@@ -106,8 +106,8 @@ public class TokenIssuer {
                     "The person signed out of the session this was approved in. Sign in again."));
         }
         String refresh = withRefresh ? crypto.newRefreshToken() : null;
-        Instant accessEnds = bounds.notAfter() != null && bounds.notAfter().isBefore(now.plus(config.accessTokenLifetime()))
-                ? bounds.notAfter() : now.plus(config.accessTokenLifetime());
+        Instant usual = now.plus(resources.lifetime(bounds.audience(), config.accessTokenLifetime()));
+        Instant accessEnds = bounds.notAfter() != null && bounds.notAfter().isBefore(usual) ? bounds.notAfter() : usual;
         OffsetDateTime accessExpires = OffsetDateTime.ofInstant(accessEnds, ZoneOffset.UTC);
         OffsetDateTime refreshExpires = OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC);
         OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);

@@ -147,7 +147,7 @@ class ResourceBoundTokensTest {
         assertEquals("https://refeds.org/profile/sfa", claims.getStringClaim("acr"));
         assertEquals(((Number) tokens.get("expires_in")).longValue(), 7200);
         introspect(access).statusCode(200).body("active", equalTo(true)).body("sub", equalTo("101"))
-                .body("aud", equalTo(ISSUER)).body("exp", equalTo((int) (claims.getExpirationTime().getTime() / 1000)));
+                .body("aud", equalTo(List.of(ISSUER))).body("exp", equalTo((int) (claims.getExpirationTime().getTime() / 1000)));
 
         Map<String, Object> refreshed = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token",
                 (String) tokens.get("refresh_token")).statusCode(200).extract().jsonPath().getMap("$");
@@ -174,7 +174,7 @@ class ResourceBoundTokensTest {
         App app = app(true, "user write update", Map.of());
         Map<String, Object> storage = alice(app, "scope", "user write update", "resource", STORAGE);
         assertEquals("user write", storage.get("scope"), "storage understands user and write only");
-        introspect((String) storage.get("access_token")).body("aud", equalTo(STORAGE)).body("scope", equalTo("user write"));
+        introspect((String) storage.get("access_token")).body("aud", equalTo(List.of(STORAGE))).body("scope", equalTo("user write"));
         // Not a token for the platform's own API.
         given().header("Authorization", "Bearer " + storage.get("access_token")).get("/oauth/token/info").then()
                 .statusCode(401);
@@ -183,18 +183,18 @@ class ResourceBoundTokensTest {
                 "resource", COMPUTE).statusCode(400).body("error", equalTo("invalid_target"));
         Map<String, Object> refreshed = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token",
                 (String) storage.get("refresh_token")).statusCode(200).extract().jsonPath().getMap("$");
-        introspect((String) refreshed.get("access_token")).body("aud", equalTo(STORAGE)).body("scope", equalTo("user write"));
+        introspect((String) refreshed.get("access_token")).body("aud", equalTo(List.of(STORAGE))).body("scope", equalTo("user write"));
 
         // A grant that named none: each refresh may ask for any resource, narrower.
         Map<String, Object> plain = alice(app, "scope", "user write");
         Map<String, Object> compute = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token",
                 (String) plain.get("refresh_token"), "resource", COMPUTE).statusCode(200).extract().jsonPath().getMap("$");
         assertEquals("user", compute.get("scope"));
-        introspect((String) compute.get("access_token")).body("aud", equalTo(COMPUTE));
+        introspect((String) compute.get("access_token")).body("aud", equalTo(List.of(COMPUTE)));
         Map<String, Object> platform = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token",
                 (String) compute.get("refresh_token")).statusCode(200).extract().jsonPath().getMap("$");
         assertEquals("user write", platform.get("scope"), "the refresh token kept the grant's scopes");
-        introspect((String) platform.get("access_token")).body("aud", equalTo(ISSUER));
+        introspect((String) platform.get("access_token")).body("aud", equalTo(List.of(ISSUER)));
 
         postWithProof(null, app, "grant_type", "password", "username", "alice", "password", "alice password 1",
                 "resource", "https://elsewhere.example.org").statusCode(400).body("error", equalTo("invalid_target"));
@@ -203,6 +203,12 @@ class ResourceBoundTokensTest {
                 .body("error_description", containsString("fragment"));
         postWithProof(null, app, "grant_type", "password", "username", "alice", "password", "alice password 1",
                 "resource", "storage").statusCode(400).body("error", equalTo("invalid_target"));
+        // The audience parameter of tools from before RFC 8707 (oidc-agent 4's --aud) names resources too.
+        Map<String, Object> byAudience = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token",
+                (String) platform.get("refresh_token"), "audience", COMPUTE).statusCode(200).extract().jsonPath().getMap("$");
+        introspect((String) byAudience.get("access_token")).body("aud", equalTo(List.of(COMPUTE))).body("scope", equalTo("user"));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) byAudience.get("refresh_token"),
+                "audience", "https://elsewhere.example.org").statusCode(400).body("error", equalTo("invalid_target"));
         // Two resources: a token for both, with what either understands.
         Map<String, Object> both = alice(app, "scope", "user write", "resource", STORAGE, "resource", COMPUTE);
         assertEquals("user write", both.get("scope"));
@@ -219,7 +225,7 @@ class ResourceBoundTokensTest {
                 "redirect_uri", AuthorizeFlowTest.CALLBACK, "resource", COMPUTE).statusCode(200).extract().jsonPath().getMap("$");
         assertEquals("user", tokens.get("scope"));
         assertNotNull(tokens.get("id_token"), "the ID token is the client's, whatever the access token's audience");
-        introspect((String) tokens.get("access_token")).body("aud", equalTo(COMPUTE));
+        introspect((String) tokens.get("access_token")).body("aud", equalTo(List.of(COMPUTE)));
         Map<String, Object> storage = post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token",
                 (String) tokens.get("refresh_token"), "resource", STORAGE).statusCode(200).extract().jsonPath().getMap("$");
         assertEquals("user write", storage.get("scope"));
@@ -359,6 +365,34 @@ class ResourceBoundTokensTest {
         Map<String, Object> answer = claims.getJSONObjectClaim("token_introspection");
         assertEquals(true, answer.get("active"));
         assertEquals("101", answer.get("sub"));
+    }
+
+    /**
+     * The gateway checks each API call's proof itself and asks here whether any replica saw it:
+     * once, on any replica, and only the gateway may ask.
+     */
+    @Test
+    void theGatewayRecordsTheProofsOfApiCallsOnce() throws Exception {
+        String jkt = dpopKey().getPublicJWK().computeThumbprint().toString();
+        Map<String, Object> proof = Map.of("jkt", jkt, "jti", java.util.UUID.randomUUID().toString(),
+                "iat", java.time.Instant.now().getEpochSecond());
+        String gateway = org.ziggurat.platform.testing.TestTokens.service("gateway");
+        given().header("X-Platform-Token", gateway).contentType("application/json").body(proof)
+                .post("/internal/dpop-proofs").then().statusCode(201);
+        given().header("X-Platform-Token", gateway).contentType("application/json").body(proof)
+                .post("/internal/dpop-proofs").then().statusCode(409);
+        given().header("X-Platform-Token", org.ziggurat.platform.testing.TestTokens.service("directory-service"))
+                .contentType("application/json").body(Map.of("jkt", jkt, "jti", "other", "iat",
+                        java.time.Instant.now().getEpochSecond())).post("/internal/dpop-proofs").then().statusCode(403);
+        given().contentType("application/json").body(proof).post("/internal/dpop-proofs").then().statusCode(401);
+        given().header("X-Platform-Token", gateway).contentType("application/json").body(Map.of("jkt", jkt, "jti", "old",
+                "iat", java.time.Instant.now().getEpochSecond() - 3600)).post("/internal/dpop-proofs").then()
+                .statusCode(422).body("errors[0].field", equalTo("iat"));
+        given().header("X-Platform-Token", gateway).contentType("application/json").body(Map.of("jkt", "short", "jti", "x",
+                "iat", java.time.Instant.now().getEpochSecond())).post("/internal/dpop-proofs").then()
+                .statusCode(422).body("errors[0].field", equalTo("jkt"));
+        given().header("X-Platform-Token", gateway).contentType("application/json").body("[]")
+                .post("/internal/dpop-proofs").then().statusCode(400);
     }
 
     @Test

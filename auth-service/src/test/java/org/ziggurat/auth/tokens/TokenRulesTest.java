@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.CLIENT_MUST_AUTHENTICATE;
 import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.INVALID;
 import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.OTHER_CLIENT;
+import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.OTHER_KEY;
 import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.REUSED;
 import static org.ziggurat.auth.tokens.TokenRules.RefreshRefusal.WIDENS_SCOPES;
 
@@ -28,6 +29,12 @@ class TokenRulesTest {
         return new TokenRow(1, kind, app, app == null ? null : "Client" + app, person, person == null ? null : "ada",
                 List.of("user", "write"), UUID.randomUUID(), expires, used, revoked, NOW.minusSeconds(60), NOW.plusSeconds(3600),
                 person == null ? null : NOW.minusSeconds(120), person == null ? null : List.of("pwd"), null, null, null);
+    }
+
+    static TokenRow boundTo(TokenRow row, String jkt) {
+        return new TokenRow(row.id(), row.kind(), row.applicationId(), row.clientId(), row.personId(), row.username(),
+                row.scopes(), row.family(), row.expiresAt(), row.usedAt(), row.revokedAt(), row.createdAt(),
+                row.authorizationExpiresAt(), row.authTime(), row.amr(), row.audience(), jkt, row.actor());
     }
 
     static TokenRow live(char kind, Long app, Long person) {
@@ -103,6 +110,13 @@ class TokenRulesTest {
         assertEquals(OTHER_CLIENT, TokenRules.refreshRefusal(live('r', APP, PERSON), APP + 1, same, NOW));
         assertEquals(OTHER_CLIENT, TokenRules.refreshRefusal(live('r', null, PERSON), APP, same, NOW));
         assertEquals(WIDENS_SCOPES, TokenRules.refreshRefusal(live('r', APP, PERSON), APP, Set.of("admin"), NOW));
+        // A public client's refresh token bound to a DPoP key (RFC 9449 §5): only a proof of that key refreshes it.
+        TokenRow bound = boundTo(live('r', APP, PERSON), "key-1");
+        assertEquals(OTHER_KEY, TokenRules.refreshRefusal(bound, APP, Set.of(), NOW, null));
+        assertEquals(OTHER_KEY, TokenRules.refreshRefusal(bound, APP, Set.of(), NOW, "key-2"));
+        assertEquals(INVALID, TokenRules.refreshRefusal(bound, APP, Set.of(), NOW, "key-1"));
+        assertEquals(INVALID, TokenRules.refreshRefusal(live('r', APP, PERSON), APP, Set.of(), NOW, "key-2"),
+                "an unbound refresh token takes any proof, or none");
         assertEquals(INVALID, TokenRules.refreshRefusal(live('r', APP, PERSON), APP, Set.of("public", "write"), NOW),
                 "within the grant: nothing to say but that it changed meanwhile");
         assertEquals(INVALID, TokenRules.refreshRefusal(live('a', APP, PERSON), APP, same, NOW), "an access token");

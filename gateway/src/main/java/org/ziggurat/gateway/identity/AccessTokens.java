@@ -6,7 +6,10 @@ import io.netty.handler.codec.http.QueryStringEncoder;
 import java.util.List;
 import java.util.Map;
 
-/** Where a caller's access token is (spec §5): {@code Authorization: token …}, {@code Bearer …}, or {@code ?access_token=}. */
+/**
+ * Where a caller's access token is (spec §5): {@code Authorization: token …}, {@code Bearer …}, or
+ * {@code ?access_token=}; or, for a token bound to a key, {@code Authorization: DPoP …} (RFC 9449 §7.1).
+ */
 public final class AccessTokens {
 
     public static final String QUERY_PARAMETER = "access_token";
@@ -16,18 +19,24 @@ public final class AccessTokens {
     private AccessTokens() {
     }
 
-    /** The result of looking: the token (or null), or why the request is malformed. */
-    public record Found(String token, String problem) {
+    /** The result of looking: the token (or null), or why the request is malformed; {@code dpop}: sent as DPoP. */
+    public record Found(String token, String problem, boolean dpop) {
+
+        public Found(String token, String problem) {
+            this(token, problem, false);
+        }
     }
 
     public static Found find(String authorization, String query) {
         String fromHeader = null;
+        boolean dpop = false;
         if (authorization != null && !authorization.isBlank()) {
             String value = authorization.trim();
             int space = value.indexOf(' ');
             String scheme = space < 0 ? value : value.substring(0, space);
-            if (!scheme.equalsIgnoreCase("bearer") && !scheme.equalsIgnoreCase("token")) {
-                return new Found(null, "The Authorization header must be 'Bearer <token>' or 'token <token>'.");
+            dpop = scheme.equalsIgnoreCase("dpop");
+            if (!scheme.equalsIgnoreCase("bearer") && !scheme.equalsIgnoreCase("token") && !dpop) {
+                return new Found(null, "The Authorization header must be 'Bearer <token>', 'token <token>' or 'DPoP <token>'.");
             }
             fromHeader = space < 0 ? "" : value.substring(space + 1).trim();
             if (fromHeader.isEmpty() || fromHeader.length() > AccessTokens.MAX_LENGTH) {
@@ -44,7 +53,7 @@ public final class AccessTokens {
             return token.isEmpty() || token.length() > AccessTokens.MAX_LENGTH ? new Found(null, "The access_token parameter is empty or too long.")
                     : new Found(token, null);
         }
-        return new Found(fromHeader, null);
+        return new Found(fromHeader, null, dpop);
     }
 
     /** The query without {@code access_token}, so the token never travels further (nor into logs). */

@@ -54,9 +54,16 @@ public class Identities {
     /**
      * Who the token speaks for; {@code platformToken} is null when no person stands behind it.
      * {@code expiresAtEpochSecond}: when this answer may no longer be used, the access token's
-     * expiry or, sooner, its platform token's less a margin (0: neither says).
+     * expiry or, sooner, its platform token's less a margin (0: neither says). {@code audience}: the
+     * resources the token is for (RFC 8707; null: it names none, the platform's API); {@code jkt}: the
+     * thumbprint of the key it is bound to (RFC 9449), null for a bearer token.
      */
-    public record Resolved(String platformToken, String clientId, long expiresAtEpochSecond, List<String> audience) {
+    public record Resolved(String platformToken, String clientId, long expiresAtEpochSecond, List<String> audience,
+            String jkt) {
+
+        public Resolved(String platformToken, String clientId, long expiresAtEpochSecond, List<String> audience) {
+            this(platformToken, clientId, expiresAtEpochSecond, audience, null);
+        }
     }
 
     /** A platform token and when it expires. */
@@ -193,14 +200,18 @@ public class Identities {
         long expiresAt = exp == null ? 0 : exp;
         Long person = IntrospectionAnswers.person(introspection.getSubject(), introspection.getUsername());
         List<String> audience = IntrospectionAnswers.audience(introspection);
+        String jkt = IntrospectionAnswers.boundKey(introspection);
+        if (jkt == null && !"bearer".equalsIgnoreCase(introspection.getString("token_type"))) {
+            throw new AuthenticationFailedException("a DPoP token without its key");
+        }
         if (person == null) {
-            return new Resolved(null, clientId, expiresAt, audience);
+            return new Resolved(null, clientId, expiresAt, audience, jkt);
         }
         Signed platform = platformToken(person, introspection.getUsername(),
                 introspection.getScopes() == null ? List.of() : List.copyOf(introspection.getScopes()), clientId,
                 introspection.getString("acr"));
         return new Resolved(platform.token(), clientId, IntrospectionAnswers.usableUntil(expiresAt,
-                platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS), audience);
+                platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS), audience, jkt);
     }
 
     /**

@@ -12,9 +12,18 @@ public final class IntrospectionAnswers {
     private IntrospectionAnswers() {
     }
 
-    /** Whether the token is an access token: {@code token_type} {@code bearer}, in any case. */
+    /**
+     * Whether the token is an access token: {@code token_type} {@code bearer}, in any case, or
+     * {@code DPoP} (RFC 9449 §6.2: bound to a key, whose proof the call must carry).
+     */
     static boolean authorizes(String tokenType) {
-        return tokenType != null && tokenType.equalsIgnoreCase("bearer");
+        return tokenType != null && (tokenType.equalsIgnoreCase("bearer") || tokenType.equalsIgnoreCase("dpop"));
+    }
+
+    /** The thumbprint of the key a token is bound to (RFC 9449 {@code cnf.jkt}); null for a bearer token. */
+    static String boundKey(io.quarkus.oidc.TokenIntrospection introspection) {
+        jakarta.json.JsonObject cnf = introspection.contains("cnf") ? introspection.getObject("cnf") : null;
+        return cnf != null && cnf.get("jkt") instanceof jakarta.json.JsonString jkt ? jkt.getString() : null;
     }
 
     /** The audience an introspection answer states (RFC 8707): a string or a list; null when it states none. */

@@ -41,6 +41,12 @@ public class Refusals {
         problems.write(ctx, 401, detail);
     }
 
+    /** A refused DPoP call (RFC 9449 §7.1): the DPoP challenge, with the algorithms proofs may use. */
+    public void unauthorizedDpop(RoutingContext ctx, String error, String detail, String algorithms) {
+        ctx.response().headers().set("WWW-Authenticate", "DPoP algs=\"" + algorithms + "\", error=\"" + error + "\"");
+        problems.write(ctx, 401, detail);
+    }
+
     public void problem(RoutingContext ctx, int status, String detail) {
         problems.write(ctx, status, detail);
     }

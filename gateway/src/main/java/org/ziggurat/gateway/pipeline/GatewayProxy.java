@@ -3,6 +3,7 @@ package org.ziggurat.gateway.pipeline;
 import org.ziggurat.gateway.GatewayConfig;
 import org.ziggurat.gateway.accesslog.AccessLog;
 import org.ziggurat.gateway.identity.AccessTokens;
+import org.ziggurat.gateway.identity.DpopProofs;
 import org.ziggurat.gateway.identity.IntrospectionAnswers;
 import org.ziggurat.gateway.route.RouteResources;
 import org.ziggurat.gateway.identity.CallerAddress;
@@ -77,7 +78,8 @@ public class GatewayProxy {
     private final ClientAddresses clientAddresses;
 
     public GatewayProxy(GatewayConfig config, Identities identities, RateLimits limits, Refusals refusals, Cors cors,
-            AccessLog accessLog, ApiReference reference, UpstreamProxies upstreams) {
+            AccessLog accessLog, ApiReference reference, UpstreamProxies upstreams, DpopProofs dpop) {
+        this.dpop = dpop;
         this.config = config;
         this.identities = identities;
         this.limits = limits;
@@ -91,6 +93,7 @@ public class GatewayProxy {
     }
 
     private final RouteResources resources;
+    private final DpopProofs dpop;
 
     void register(@Observes Router router, Vertx vertx) {
         ProductionReadiness.require(config, LaunchMode.current());
@@ -190,14 +193,20 @@ public class GatewayProxy {
             return;
         }
         Identities.Resolved known = identities.known(token.token());
-        if (known != null) {
-            // The usual case, a token seen before: no wait, so no Uni and no pause.
+        if (known != null && known.jkt() == null && !token.dpop()) {
+            // The usual case, a bearer token seen before: no wait, so no Uni and no pause.
             forwardAs(ctx, route, query, token.token(), known);
             return;
         }
         request.pause(); // the body waits while the token is checked
+        if (known != null) {
+            withProof(ctx, route, query, token, known);
+            return;
+        }
         identities.resolve(token.token(), ctx).subscribe().with(resolved -> {
-            if (!forwardAs(ctx, route, query, token.token(), resolved)) {
+            if (resolved.jkt() != null || token.dpop()) {
+                withProof(ctx, route, query, token, resolved);
+            } else if (!forwardAs(ctx, route, query, token.token(), resolved)) {
                 request.resume();
             }
         }, failure -> {
@@ -208,6 +217,44 @@ public class GatewayProxy {
                 LOG.warnf("token introspection failed [request %s]: %s", requestId, failure.toString());
                 refusals.problem(ctx, 503, "Access tokens cannot be checked right now. Try again shortly.");
             }
+        });
+    }
+
+    /**
+     * A call with a token bound to a key, or sent as DPoP (RFC 9449 §7): both, and the call's proof
+     * good and seen for the first time by any replica, or a 401 with the DPoP challenge. The request
+     * is paused; it is resumed when refused.
+     */
+    private void withProof(RoutingContext ctx, PublicRoutes.Route route, String query, AccessTokens.Found token,
+            Identities.Resolved resolved) {
+        HttpServerRequest request = ctx.request();
+        if (resolved.jkt() == null || !token.dpop()) {
+            request.resume();
+            refusals.unauthorizedDpop(ctx, "invalid_token", resolved.jkt() == null
+                    ? "This access token is not bound to a key: send it as a Bearer token."
+                    : "This access token is bound to a key: send it as 'DPoP <token>' with the call's DPoP proof.",
+                    DpopProofs.ALGORITHM_NAMES);
+            return;
+        }
+        DpopProofs.Checked proof = dpop.check(request.method().name(), request.path(), request.getHeader("DPoP"),
+                token.token(), resolved.jkt(), resolved.clientId());
+        if (proof.problem() != null) {
+            request.resume();
+            refusals.unauthorizedDpop(ctx, "invalid_dpop_proof", proof.problem(), DpopProofs.ALGORITHM_NAMES);
+            return;
+        }
+        dpop.firstUse(resolved.jkt(), proof).subscribe().with(first -> {
+            if (!first) {
+                request.resume();
+                refusals.unauthorizedDpop(ctx, "invalid_dpop_proof", "The DPoP proof was used already: each call needs a "
+                        + "new one.", DpopProofs.ALGORITHM_NAMES);
+            } else if (!forwardAs(ctx, route, query, token.token(), resolved)) {
+                request.resume();
+            }
+        }, failure -> {
+            request.resume();
+            LOG.warnf("DPoP proof could not be recorded: %s", failure.toString());
+            refusals.problem(ctx, 503, "DPoP proofs cannot be checked right now. Try again shortly.");
         });
     }
 

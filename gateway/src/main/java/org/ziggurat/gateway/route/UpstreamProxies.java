@@ -133,7 +133,9 @@ public class UpstreamProxies {
     private void setForwarded(MultiMap headers, Upstream upstream) {
         STRIPPED.forEach(headers::remove);
         if (!upstream.passAuthorization()) {
+            // The token and its proof (RFC 9449) were checked here: the services get the platform token.
             headers.remove(HttpHeaders.AUTHORIZATION);
+            headers.remove("DPoP");
         }
         headers.set("X-Forwarded-Proto", forwardedProto);
         headers.set("X-Forwarded-Host", forwardedHost);

@@ -150,8 +150,13 @@ class GatewayIdentityTest {
                 .get("/api/people/alice").then().statusCode(200);
         given().header("Authorization", "Bearer " + tokenFor("https://api.test.example/api", "DPoP"))
                 .get("/api/people/alice").then().statusCode(401);
-        // A JWT access token (RFC 9068) is longer than an opaque one: it is read whole.
-        String jwtLike = "eyJ" + "x".repeat(900);
+        // A JWT access token (RFC 9068), longer than an opaque one, is read whole and introspected
+        // as one; its principal is that JWT, which is no platform token (signed by auth-service's key).
+        java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+        String jwtLike = b64.encodeToString("{\"alg\":\"ES256\",\"typ\":\"at+jwt\",\"kid\":\"auth-key-1\"}".getBytes())
+                + "." + b64.encodeToString(("{\"iss\":\"https://api.test.example/api\",\"sub\":\"42\",\"aud\":"
+                + "\"https://api.test.example/api\",\"client_id\":\"NotebookClient000001\",\"scope\":\"user\",\"pad\":\""
+                + "x".repeat(700) + "\"}").getBytes()) + "." + b64.encodeToString(new byte[64]);
         long now = Instant.now().getEpochSecond();
         given().contentType("application/json").body(Map.of("active", true, "scope", "user", "client_id", "NotebookClient000001",
                         "username", "alice", "sub", "42", "token_type", "bearer", "exp", now + 3600, "iat", now))

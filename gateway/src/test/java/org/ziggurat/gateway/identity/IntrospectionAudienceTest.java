@@ -25,6 +25,18 @@ class IntrospectionAudienceTest {
     }
 
     @Test
+    void aBoundTokenNamesItsKeyAndIsAnAccessTokenToo() {
+        assertEquals("abc", IntrospectionAnswers.boundKey(new TokenIntrospection("{\"active\":true,\"cnf\":{\"jkt\":\"abc\"}}")));
+        assertNull(IntrospectionAnswers.boundKey(new TokenIntrospection("{\"active\":true}")));
+        assertNull(IntrospectionAnswers.boundKey(new TokenIntrospection("{\"active\":true,\"cnf\":{\"x5t#S256\":\"abc\"}}")));
+        assertTrue(IntrospectionAnswers.authorizes("DPoP"));
+        assertTrue(IntrospectionAnswers.authorizes("dpop"));
+        assertTrue(IntrospectionAnswers.authorizes("Bearer"));
+        assertFalse(IntrospectionAnswers.authorizes("refresh_token"));
+        assertFalse(IntrospectionAnswers.authorizes(null));
+    }
+
+    @Test
     void aTokenIsForTheResourcesItsAudienceNames() {
         assertTrue(IntrospectionAnswers.meantFor(null, PLATFORM, PLATFORM), "none stated: the platform's");
         assertFalse(IntrospectionAnswers.meantFor(null, "https://vocab.example.org", PLATFORM));

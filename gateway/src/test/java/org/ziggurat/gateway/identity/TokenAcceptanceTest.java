@@ -47,6 +47,9 @@ class TokenAcceptanceTest {
         assertEquals(new AccessTokens.Found("abc", null), AccessTokens.find("Bearer abc", null));
         assertEquals(new AccessTokens.Found("abc", null), AccessTokens.find("token abc", null));
         assertEquals(new AccessTokens.Found("abc", null), AccessTokens.find("  BEARER   abc  ", null));
+        // RFC 9449 §7.1: a token bound to a key comes as DPoP (its proof in the DPoP header).
+        assertEquals(new AccessTokens.Found("abc", null, true), AccessTokens.find("DPoP abc", null));
+        assertEquals(new AccessTokens.Found("abc", null, true), AccessTokens.find("dpop abc", null));
         assertEquals(new AccessTokens.Found("abc", null), AccessTokens.find(null, "access_token=abc&page=2"));
         assertEquals(new AccessTokens.Found(null, null), AccessTokens.find(null, "page=2"));
         assertEquals(new AccessTokens.Found(null, null), AccessTokens.find(null, null));
@@ -54,7 +57,7 @@ class TokenAcceptanceTest {
         assertEquals(new AccessTokens.Found("x".repeat(AccessTokens.MAX_LENGTH), null), AccessTokens.find("Bearer " + "x".repeat(AccessTokens.MAX_LENGTH), null));
         assertEquals(new AccessTokens.Found("x".repeat(AccessTokens.MAX_LENGTH), null), AccessTokens.find(null, "access_token=" + "x".repeat(AccessTokens.MAX_LENGTH)));
         for (String[] refused : new String[][] {
-                {"Basic YWJjOmRlZg==", null}, {"Bearer", null}, {"Bearer ", null}, {"Bearer " + "x".repeat(AccessTokens.MAX_LENGTH + 1), null},
+                {"Basic YWJjOmRlZg==", null}, {"Bearer", null}, {"DPoP", null}, {"DPoP abc", "access_token=abc"}, {"Bearer ", null}, {"Bearer " + "x".repeat(AccessTokens.MAX_LENGTH + 1), null},
                 {"Bearer abc", "access_token=abc"}, {null, "access_token=a&access_token=b"}, {null, "access_token="},
                 {null, "access_token=" + "x".repeat(AccessTokens.MAX_LENGTH + 1)}}) {
             AccessTokens.Found found = AccessTokens.find(refused[0], refused[1]);

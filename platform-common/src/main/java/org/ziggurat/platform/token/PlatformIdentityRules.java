@@ -35,6 +35,12 @@ public class PlatformIdentityRules implements SecurityIdentityAugmentor {
         if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
             return Uni.createFrom().item(identity);
         }
+        // Not a platform token: at the gateway, a caller's JWT access token (RFC 9068) that
+        // quarkus-oidc introspected, whose principal is that JWT. Nothing here speaks of it; a
+        // service takes platform tokens only, whose issuer SmallRye JWT has checked.
+        if (!config.issuer().equals(token.getIssuer())) {
+            return Uni.createFrom().item(identity);
+        }
         String refusal = refusal(token);
         return refusal == null
                 ? Uni.createFrom().item(identity)

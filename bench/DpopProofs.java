@@ -1,0 +1,104 @@
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.MessageDigest;
+import java.security.Signature;
+import java.security.interfaces.ECPublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.util.Base64;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The DPoP bench's client (RFC 9449), with the JDK alone: one P-256 key; a DPoP-bound access token
+ * from the password grant (its proof made with the key); then COUNT proofs for GET HTU with that
+ * token, each with its own jti and the time of now, one line each: the token, a tab, the proof.
+ * A proof is good once and for a minute, so the lines are made just before each run.
+ *
+ * <pre>java bench/DpopProofs.java TOKEN_ENDPOINT CLIENT_ID USERNAME PASSWORD HTU COUNT OUT</pre>
+ */
+public class DpopProofs {
+
+    static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 7) {
+            System.err.println("usage: DpopProofs TOKEN_ENDPOINT CLIENT_ID USERNAME PASSWORD HTU COUNT OUT");
+            System.exit(2);
+        }
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+        KeyPair key = generator.generateKeyPair();
+        String jwk = jwk((ECPublicKey) key.getPublic());
+        String token = token(key, jwk, args[0], args[1], args[2], args[3]);
+        String ath = B64.encodeToString(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII)));
+        int count = Integer.parseInt(args[5]);
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Path.of(args[6])))) {
+            for (int i = 0; i < count; i++) {
+                out.print(token);
+                out.print('\t');
+                out.println(proof(key, jwk, "GET", args[4], ath));
+            }
+        }
+    }
+
+    /** The access token of a password grant whose request carries a proof of the key. */
+    static String token(KeyPair key, String jwk, String endpoint, String clientId, String username, String password)
+            throws Exception {
+        String form = "grant_type=password&scope=user&client_id=" + enc(clientId) + "&username=" + enc(username)
+                + "&password=" + enc(password);
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(endpoint))
+                .header("Content-Type", "application/x-www-form-urlencoded").header("Accept", "application/json")
+                .header("DPoP", proof(key, jwk, "POST", endpoint, null)).POST(HttpRequest.BodyPublishers.ofString(form))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        Matcher type = Pattern.compile("\"token_type\"\\s*:\\s*\"DPoP\"").matcher(answer.body());
+        Matcher token = Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"").matcher(answer.body());
+        if (answer.statusCode() != 200 || !type.find() || !token.find()) {
+            throw new IOException("no DPoP token: " + answer.statusCode() + " " + answer.body());
+        }
+        return token.group(1);
+    }
+
+    /** A proof (RFC 9449 §4.2): typ dpop+jwt, ES256, the public key; jti, htm, htu, iat, and ath for a token. */
+    static String proof(KeyPair key, String jwk, String method, String htu, String ath) throws Exception {
+        String header = "{\"typ\":\"dpop+jwt\",\"alg\":\"ES256\",\"jwk\":" + jwk + "}";
+        String claims = "{\"jti\":\"" + UUID.randomUUID() + "\",\"htm\":\"" + method + "\",\"htu\":\"" + htu
+                + "\",\"iat\":" + System.currentTimeMillis() / 1000 + (ath == null ? "" : ",\"ath\":\"" + ath + "\"") + "}";
+        String input = B64.encodeToString(header.getBytes(StandardCharsets.UTF_8)) + "."
+                + B64.encodeToString(claims.getBytes(StandardCharsets.UTF_8));
+        // JWS ES256 is R || S, 32 bytes each: the JDK's P1363 format, not DER.
+        Signature signature = Signature.getInstance("SHA256withECDSAinP1363Format");
+        signature.initSign(key.getPrivate());
+        signature.update(input.getBytes(StandardCharsets.US_ASCII));
+        return input + "." + B64.encodeToString(signature.sign());
+    }
+
+    static String jwk(ECPublicKey key) {
+        return "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"" + B64.encodeToString(fixed(key.getW().getAffineX()))
+                + "\",\"y\":\"" + B64.encodeToString(fixed(key.getW().getAffineY())) + "\"}";
+    }
+
+    /** A coordinate as its 32 bytes, without the sign byte or leading zeros BigInteger gives or drops. */
+    static byte[] fixed(BigInteger value) {
+        byte[] bytes = value.toByteArray();
+        byte[] out = new byte[32];
+        int copy = Math.min(32, bytes.length);
+        System.arraycopy(bytes, bytes.length - copy, out, 32 - copy, copy);
+        return out;
+    }
+
+    static String enc(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}
