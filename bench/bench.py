@@ -696,7 +696,7 @@ def scenarios(state):
         out = STATE / "dpop-proofs.txt"
         subprocess.run([java_home_bin(), str(BENCH / "DpopProofs.java"), f"{API}/oauth/token",
                         state.get("dpop_client", {}).get("client_id", ""), OWNER, PASSWORD, f"{API}/user",
-                        os.environ.get("BENCH_DPOP_PROOFS", "150000"), str(out)], check=True)
+                        os.environ.get("BENCH_DPOP_PROOFS", "100000"), str(out)], check=True)
         env["BENCH_LINES"] = str(out)
 
     def post(name, system, url, body, authorization, lines_file=None):

@@ -5,7 +5,12 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.oauth2.sdk.dpop.JWKThumbprintConfirmation;
 import com.nimbusds.oauth2.sdk.dpop.verifiers.DPoPIssuer;
+import com.nimbusds.oauth2.sdk.dpop.verifiers.AccessTokenValidationException;
+import com.nimbusds.oauth2.sdk.dpop.verifiers.DPoPProtectedResourceRequestVerifier;
 import com.nimbusds.oauth2.sdk.dpop.verifiers.DPoPTokenRequestVerifier;
+import com.nimbusds.oauth2.sdk.token.DPoPAccessToken;
+import com.nimbusds.jose.util.Base64URL;
+import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.oauth2.sdk.dpop.verifiers.InvalidDPoPProofException;
 import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.openid.connect.sdk.Nonce;
@@ -54,6 +59,7 @@ public class DpopProofs {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final DPoPTokenRequestVerifier verifier;
+    private final DPoPProtectedResourceRequestVerifier resourceVerifier;
     private final Callers callers;
 
     DpopProofs(Pool pool, TokenCrypto crypto, AuthConfig config, Callers callers) {
@@ -63,6 +69,8 @@ public class DpopProofs {
         this.config = config;
         // The SDK narrows the set it is given to what it supports: a copy of its own.
         this.verifier = new DPoPTokenRequestVerifier(new java.util.HashSet<>(ALGORITHMS), URI.create(Issuer.of(config) + "/oauth/token"),
+                config.dpop().proofWindow().toSeconds(), null);
+        this.resourceVerifier = new DPoPProtectedResourceRequestVerifier(new java.util.HashSet<>(ALGORITHMS),
                 config.dpop().proofWindow().toSeconds(), null);
     }
 
@@ -115,6 +123,46 @@ public class DpopProofs {
             }
             return jkt;
         });
+    }
+
+    /**
+     * The proof of a call to one of auth-service's own protected resources (userinfo) with a
+     * DPoP-bound token (RFC 9449 §7.1): signed by the token's key ({@code jkt}), for this method
+     * and endpoint ({@code path} under the issuer), with the token's hash, fresh, and seen for the
+     * first time by any replica. A failure with {@code invalid_dpop_proof} (401) otherwise.
+     */
+    public Uni<Void> resourceRequest(String method, String path, String proof, String token, String jkt, String clientId) {
+        if (proof == null || proof.length() > MAX_PROOF || proof.contains(",")) {
+            return Uni.createFrom().failure(refused("The call must carry one DPoP proof of the token's key."));
+        }
+        SignedJWT jwt;
+        try {
+            jwt = SignedJWT.parse(proof);
+            resourceVerifier.verify(method, URI.create(Issuer.of(config) + path),
+                    new DPoPIssuer(new ClientID(clientIdOrDash(clientId))), jwt, new DPoPAccessToken(token),
+                    new JWKThumbprintConfirmation(new Base64URL(jkt)), null);
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            return firstUse("api:" + jkt, claims.getJWTID(), claims.getIssueTime().toInstant()).map(first -> {
+                if (!first) {
+                    throw refused("The DPoP proof was used already: each call needs a new one.");
+                }
+                return null;
+            });
+        } catch (ParseException e) {
+            return Uni.createFrom().failure(refused("The DPoP proof is not a signed JWT."));
+        } catch (InvalidDPoPProofException | AccessTokenValidationException e) {
+            return Uni.createFrom().failure(refused("The DPoP proof is not valid: " + e.getMessage()));
+        } catch (JOSEException e) {
+            return Uni.createFrom().failure(refused("The DPoP proof's signature cannot be checked."));
+        }
+    }
+
+    private static String clientIdOrDash(String clientId) {
+        return clientId == null ? "-" : clientId;
+    }
+
+    static OAuthException refused(String description) {
+        return new OAuthException(OAuthError.DPOP_PROOF_REFUSED, description);
     }
 
     /** A proof a resource server (the gateway) checked: its key's thumbprint, its jti and iat (epoch seconds). */

@@ -19,6 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.auth.oauth.BearerTokens;
+import org.ziggurat.auth.dpop.DpopProofs;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
@@ -43,7 +44,10 @@ public class UserInfoResource {
     private final LiveAccessTokens liveTokens;
     private final DirectoryClient directory;
 
-    UserInfoResource(LiveAccessTokens liveTokens, @RestClient DirectoryClient directory) {
+    private final DpopProofs proofs;
+
+    UserInfoResource(LiveAccessTokens liveTokens, @RestClient DirectoryClient directory, DpopProofs proofs) {
+        this.proofs = proofs;
         this.liveTokens = liveTokens;
         this.directory = directory;
     }
@@ -58,8 +62,10 @@ public class UserInfoResource {
     @APIResponse(responseCode = "403", ref = ApiErrors.OAUTH_FORBIDDEN)
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> get(@Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
-        return claims(BearerTokens.from(authorization));
+    public Uni<Response> get(@Parameter(hidden = true) @HeaderParam("Authorization") String authorization,
+            @Parameter(description = "With Authorization: DPoP, the call's DPoP proof (RFC 9449).") @HeaderParam("DPoP") String proof) {
+        String bound = BearerTokens.dpopFrom(authorization);
+        return bound != null ? claimsWithProof(bound, proof, "GET") : claims(BearerTokens.from(authorization));
     }
 
     @Operation(operationId = "postUserInfo", summary = "Get the signed-in person's claims (POST)",
@@ -76,7 +82,12 @@ public class UserInfoResource {
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization,
+            @Parameter(description = "With Authorization: DPoP, the call's DPoP proof (RFC 9449).") @HeaderParam("DPoP") String proof) {
+        String bound = BearerTokens.dpopFrom(authorization);
+        if (bound != null) {
+            return claimsWithProof(bound, proof, "POST");
+        }
         String header = BearerTokens.from(authorization);
         String inForm = body == null || body.isEmpty() ? null : OAuthForm.parse(contentType, body).get("access_token");
         if (header != null && inForm != null) {
@@ -90,7 +101,23 @@ public class UserInfoResource {
         if (bearer == null) {
             throw new OAuthException(OAuthError.TOKEN_MISSING, "The access token is missing.");
         }
-        return liveTokens.bearer(bearer).chain(row -> {
+        return liveTokens.bearer(bearer).chain(this::claimsOf);
+    }
+
+    /** A DPoP-bound token (RFC 9449 §7.1), with the call's proof of its key. */
+    private Uni<Response> claimsWithProof(String token, String proof, String method) {
+        return liveTokens.dpopBound(token).chain(row -> {
+            if (row == null) {
+                throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is invalid, expired, revoked or not "
+                        + "bound to a key.");
+            }
+            return proofs.resourceRequest(method, "/oauth/userinfo", proof, token, row.jkt(), row.clientId())
+                    .chain(() -> claimsOf(row));
+        });
+    }
+
+    private Uni<Response> claimsOf(org.ziggurat.auth.tokens.TokenRow row) {
+        return Uni.createFrom().item(row).chain(ignored -> {
             if (row == null || row.personId() == null) {
                 throw new OAuthException(OAuthError.TOKEN_INVALID, "The access token is invalid, expired or revoked.");
             }

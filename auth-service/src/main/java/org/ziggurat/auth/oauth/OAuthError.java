@@ -42,7 +42,10 @@ public enum OAuthError {
     /** RFC 9449 §5: the DPoP proof of a token request is missing where required, or not good. */
     INVALID_DPOP_PROOF("invalid_dpop_proof", 400, null),
     /** RFC 9449 §8: the proof must carry a nonce of this server's; the answer's DPoP-Nonce header has one. */
-    USE_DPOP_NONCE("use_dpop_nonce", 400, null);
+    USE_DPOP_NONCE("use_dpop_nonce", 400, null),
+    /** RFC 9449 §7.1: a protected resource's refusal of a DPoP call's proof. */
+    DPOP_PROOF_REFUSED("invalid_dpop_proof", 401, "DPoP error=\"invalid_dpop_proof\", algs=\"ES256 ES384 ES512 RS256 RS384 "
+            + "RS512 PS256 PS384 PS512\"");
 
     private final String code;
     private final int status;

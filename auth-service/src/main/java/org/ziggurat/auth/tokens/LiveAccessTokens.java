@@ -69,6 +69,15 @@ public class LiveAccessTokens {
                 && resources.forPlatform(row.audience()) ? row : null);
     }
 
+    /**
+     * A presented DPoP token (RFC 9449 §7.1): its row when it is a live access token meant for the
+     * platform's API and bound to a key (whose proof the caller then checks), null otherwise.
+     */
+    public Uni<TokenRow> dpopBound(String token) {
+        return find(token).map(row -> TokenRules.isBearer(row, Instant.now()) && row.jkt() != null
+                && resources.forPlatform(row.audience()) ? row : null);
+    }
+
     /** After a change made through this replica, before it is answered. */
     public void forget(Collection<byte[]> hashes) {
         memory.forget(hashes.stream().map(HEX::formatHex).toList());

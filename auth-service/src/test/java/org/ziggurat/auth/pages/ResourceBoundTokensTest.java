@@ -284,6 +284,38 @@ class ResourceBoundTokensTest {
         assertTrue(rows >= 2, "the proofs seen are kept for every replica: " + rows);
     }
 
+    /** userinfo is a protected resource too (RFC 9449 §7): a DPoP-bound token works there with its proof only. */
+    @Test
+    void userinfoTakesADpopTokenWithAFreshProofOfItsKey() throws Exception {
+        App app = app(false, "openid profile", Map.of());
+        DefaultDPoPProofFactory key = dpopKey();
+        String token = postWithProof(proof(key), app, "grant_type", "password", "username", "alice", "password",
+                "alice password 1", "client_id", app.clientId(), "scope", "openid profile")
+                .statusCode(200).body("token_type", equalTo("DPoP")).extract().path("access_token");
+        URI userinfo = URI.create(ISSUER + "/oauth/userinfo");
+        String first = key.createDPoPJWT("GET", userinfo, new com.nimbusds.oauth2.sdk.token.DPoPAccessToken(token)).serialize();
+        given().header("Authorization", "DPoP " + token).header("DPoP", first).get("/oauth/userinfo").then().statusCode(200)
+                .body("sub", equalTo("101")).body("preferred_username", equalTo("alice"));
+        given().header("Authorization", "DPoP " + token).header("DPoP", first).get("/oauth/userinfo").then().statusCode(401)
+                .header("WWW-Authenticate", containsString("DPoP")).body("error", equalTo("invalid_dpop_proof"));
+        given().header("Authorization", "DPoP " + token).get("/oauth/userinfo").then().statusCode(401);
+        given().header("Authorization", "Bearer " + token).get("/oauth/userinfo").then().statusCode(401);
+        given().header("Authorization", "DPoP " + token).header("DPoP", dpopKey().createDPoPJWT("GET", userinfo,
+                new com.nimbusds.oauth2.sdk.token.DPoPAccessToken(token)).serialize()).get("/oauth/userinfo").then()
+                .statusCode(401);
+        given().header("Authorization", "DPoP " + token).header("DPoP", key.createDPoPJWT("GET", userinfo,
+                new com.nimbusds.oauth2.sdk.token.DPoPAccessToken(token)).serialize()).post("/oauth/userinfo").then()
+                .statusCode(401);
+        given().header("Authorization", "DPoP " + token).header("DPoP", key.createDPoPJWT("POST", userinfo,
+                new com.nimbusds.oauth2.sdk.token.DPoPAccessToken(token)).serialize()).post("/oauth/userinfo").then()
+                .statusCode(200).body("sub", equalTo("101"));
+        // A bearer token sent as DPoP is not one.
+        String bearer = (String) alice(app(true, "openid", Map.of()), "scope", "openid").get("access_token");
+        given().header("Authorization", "DPoP " + bearer).header("DPoP", key.createDPoPJWT("GET", userinfo,
+                new com.nimbusds.oauth2.sdk.token.DPoPAccessToken(bearer)).serialize()).get("/oauth/userinfo").then()
+                .statusCode(401);
+    }
+
     @Test
     void anApplicationMayRequireDpopAndNoncesAreTakenByAnyReplica() throws Exception {
         App app = app(true, "user", Map.of("dpop_bound_access_tokens", true, "access_token_format", "jwt"));
