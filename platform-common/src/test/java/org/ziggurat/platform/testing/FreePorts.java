@@ -19,7 +19,7 @@ public final class FreePorts {
      * A free port below the kernel's ephemeral range (32768 and up on Linux): a port the kernel
      * handed out with ServerSocket(0) is in that range, where any outbound connection (to
      * PostgreSQL, between the services) may take it before the process that was meant to bind it.
-     * Never one of a running stack's (8080 to 8084, 8090, 6432, 55432, and their replicas').
+     * Never one of a running stack's (8080 to 8084, 8090, 6432, 15432, and their replicas').
      */
     public static synchronized int belowEphemeral() throws IOException {
         Random random = new Random();
