@@ -44,12 +44,10 @@ public class RefreshTokenGrant implements TokenGrant {
     private final AuthConfig config;
     private final TokenIssuer issuer;
     private final ResourceServers resources;
-    private final AccessTokenJwts jwts;
 
     RefreshTokenGrant(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, TokenIssuer issuer,
-            ResourceServers resources, AccessTokenJwts jwts) {
+            ResourceServers resources) {
         this.resources = resources;
-        this.jwts = jwts;
         this.tokens = tokens;
         this.crypto = crypto;
         this.config = config;
@@ -119,10 +117,9 @@ public class RefreshTokenGrant implements TokenGrant {
         List<String> accessScopes = resources.scopesFor(audience, narrowed);
         java.time.Duration lifetime = resources.lifetime(audience, config.accessTokenLifetime());
         Instant expires = now.plus(lifetime);
-        Uni<String> value = clientOrNull != null && clientOrNull.jwtAccessTokens()
-                ? jwts.sign(new AccessTokenJwts.Claims(clientOrNull.clientId(), row.personId(), accessScopes, audience, now,
-                        expires, row.authTime(), row.amr(), request.jkt(), null))
-                : Uni.createFrom().item(crypto::newAccessToken);
+        Uni<String> value = issuer.accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(
+                clientOrNull == null ? null : clientOrNull.clientId(), row.personId(), accessScopes, audience, now, expires,
+                row.authTime(), row.amr(), request.jkt(), null));
         String refresh = crypto.newRefreshToken();
         return value.chain(access -> tokens.rotateBound(new TokenRepository.BoundRotation(hash, clientId,
                         Scopes.granted(narrowed), accessScopes, crypto.hash(access), crypto.encrypt(access),
@@ -140,8 +137,7 @@ public class RefreshTokenGrant implements TokenGrant {
     /** Why a refresh token rotated nothing, read after the fact; a reuse revokes its family. */
     private Uni<IssuedTokens> refused(TokenRow row, ApplicationRow clientOrNull, Set<String> requested, String jkt) {
         Long clientId = clientOrNull == null ? null : clientOrNull.id();
-        return Uni.createFrom().item(row).chain(ignored -> switch (TokenRules.refreshRefusal(row, clientId, requested,
-                Instant.now(), jkt)) {
+        return switch (TokenRules.refreshRefusal(row, clientId, requested, Instant.now(), jkt)) {
             case REUSED -> tokens.revokeFamily(row.family()).invoke(count -> EVENTS.warnf(
                             "event=refresh_token_reuse client_id=%s person_id=%s revoked_tokens=%d",
                             clientIdOf(clientOrNull), row.personId(), count))
@@ -154,6 +150,6 @@ public class RefreshTokenGrant implements TokenGrant {
             case OTHER_KEY -> Uni.createFrom().failure(new OAuthException(OAuthError.INVALID_DPOP_PROOF,
                     "The refresh token is bound to a DPoP key: the proof must be signed with it."));
             case INVALID -> Uni.createFrom().failure(OAuthException.invalidGrant("The refresh token is not valid."));
-        });
+        };
     }
 }

@@ -12,6 +12,7 @@ import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.auth.tokens.AccessTokenJwts;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.ResourceServers;
 import org.ziggurat.auth.tokens.TokenBounds;
@@ -21,7 +22,6 @@ import org.ziggurat.auth.tokens.TokenRow;
 import org.ziggurat.auth.tokens.TokenRules;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -139,21 +139,12 @@ public class TokenExchangeGrant implements TokenGrant {
         Map<String, Object> act = new LinkedHashMap<>();
         act.put("sub", client.clientId());
         if (subject.actor() != null) {
-            try {
-                act.put("act", JSON.readValue(subject.actor(), Map.class));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("a stored act claim cannot be read", e);
-            }
+            act.put("act", AccessTokenJwts.actor(subject.actor()));
         }
         try {
             return JSON.writeValueAsString(act);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** For the metadata: the token types an exchange takes. */
-    public static List<String> tokenTypes() {
-        return new ArrayList<>(List.of(ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE));
     }
 }

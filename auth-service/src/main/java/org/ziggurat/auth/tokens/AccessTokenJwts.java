@@ -2,13 +2,8 @@ package org.ziggurat.auth.tokens;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.auth.AuthConfig;
@@ -22,7 +17,6 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * JWT access tokens (RFC 9068), for the applications that ask for them: signed with the provider's
@@ -37,13 +31,12 @@ public class AccessTokenJwts {
     public static final JOSEObjectType TYPE = new JOSEObjectType("at+jwt");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final SigningKeys keys;
+    private final IdTokens idTokens;
     private final AuthConfig config;
     private final ResourceServers resources;
-    private final Map<String, JWSSigner> signers = new ConcurrentHashMap<>();
 
-    AccessTokenJwts(SigningKeys keys, AuthConfig config, ResourceServers resources) {
-        this.keys = keys;
+    AccessTokenJwts(IdTokens idTokens, AuthConfig config, ResourceServers resources) {
+        this.idTokens = idTokens;
         this.config = config;
         this.resources = resources;
         if (!SigningKeys.ALGORITHMS.contains(config.accessTokenAlg())) {
@@ -63,17 +56,7 @@ public class AccessTokenJwts {
 
     /** A JWT of this type signed with the key of {@code alg} that signs now (RFC 9701 introspection answers too). */
     public Uni<String> sign(JOSEObjectType type, String alg, JWTClaimsSet claims) {
-        return keys.signing(alg).map(key -> {
-            JWSSigner signer = signers.computeIfAbsent(key.getKeyID(), kid -> IdTokens.signer(key));
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.parse(alg)).keyID(key.getKeyID()).type(type)
-                    .build(), claims);
-            try {
-                jwt.sign(signer);
-            } catch (JOSEException e) {
-                throw new IllegalStateException("cannot sign a " + type, e);
-            }
-            return jwt.serialize();
-        });
+        return idTokens.sign(type, alg, claims);
     }
 
     JWTClaimsSet claimsSet(Claims c) {
@@ -103,7 +86,7 @@ public class AccessTokenJwts {
     }
 
     /** The stored act claim (JSON) as a claim value. */
-    static Map<?, ?> actor(String json) {
+    public static Map<?, ?> actor(String json) {
         try {
             return JSON.readValue(json, Map.class);
         } catch (JsonProcessingException e) {

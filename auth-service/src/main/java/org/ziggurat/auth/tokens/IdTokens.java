@@ -60,15 +60,24 @@ public class IdTokens {
     /** With {@code more} claims: the research claims that the scopes ask for. */
     public Uni<String> sign(IdTokenClaims.Subject subject, String accessToken, String alg, Instant issuedAt,
             Map<String, Object> more) {
-        JWTClaimsSet claims = IdTokenClaims.of(subject, accessToken, issuedAt, config.accessTokenLifetime(), more);
+        return sign(JOSEObjectType.JWT, alg, IdTokenClaims.of(subject, accessToken, issuedAt, config.accessTokenLifetime(),
+                more));
+    }
+
+    /**
+     * Any JWT the provider signs, with the key of {@code alg}'s series that signs now, its signer
+     * made once per key: ID tokens, and through {@link AccessTokenJwts} access tokens (RFC 9068)
+     * and signed introspection answers (RFC 9701).
+     */
+    public Uni<String> sign(JOSEObjectType type, String alg, JWTClaimsSet claims) {
         return keys.signing(alg).map(key -> {
             JWSSigner signer = signers.computeIfAbsent(key.getKeyID(), kid -> signer(key));
             SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.parse(alg)).keyID(key.getKeyID())
-                    .type(JOSEObjectType.JWT).build(), claims);
+                    .type(type).build(), claims);
             try {
                 jwt.sign(signer);
             } catch (JOSEException e) {
-                throw new IllegalStateException("cannot sign an ID token", e);
+                throw new IllegalStateException("cannot sign a " + type, e);
             }
             return jwt.serialize();
         });

@@ -113,10 +113,9 @@ public class TokenIssuer {
         OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);
         List<String> stored = resources.scopesFor(bounds.audience(), new ArrayList<>(scopes));
         List<String> amrKept = personId == null ? null : amr;
-        Uni<String> value = clientOrNull != null && clientOrNull.jwtAccessTokens()
-                ? jwts.sign(new AccessTokenJwts.Claims(clientOrNull.clientId(), personId, stored, bounds.audience(), now,
-                        accessEnds, authTime, amrKept, bounds.jkt(), bounds.actor()))
-                : Uni.createFrom().item(crypto::newAccessToken);
+        Uni<String> value = accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(clientOrNull == null ? null
+                : clientOrNull.clientId(), personId, stored, bounds.audience(), now, accessEnds, authTime, amrKept,
+                bounds.jkt(), bounds.actor()));
         return value.chain(access -> insert.apply(new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
                         personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
@@ -127,6 +126,15 @@ public class TokenIssuer {
                 // one's client cache has not seen yet): its tokens may not exist.
                 .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
                 .transform(e -> OAuthException.invalidClient("Client authentication failed."));
+    }
+
+    /**
+     * A new access token's value: a JWT saying {@code claims} (RFC 9068) for a client that asked
+     * for them, else a random opaque one.
+     */
+    public Uni<String> accessTokenValue(ApplicationRow clientOrNull, AccessTokenJwts.Claims claims) {
+        return clientOrNull != null && clientOrNull.jwtAccessTokens() ? jwts.sign(claims)
+                : Uni.createFrom().item(crypto::newAccessToken);
     }
 
     /**
