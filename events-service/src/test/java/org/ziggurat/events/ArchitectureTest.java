@@ -11,7 +11,8 @@ import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
 /**
  * The module graph inside events-service points one way: the data events ({@code data}: recorded,
  * listed, read) above the service's configuration, and following them as they are written
- * ({@code streams}: the server-sent events, from any replica) above both. Plain JUnit: no Quarkus
+ * ({@code streams}: the server-sent events, from any replica) above both, as are the webhooks that
+ * send them elsewhere ({@code webhooks}: subscriptions, the delivery outbox). Plain JUnit: no Quarkus
  * starts.
  */
 class ArchitectureTest extends ModuleGraphChecks {
@@ -20,7 +21,8 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry(ROOT, Set.of()),
             entry("data", Set.of(ROOT)),
             entry("streams", Set.of(ROOT, "data")),
-            entry("people", Set.of(ROOT)));
+            entry("people", Set.of(ROOT)),
+            entry("webhooks", Set.of(ROOT, "data")));
 
     @Override
     protected String root() {

@@ -20,5 +20,8 @@ class NamespaceDoubleContractTest {
         InternalApiContract.assertNamespacesLikeTheDirectory(URI.create(directory), new InternalApiContract.World("alice",
                 NamespaceDirectoryDouble.ALICE, "", "vault", 202, true, NamespaceDirectoryDouble.BOB,
                 NamespaceDirectoryDouble.ADMIN, 104));
+        InternalApiContract.assertAdminNoticesLikeTheDirectory(URI.create(directory), new InternalApiContract.World("alice",
+                NamespaceDirectoryDouble.ALICE, "", "vault", 202, true, NamespaceDirectoryDouble.BOB,
+                NamespaceDirectoryDouble.ADMIN, 104));
     }
 }

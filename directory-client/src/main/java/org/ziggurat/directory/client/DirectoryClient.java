@@ -199,6 +199,17 @@ public interface DirectoryClient {
     @Path("/people")
     Uni<List<PersonSummary>> people(@QueryParam("ids") String ids);
 
+    /** A notice to a namespace's admins, by mail (the directory's outbox): its kind names what it tells of. */
+    @RegisterForReflection
+    record AdminNotice(String kind, String subject, String body) {
+    }
+
+    /** Queues the notice for every admin of the namespace (202); {@link NotFound} if none has the name. */
+    @POST
+    @Path("/namespaces/{name}/admin-notices")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> noticeAdmins(@PathParam("name") String name, AdminNotice notice);
+
     /** What a relying party may learn of a person (OpenID Connect's profile and email scopes). */
     @RegisterForReflection
     record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl, String email,

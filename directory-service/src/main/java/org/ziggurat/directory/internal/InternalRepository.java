@@ -96,6 +96,29 @@ public class InternalRepository {
                 });
     }
 
+    /**
+     * A mail queued to each admin of the namespace: the person of a person's namespace, the active
+     * admins of an organization. How many; null when no namespace has the name.
+     */
+    public Uni<Long> noticeAdmins(String name, String kind, String subject, String body) {
+        return pool.preparedQuery("""
+                WITH ns AS (SELECT name_key, kind FROM namespace WHERE name_key = lower($1) AND kind <> 'retired'),
+                admins AS (
+                    SELECT p.id, p.email FROM ns JOIN person p ON ns.kind = 'person' AND p.username = ns.name_key
+                    UNION
+                    SELECT p.id, p.email FROM ns JOIN organization o ON ns.kind = 'organization' AND o.name = ns.name_key
+                    JOIN membership m ON m.organization_id = o.id AND m.role = 'admin' AND m.state = 'active'
+                    JOIN person p ON p.id = m.person_id),
+                queued AS (INSERT INTO mail_outbox (person_id, kind, recipient, subject, body)
+                    SELECT id, $2, email, $3, $4 FROM admins WHERE email IS NOT NULL RETURNING 1)
+                SELECT (SELECT count(*) FROM ns) AS found, (SELECT count(*) FROM queued) AS queued""")
+                .execute(Tuple.of(name, kind, subject, body))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return row.getLong("found") == 0 ? null : row.getLong("queued");
+                });
+    }
+
     public Uni<Boolean> putLink(long organizationId, String clientId, JsonObject permissions) {
         return pool.preparedQuery("""
                 INSERT INTO organization_application (organization_id, client_id, permissions) VALUES ($1, $2, $3)

@@ -84,6 +84,9 @@ class InternalApiTest {
         InternalApiContract.assertApplicationLinksLikeTheDirectory(base,
                 new InternalApiContract.World(person.username(), person.id(), PASSWORD, orgName,
                         lab, true, member.id(), admin.id(), stranger.id()), "Contract" + lab + "00000000");
+        // The invited admin (pending) gets no notice: the organization's one active admin does.
+        InternalApiContract.assertAdminNoticesLikeTheDirectory(base, new InternalApiContract.World(person.username(),
+                person.id(), PASSWORD, orgName, lab, true, member.id(), admin.id(), stranger.id()));
     }
 
     @Test

@@ -35,10 +35,10 @@ public class EventRepository {
 
     public record EventRow(long id, String kind, String note, long creatorId, String creatorUsername, String clientId,
             int commitsCount, OffsetDateTime createdAt) {
-        static final String COLUMNS = "e.id, e.kind, e.note, e.creator_id, e.creator_username, e.client_id, "
+        public static final String COLUMNS = "e.id, e.kind, e.note, e.creator_id, e.creator_username, e.client_id, "
                 + "e.commits_count, e.created_at";
 
-        static EventRow from(Row r) {
+        public static EventRow from(Row r) {
             return new EventRow(r.getLong("id"), r.getString("kind"), r.getString("note"), r.getLong("creator_id"),
                     r.getString("creator_username"), r.getString("client_id"), r.getInteger("commits_count"),
                     r.getOffsetDateTime("created_at"));
@@ -68,6 +68,16 @@ public class EventRepository {
             + "SELECT repo.id, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::int, $9::text, $10::bytea FROM repo "
             + "RETURNING *";
 
+    /**
+     * The webhook outbox (V4): a delivery for every subscription of the namespace or the repository
+     * that takes the event's kind, in the statement that records the event, so the two commit
+     * together; a subscription the platform disabled keeps them for when it is active again, one
+     * its admins paused gets none. With no subscription it is one look-up of an empty partial index.
+     */
+    private static final String QUEUE_DELIVERIES = "queued AS (INSERT INTO webhook_delivery (subscription_id, lane, event_id) "
+            + "SELECT s.id, e.repository_id, e.id FROM e JOIN webhook_subscription s ON s.namespace = $1 "
+            + "AND (s.repository IS NULL OR s.repository = $2) AND s.state <> 'paused' AND $3::text = ANY (s.kinds))";
+
     private static final String RETURNED_EVENT = "e.id, e.kind, e.note, e.creator_id, e.creator_username, e.client_id, "
             + "e.commits_count, e.created_at, e.repository_id";
 
@@ -77,10 +87,11 @@ public class EventRepository {
      * statements and then a read of the event: eight round trips per append, one of them a commit.
      */
     private static final String APPEND_ALONE = "WITH " + REPOSITORY_CTE + ", e AS (" + INSERT_EVENT + "), "
-            + "notified AS (SELECT pg_notify($11, $12) FROM e) SELECT " + RETURNED_EVENT + " FROM e, notified";
+            + QUEUE_DELIVERIES + ", notified AS (SELECT pg_notify($11, $12) FROM e) SELECT " + RETURNED_EVENT
+            + " FROM e, notified";
 
-    private static final String APPEND_WITH_COMMITS = "WITH " + REPOSITORY_CTE + ", e AS (" + INSERT_EVENT + ") SELECT "
-            + RETURNED_EVENT + " FROM e";
+    private static final String APPEND_WITH_COMMITS = "WITH " + REPOSITORY_CTE + ", e AS (" + INSERT_EVENT + "), "
+            + QUEUE_DELIVERIES + " SELECT " + RETURNED_EVENT + " FROM e";
 
     /**
      * The event as stored. Two first events of a repository at once: the second's repository

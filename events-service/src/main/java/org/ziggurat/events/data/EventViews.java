@@ -37,7 +37,7 @@ public final class EventViews {
     /** Where a repository's events live, publicly. */
     @RegisterForReflection
     public record Place(String namespace, String repository, PublicUrls urls) {
-        String repositoryUrl() {
+        public String repositoryUrl() {
             return urls.api("/" + namespace + "/repositories/" + repository);
         }
 

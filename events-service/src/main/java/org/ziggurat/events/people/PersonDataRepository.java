@@ -43,15 +43,18 @@ public class PersonDataRepository {
     }
 
     /**
-     * Erases the person: their namespace's repositories with everything in them, and their name
+     * Erases the person: their namespace's repositories with everything in them and its webhooks, and their name
      * from the events they sent elsewhere. Idempotent. How many rows changed.
      */
     public Uni<Long> erase(long personId, String username) {
         String namespace = username.toLowerCase(java.util.Locale.ROOT);
         String owned = "SELECT id FROM repository WHERE namespace = $1";
-        return pool.withTransaction(conn -> conn.preparedQuery("DELETE FROM data_commit WHERE event_id IN (SELECT id FROM "
+        // The namespace's webhooks go with it (their deliveries and log by cascade).
+        return pool.withTransaction(conn -> conn.preparedQuery("DELETE FROM webhook_subscription WHERE namespace = $1")
+                .execute(Tuple.of(namespace)).map(rows -> (long) rows.rowCount())
+                .chain(sofar -> conn.preparedQuery("DELETE FROM data_commit WHERE event_id IN (SELECT id FROM "
                         + "data_event WHERE repository_id IN (" + owned + "))").execute(Tuple.of(namespace))
-                .map(rows -> (long) rows.rowCount())
+                        .map(rows -> sofar + rows.rowCount()))
                 .chain(sofar -> conn.preparedQuery("DELETE FROM item WHERE repository_id IN (" + owned + ")")
                         .execute(Tuple.of(namespace)).map(rows -> sofar + rows.rowCount()))
                 .chain(sofar -> conn.preparedQuery("DELETE FROM data_event WHERE repository_id IN (" + owned + ")")

@@ -34,6 +34,12 @@ public final class PublicRoutes {
                 case EVENTS -> 5;
                 default -> 1;
             } ? "/**" : "";
+            if (service.equals(EVENTS) && segments.length >= 2 && segments[1].equals("webhooks")) {
+                return "/{namespace}/webhooks" + (segments.length > 2 ? "/**" : "");
+            }
+            if (service.equals(EVENTS) && segments.length >= 4 && segments[3].equals("webhooks")) {
+                return "/{namespace}/repositories/{repository}/webhooks" + (segments.length > 4 ? "/**" : "");
+            }
             return switch (service) {
                 case VOCAB -> "/{namespace}/vocab" + tail;
                 case EVENTS -> "/{namespace}/repositories/{repository}/data/events" + tail;
@@ -66,10 +72,18 @@ public final class PublicRoutes {
         return Optional.ofNullable(service).map(s -> new Route(s, path));
     }
 
-    /** {@code /:namespace/vocab/...} and {@code /:namespace/repositories/:repo/data/events...}. */
+    /**
+     * {@code /:namespace/vocab/...}, {@code /:namespace/repositories/:repo/data/events...}, and the
+     * webhooks: {@code /:namespace/webhooks...} and {@code /:namespace/repositories/:repo/webhooks...}.
+     */
     private static String namespaced(String[] segments) {
         if (segments.length >= 2 && segments[1].equals("vocab")) {
             return VOCAB;
+        }
+        if (segments.length >= 2 && segments[1].equals("webhooks")
+                || segments.length >= 4 && segments[1].equals("repositories") && !segments[2].isEmpty()
+                && segments[3].equals("webhooks")) {
+            return EVENTS;
         }
         if (segments.length >= 5 && segments[1].equals("repositories") && !segments[2].isEmpty()
                 && segments[3].equals("data") && segments[4].equals("events")) {

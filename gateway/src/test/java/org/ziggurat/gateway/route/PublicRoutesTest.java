@@ -32,6 +32,10 @@ class PublicRoutesTest {
         routes("/alice/vocab", PublicRoutes.VOCAB, "/alice/vocab");
         routes("/team/repositories/data-1/data/events", PublicRoutes.EVENTS, "/team/repositories/data-1/data/events");
         routes("/team/repositories/r/data/events/stream", PublicRoutes.EVENTS, "/team/repositories/r/data/events/stream");
+        routes("/team/webhooks", PublicRoutes.EVENTS, "/team/webhooks");
+        routes("/team/webhooks/7/deliveries/9/redeliver", PublicRoutes.EVENTS, "/team/webhooks/7/deliveries/9/redeliver");
+        routes("/team/repositories/r/webhooks", PublicRoutes.EVENTS, "/team/repositories/r/webhooks");
+        routes("/team/repositories/r/webhooks/7/secret", PublicRoutes.EVENTS, "/team/repositories/r/webhooks/7/secret");
     }
 
     @Test
@@ -46,6 +50,10 @@ class PublicRoutesTest {
         expected.put("/alice/vocab/schemes/places/concepts/c-7", "/{namespace}/vocab/**");
         expected.put("/team/repositories/r/data/events", "/{namespace}/repositories/{repository}/data/events");
         expected.put("/team/repositories/r/data/events/12/commits", "/{namespace}/repositories/{repository}/data/events/**");
+        expected.put("/team/webhooks", "/{namespace}/webhooks");
+        expected.put("/team/webhooks/7/deliveries", "/{namespace}/webhooks/**");
+        expected.put("/team/repositories/r/webhooks", "/{namespace}/repositories/{repository}/webhooks");
+        expected.put("/team/repositories/r/webhooks/7", "/{namespace}/repositories/{repository}/webhooks/**");
         expected.forEach((path, template) -> assertEquals(template, r(path).orElseThrow().template(), path));
     }
 
@@ -64,7 +72,8 @@ class PublicRoutesTest {
     void closedAndUnknownPathsHaveNoRoute() {
         for (String path : new String[] {"/", "", "/internal/people", "/api/internal/x", "/v1/internal", "/q/health",
                 "/api/q/metrics", "/alice", "/alice/", "/alice/repositories/r/data", "/alice/repositories//data/events",
-                "/alice/other", "/api", "/api/v1", "relative/path"}) {
+                "/alice/other", "/api", "/api/v1", "relative/path", "/alice/repositories//webhooks",
+                "/alice/repositories/webhooks"}) {
             assertEquals(Optional.empty(), r(path), path);
         }
     }

@@ -97,6 +97,37 @@ public final class InternalApiContract {
     }
 
     /**
+     * {@code POST /internal/namespaces/:name/admin-notices}: events-service alone may ask (another
+     * service 403); a notice for an unknown namespace is 404, a notice without its parts 422, one
+     * for a known namespace 202 with how many mails were queued (the person of a person's namespace; the
+ * world's organization has one active admin).
+     */
+    public static void assertAdminNoticesLikeTheDirectory(URI base, World w) throws Exception {
+        String notice = "{\"kind\":\"webhook_disabled\",\"subject\":\"A webhook was disabled\",\"body\":\"It failed.\"}";
+        HttpResponse<String> queued = post(base, "/internal/namespaces/" + w.personName() + "/admin-notices", notice,
+                TestTokens.service("events-service"));
+        assertStatus(202, queued, "a notice to a person's namespace");
+        assertEquals(1, JSON.readTree(queued.body()).get("queued").asInt(), "one mail, to the person");
+        HttpResponse<String> toOrganization = post(base, "/internal/namespaces/" + w.organizationName() + "/admin-notices",
+                notice, TestTokens.service("events-service"));
+        assertStatus(202, toOrganization, "a notice to an organization");
+        assertEquals(1, JSON.readTree(toOrganization.body()).get("queued").asInt(),
+                "one mail, to the organization's one active admin (not to its members)");
+        assertStatus(403, post(base, "/internal/namespaces/" + w.personName() + "/admin-notices", notice,
+                TestTokens.service("vocab-service")), "a notice from a service that sends none");
+        assertStatus(404, post(base, "/internal/namespaces/no-such-namespace-here/admin-notices", notice,
+                TestTokens.service("events-service")), "a notice to an unknown namespace");
+        assertStatus(422, post(base, "/internal/namespaces/" + w.personName() + "/admin-notices", "{\"kind\":\"x\"}",
+                TestTokens.service("events-service")), "a notice without subject and body");
+    }
+
+    private static HttpResponse<String> post(URI base, String path, String json, String token) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(base.resolve(path)).header("X-Platform-Token", token)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
      * {@code GET /internal/people?ids=}, {@code GET /internal/people/:id/organizations} (only
      * active memberships, with their roles) and {@code POST /internal/passwords/verify}.
      */

@@ -58,6 +58,46 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
         STUDIO_MEMBERS.remove(person);
     }
 
+    /** A notice a service asked the directory to mail to a namespace's admins. */
+    public record AdminNotice(String namespace, String kind, String subject, String body) {
+    }
+
+    /** The notices asked for, in order, as the directory would have queued them (to the admins known here). */
+    public static final java.util.List<AdminNotice> ADMIN_NOTICES = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** As AdminNoticesResource: events-service alone; 422 without its parts, 404 for an unknown name, else 202. */
+    private static void adminNotice(io.vertx.core.http.HttpServerRequest request, String name) {
+        if (org.ziggurat.platform.testing.InternalCallers.refusal(request.getHeader("X-Platform-Token"), "events-service") != 0) {
+            request.response().setStatusCode(InternalCallers.refusal(request.getHeader("X-Platform-Token"), "events-service")).end();
+            return;
+        }
+        request.body().onSuccess(body -> {
+            JsonObject notice;
+            try {
+                notice = body.toJsonObject();
+            } catch (RuntimeException e) {
+                notice = new JsonObject();
+            }
+            String kind = notice.getString("kind");
+            String subject = notice.getString("subject");
+            String text = notice.getString("body");
+            if (kind == null || !kind.matches("[a-z][a-z_]{0,39}") || subject == null || subject.isBlank()
+                    || subject.length() > 200 || text == null || text.isBlank() || text.length() > 10_000) {
+                request.response().setStatusCode(422).putHeader("Content-Type", "application/problem+json").end("{}");
+                return;
+            }
+            Ns ns = NAMESPACES.get(name.toLowerCase());
+            if (ns == null) {
+                request.response().setStatusCode(404).putHeader("Content-Type", "application/problem+json").end("{}");
+                return;
+            }
+            ADMIN_NOTICES.add(new AdminNotice(name.toLowerCase(), kind, subject, text));
+            int admins = ns.kind().equals("person") ? 1 : ns.admins().size();
+            request.response().setStatusCode(202).putHeader("Content-Type", "application/json")
+                    .end(new JsonObject().put("queued", admins).encode());
+        });
+    }
+
     private Vertx vertx;
 
     @Override
@@ -72,6 +112,11 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
                     return;
                 }
                 String path = request.path();
+                if (path.startsWith("/internal/namespaces/") && path.endsWith("/admin-notices")
+                        && request.method() == io.vertx.core.http.HttpMethod.POST) {
+                    adminNotice(request, path.substring("/internal/namespaces/".length(), path.length() - "/admin-notices".length()));
+                    return;
+                }
                 if (!path.startsWith("/internal/namespaces/")) {
                     request.response().setStatusCode(404).end();
                     return;

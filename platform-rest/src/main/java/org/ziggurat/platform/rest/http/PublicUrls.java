@@ -10,7 +10,12 @@ import jakarta.ws.rs.core.UriInfo;
 public record PublicUrls(String apiBase, String webBase) {
 
     public static PublicUrls of(UriInfo uri) {
-        String api = trimSlash(apiBase(uri));
+        return ofApiBase(apiBase(uri));
+    }
+
+    /** From the API's base alone, as a request once showed it (work done later, without a request). */
+    public static PublicUrls ofApiBase(String apiBase) {
+        String api = trimSlash(apiBase);
         String web = api.endsWith("/api") ? api.substring(0, api.length() - 4) : api;
         return new PublicUrls(api, web);
     }

@@ -1,0 +1,216 @@
+package org.ziggurat.events.webhooks;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.events.data.EventRepository;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The delivery outbox in hand-written SQL (the hot path: every replica polls it). Deliveries are
+ * queued by the statement that records their event (EventRepository). A lane is one
+ * subscription's deliveries of one repository; only the oldest pending delivery of a lane (its
+ * head) may be claimed, so a receiver gets a repository's events in order, and a head that is
+ * being retried holds the rest back. A claim moves the head's next attempt past a lease (FOR
+ * UPDATE SKIP LOCKED: two replicas never claim one), so one that dies mid-delivery leaves it to
+ * another after the lease.
+ */
+@ApplicationScoped
+public class WebhookDeliveryRepository {
+
+    /** A delivery claimed for an attempt, with what its request is made of. */
+    public record Claimed(long id, long subscriptionId, int attempts, OffsetDateTime firstAttemptAt, String targetUrl,
+            byte[] secretSealed, byte[] previousSecretSealed, OffsetDateTime previousSecretUntil, String apiBase,
+            String namespace, String repository, EventRepository.EventRow event) {
+    }
+
+    /**
+     * The heads of the lanes by a skip scan of the pending index (one probe per lane, not a read
+     * of every pending row: a receiver down for days leaves many), the due ones of active
+     * subscriptions locked, leased and returned with their subscription and event.
+     */
+    static final String CLAIM = "WITH RECURSIVE heads AS ("
+            + "(SELECT subscription_id, lane, id FROM webhook_delivery WHERE state = 'pending' "
+            + "ORDER BY subscription_id, lane, id LIMIT 1) "
+            + "UNION ALL SELECT n.subscription_id, n.lane, n.id FROM heads h CROSS JOIN LATERAL ("
+            + "SELECT d.subscription_id, d.lane, d.id FROM webhook_delivery d WHERE d.state = 'pending' "
+            + "AND (d.subscription_id, d.lane) > (h.subscription_id, h.lane) ORDER BY d.subscription_id, d.lane, d.id LIMIT 1) n), "
+            + "due AS (SELECT d.id FROM webhook_delivery d JOIN heads h ON h.id = d.id "
+            + "JOIN webhook_subscription s ON s.id = d.subscription_id "
+            + "WHERE s.state = 'active' AND d.state = 'pending' AND d.next_attempt_at <= now() "
+            + "ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED) "
+            + "UPDATE webhook_delivery d SET attempts = d.attempts + 1, "
+            + "next_attempt_at = now() + $2 * interval '1 millisecond', first_attempt_at = coalesce(d.first_attempt_at, now()) "
+            + "FROM due, webhook_subscription s, data_event e, repository r "
+            + "WHERE d.id = due.id AND s.id = d.subscription_id AND e.id = d.event_id AND r.id = e.repository_id "
+            + "RETURNING d.id AS delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, s.target_url, s.secret_sealed, "
+            + "s.previous_secret_sealed, s.previous_secret_until, s.api_base, r.namespace, r.name AS repository, "
+            + EventRepository.EventRow.COLUMNS;
+
+    /** The attempt's record and the delivery's new state, in one statement; nothing if another replica took it over. */
+    private static final String RECORD_ATTEMPT = "WITH d AS (UPDATE webhook_delivery SET state = $7, last_status = $4, "
+            + "next_attempt_at = now() + $8 * interval '1 millisecond', "
+            + "finished_at = CASE WHEN $7 = 'pending' THEN NULL ELSE now() END WHERE id = $1 AND attempts = $2 "
+            + "AND state = 'pending' RETURNING id) "
+            + "INSERT INTO webhook_attempt (delivery_id, attempted_at, duration_ms, status, error, answer) "
+            + "SELECT d.id, $3, $9, $4, $5, $6 FROM d";
+
+    private final Pool pool;
+
+    WebhookDeliveryRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Up to {@code limit} due heads, each held for {@code lease}. */
+    public Uni<List<Claimed>> claim(int limit, Duration lease) {
+        return pool.preparedQuery(CLAIM).execute(Tuple.of(limit, lease.toMillis())).map(rows -> {
+            List<Claimed> claimed = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                claimed.add(new Claimed(r.getLong("delivery_id"), r.getLong("subscription_id"), r.getInteger("attempts"),
+                        r.getOffsetDateTime("first_attempt_at"), r.getString("target_url"), bytes(r, "secret_sealed"),
+                        bytes(r, "previous_secret_sealed"), r.getOffsetDateTime("previous_secret_until"),
+                        r.getString("api_base"), r.getString("namespace"), r.getString("repository"),
+                        EventRepository.EventRow.from(r)));
+            }
+            return claimed;
+        });
+    }
+
+    private static byte[] bytes(Row row, String column) {
+        return row.getBuffer(column) == null ? null : row.getBuffer(column).getBytes();
+    }
+
+    /** What one attempt came to. {@code status} null: no answer ({@code error} says why). */
+    public record Outcome(OffsetDateTime at, int durationMs, Integer status, String error, String answer) {
+        public boolean accepted() {
+            return status != null && status >= 200 && status < 300;
+        }
+    }
+
+    /** Delivered: the lane's next delivery becomes its head. */
+    public Uni<Boolean> delivered(Claimed delivery, Outcome outcome) {
+        return record(delivery, outcome, "delivered", Duration.ZERO);
+    }
+
+    /** Failed this time: tried again after {@code retryIn}. */
+    public Uni<Boolean> retry(Claimed delivery, Outcome outcome, Duration retryIn) {
+        return record(delivery, outcome, "pending", retryIn);
+    }
+
+    /**
+     * Failed for the whole retry period: the delivery fails and its subscription is disabled, with
+     * a mail to the namespace's admins owed ({@link OwnerNotices}), in one transaction.
+     */
+    public Uni<Boolean> givenUp(Claimed delivery, Outcome outcome, String reason) {
+        return pool.withTransaction(conn -> conn.preparedQuery(RECORD_ATTEMPT).execute(attempt(delivery, outcome, "failed",
+                        Duration.ZERO))
+                .chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : conn.preparedQuery("UPDATE webhook_subscription SET state = 'disabled', disabled_reason = $2, "
+                                        + "notice_due_at = now(), updated_at = date_trunc('milliseconds', now()) "
+                                        + "WHERE id = $1 AND state = 'active'")
+                                .execute(Tuple.of(delivery.subscriptionId(), reason)).replaceWith(true)));
+    }
+
+    private Uni<Boolean> record(Claimed delivery, Outcome outcome, String state, Duration retryIn) {
+        return pool.preparedQuery(RECORD_ATTEMPT).execute(attempt(delivery, outcome, state, retryIn))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    private static Tuple attempt(Claimed delivery, Outcome outcome, String state, Duration retryIn) {
+        return Tuple.tuple().addValue(delivery.id()).addValue(delivery.attempts()).addValue(outcome.at())
+                .addValue(outcome.status()).addValue(outcome.error()).addValue(outcome.answer()).addValue(state)
+                .addValue(retryIn.toMillis()).addValue(outcome.durationMs());
+    }
+
+    /** A delivery as the log shows it, with its attempts (all of them, or only the last). */
+    public record LoggedDelivery(long id, long eventId, String repository, String kind, String state, int attempts,
+            Integer lastStatus, OffsetDateTime createdAt, OffsetDateTime nextAttemptAt, OffsetDateTime finishedAt,
+            List<LoggedAttempt> attemptLog) {
+    }
+
+    public record LoggedAttempt(long id, OffsetDateTime attemptedAt, int durationMs, Integer status, String error,
+            String answer) {
+    }
+
+    private static final String LOGGED = "SELECT d.id, d.event_id, r.name AS repository, e.kind, d.state, d.attempts, "
+            + "d.last_status, d.created_at, d.next_attempt_at, d.finished_at FROM webhook_delivery d "
+            + "JOIN data_event e ON e.id = d.event_id JOIN repository r ON r.id = d.lane ";
+
+    /** Newest first, one more than asked (whether another page follows), each with its last attempt. */
+    public Uni<List<LoggedDelivery>> log(long subscriptionId, String state, int limit, long offset) {
+        String sql = LOGGED + "WHERE d.subscription_id = $1" + (state == null ? "" : " AND d.state = $4")
+                + " ORDER BY d.id DESC LIMIT $2 OFFSET $3";
+        Tuple args = Tuple.of(subscriptionId, limit, offset);
+        if (state != null) {
+            args.addValue(state);
+        }
+        return pool.preparedQuery(sql).execute(args).chain(rows -> {
+            List<Long> ids = new ArrayList<>();
+            rows.forEach(r -> ids.add(r.getLong("id")));
+            return pool.preparedQuery("SELECT DISTINCT ON (delivery_id) * FROM webhook_attempt WHERE delivery_id = ANY($1) "
+                            + "ORDER BY delivery_id, id DESC").execute(Tuple.of(ids.toArray(Long[]::new)))
+                    .map(attempts -> deliveries(rows, attempts));
+        });
+    }
+
+    /** One delivery of the subscription with every attempt, or null. */
+    public Uni<LoggedDelivery> one(long subscriptionId, long deliveryId) {
+        return pool.preparedQuery(LOGGED + "WHERE d.subscription_id = $1 AND d.id = $2").execute(Tuple.of(subscriptionId, deliveryId))
+                .chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().nullItem()
+                        : pool.preparedQuery("SELECT * FROM webhook_attempt WHERE delivery_id = $1 ORDER BY id")
+                                .execute(Tuple.of(deliveryId)).map(attempts -> deliveries(rows, attempts).get(0)));
+    }
+
+    private static List<LoggedDelivery> deliveries(RowSet<Row> rows, RowSet<Row> attemptRows) {
+        java.util.Map<Long, List<LoggedAttempt>> byDelivery = new java.util.HashMap<>();
+        for (Row a : attemptRows) {
+            byDelivery.computeIfAbsent(a.getLong("delivery_id"), k -> new ArrayList<>()).add(new LoggedAttempt(a.getLong("id"),
+                    a.getOffsetDateTime("attempted_at"), a.getInteger("duration_ms"), a.getInteger("status"),
+                    a.getString("error"), a.getString("answer")));
+        }
+        List<LoggedDelivery> list = new ArrayList<>();
+        for (Row r : rows) {
+            list.add(new LoggedDelivery(r.getLong("id"), r.getLong("event_id"), r.getString("repository"), r.getString("kind"),
+                    r.getString("state"), r.getInteger("attempts"), r.getInteger("last_status"), r.getOffsetDateTime("created_at"),
+                    "pending".equals(r.getString("state")) ? r.getOffsetDateTime("next_attempt_at") : null,
+                    r.getOffsetDateTime("finished_at"), byDelivery.getOrDefault(r.getLong("id"), List.of())));
+        }
+        return list;
+    }
+
+    /**
+     * Queued again, due now, its retry period started again, under its first {@code webhook-id}.
+     * False when it is pending already (queued or under way: sending it again now would send it twice).
+     */
+    public Uni<Boolean> redeliver(long subscriptionId, long deliveryId) {
+        return pool.preparedQuery("UPDATE webhook_delivery SET state = 'pending', next_attempt_at = now(), "
+                        + "first_attempt_at = NULL, finished_at = NULL WHERE subscription_id = $1 AND id = $2 AND state <> 'pending'")
+                .execute(Tuple.of(subscriptionId, deliveryId)).map(rows -> rows.rowCount() == 1);
+    }
+
+    /** Every failed delivery of the subscription queued since {@code since}, queued again; how many. */
+    public Uni<Integer> redeliverFailed(long subscriptionId, OffsetDateTime since) {
+        return pool.preparedQuery("UPDATE webhook_delivery SET state = 'pending', next_attempt_at = now(), "
+                        + "first_attempt_at = NULL, finished_at = NULL WHERE subscription_id = $1 AND state = 'failed' "
+                        + "AND created_at >= $2")
+                .execute(Tuple.of(subscriptionId, since)).map(RowSet::rowCount);
+    }
+
+    /**
+     * Finished deliveries (and their attempts) older than {@code keep}, and those a disabled
+     * subscription queued that long ago (nobody made it active again); how many.
+     */
+    public Uni<Integer> purge(Duration keep) {
+        return pool.preparedQuery("DELETE FROM webhook_delivery WHERE finished_at < now() - $1 * interval '1 millisecond' "
+                        + "OR (state = 'pending' AND created_at < now() - $1 * interval '1 millisecond' AND subscription_id IN "
+                        + "(SELECT id FROM webhook_subscription WHERE state = 'disabled'))")
+                .execute(Tuple.of(keep.toMillis())).map(RowSet::rowCount);
+    }
+}

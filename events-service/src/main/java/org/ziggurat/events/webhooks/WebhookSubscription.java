@@ -1,0 +1,77 @@
+package org.ziggurat.events.webhooks;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import java.time.OffsetDateTime;
+
+/**
+ * A webhook subscription (V4): a namespace's, or one repository's when {@code repository} is set.
+ * The secrets are sealed ({@link WebhookSecrets}); deliveries are the outbox's, in hand-written SQL
+ * ({@link WebhookDeliveryRepository}), as is the look-up the append does in its own statement.
+ */
+@Entity
+@Table(name = "webhook_subscription")
+public class WebhookSubscription extends PanacheEntityBase {
+
+    public static final String ACTIVE = "active";
+    public static final String PAUSED = "paused";
+    public static final String DISABLED = "disabled";
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(nullable = false)
+    public String namespace;
+
+    public String repository;
+
+    @Column(name = "target_url", nullable = false)
+    public String targetUrl;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(nullable = false, columnDefinition = "text[]")
+    public String[] kinds;
+
+    @Column(nullable = false)
+    public String description = "";
+
+    @Column(nullable = false)
+    public String state;
+
+    @Column(name = "disabled_reason")
+    public String disabledReason;
+
+    @Column(name = "secret_sealed", nullable = false)
+    public byte[] secretSealed;
+
+    @Column(name = "previous_secret_sealed")
+    public byte[] previousSecretSealed;
+
+    @Column(name = "previous_secret_until")
+    public OffsetDateTime previousSecretUntil;
+
+    @Column(name = "api_base", nullable = false)
+    public String apiBase;
+
+    @Column(name = "creator_id", nullable = false)
+    public long creatorId;
+
+    @Column(name = "created_at", nullable = false, updatable = false)
+    public OffsetDateTime createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public OffsetDateTime updatedAt;
+
+    /** When the namespace's admins are owed a mail that it was disabled (an outbox on the row, {@link OwnerNotices}). */
+    @Column(name = "notice_due_at")
+    public OffsetDateTime noticeDueAt;
+}
