@@ -914,11 +914,18 @@ def scenarios(state):
             "title": "appending a data event (one commit each)", "connections": 32,
             "bars": [("rps", "Ziggurat", 1000)],
             "targets": [
-                {"name": "Ziggurat", "system": "ziggurat", "url": gw, "connections": 32, "env": {
-                    "BENCH_METHOD": "POST", "BENCH_PATH": f"{GATEWAY_PREFIX}/{OWNER}/repositories/{APPEND_REPO}/data/events",
-                    "BENCH_BODY": '{"kind":"API-Request","note":"bench append"}',
-                    "BENCH_HEADERS": f"Content-Type: application/json|Authorization: Bearer {owner_write_token(state)}"}},
+                append_target("Ziggurat", APPEND_REPO, state),
                 floor("PostgreSQL floor", "event-insert.sql", 32),
+            ]},
+        # Webhooks (#55): the statement that records an event also queues a delivery for each
+        # subscription that takes it; the delivery workers run meanwhile on the same replicas.
+        "webhook-appends": {
+            "title": "appending a data event to a repository with 100 webhook subscriptions beside one with none",
+            "connections": 32,
+            "bars": [("ratio", "100 subscriptions", "no subscription", 0.5)],
+            "targets": [
+                dict(append_target("no subscription", APPEND_REPO, state), prepare=webhook_outbox_emptied),
+                dict(append_target("100 subscriptions", HOOKED_REPO, state), prepare=webhook_subscriptions),
             ]},
         "events-newest": {
             "title": "the newest page of a 1,000,000-event repository", "connections": 16,
@@ -968,6 +975,61 @@ def first_line(name):
 
 
 _write_token = {}
+
+
+def append_target(name, repository, state):
+    """wrk POSTing data events to one of the owner's repositories through the gateway."""
+    return {"name": name, "system": "ziggurat", "url": GATEWAY + GATEWAY_PREFIX, "connections": 32, "env": {
+        "BENCH_METHOD": "POST", "BENCH_PATH": f"{GATEWAY_PREFIX}/{OWNER}/repositories/{repository}/data/events",
+        "BENCH_BODY": '{"kind":"API-Request","note":"bench append"}',
+        "BENCH_HEADERS": f"Content-Type: application/json|Authorization: Bearer {owner_write_token(state)}"}}
+
+
+HOOKED_REPO = "hooked"
+WEBHOOK_SUBSCRIPTIONS = 100
+_webhook_receiver = {}
+
+
+def webhook_receiver_url():
+    """A receiver on loopback that takes every delivery (204), in this process, for the run."""
+    if "url" not in _webhook_receiver:
+        import http.server
+        import threading
+
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        _webhook_receiver["url"] = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    return _webhook_receiver["url"]
+
+
+def webhook_outbox_emptied(env):
+    """Each run starts with no delivery queued: what the last run queued would be sent meanwhile."""
+    sql("TRUNCATE events.webhook_attempt, events.webhook_delivery")
+
+
+def webhook_subscriptions(env):
+    """The hooked repository's 100 subscriptions, to the receiver, made through the API once."""
+    webhook_outbox_emptied(env)
+    token = owner_token("user write admin")
+    path = f"{API}/{OWNER}/repositories/{HOOKED_REPO}/webhooks"
+    url = webhook_receiver_url()
+    existing = [w for w in http("GET", path, headers={"Authorization": f"Bearer {token}"}, expect=[200])[1]
+                if w["target_url"] == url]
+    for _ in range(WEBHOOK_SUBSCRIPTIONS - len(existing)):
+        status, answer = http("POST", path, body={"url": url, "events": ["API-Request"]},
+                              headers={"Authorization": f"Bearer {token}"})
+        if status != 201:
+            die(f"cannot subscribe a webhook ({status} {answer}): start the stack with "
+                "ZIGGURAT_EVENTS_WEBHOOKS_ALLOWED_NETWORKS=127.0.0.1/32 ./ziggurat up")
 
 
 def owner_write_token(state):

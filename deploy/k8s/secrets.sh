@@ -47,6 +47,7 @@ case "$cmd" in
     exists secret ziggurat-auth || k create secret generic ziggurat-auth \
       --from-literal=token-hash-key="$(rand)" --from-literal=token-encryption-key="$(rand)"
     exists secret ziggurat-directory || k create secret generic ziggurat-directory --from-literal=factor-key="$(rand)"
+    exists secret ziggurat-events || k create secret generic ziggurat-events --from-literal=webhook-secret-key="$(rand)"
     exists secret ziggurat-gateway || k create secret generic ziggurat-gateway --from-literal=client-secret="$(word)$(word)"
     for m in "${SIGNERS[@]}"; do
       if exists secret "ziggurat-signing-$m"; then

@@ -36,6 +36,7 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("oauth", Set.of()),
             entry("http", Set.of()),
             entry("throughput", Set.of()),
+            entry("audit", Set.of()),
             entry("crypto", Set.of(ROOT)),
             entry("keys", Set.of(ROOT, "crypto")),
             entry("clients", Set.of(ROOT, "oauth", "crypto")),

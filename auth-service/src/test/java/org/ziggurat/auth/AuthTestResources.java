@@ -12,6 +12,7 @@ import org.ziggurat.platform.testing.PostgresTestDatabase;
 @QuarkusTestResource(value = PlatformTestKeys.class, initArgs = @ResourceArg(name = "signer", value = "auth-service"))
 @QuarkusTestResource(DirectoryDouble.class)
 @QuarkusTestResource(UpstreamDouble.class)
+@QuarkusTestResource(org.ziggurat.auth.audit.EventsDouble.class)
 public final class AuthTestResources {
 
     private AuthTestResources() {

@@ -206,10 +206,42 @@ class AuthorizationMatrixTest {
                 exchange(another, authorizeByApi(adminToken, admin, another, EVERY_SCOPE));
                 yield Long.toString(grantOf(adminToken, another.clientId()));
             }
+            case "fresh-webhook" -> webhook(values.get("org-name"), "", false);
+            case "fresh-repo-webhook" -> webhook(values.get("org-name"), "/repositories/r", false);
+            case "fresh-delivery" -> delivery(values.get("org-name"), "", world.get("webhook"));
+            case "fresh-repo-delivery" -> delivery(values.get("org-name"), "/repositories/r", world.get("repo-webhook"));
             case "fresh-scheme" -> scheme(values.get("org-name"), adminToken);
             case "fresh-concept" -> concept(values.get("org-name"), world.get("scheme"), adminToken);
             default -> throw new IllegalStateException("the matrix names an unknown placeholder {" + name + "}");
         };
+    }
+
+    private org.ziggurat.platform.testing.WebhookReceiver webhookReceiver;
+
+    @org.junit.jupiter.api.AfterEach
+    void stopTheReceiver() {
+        if (webhookReceiver != null) {
+            webhookReceiver.close();
+        }
+    }
+
+    /** A webhook of the namespace ({@code place} "") or of a repository, to the receiver; its id. */
+    private String webhook(String orgName, String place, boolean active) {
+        return Integer.toString(as(adminToken).contentType("application/json")
+                .body(Map.of("url", webhookReceiver.url("/matrix"), "active", active))
+                .post("/" + orgName + place + "/webhooks").then().statusCode(201).extract().<Integer>path("id"));
+    }
+
+    /** A delivery of the webhook, delivered: an event recorded, then its delivery once the receiver took it. */
+    private String delivery(String orgName, String place, String webhook) {
+        int event = as(adminToken).contentType("application/json").body(Map.of("note", "delivered"))
+                .post("/" + orgName + "/repositories/r/data/events").then().statusCode(201).extract().path("id");
+        String log = "/" + orgName + place + "/webhooks/" + webhook + "/deliveries?state=delivered";
+        return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+            List<Map<String, Object>> delivered = as(adminToken).get(log).then().statusCode(200).extract().path("");
+            return delivered.stream().filter(d -> ((Number) d.get("event_id")).intValue() == event)
+                    .map(d -> d.get("id").toString()).findFirst().orElse(null);
+        }, java.util.Objects::nonNull);
     }
 
     private static String form(String pairs) {
@@ -265,6 +297,11 @@ class AuthorizationMatrixTest {
         world.put("import", importLocation.substring(importLocation.lastIndexOf('/') + 1));
         world.put("event", Integer.toString(event));
         world.put("repo", "r");
+        // The webhooks of the namespace and of the repository, both to a receiver that accepts:
+        // their deliveries are real ones.
+        webhookReceiver = new org.ziggurat.platform.testing.WebhookReceiver();
+        world.put("webhook", webhook(orgName, "", true));
+        world.put("repo-webhook", webhook(orgName, "/repositories/r", true));
 
         tokens.put("stranger", strangerToken);
         String memberToken = Platform.accessToken(member, EVERY_SCOPE.split(" "));

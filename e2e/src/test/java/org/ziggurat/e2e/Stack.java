@@ -80,6 +80,8 @@ public final class Stack {
     private final String tokenHashKey = Base64.getEncoder().encodeToString(randomBytes(32));
     private final String tokenEncryptionKey = Base64.getEncoder().encodeToString(randomBytes(32));
     private final String factorKey = Base64.getEncoder().encodeToString(randomBytes(32));
+    /** events-service's key for its webhooks' secrets: one for both instances, as a Kubernetes secret is. */
+    private final String webhookKey = Base64.getEncoder().encodeToString(randomBytes(32));
     /** The gateways' management ports (their readiness), by instance. */
     final Map<String, Integer> managementPorts = new LinkedHashMap<>();
     /** The balancer's front for each module (the gateway's is the public one). */
@@ -187,6 +189,29 @@ public final class Stack {
             awaitReady(instance);
         }
         awaitBalanced();
+        operator = signUpOperator();
+    }
+
+    /** The platform's operator (events-service's ZIGGURAT_EVENTS_OPERATORS): the first person of the fresh database. */
+    static final long OPERATOR_ID = 1;
+    private Platform.Person operator;
+
+    public Platform.Person operator() {
+        return operator;
+    }
+
+    private Platform.Person signUpOperator() throws Exception {
+        String username = "operator-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String password = "correct horse " + java.util.UUID.randomUUID();
+        String body = "{\"username\":\"" + username + "\",\"password\":\"" + password + "\",\"email\":\"" + username
+                + "@example.org\",\"display_name\":\"Operator\"}";
+        var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(URI.create(api + "/people"))
+                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 201 || !answer.body().contains("\"id\":" + OPERATOR_ID + ",")) {
+            throw new IllegalStateException("the operator is not the first person (" + answer.statusCode() + " " + answer.body() + ")");
+        }
+        return new Platform.Person(OPERATOR_ID, username, password);
     }
 
     /**
@@ -309,6 +334,11 @@ public final class Stack {
         switch (module) {
             case "auth-service" -> {
                 env.put("ZIGGURAT_AUTH_ISSUER", api);
+                // Changes to applications go to the audit stream, relayed within a second here.
+                env.put("ZIGGURAT_AUTH_AUDIT_EVENTS_URL", "http://127.0.0.1:" + fronts.get("events-service"));
+                env.put("ZIGGURAT_AUTH_AUDIT_POLL", "500ms");
+                env.put("ZIGGURAT_AUTH_AUDIT_FIRST_RETRY", "1s");
+                env.put("ZIGGURAT_AUTH_AUDIT_LONGEST_RETRY", "2s");
                 // Passkeys: a browser takes no IP address as a relying party, so the pages are also
                 // reached as localhost, where the passkey tests use them (SecondFactorBrowserTest).
                 env.put("ZIGGURAT_AUTH_WEBAUTHN_RP_ID", "localhost");
@@ -372,6 +402,17 @@ public final class Stack {
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
                 // Open streams check their readers' rights again every 2 s here (StreamsTest), not 30.
                 env.put("ZIGGURAT_EVENTS_STREAM_RIGHTS_RECHECK", "2s");
+                env.put("ZIGGURAT_EVENTS_WEBHOOKS_SECRET_KEY", webhookKey);
+                env.put("ZIGGURAT_EVENTS_OPERATORS", Long.toString(OPERATOR_ID));
+                // The tests' receivers listen on 127.0.0.1 (WebhooksTest); every other private address stays refused.
+                env.put("ZIGGURAT_EVENTS_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32");
+                // Retries within seconds here (a receiver down for a minute is back within 5 s), hours in production.
+                env.put("ZIGGURAT_EVENTS_WEBHOOKS_POLL", "500ms");
+                // Four deliveries under way per replica: more lanes than that are the other replica's (WebhooksTest).
+                env.put("ZIGGURAT_EVENTS_WEBHOOKS_CONCURRENCY", "4");
+                env.put("ZIGGURAT_EVENTS_WEBHOOKS_FIRST_RETRY", "1s");
+                env.put("ZIGGURAT_EVENTS_WEBHOOKS_LONGEST_RETRY", "5s");
+                env.put("ZIGGURAT_EVENTS_WEBHOOKS_NOTICE_POLL", "1s");
             }
             default -> {
             }

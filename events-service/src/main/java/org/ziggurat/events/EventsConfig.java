@@ -33,6 +33,12 @@ public interface EventsConfig {
     @WithDefault("2")
     int changesetThreads();
 
+    /**
+     * The person ids of the platform's operators (as auth-service's {@code ziggurat.auth.operators}):
+     * with the admin scope they read the audit stream and manage its webhooks.
+     */
+    java.util.Optional<java.util.Set<Long>> operators();
+
     /** How often an open stream checks for events even without a notification (and keeps the connection alive). */
     @WithDefault("15s")
     Duration streamHeartbeat();

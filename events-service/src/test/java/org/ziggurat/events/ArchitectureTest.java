@@ -22,7 +22,8 @@ class ArchitectureTest extends ModuleGraphChecks {
             entry("data", Set.of(ROOT)),
             entry("streams", Set.of(ROOT, "data")),
             entry("people", Set.of(ROOT)),
-            entry("webhooks", Set.of(ROOT, "data")));
+            entry("audit", Set.of(ROOT)),
+            entry("webhooks", Set.of(ROOT, "data", "audit")));
 
     @Override
     protected String root() {

@@ -23,8 +23,11 @@ public class ErasureRepository {
         this.pool = pool;
     }
 
-    /** {@code kind}: erasure (a deleted account) or sign_out (a password changed through the API). */
-    public record Claimed(long id, long personId, String username, String peer, String kind, int attempts) {
+    /**
+     * {@code kind}: erasure (a deleted account), sign_out (a password changed through the API) or
+     * audit (a change for the audit stream, {@code payload} the event: V15's triggers write them).
+     */
+    public record Claimed(long id, long personId, String username, String peer, String kind, int attempts, String payload) {
     }
 
     /** Up to {@code limit} due erasures, oldest first, each held for {@code lease}. */
@@ -33,13 +36,14 @@ public class ErasureRepository {
                         + "next_attempt_at = now() + $2 * interval '1 millisecond' "
                         + "WHERE id IN (SELECT id FROM peer_delivery WHERE done_at IS NULL AND next_attempt_at <= now() "
                         + "ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) "
-                        + "RETURNING id, person_id, username, peer, kind, attempts")
+                        + "RETURNING id, person_id, username, peer, kind, attempts, payload::text AS payload")
                 .execute(Tuple.of(limit, lease.toMillis()))
                 .map(rows -> {
                     List<Claimed> claimed = new ArrayList<>(rows.rowCount());
                     for (Row row : rows) {
                         claimed.add(new Claimed(row.getLong("id"), row.getLong("person_id"), row.getString("username"),
-                                row.getString("peer"), row.getString("kind"), row.getInteger("attempts")));
+                                row.getString("peer"), row.getString("kind"), row.getInteger("attempts"),
+                                row.getString("payload")));
                     }
                     return claimed;
                 });
@@ -49,6 +53,12 @@ public class ErasureRepository {
     public static Uni<Void> signOut(io.vertx.mutiny.sqlclient.SqlClient conn, long personId, String username) {
         return conn.preparedQuery("INSERT INTO peer_delivery (person_id, username, peer, kind) VALUES ($1, $2, 'auth-service', "
                 + "'sign_out')").execute(Tuple.of(personId, username)).replaceWithVoid();
+    }
+
+    /** Audit events delivered before {@code keep} ago (events-service keeps them); how many. */
+    public Uni<Integer> purgeDeliveredAudit(Duration keep) {
+        return pool.preparedQuery("DELETE FROM peer_delivery WHERE kind = 'audit' AND done_at < now() - $1 * interval '1 millisecond'")
+                .execute(Tuple.of(keep.toMillis())).map(rows -> rows.rowCount());
     }
 
     public Uni<Void> done(long id) {

@@ -39,6 +39,11 @@ public class ErasureWorker {
                 .onFailure().recoverWithNull();
     }
 
+    @Scheduled(every = "1h", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> purgeDeliveredAudit() {
+        return erasures.purgeDeliveredAudit(Duration.ofDays(1)).replaceWithVoid().onFailure().recoverWithNull();
+    }
+
     /** One round: what was due when it started; how many were delivered. */
     public Uni<Integer> deliverBatch() {
         return erasures.claim(BATCH, settings.lease())
@@ -49,8 +54,11 @@ public class ErasureWorker {
     }
 
     private Uni<Boolean> deliver(ErasureRepository.Claimed erasure) {
-        Uni<Void> delivered = "sign_out".equals(erasure.kind()) ? peers.signOut(erasure.peer(), erasure.personId())
-                : peers.erase(erasure.peer(), erasure.personId(), erasure.username());
+        Uni<Void> delivered = switch (erasure.kind()) {
+            case "sign_out" -> peers.signOut(erasure.peer(), erasure.personId());
+            case "audit" -> peers.audit(erasure.peer(), erasure.payload());
+            default -> peers.erase(erasure.peer(), erasure.personId(), erasure.username());
+        };
         return delivered
                 .ifNoItem().after(settings.lease().dividedBy(2)).fail()
                 .chain(() -> erasures.done(erasure.id()))

@@ -54,6 +54,11 @@ public class Peers {
                 .replaceWithVoid();
     }
 
+    /** Tells the peer (events-service) of a change for the audit stream; done when it answers 204 (again: a no-op). */
+    public Uni<Void> audit(String peer, String event) {
+        return call(peer, HttpMethod.POST, "/internal/audit-events", new JsonObject(event), 204).replaceWithVoid();
+    }
+
     private Uni<Buffer> call(String peer, HttpMethod method, String path, JsonObject body, int expected) {
         Optional<String> base = switch (peer) {
             case "auth-service" -> settings.authUrl();

@@ -66,9 +66,7 @@ public class MailWorker {
 
     /** After the {@code attempts}-th failure: the first wait, doubled each time, never past the longest. */
     public static Duration retryAfter(int attempts, Duration first, Duration longest) {
-        int doublings = Math.max(0, Math.min(attempts - 1, 30));
-        long millis = first.toMillis() << doublings;
-        return millis <= 0 || millis > longest.toMillis() ? longest : Duration.ofMillis(millis);
+        return org.ziggurat.platform.time.Backoff.doubling(attempts, first, longest);
     }
 
     @Scheduled(every = "1h", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)

@@ -53,7 +53,7 @@ public class MembershipService {
         return organizationRules.requireAdmin(id, admin)
                 .chain(() -> people.byId(personId))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No person has id " + personId + "."))
-                .chain(person -> organizations.changeMemberships(id, conn ->
+                .chain(person -> organizations.changeMemberships(id, admin, conn ->
                         OrganizationRepository.membership(conn, id, personId).chain(existing -> {
                             if (existing == null) {
                                 return conn.preparedQuery("INSERT INTO membership (organization_id, person_id, role, state) "
@@ -78,7 +78,7 @@ public class MembershipService {
     public Uni<MembershipRow> accept(Caller caller, long id, EdgeInput<String> acceptance) {
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
         acceptance.get();
-        return organizations.changeMemberships(id, conn -> OrganizationRepository.membership(conn, id, person)
+        return organizations.changeMemberships(id, person, conn -> OrganizationRepository.membership(conn, id, person)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("There is no invitation to this organization."))
                 .chain(m -> conn.preparedQuery("UPDATE membership SET state = 'active', updated_at = now() "
                         + "WHERE organization_id = $1 AND person_id = $2 AND state = 'pending'").execute(Tuple.of(id, person)))
@@ -89,7 +89,7 @@ public class MembershipService {
     public Uni<Void> removeMembership(Caller caller, long id, long personId) {
         long actor = caller.requireUserWithScope(ScopeNames.ADMIN);
         Uni<Void> allowed = actor == personId ? organizationRules.visible(id, actor).replaceWithVoid() : organizationRules.requireAdmin(id, actor);
-        return allowed.chain(() -> organizations.changeMemberships(id, conn ->
+        return allowed.chain(() -> organizations.changeMemberships(id, actor, conn ->
                 OrganizationRepository.membership(conn, id, personId)
                         .onItem().ifNull().failWith(() -> ProblemException.notFound("This person is not a member."))
                         .chain(m -> MembershipRules.needsAnotherAdmin(m, null) ? keepsAnAdmin(conn, id)

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * auth-, vocab- and events-service as the directory sees them for exports and erasures: each
  * under its own path prefix, answering only directory-service's own token (as they do), its part
- * of an export, and 204 to an erasure, which it records. A peer named in {@link #AWAY} answers 503.
+ * of an export, 204 to an erasure, and (events-service) 204 to an audit event, which it records. A
+ * peer named in {@link #AWAY} answers 503.
  */
 public class PeersDouble implements QuarkusTestResourceLifecycleManager {
 
@@ -27,6 +28,8 @@ public class PeersDouble implements QuarkusTestResourceLifecycleManager {
     /** The people whose sign-ins a peer was told to end, in order. */
     public static final List<Long> SIGN_OUTS = new CopyOnWriteArrayList<>();
     public static final Set<String> AWAY = ConcurrentHashMap.newKeySet();
+    /** The audit events events-service was told of, as told (perhaps twice: it records each once). */
+    public static final List<JsonObject> AUDIT = new CopyOnWriteArrayList<>();
 
     private Vertx vertx;
 
@@ -49,6 +52,10 @@ public class PeersDouble implements QuarkusTestResourceLifecycleManager {
                 } else if (path.equals("/internal/erasures") && request.method().name().equals("POST")) {
                     JsonObject body = raw.toJsonObject();
                     ERASURES.add(new Received(peer, body.getLong("person_id"), body.getString("username")));
+                    request.response().setStatusCode(204).end();
+                } else if (path.equals("/internal/audit-events") && peer.equals("events-service")
+                        && request.method().name().equals("POST")) {
+                    AUDIT.add(raw.toJsonObject());
                     request.response().setStatusCode(204).end();
                 } else if (path.equals("/internal/sign-outs") && peer.equals("auth-service")
                         && request.method().name().equals("POST")) {

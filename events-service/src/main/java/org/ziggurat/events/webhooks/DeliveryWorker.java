@@ -1,6 +1,7 @@
 package org.ziggurat.events.webhooks;
 
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
@@ -17,6 +18,7 @@ import io.vertx.core.net.SocketAddress;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+import org.ziggurat.platform.time.Backoff;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +60,7 @@ public class DeliveryWorker {
     private final AtomicBoolean claiming = new AtomicBoolean();
     private final AtomicBoolean claimAgain = new AtomicBoolean();
     private volatile HttpClient client;
+    private volatile long timer = -1;
 
     DeliveryWorker(WebhookDeliveryRepository deliveries, WebhookSettings settings, TargetAddresses targets, WebhookSecrets secrets,
             WebhookBodies bodies, Vertx vertx) {
@@ -69,9 +72,14 @@ public class DeliveryWorker {
         this.vertx = vertx;
     }
 
-    @Scheduled(every = "${ziggurat.events.webhooks.poll:1s}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void poll() {
-        claimSoon();
+    /**
+     * Polls every {@link WebhookSettings#poll} from a random point in the first period: the
+     * scheduler's jobs tick on whole seconds at the earliest, on every replica at once; a timer of
+     * our own keeps the period asked for and spreads the replicas' claims over it.
+     */
+    void start(@Observes StartupEvent started) {
+        long period = Math.max(50, settings.poll().toMillis());
+        timer = vertx.setPeriodic(1000 + ThreadLocalRandom.current().nextLong(period), period, id -> claimSoon());
     }
 
     /** A round of claims now, or right after the one under way (rounds never overlap on a replica). */
@@ -123,7 +131,7 @@ public class DeliveryWorker {
         long started = System.nanoTime();
         Uni<WebhookDeliveryRepository.Outcome> sent;
         try {
-            byte[] body = bodies.dataEvent(delivery);
+            byte[] body = bodies.body(delivery);
             String id = "msg_" + delivery.id();
             long timestamp = at.toEpochSecond();
             String signature = WebhookSecrets.signature(id, timestamp, body, signingSecrets(delivery, at));
@@ -170,11 +178,7 @@ public class DeliveryWorker {
      * tried again at the same instant.
      */
     static Duration retryAfter(int attempts, Duration first, Duration longest) {
-        int doublings = Math.max(0, Math.min(attempts - 1, 30));
-        long full = first.toMillis() << doublings;
-        if (full <= 0 || full > longest.toMillis()) {
-            full = longest.toMillis();
-        }
+        long full = Backoff.doubling(attempts, first, longest).toMillis();
         return Duration.ofMillis(full - ThreadLocalRandom.current().nextLong(full / 2 + 1));
     }
 
@@ -283,6 +287,7 @@ public class DeliveryWorker {
     }
 
     void close(@Observes ShutdownEvent stop) {
+        vertx.cancelTimer(timer);
         if (client != null) {
             client.close();
         }

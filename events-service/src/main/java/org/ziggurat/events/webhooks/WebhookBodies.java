@@ -6,6 +6,7 @@ import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonFormat;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.events.audit.AuditViews;
 import org.ziggurat.events.data.EventViews;
 import org.ziggurat.platform.rest.http.PublicUrls;
 
@@ -31,7 +32,12 @@ public class WebhookBodies {
         this.mapper = mapper;
     }
 
-    public byte[] dataEvent(WebhookDeliveryRepository.Claimed delivery) {
+    /** The delivery's body: its data event's, or its audit event's (AuditViews). */
+    public byte[] body(WebhookDeliveryRepository.Claimed delivery) {
+        return delivery.audit() != null ? format.serialize(AuditViews.cloudEvent(delivery.audit())) : dataEvent(delivery);
+    }
+
+    byte[] dataEvent(WebhookDeliveryRepository.Claimed delivery) {
         EventViews.Place place = new EventViews.Place(delivery.namespace(), delivery.repository(),
                 PublicUrls.ofApiBase(delivery.apiBase()));
         EventViews.Event view = EventViews.event(delivery.event(), place, null);

@@ -6,6 +6,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.events.audit.AuditRepository;
 import org.ziggurat.events.data.EventRepository;
 
 import java.time.Duration;
@@ -25,10 +26,10 @@ import java.util.List;
 @ApplicationScoped
 public class WebhookDeliveryRepository {
 
-    /** A delivery claimed for an attempt, with what its request is made of. */
+    /** A delivery claimed for an attempt, with what its request is made of: a data event, or an audit event. */
     public record Claimed(long id, long subscriptionId, int attempts, OffsetDateTime firstAttemptAt, String targetUrl,
             byte[] secretSealed, byte[] previousSecretSealed, OffsetDateTime previousSecretUntil, String apiBase,
-            String namespace, String repository, EventRepository.EventRow event) {
+            String namespace, String repository, EventRepository.EventRow event, AuditRepository.AuditRow audit) {
     }
 
     /**
@@ -48,11 +49,13 @@ public class WebhookDeliveryRepository {
             + "ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED) "
             + "UPDATE webhook_delivery d SET attempts = d.attempts + 1, "
             + "next_attempt_at = now() + $2 * interval '1 millisecond', first_attempt_at = coalesce(d.first_attempt_at, now()) "
-            + "FROM due, webhook_subscription s, data_event e, repository r "
-            + "WHERE d.id = due.id AND s.id = d.subscription_id AND e.id = d.event_id AND r.id = e.repository_id "
-            + "RETURNING d.id AS delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, s.target_url, s.secret_sealed, "
-            + "s.previous_secret_sealed, s.previous_secret_until, s.api_base, r.namespace, r.name AS repository, "
-            + EventRepository.EventRow.COLUMNS;
+            + "FROM (SELECT x.id AS due_id, s.target_url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, "
+            + "s.api_base, r.namespace, r.name AS repository, " + EventRepository.EventRow.COLUMNS + ", "
+            + AuditRepository.AuditRow.COLUMNS + " FROM due JOIN webhook_delivery x ON x.id = due.id "
+            + "JOIN webhook_subscription s ON s.id = x.subscription_id LEFT JOIN data_event e ON e.id = x.event_id "
+            + "LEFT JOIN repository r ON r.id = e.repository_id LEFT JOIN audit_event a ON a.id = x.audit_event_id) j "
+            + "WHERE d.id = j.due_id "
+            + "RETURNING d.id AS delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, j.*";
 
     /** The attempt's record and the delivery's new state, in one statement; nothing if another replica took it over. */
     private static final String RECORD_ATTEMPT = "WITH d AS (UPDATE webhook_delivery SET state = $7, last_status = $4, "
@@ -77,7 +80,8 @@ public class WebhookDeliveryRepository {
                         r.getOffsetDateTime("first_attempt_at"), r.getString("target_url"), bytes(r, "secret_sealed"),
                         bytes(r, "previous_secret_sealed"), r.getOffsetDateTime("previous_secret_until"),
                         r.getString("api_base"), r.getString("namespace"), r.getString("repository"),
-                        EventRepository.EventRow.from(r)));
+                        r.getLong("id") == null ? null : EventRepository.EventRow.from(r),
+                        r.getLong("audit_id") == null ? null : AuditRepository.AuditRow.from(r)));
             }
             return claimed;
         });
@@ -139,9 +143,10 @@ public class WebhookDeliveryRepository {
             String answer) {
     }
 
-    private static final String LOGGED = "SELECT d.id, d.event_id, r.name AS repository, e.kind, d.state, d.attempts, "
-            + "d.last_status, d.created_at, d.next_attempt_at, d.finished_at FROM webhook_delivery d "
-            + "JOIN data_event e ON e.id = d.event_id JOIN repository r ON r.id = d.lane ";
+    private static final String LOGGED = "SELECT d.id, coalesce(d.event_id, a.id) AS event_id, r.name AS repository, "
+            + "coalesce(e.kind, a.type) AS kind, d.state, d.attempts, d.last_status, d.created_at, d.next_attempt_at, "
+            + "d.finished_at FROM webhook_delivery d LEFT JOIN data_event e ON e.id = d.event_id "
+            + "LEFT JOIN repository r ON r.id = e.repository_id LEFT JOIN audit_event a ON a.id = d.audit_event_id ";
 
     /** Newest first, one more than asked (whether another page follows), each with its last attempt. */
     public Uni<List<LoggedDelivery>> log(long subscriptionId, String state, int limit, long offset) {

@@ -50,6 +50,7 @@ public abstract class WebhookEndpoints {
 
     static final List<String> DELIVERY_STATES = List.of("pending", "delivered", "failed");
 
+    /** The namespace's name as the path has it (none for the audit stream's webhooks). */
     @PathParam("namespace")
     String namespace;
 
@@ -227,9 +228,7 @@ public abstract class WebhookEndpoints {
     }
 
     private String webhookUrl(UriInfo uri, long webhook) {
-        WebhookService.Place place = place();
-        return PublicUrls.of(uri).api("/" + namespace + (place.repository() == null ? "" : "/repositories/" + place.repository())
-                + "/webhooks/" + webhook);
+        return PublicUrls.of(uri).api(place().path() + "/webhooks/" + webhook);
     }
 
     private JsonNode json(String body) {

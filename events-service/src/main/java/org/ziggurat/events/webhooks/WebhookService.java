@@ -6,6 +6,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.client.Namespace;
 import org.ziggurat.directory.client.NamespaceDirectory;
+import org.ziggurat.events.Operators;
+import org.ziggurat.events.audit.AuditService;
 import org.ziggurat.events.data.EventInput;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.paging.PageRequest;
@@ -42,10 +44,13 @@ public class WebhookService {
     private final WebhookDeliveryRepository deliveries;
     private final WebhookSubscriptionRepository subscriptions;
     private final WebhookSettings settings;
+    private final Operators operators;
 
     WebhookService(NamespaceDirectory namespaces, TargetAddresses targets, WebhookSecrets secrets,
-            WebhookDeliveryRepository deliveries, WebhookSubscriptionRepository subscriptions, WebhookSettings settings) {
+            WebhookDeliveryRepository deliveries, WebhookSubscriptionRepository subscriptions, WebhookSettings settings,
+            Operators operators) {
         this.subscriptions = subscriptions;
+        this.operators = operators;
         this.namespaces = namespaces;
         this.targets = targets;
         this.secrets = secrets;
@@ -53,14 +58,36 @@ public class WebhookService {
         this.settings = settings;
     }
 
-    /** Where webhooks live: a namespace, or one of its repositories ({@code repository} not null). */
+    /**
+     * Where webhooks live: a namespace, or one of its repositories ({@code repository} not null),
+     * or the audit stream ({@link #AUDIT}: no namespace).
+     */
     public record Place(String namespace, String repository) {
+        public static final Place AUDIT = new Place(null, null);
+
+        boolean audit() {
+            return namespace == null;
+        }
+
+        /** The path of its webhooks' URLs, before {@code /webhooks}. */
+        String path() {
+            return audit() ? "/audit" : "/" + namespace + (repository == null ? "" : "/repositories/" + repository);
+        }
     }
 
-    /** The namespace, if the caller administers it: 404 for those who may not read it, 403 for the others. */
-    Uni<Namespace> administered(String namespace, Caller caller) {
+    /**
+     * The place's namespace as the directory names it (null for the audit stream), if the caller
+     * administers it: for a namespace, 404 for those who may not read it, 403 for the others; for
+     * the audit stream, its operators alone.
+     */
+    Uni<String> administered(Place place, Caller caller) {
+        if (place.audit()) {
+            operators.require(caller);
+            return Uni.createFrom().nullItem();
+        }
+        String namespace = place.namespace();
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-        return namespaces.lookup(namespace, caller).invoke(ns -> {
+        return namespaces.lookup(namespace, caller).map(ns -> {
             NamespaceAccess.requireRead(namespace, ns.read(), ns.withheld());
             if (ns.withheld() != NamespaceAccess.Withheld.NOTHING) {
                 // A member whose rights wait for a second factor is told so, as for the namespace's data.
@@ -70,22 +97,29 @@ public class WebhookService {
                 SECURITY.infof("event=webhook_refused namespace=%s person_id=%d", ns.name(), person);
                 throw ProblemException.forbidden("Only the admins of '" + ns.name() + "' manage its webhooks.");
             }
+            return ns.name();
         });
+    }
+
+    /** What a place's webhooks may take: data events' kinds, or the audit stream's categories. */
+    static List<String> known(Place place) {
+        return place.audit() ? AuditService.CATEGORIES : EventInput.KINDS;
     }
 
     public Uni<WebhookViews.Webhook> create(Place place, JsonNode body, Caller caller, PublicUrls urls) {
         FieldChecks.object(body);
         FieldChecks errors = new FieldChecks();
         String url = errors.string(body.get("url"), "url", TargetAddresses.MAX_URL_LENGTH, true);
-        List<String> kinds = kinds(body.get("events"), errors, EventInput.KINDS);
+        List<String> kinds = kinds(body.get("events"), errors, known(place));
         Boolean active = body.has("active") ? errors.bool(body.get("active"), "active") : Boolean.TRUE;
         String description = errors.string(body.get("description"), "description", MAX_DESCRIPTION, false);
         errors.throwIfFailed("The webhook is not valid.");
-        return administered(place.namespace(), caller).chain(ns -> checkedUrl(url).chain(() -> {
+        return administered(place, caller).chain(ns -> checkedUrl(url).chain(() -> {
             String secret = secrets.generate();
             OffsetDateTime now = now();
             WebhookSubscription made = new WebhookSubscription();
-            made.namespace = ns.name();
+            made.namespace = ns;
+            made.stream = place.audit() ? "audit" : "data";
             made.repository = place.repository();
             made.targetUrl = url;
             made.kinds = kinds.toArray(String[]::new);
@@ -109,13 +143,13 @@ public class WebhookService {
     }
 
     public Uni<List<WebhookViews.Webhook>> list(Place place, Caller caller, PublicUrls urls) {
-        return administered(place.namespace(), caller).chain(ns -> subscriptions.at(ns.name(), place.repository()))
+        return administered(place, caller).chain(ns -> subscriptions.at(ns, place.repository()))
                 .map(all -> all.stream().map(s -> WebhookViews.webhook(s, urls, null)).toList());
     }
 
     public Uni<WebhookViews.Webhook> get(Place place, long id, Caller caller, PublicUrls urls) {
-        return administered(place.namespace(), caller)
-                .chain(ns -> subscriptions.find(ns.name(), place.repository(), id)).map(s -> WebhookViews.webhook(s, urls, null));
+        return administered(place, caller)
+                .chain(ns -> subscriptions.find(ns, place.repository(), id)).map(s -> WebhookViews.webhook(s, urls, null));
     }
 
     /** Changes what the body names: {@code url}, {@code events}, {@code description}, {@code active}. */
@@ -123,14 +157,14 @@ public class WebhookService {
         FieldChecks.object(body);
         FieldChecks errors = new FieldChecks();
         String url = body.has("url") ? errors.string(body.get("url"), "url", TargetAddresses.MAX_URL_LENGTH, true) : null;
-        List<String> kinds = body.has("events") ? kinds(body.get("events"), errors, EventInput.KINDS) : null;
+        List<String> kinds = body.has("events") ? kinds(body.get("events"), errors, known(place)) : null;
         Boolean active = body.has("active") ? errors.bool(body.get("active"), "active") : null;
         String description = body.has("description") ? errors.string(body.get("description"), "description", MAX_DESCRIPTION, false)
                 : null;
         errors.throwIfFailed("The webhook is not valid.");
-        return administered(place.namespace(), caller)
+        return administered(place, caller)
                 .chain(ns -> (url == null ? Uni.createFrom().voidItem() : checkedUrl(url)).chain(() -> subscriptions.change(
-                        ns.name(), place.repository(), id, s -> {
+                        ns, place.repository(), id, s -> {
                             if (url != null) {
                                 s.targetUrl = url;
                             }
@@ -148,11 +182,11 @@ public class WebhookService {
                             s.updatedAt = now();
                             SECURITY.infof("event=webhook_changed webhook_id=%d namespace=%s person_id=%d", s.id, s.namespace,
                                     caller.requireUser());
-                        })).map(s -> WebhookViews.webhook(s, urls, null)));
+                        }, "webhook.changed", caller.requireUser())).map(s -> WebhookViews.webhook(s, urls, null)));
     }
 
     public Uni<Void> delete(Place place, long id, Caller caller) {
-        return administered(place.namespace(), caller).chain(ns -> subscriptions.delete(ns.name(), place.repository(), id))
+        return administered(place, caller).chain(ns -> subscriptions.delete(ns, place.repository(), id, caller.requireUser()))
                 .invoke(s -> SECURITY.infof("event=webhook_deleted webhook_id=%d namespace=%s person_id=%d", s.id,
                         s.namespace, caller.requireUser()))
                 .replaceWithVoid();
@@ -161,14 +195,14 @@ public class WebhookService {
     /** A new secret, shown once; the previous one signs beside it for {@link WebhookSettings#rotationOverlap}. */
     public Uni<WebhookViews.Webhook> rotateSecret(Place place, long id, Caller caller, PublicUrls urls) {
         String secret = secrets.generate();
-        return administered(place.namespace(), caller).chain(ns -> subscriptions.change(ns.name(), place.repository(), id, s -> {
+        return administered(place, caller).chain(ns -> subscriptions.change(ns, place.repository(), id, s -> {
             s.previousSecretSealed = s.secretSealed;
             s.previousSecretUntil = now().plus(settings.rotationOverlap());
             s.secretSealed = secrets.seal(secret);
             s.updatedAt = now();
             SECURITY.infof("event=webhook_secret_rotated webhook_id=%d namespace=%s person_id=%d", s.id, s.namespace,
                     caller.requireUser());
-        })).map(s -> WebhookViews.webhook(s, urls, secret));
+        }, "webhook.secret_rotated", caller.requireUser())).map(s -> WebhookViews.webhook(s, urls, secret));
     }
 
     /** A page of the delivery log, newest first; {@code state} one of pending, delivered, failed, or null. */
@@ -195,7 +229,7 @@ public class WebhookService {
     }
 
     private Uni<WebhookSubscription> subscription(Place place, long id, Caller caller) {
-        return administered(place.namespace(), caller).chain(ns -> subscriptions.find(ns.name(), place.repository(), id));
+        return administered(place, caller).chain(ns -> subscriptions.find(ns, place.repository(), id));
     }
 
     private Uni<Void> checkedUrl(String url) {

@@ -29,8 +29,12 @@ public class WebhookSubscription extends PanacheEntityBase {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
-    @Column(nullable = false)
+    /** Null for the audit stream's subscriptions ({@code stream} audit). */
     public String namespace;
+
+    /** data: a namespace's data events; audit: the platform's audit stream (the operators'). */
+    @Column(nullable = false)
+    public String stream = "data";
 
     public String repository;
 

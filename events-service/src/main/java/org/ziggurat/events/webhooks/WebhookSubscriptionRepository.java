@@ -2,7 +2,9 @@ package org.ziggurat.events.webhooks;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.events.audit.AuditRepository;
 import org.ziggurat.platform.data.RowMissing;
 
 import java.util.List;
@@ -10,22 +12,33 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The subscriptions, through Hibernate Reactive with Panache: each change one transaction. A
- * subscription is found only at its own place (namespace, and repository or none): another
- * namespace's id, or a namespace's under a repository's path, is 404 as an unknown one.
+ * The subscriptions, through Hibernate Reactive with Panache: each change one transaction, with its
+ * record in the audit stream. A subscription is found only at its own place (namespace, and
+ * repository or none; or the audit stream, namespace null): another namespace's id, or a
+ * namespace's under a repository's path, is 404 as an unknown one.
  */
 @ApplicationScoped
 public class WebhookSubscriptionRepository {
 
     /** Saved, or null when the namespace has {@code most} already (counted in the same transaction). */
     public Uni<WebhookSubscription> create(WebhookSubscription made, int most) {
-        return Panache.withTransaction(() -> WebhookSubscription.count("namespace", made.namespace).chain(count -> {
-            return count >= most ? Uni.createFrom().<WebhookSubscription>nullItem() : made.<WebhookSubscription>persist();
-        }));
+        return Panache.withTransaction(() -> (made.namespace == null ? WebhookSubscription.count("stream", "audit")
+                : WebhookSubscription.count("namespace", made.namespace)).chain(count -> count >= most
+                        ? Uni.createFrom().<WebhookSubscription>nullItem()
+                        : made.<WebhookSubscription>persist().call(saved -> audit("webhook.created", saved, saved.creatorId))));
+    }
+
+    /** The change in the audit stream, in the transaction of the change. */
+    private static Uni<Void> audit(String type, WebhookSubscription s, long actor) {
+        return AuditRepository.recordOwn(type, "webhook/" + s.id, actor, new JsonObject().put("webhook_id", s.id)
+                .put("stream", s.stream).put("namespace", s.namespace).put("repository", s.repository)
+                .put("target_url", s.targetUrl).put("events", java.util.Arrays.asList(s.kinds)).put("state", s.state));
     }
 
     public Uni<List<WebhookSubscription>> at(String namespace, String repository) {
-        return Panache.withSession(() -> repository == null
+        return Panache.withSession(() -> namespace == null
+                ? WebhookSubscription.<WebhookSubscription>list("stream = 'audit' ORDER BY id")
+                : repository == null
                 ? WebhookSubscription.<WebhookSubscription>list("namespace = ?1 AND repository IS NULL ORDER BY id", namespace)
                 : WebhookSubscription.<WebhookSubscription>list("namespace = ?1 AND repository = ?2 ORDER BY id", namespace,
                         repository));
@@ -35,19 +48,22 @@ public class WebhookSubscriptionRepository {
         return Panache.withSession(() -> found(namespace, repository, id));
     }
 
-    /** The change applied and saved in one transaction; the subscription as saved. */
-    public Uni<WebhookSubscription> change(String namespace, String repository, long id, Consumer<WebhookSubscription> change) {
-        return Panache.withTransaction(() -> found(namespace, repository, id).invoke(change));
+    /** The change applied and saved in one transaction, recorded as {@code type}; the subscription as saved. */
+    public Uni<WebhookSubscription> change(String namespace, String repository, long id, Consumer<WebhookSubscription> change,
+            String type, long actor) {
+        return Panache.withTransaction(() -> found(namespace, repository, id).invoke(change)
+                .call(s -> audit(type, s, actor)));
     }
 
     /** With its deliveries and their log (ON DELETE CASCADE); the subscription as it was. */
-    public Uni<WebhookSubscription> delete(String namespace, String repository, long id) {
-        return Panache.withTransaction(() -> found(namespace, repository, id).call(s -> s.delete()));
+    public Uni<WebhookSubscription> delete(String namespace, String repository, long id, long actor) {
+        return Panache.withTransaction(() -> found(namespace, repository, id).call(s -> s.delete())
+                .call(s -> audit("webhook.deleted", s, actor)));
     }
 
     private static Uni<WebhookSubscription> found(String namespace, String repository, long id) {
         return WebhookSubscription.<WebhookSubscription>findById(id).map(s -> {
-            if (s == null || !s.namespace.equals(namespace) || !Objects.equals(s.repository, repository)) {
+            if (s == null || !Objects.equals(s.namespace, namespace) || !Objects.equals(s.repository, repository)) {
                 throw new RowMissing("No such webhook.");
             }
             return s;

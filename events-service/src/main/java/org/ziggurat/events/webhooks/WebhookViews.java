@@ -19,10 +19,11 @@ public final class WebhookViews {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @RegisterForReflection
     @Schema(name = "Webhook")
-    public record Webhook(long id, String url, String namespace,
+    public record Webhook(long id, String url,
+            @Schema(nullable = true, description = "Null: the platform's audit stream.") String namespace,
             @JsonInclude(JsonInclude.Include.ALWAYS) @Schema(nullable = true, description = "Null: every repository of the namespace.") String repository,
             @Schema(description = "Where deliveries are POSTed.") String targetUrl,
-            @Schema(description = "The kinds of event sent.") List<String> events,
+            @Schema(description = "The kinds of event sent (the audit stream's: its categories).") List<String> events,
             String description, boolean active,
             @Schema(enumeration = {"active", "paused", "disabled"}, description = "disabled: by the platform, after failing "
                     + "for the retry period (disabled_reason says why); PATCH active to true to resume.") String state,
@@ -33,7 +34,7 @@ public final class WebhookViews {
     }
 
     static Webhook webhook(WebhookSubscription s, PublicUrls urls, String secret) {
-        String url = urls.api("/" + s.namespace + (s.repository == null ? "" : "/repositories/" + s.repository) + "/webhooks/" + s.id);
+        String url = urls.api(new WebhookService.Place(s.namespace, s.repository).path() + "/webhooks/" + s.id);
         Instant previousUntil = s.previousSecretUntil != null && s.previousSecretUntil.isAfter(OffsetDateTime.now())
                 ? s.previousSecretUntil.toInstant() : null;
         return new Webhook(s.id, url, s.namespace, s.repository, s.targetUrl, WebhookService.asList(s.kinds), s.description,
@@ -46,7 +47,9 @@ public final class WebhookViews {
     @Schema(name = "WebhookDelivery")
     public record Delivery(long id, String url,
             @Schema(description = "The webhook-id header of every attempt.") String webhookId,
-            long eventId, String repository, String kind,
+            @Schema(description = "The data event's id, or the audit event's sequence.") long eventId,
+            @Schema(nullable = true) String repository,
+            @Schema(description = "The data event's kind, or the audit event's type.") String kind,
             @Schema(enumeration = {"pending", "delivered", "failed"}) String state, int attempts,
             @Schema(description = "The last answer's status.") Integer lastStatus,
             Instant createdAt, @Schema(description = "When it is tried next, while pending.") Instant nextAttemptAt,

@@ -34,6 +34,9 @@ public final class PublicRoutes {
                 case EVENTS -> 5;
                 default -> 1;
             } ? "/**" : "";
+            if (service.equals(EVENTS) && segments[0].equals("audit")) {
+                return "/audit" + (segments.length > 1 ? "/**" : "");
+            }
             if (service.equals(EVENTS) && segments.length >= 2 && segments[1].equals("webhooks")) {
                 return "/{namespace}/webhooks" + (segments.length > 2 ? "/**" : "");
             }
@@ -67,6 +70,7 @@ public final class PublicRoutes {
         String service = switch (first) {
             case "oauth", ".well-known", "applications", "authorizations", "account", "identity-providers" -> AUTH;
             case "user", "people", "organizations" -> DIRECTORY;
+            case "audit" -> EVENTS;
             default -> namespaced(segments);
         };
         return Optional.ofNullable(service).map(s -> new Route(s, path));

@@ -33,6 +33,8 @@ class PublicRoutesTest {
         routes("/team/repositories/data-1/data/events", PublicRoutes.EVENTS, "/team/repositories/data-1/data/events");
         routes("/team/repositories/r/data/events/stream", PublicRoutes.EVENTS, "/team/repositories/r/data/events/stream");
         routes("/team/webhooks", PublicRoutes.EVENTS, "/team/webhooks");
+        routes("/audit/events", PublicRoutes.EVENTS, "/audit/events");
+        routes("/audit/webhooks/3/deliveries", PublicRoutes.EVENTS, "/audit/webhooks/3/deliveries");
         routes("/team/webhooks/7/deliveries/9/redeliver", PublicRoutes.EVENTS, "/team/webhooks/7/deliveries/9/redeliver");
         routes("/team/repositories/r/webhooks", PublicRoutes.EVENTS, "/team/repositories/r/webhooks");
         routes("/team/repositories/r/webhooks/7/secret", PublicRoutes.EVENTS, "/team/repositories/r/webhooks/7/secret");
@@ -51,6 +53,7 @@ class PublicRoutesTest {
         expected.put("/team/repositories/r/data/events", "/{namespace}/repositories/{repository}/data/events");
         expected.put("/team/repositories/r/data/events/12/commits", "/{namespace}/repositories/{repository}/data/events/**");
         expected.put("/team/webhooks", "/{namespace}/webhooks");
+        expected.put("/audit/events", "/audit/**");
         expected.put("/team/webhooks/7/deliveries", "/{namespace}/webhooks/**");
         expected.put("/team/repositories/r/webhooks", "/{namespace}/repositories/{repository}/webhooks");
         expected.put("/team/repositories/r/webhooks/7", "/{namespace}/repositories/{repository}/webhooks/**");

@@ -1,0 +1,52 @@
+package org.ziggurat.auth.audit;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.ziggurat.auth.OAuthTestSupport;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ziggurat.auth.OAuthTestSupport.asPerson;
+
+/**
+ * Changes to applications reach the audit stream: each written to the outbox by the transaction
+ * that makes it (V25's trigger), relayed to events-service, a secret's rotation told without the
+ * secret, an update that changes nothing not told.
+ */
+@QuarkusTest
+class AuditOutboxTest {
+
+    private static List<JsonObject> told(String type, String subject) {
+        return EventsDouble.AUDIT.stream().filter(e -> type.equals(e.getString("type")) && subject.equals(e.getString("subject")))
+                .toList();
+    }
+
+    @Test
+    void anApplicationsLifeReachesTheAuditStream() {
+        OAuthTestSupport.App app = OAuthTestSupport.createApp(true, "user");
+        String subject = "application/" + app.id();
+        asPerson(OAuthTestSupport.OWNER_ID, "owner", "admin").post("/applications/" + app.id() + "/secret").then().statusCode(200);
+        asPerson(OAuthTestSupport.OWNER_ID, "owner", "admin").contentType("application/json").body(Map.of("name", "Renamed"))
+                .patch("/applications/" + app.id()).then().statusCode(200);
+        asPerson(OAuthTestSupport.OWNER_ID, "owner", "admin").delete("/applications/" + app.id()).then().statusCode(204);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !told("application.deleted", subject).isEmpty());
+
+        JsonObject created = told("application.created", subject).get(0);
+        assertEquals(app.clientId(), created.getJsonObject("data").getString("client_id"));
+        assertEquals(OAuthTestSupport.OWNER_ID, created.getJsonObject("data").getLong("owner_id"));
+        JsonObject rotated = told("application.secret_rotated", subject).get(0);
+        assertFalse(rotated.encode().contains("secret_hash"), "the secret's hash is never told: " + rotated.encode());
+        assertEquals("Renamed", told("application.changed", subject).get(0).getJsonObject("data").getString("name"));
+        assertEquals(1, told("application.changed", subject).size(), "one change, one event");
+        List<Long> ids = EventsDouble.AUDIT.stream().map(e -> e.getLong("source_id")).toList();
+        assertEquals(ids.size(), ids.stream().distinct().count());
+        assertTrue(created.getString("time").startsWith("20"));
+    }
+}
