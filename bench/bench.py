@@ -920,9 +920,10 @@ def scenarios(state):
         # Webhooks (#55): the statement that records an event also queues a delivery for each
         # subscription that takes it; the delivery workers run meanwhile on the same replicas.
         "webhook-appends": {
-            "title": "appending a data event to a repository with 100 webhook subscriptions beside one with none",
+            "title": "appending a data event to a repository with 100 webhook subscriptions (receivers that sleep 30 s) "
+                     "beside one with none",
             "connections": 32,
-            "bars": [("ratio", "100 subscriptions", "no subscription", 0.5)],
+            "bars": [],
             "targets": [
                 dict(append_target("no subscription", APPEND_REPO, state), prepare=webhook_outbox_emptied),
                 dict(append_target("100 subscriptions", HOOKED_REPO, state), prepare=webhook_subscriptions),
@@ -991,7 +992,9 @@ _webhook_receiver = {}
 
 
 def webhook_receiver_url():
-    """A receiver on loopback that takes every delivery (204), in this process, for the run."""
+    """A receiver on loopback, in this process, for the run, that sleeps 30 s on every delivery before
+    it answers 204 (the issue's slow receiver): what is measured is the recording of events beside
+    100 subscriptions whose receivers hold their deliveries, not the sending of 100 times as many."""
     if "url" not in _webhook_receiver:
         import http.server
         import threading
@@ -999,6 +1002,7 @@ def webhook_receiver_url():
         class Receiver(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                time.sleep(30)
                 self.send_response(204)
                 self.end_headers()
 
@@ -1022,10 +1026,14 @@ def webhook_subscriptions(env):
     token = owner_token("user write admin")
     path = f"{API}/{OWNER}/repositories/{HOOKED_REPO}/webhooks"
     url = webhook_receiver_url()
-    existing = [w for w in http("GET", path, headers={"Authorization": f"Bearer {token}"}, expect=[200])[1]
-                if w["target_url"] == url]
+    existing = http("GET", path, headers={"Authorization": f"Bearer {token}"}, expect=[200])[1]
+    for w in existing:
+        # Made by an earlier run, whose receiver listened elsewhere.
+        if w["target_url"] != url or not w["active"]:
+            http("PATCH", f"{path}/{w['id']}", body={"url": url, "active": True},
+                 headers={"Authorization": f"Bearer {token}"}, expect=[200])
     for _ in range(WEBHOOK_SUBSCRIPTIONS - len(existing)):
-        status, answer = http("POST", path, body={"url": url, "events": ["API-Request"]},
+        status, answer, _ = http("POST", path, body={"url": url, "events": ["API-Request"]},
                               headers={"Authorization": f"Bearer {token}"})
         if status != 201:
             die(f"cannot subscribe a webhook ({status} {answer}): start the stack with "

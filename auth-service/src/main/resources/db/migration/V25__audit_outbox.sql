@@ -1,5 +1,5 @@
--- The platform's audit stream (events-service) hears of changes to applications through this
--- outbox: a trigger writes a row in the transaction of the change, whichever code made it, with
+-- The platform's audit stream (events-service) hears of changes to applications, and of what people
+-- grant them (consent: granted, changed, revoked), through this outbox: a trigger writes a row in the transaction of the change, whichever code made it, with
 -- the event (its source_id numbered here, so that a delivery sent twice is recorded once); every
 -- replica relays what is due (AuditRelay: FOR UPDATE SKIP LOCKED, then a lease), retrying with a
 -- doubling wait while events-service is away. Delivered rows are purged after a day. A change of
@@ -46,3 +46,28 @@ BEGIN
     RETURN NULL;
 END $$;
 CREATE TRIGGER application_audit AFTER INSERT OR UPDATE OR DELETE ON application FOR EACH ROW EXECUTE FUNCTION audit_application();
+
+CREATE FUNCTION audit_consent() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    c consent;
+    change text;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        c := OLD; change := 'authorization.revoked';
+    ELSIF TG_OP = 'INSERT' THEN
+        c := NEW; change := 'authorization.granted';
+    ELSE
+        IF OLD.scopes = NEW.scopes THEN
+            RETURN NULL;
+        END IF;
+        c := NEW; change := 'authorization.changed';
+    END IF;
+    INSERT INTO audit_outbox (payload) VALUES (jsonb_build_object(
+        'source_id', nextval('audit_source_id'), 'type', change,
+        'subject', 'person/' || c.person_id || '/application/' || c.application_id,
+        'actor_id', nullif(current_setting('ziggurat.actor_id', true), '')::bigint, 'time', now(),
+        'data', jsonb_build_object('person_id', c.person_id, 'application_id', c.application_id,
+            'scopes', to_jsonb(c.scopes))));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER consent_audit AFTER INSERT OR UPDATE OR DELETE ON consent FOR EACH ROW EXECUTE FUNCTION audit_consent();

@@ -29,6 +29,22 @@ class AuditOutboxTest {
     }
 
     @Test
+    void aGrantAndItsRevocationReachTheAuditStream() {
+        OAuthTestSupport.App app = OAuthTestSupport.createApp(true, "public user write");
+        OAuthTestSupport.aliceTokens(app, "user");
+        OAuthTestSupport.aliceTokens(app, "write");
+        int grant = asPerson(101, "alice", "public").get("/applications/grants").then().statusCode(200).extract().jsonPath()
+                .getInt("find { it.app.client_id == '" + app.clientId() + "' }.id");
+        asPerson(101, "alice", "public").delete("/applications/grants/" + grant).then().statusCode(204);
+        String subject = "person/101/application/" + app.id();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !told("authorization.revoked", subject).isEmpty());
+        assertEquals(List.of("user"), told("authorization.granted", subject).get(0).getJsonObject("data").getJsonArray("scopes")
+                .getList());
+        assertEquals(List.of("user", "write"), told("authorization.changed", subject).get(0).getJsonObject("data")
+                .getJsonArray("scopes").getList(), "the grant widened");
+    }
+
+    @Test
     void anApplicationsLifeReachesTheAuditStream() {
         OAuthTestSupport.App app = OAuthTestSupport.createApp(true, "user");
         String subject = "application/" + app.id();

@@ -22,8 +22,8 @@ public class AuditService {
     /** The services whose security-relevant changes join the stream. */
     public static final Set<String> SOURCES = Set.of("auth-service", "directory-service");
     /** The categories an audit webhook may take: the first word of the types. */
-    public static final List<String> CATEGORIES = List.of("account", "membership", "application", "webhook");
-    static final Pattern TYPE = Pattern.compile("(account|membership|application|webhook)\\.[a-z_]{1,40}");
+    public static final List<String> CATEGORIES = List.of("account", "membership", "application", "authorization", "webhook");
+    static final Pattern TYPE = Pattern.compile("(account|membership|application|authorization|webhook)\\.[a-z_]{1,40}");
     static final int MAX_DATA_CHARS = 8192;
 
     private final AuditRepository repository;
