@@ -4,7 +4,9 @@
 -- replica relays what is due (AuditRelay: FOR UPDATE SKIP LOCKED, then a lease), retrying with a
 -- doubling wait while events-service is away. Delivered rows are purged after a day. A change of
 -- the secret says so, never what it is; an update that changes only updated_at is no change.
--- Who made the change is the transaction's setting ziggurat.actor_id when the code set it.
+-- Who made the change is the transaction's setting ziggurat.actor_id when the code set it. The
+-- functions keep the schema they were made in (search_path FROM CURRENT): a change made by a
+-- session whose search_path does not name it (an operator's psql, say) is told too.
 CREATE SEQUENCE audit_source_id;
 
 CREATE TABLE audit_outbox (
@@ -19,7 +21,7 @@ CREATE TABLE audit_outbox (
 CREATE INDEX audit_outbox_due ON audit_outbox (next_attempt_at) WHERE done_at IS NULL;
 CREATE INDEX audit_outbox_done ON audit_outbox (done_at) WHERE done_at IS NOT NULL;
 
-CREATE FUNCTION audit_application() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION audit_application() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
     a application;
     change text;
@@ -47,7 +49,7 @@ BEGIN
 END $$;
 CREATE TRIGGER application_audit AFTER INSERT OR UPDATE OR DELETE ON application FOR EACH ROW EXECUTE FUNCTION audit_application();
 
-CREATE FUNCTION audit_consent() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION audit_consent() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
     c consent;
     change text;

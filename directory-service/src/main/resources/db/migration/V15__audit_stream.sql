@@ -4,7 +4,8 @@
 -- a membership. Triggers write the outbox row in the transaction of the change, whichever code
 -- made it, so none is missed; each row carries the event (its source_id numbered here, so that a
 -- delivery sent twice is recorded once). Who made a membership change is the transaction's
--- setting ziggurat.actor_id (OrganizationRepository sets it), null when unknown.
+-- setting ziggurat.actor_id (OrganizationRepository sets it), null when unknown. The functions keep
+-- the schema they were made in (search_path FROM CURRENT), whatever the changing session's is.
 ALTER TABLE peer_delivery DROP CONSTRAINT peer_delivery_kind_check;
 ALTER TABLE peer_delivery ADD CONSTRAINT peer_delivery_kind_check CHECK (kind IN ('erasure', 'sign_out', 'audit'));
 ALTER TABLE peer_delivery ADD COLUMN payload jsonb;
@@ -12,7 +13,7 @@ CREATE INDEX peer_delivery_done_audit ON peer_delivery (done_at) WHERE kind = 'a
 
 CREATE SEQUENCE audit_source_id;
 
-CREATE FUNCTION audit_account_event() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION audit_account_event() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
     INSERT INTO peer_delivery (person_id, username, peer, kind, payload)
     VALUES (NEW.person_id, '', 'events-service', 'audit', jsonb_build_object(
@@ -24,7 +25,7 @@ BEGIN
 END $$;
 CREATE TRIGGER account_event_audit AFTER INSERT ON account_event FOR EACH ROW EXECUTE FUNCTION audit_account_event();
 
-CREATE FUNCTION audit_membership() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION audit_membership() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
     m membership;
     change text;

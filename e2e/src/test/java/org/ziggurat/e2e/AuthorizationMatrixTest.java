@@ -218,9 +218,13 @@ class AuthorizationMatrixTest {
 
     private org.ziggurat.platform.testing.WebhookReceiver webhookReceiver;
 
+    /** The world's webhooks go with their receiver: none is retried after the test. */
     @org.junit.jupiter.api.AfterEach
     void stopTheReceiver() {
         if (webhookReceiver != null) {
+            as(adminToken).delete("/" + world.get("org-name") + "/webhooks/" + world.get("webhook")).then().statusCode(204);
+            as(adminToken).delete("/" + world.get("org-name") + "/repositories/r/webhooks/" + world.get("repo-webhook")).then()
+                    .statusCode(204);
             webhookReceiver.close();
         }
     }

@@ -48,10 +48,24 @@ class WebhooksTest {
         return new Owner(person, Platform.accessToken(person, "user", "write", "admin"), "data");
     }
 
+    /** The webhooks a test made (the token that made each, its URL): deleted after it, so that none is retried meanwhile. */
+    private final List<String[]> made = new ArrayList<>();
+
+    @org.junit.jupiter.api.AfterEach
+    void deleteTheWebhooks() {
+        made.forEach(m -> as(m[0]).delete(m[1]).then().statusCode(org.hamcrest.Matchers.oneOf(204, 404)));
+    }
+
+    /** Remembers a webhook the answer describes, made with the token; the answer. */
+    private Map<String, Object> made(String token, Map<String, Object> webhook) {
+        made.add(new String[] {token, ((String) webhook.get("url")).replace(Platform.api(), "")});
+        return webhook;
+    }
+
     /** A webhook of the owner's repository to the URL; its id and secret. */
-    private static Map<String, Object> subscribe(Owner owner, String url) {
-        return as(owner.token()).contentType("application/json").body(Map.of("url", url, "description", "e2e"))
-                .post(owner.webhooks()).then().statusCode(201).extract().path("");
+    private Map<String, Object> subscribe(Owner owner, String url) {
+        return made(owner.token(), as(owner.token()).contentType("application/json").body(Map.of("url", url, "description", "e2e"))
+                .post(owner.webhooks()).then().statusCode(201).extract().path(""));
     }
 
     private static long record(Owner owner, String note) {
@@ -75,9 +89,9 @@ class WebhooksTest {
         // (the Stack's setting), so eight repositories' events need both replicas at once.
         try (WebhookReceiver receiver = new WebhookReceiver().answering(r -> r.path().equals("/slowly")
                 ? new WebhookReceiver.Answer(200, "", Duration.ofSeconds(2), Map.of()) : WebhookReceiver.Answer.status(200))) {
-            Map<String, Object> both = as(owner.token()).contentType("application/json")
+            Map<String, Object> both = made(owner.token(), as(owner.token()).contentType("application/json")
                     .body(Map.of("url", receiver.url("/slowly"), "events", List.of("API-Request")))
-                    .post("/" + owner.person().username() + "/webhooks").then().statusCode(201).extract().path("");
+                    .post("/" + owner.person().username() + "/webhooks").then().statusCode(201).extract().path(""));
             List<Long> spread = IntStream.range(0, 8).mapToObj(i -> ((Number) as(owner.token()).contentType("application/json")
                     .body(Map.of("note", "repository " + i)).post("/" + owner.person().username() + "/repositories/lane-" + i
                             + "/data/events").then().statusCode(201).extract().path("id")).longValue()).toList();
@@ -200,9 +214,9 @@ class WebhooksTest {
         Owner owner = owner("audited");
         Platform.Person joiner = Platform.signUp("joiner");
         try (WebhookReceiver siem = new WebhookReceiver()) {
-            Map<String, Object> hook = as(operator).contentType("application/json")
+            Map<String, Object> hook = made(operator, as(operator).contentType("application/json")
                     .body(Map.of("url", siem.url("/siem"), "events", List.of("application", "membership", "webhook")))
-                    .post("/audit/webhooks").then().statusCode(201).extract().path("");
+                    .post("/audit/webhooks").then().statusCode(201).extract().path(""));
             // A person may not read the stream, nor subscribe to it.
             as(owner.token()).get("/audit/events").then().statusCode(403);
             as(owner.token()).contentType("application/json").body(Map.of("url", siem.url("/mine"))).post("/audit/webhooks")
