@@ -8,6 +8,9 @@ window.addEventListener('load', function () {
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',
+    // Tags start collapsed: expanded, Swagger UI 5 drew only the first tag of the platform's 140
+    // operations (and none of the others, in Chromium), so the reference showed one part of the API.
+    docExpansion: 'none',
     // The token a person pastes under "Authorize" stays in this page's memory, never in storage.
     persistAuthorization: false,
     oauth2RedirectUrl: root.getAttribute('data-oauth2-redirect'),

@@ -168,7 +168,9 @@ class BrowserTest {
             // The token a person pastes under Authorize, as Swagger UI keeps it.
             ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
                     "window.ui.preauthorizeApiKey('tokenHeader', arguments[0]);", "token " + token);
-            WebElement operation = driver.findElement(By.id("operations-People-getCurrentUser"));
+            // The tags start collapsed (viewer.js): open People's.
+            driver.findElement(By.cssSelector("h3.opblock-tag[data-tag='People']")).click();
+            WebElement operation = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("operations-People-getCurrentUser")));
             operation.findElement(By.cssSelector(".opblock-summary-control")).click();
             wait.until(ExpectedConditions.elementToBeClickable(operation.findElement(By.cssSelector(".try-out__btn")))).click();
             wait.until(ExpectedConditions.elementToBeClickable(operation.findElement(By.cssSelector(".execute")))).click();
