@@ -225,6 +225,53 @@ class BrowserTest {
         }
     }
 
+    /**
+     * A person who authorized the application before signs in there again (a new browser, no
+     * session): no consent page, the browser lands on the application with a code. The sign-in
+     * page's CSP once allowed its form to lead only here ({@code form-action 'self'}), and Chromium
+     * holds every redirect after the form's POST to it: the last 303, to the client, was blocked
+     * and the person stayed on the sign-in page with nothing said.
+     */
+    @Test
+    void aReturningPersonSignsInAgainAndLandsOnTheApplication() throws Exception {
+        Platform.Person returning = Platform.signUp("returning");
+        WebDriver first = browser();
+        try {
+            openSignIn(first, request());
+            first.findElement(By.id("login")).sendKeys(returning.username());
+            first.findElement(By.id("password")).sendKeys(returning.password());
+            first.findElement(By.id("sign_in")).click();
+            new WebDriverWait(first, Duration.ofSeconds(20)).until(ExpectedConditions.elementToBeClickable(By.id("approve"))).click();
+            assertTrue(AuthorizationResponse.parse(awaitCallback()).indicatesSuccess());
+        } finally {
+            first.quit();
+        }
+        WebDriver again = browser();
+        try {
+            Started started = request();
+            openSignIn(again, started);
+            again.findElement(By.id("login")).sendKeys(returning.username());
+            again.findElement(By.id("password")).sendKeys(returning.password());
+            again.findElement(By.id("sign_in")).click();
+            URI back = callbacks.poll(20, TimeUnit.SECONDS);
+            assertNotNull(back, () -> "the returning person stayed at " + again.getCurrentUrl() + ": " + again.getPageSource());
+            AuthorizationResponse answer = AuthorizationResponse.parse(back);
+            assertTrue(answer.indicatesSuccess());
+            assertEquals(started.state(), answer.getState());
+            new WebDriverWait(again, Duration.ofSeconds(20)).until(ExpectedConditions.presenceOfElementLocated(By.id("done")));
+            TokenResponse tokens = OAuthJourneyTest.exchange(app, new AuthorizationCodeGrant(
+                    answer.toSuccessResponse().getAuthorizationCode(), app.redirect(), started.verifier()));
+            assertTrue(tokens.indicatesSuccess());
+        } finally {
+            again.quit();
+        }
+    }
+
+    private static void openSignIn(WebDriver driver, Started started) {
+        driver.get(started.uri().toString());
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.presenceOfElementLocated(By.id("login")));
+    }
+
     @Test
     void denyTellsTheApplicationAccessDenied() throws Exception {
         WebDriver driver = browser();

@@ -145,6 +145,19 @@ class FederationBrowserTest {
                     "urn:geant:ziggurat.test:platform:group:" + org + ":role=admin#ziggurat.test"),
                     second.getStringListClaim("eduperson_entitlement"));
 
+            // Returning in a new browser session: the institution again, and straight back to the
+            // application with a code (the pages on the way let their forms lead to the client).
+            driver.manage().deleteAllCookies();
+            driver.get(authorizeUrl("fed-state-3", "fed-nonce-3"));
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("provider_keycloak"))).click();
+            wait.until(d -> !d.findElements(By.id("kc-login")).isEmpty() || !client.callbacks().isEmpty());
+            if (!driver.findElements(By.id("kc-login")).isEmpty()) {
+                atKeycloak(driver, "ada", "ada at the institution");
+            }
+            URI returned = client.callbacks().poll(30, TimeUnit.SECONDS);
+            assertNotNull(returned, () -> "the returning researcher stayed at " + driver.getCurrentUrl());
+            exchange(returned, "fed-state-3");
+
             // The account page lists the institution's identity.
             driver.get(Platform.api() + "/account");
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("linked_identities")));

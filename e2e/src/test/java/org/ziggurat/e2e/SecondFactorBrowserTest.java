@@ -234,6 +234,26 @@ class SecondFactorBrowserTest {
             assertEquals(List.of("hwk", "mfa"), claims.getStringListClaim("amr"), "a device-bound passkey, verified");
             assertEquals("https://refeds.org/profile/mfa", claims.getStringClaim("acr"));
 
+            // Returning, consented already: the passkey lands the browser on the application at once
+            // (the sign-in page's form may lead to the client: Chromium holds its CSP to the redirects).
+            driver.manage().deleteAllCookies();
+            driver.get(pages + "/oauth/authorize?response_type=code&client_id=" + app.get("client_id") + "&redirect_uri="
+                    + clientBase + "/callback&scope=openid%20user&nonce=n-passkey-2&state=s-passkey-2");
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("passkey_sign_in"))).click();
+            URI returned = callbacks.poll(20, TimeUnit.SECONDS);
+            assertNotNull(returned, () -> "the returning person stayed at " + driver.getCurrentUrl());
+            assertTrue(returned.getQuery().contains("state=s-passkey-2") && returned.getQuery().contains("code="), returned.toString());
+
+            // And with the password, the passkey as the second factor: the second factor's page too.
+            driver.manage().deleteAllCookies();
+            driver.get(pages + "/oauth/authorize?response_type=code&client_id=" + app.get("client_id") + "&redirect_uri="
+                    + clientBase + "/callback&scope=openid%20user&nonce=n-passkey-3&state=s-passkey-3");
+            signInWithPassword(driver, wait, person);
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("passkey_second_factor"))).click();
+            URI secondFactorReturned = callbacks.poll(20, TimeUnit.SECONDS);
+            assertNotNull(secondFactorReturned, () -> "after the second factor, the browser stayed at " + driver.getCurrentUrl());
+            assertTrue(secondFactorReturned.getQuery().contains("state=s-passkey-3"), secondFactorReturned.toString());
+
             // With the password: the passkey is the second factor. (Cookies go per site: those of the pages'.)
             driver.get(pages + "/account/security");
             driver.manage().deleteAllCookies();

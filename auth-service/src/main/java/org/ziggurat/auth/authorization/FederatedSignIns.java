@@ -168,6 +168,11 @@ public class FederatedSignIns {
                 .map(value -> new Unlinked(value, back)));
     }
 
+    /** Where this browser's attempt of {@code state} may end, read without taking it; null when unknown. */
+    public Uni<String> formTarget(String state, String browser) {
+        return attempts.formTarget(state, browser);
+    }
+
     /** The identity a browser's value holds; {@link AttemptGone} when none. */
     public Uni<FederationAttempts.Held> held(String value) {
         return attempts.held(value).onItem().ifNull().failWith(AttemptGone::new);

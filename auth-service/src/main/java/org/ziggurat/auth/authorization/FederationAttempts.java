@@ -37,8 +37,16 @@ public class FederationAttempts {
     private static final String PENDING_PREFIX = "zfi_";
     private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-    /** Where the person goes once signed in: a page, its parameters, and the application (or "-") for the log. */
-    public record Return(String path, Map<String, String> params, String clientId) {
+    /**
+     * Where the person goes once signed in: a page, its parameters, and the application (or "-") for
+     * the log; {@code formTarget}, the origin where that page may send the browser on (the client's
+     * redirect URI's, checked; null: only here), which the pages on the way let their forms lead to.
+     */
+    public record Return(String path, Map<String, String> params, String clientId, String formTarget) {
+
+        public Return(String path, Map<String, String> params, String clientId) {
+            this(path, params, clientId, null);
+        }
     }
 
     /** A new attempt: the browser's cookie value and what the provider is sent. */
@@ -68,10 +76,12 @@ public class FederationAttempts {
         String state = crypto.randomString(ALPHABET, 43);
         Upstream.Attempt attempt = derived(state, browser);
         return pool.preparedQuery("INSERT INTO federation_attempt (state_hash, browser_hash, provider, return_path, return_params, "
-                        + "client_id, link_session, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 second')")
+                        + "client_id, link_session, expires_at, form_target) "
+                        + "VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 second', $9)")
                 .execute(Tuple.tuple(Arrays.asList(Buffer.buffer(crypto.hash(state)), Buffer.buffer(crypto.hash(browser)), provider,
                         back.path(), new JsonObject(new LinkedHashMap<>(back.params())), back.clientId(),
-                        linkSession == null ? null : Buffer.buffer(linkSession), settings.attemptLifetime().toSeconds())))
+                        linkSession == null ? null : Buffer.buffer(linkSession), settings.attemptLifetime().toSeconds(),
+                        back.formTarget())))
                 .replaceWith(new Started(browser, attempt));
     }
 
@@ -84,7 +94,7 @@ public class FederationAttempts {
             return Uni.createFrom().nullItem();
         }
         return pool.preparedQuery("DELETE FROM federation_attempt WHERE state_hash = $1 AND browser_hash = $2 AND expires_at > now() "
-                        + "RETURNING provider, return_path, return_params, client_id, link_session")
+                        + "RETURNING provider, return_path, return_params, client_id, link_session, form_target")
                 .execute(Tuple.of(Buffer.buffer(crypto.hash(state)), Buffer.buffer(crypto.hash(browser))))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
@@ -97,6 +107,20 @@ public class FederationAttempts {
                 });
     }
 
+    /**
+     * Where an attempt of this browser may end (its {@link Return#formTarget()}), read without taking
+     * it: the page that posts the provider's answer must let its form lead there. Null when unknown.
+     */
+    public Uni<String> formTarget(String state, String browser) {
+        if (state == null || state.length() > 100 || browser == null || !browser.startsWith(BROWSER_PREFIX) || browser.length() > 100) {
+            return Uni.createFrom().nullItem();
+        }
+        return pool.preparedQuery("SELECT form_target FROM federation_attempt WHERE state_hash = $1 AND browser_hash = $2 "
+                        + "AND expires_at > now()")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(state)), Buffer.buffer(crypto.hash(browser))))
+                .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("form_target"));
+    }
+
     /** Keeps an identity no account uses while the person chooses; the cookie's value. */
     public Uni<String> hold(UpstreamIdentity identity, Return back) {
         String value = PENDING_PREFIX + crypto.randomString(ALPHABET, 43);
@@ -105,10 +129,10 @@ public class FederationAttempts {
                 .put("email", identity.email()).put("email_verified", identity.emailVerified())
                 .put("assurance", new JsonArray(identity.assurance())).put("orcid", identity.orcid());
         return pool.preparedQuery("INSERT INTO federation_pending (pending_hash, provider, identity, amr, return_path, return_params, "
-                        + "client_id, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 second')")
+                        + "client_id, expires_at, form_target) VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 second', $9)")
                 .execute(Tuple.tuple(Arrays.asList(Buffer.buffer(crypto.hash(value)), identity.provider(), stored,
                         identity.amr().toArray(String[]::new), back.path(), new JsonObject(new LinkedHashMap<>(back.params())),
-                        back.clientId(), settings.attemptLifetime().toSeconds())))
+                        back.clientId(), settings.attemptLifetime().toSeconds(), back.formTarget())))
                 .replaceWith(value);
     }
 
@@ -117,7 +141,7 @@ public class FederationAttempts {
         if (!plausiblePending(value)) {
             return Uni.createFrom().nullItem();
         }
-        return pool.preparedQuery("SELECT identity, amr, return_path, return_params, client_id FROM federation_pending "
+        return pool.preparedQuery("SELECT identity, amr, return_path, return_params, client_id, form_target FROM federation_pending "
                         + "WHERE pending_hash = $1 AND expires_at > now()")
                 .execute(Tuple.of(Buffer.buffer(crypto.hash(value))))
                 .map(rows -> rows.rowCount() == 0 ? null : held(rows.iterator().next()));
@@ -145,7 +169,7 @@ public class FederationAttempts {
     private static Return back(Row row) {
         Map<String, String> params = new LinkedHashMap<>();
         row.getJsonObject("return_params").forEach(e -> params.put(e.getKey(), String.valueOf(e.getValue())));
-        return new Return(row.getString("return_path"), params, row.getString("client_id"));
+        return new Return(row.getString("return_path"), params, row.getString("client_id"), row.getString("form_target"));
     }
 
     /** The nonce and the PKCE verifier of an attempt: keyed hashes of the browser's value, 43 characters each. */

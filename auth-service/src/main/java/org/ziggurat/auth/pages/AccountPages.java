@@ -50,7 +50,7 @@ class AccountPages {
     }
 
     Response login(UriInfo uri, String message, String login, int status) {
-        return authorizePages.loginPage(PATH, null, null, Map.of(), uri, message, login, status);
+        return authorizePages.loginPage(PATH, null, null, Map.of(), null, uri, message, login, status);
     }
 
     /** After signing in: to the security section, with the session (post/redirect/get). */

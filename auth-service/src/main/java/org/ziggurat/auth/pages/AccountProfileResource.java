@@ -140,7 +140,7 @@ public class AccountProfileResource {
 
     private SignInForm.Flow flow(UriInfo uri) {
         return new SignInForm.Flow("account", "-", ProfilePages.PATH, Map.of(), uri,
-                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created));
+                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created), null);
     }
 
     /** The uploaded file's bytes; null when there is none, it is empty, or it is too large. */

@@ -99,7 +99,7 @@ public class AccountResource {
             @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
             @Context UriInfo uri, @Context HttpServerRequest http) {
         SignInForm.Flow flow = new SignInForm.Flow("account", "-", AccountPages.PATH, Map.of(), uri,
-                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created));
+                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created), null);
         return forms.post(contentType, body, cookie, loginCsrfCookie, http, flow,
                 (action, form, session, address) -> change(action, form, session, uri, address));
     }

@@ -80,13 +80,27 @@ public class AuthorizePages {
 
     /** The sign-in page, with a fresh double-submit CSRF cookie. */
     public Response login(AuthorizationRequest request, UriInfo uri, String message, String loginName, int status) {
-        return loginPage("/oauth/authorize", request.app().name(), request.registeredBy(), request.frontChannel(), uri,
-                message, loginName, status);
+        return loginPage("/oauth/authorize", request.app().name(), request.registeredBy(), request.frontChannel(),
+                formTarget(request), uri, message, loginName, status);
     }
 
-    /** {@code unverified}: who registered the application, when no operator verified it; else null. */
-    Response loginPage(String path, String appName, String unverified, Map<String, String> params, UriInfo uri,
-            String message, String loginName, int status) {
+    /**
+     * Where a sign-in for this request may end: the origin of its redirect URI, checked against the
+     * application; null for the out-of-band page, which is ours. Chromium holds a form's CSP
+     * {@code form-action} to every redirect that follows its POST, so the sign-in, second-factor
+     * and federation pages must name it, or a returning person's last 303 (to the client, with the
+     * code) is blocked.
+     */
+    public static String formTarget(AuthorizationRequest request) {
+        return PageHeaders.origin(request.redirectUri());
+    }
+
+    /**
+     * {@code unverified}: who registered the application, when no operator verified it; else null.
+     * {@code formTarget}: the origin where the sign-in may end besides this site (null: none).
+     */
+    Response loginPage(String path, String appName, String unverified, Map<String, String> params, String formTarget,
+            UriInfo uri, String message, String loginName, int status) {
         String csrf = crypto.newCsrfToken();
         String html = login.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
                 .data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
@@ -96,7 +110,7 @@ public class AuthorizePages {
                 .data("forgot", PagePaths.apiPath(uri, "/account/password/recovery"))
                 .data("providers", providers.all().stream().map(p -> new ProviderButton(p.id(), p.displayName())).toList())
                 .data("federationStart", PagePaths.apiPath(uri, FederationResource.START)).data("returnPath", path).render();
-        return PageHeaders.page(status, html, null)
+        return PageHeaders.page(status, html, formTarget)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
     }
 

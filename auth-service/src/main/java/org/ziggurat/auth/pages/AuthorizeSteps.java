@@ -101,7 +101,7 @@ class AuthorizeSteps {
     private SignInForm.Flow flow(AuthorizationRequest request, UriInfo uri) {
         return new SignInForm.Flow("login", request.app().clientId(), "/oauth/authorize", request.frontChannel(), uri,
                 (message, login, status) -> pages.login(request, uri, message, login, status),
-                created -> pages.signedIn(request, uri, created));
+                created -> pages.signedIn(request, uri, created), AuthorizePages.formTarget(request));
     }
 
     Uni<Response> decide(AuthorizationRequest request, boolean approved, String csrf, String sessionCookie,

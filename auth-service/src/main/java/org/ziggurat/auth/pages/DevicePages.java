@@ -38,7 +38,7 @@ public class DevicePages {
 
     /** The sign-in page of the device flow's verification page, which posts back there. */
     public Response deviceLogin(Map<String, String> params, UriInfo uri, String message, String loginName, int status) {
-        return authorizePages.loginPage("/oauth/device", "A device", null, params, uri, message, loginName, status);
+        return authorizePages.loginPage("/oauth/device", "A device", null, params, null, uri, message, loginName, status);
     }
 
 

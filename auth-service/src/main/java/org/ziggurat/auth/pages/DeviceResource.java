@@ -190,7 +190,7 @@ public class DeviceResource {
         Map<String, String> params = codeOf(form);
         return new SignInForm.Flow("device", "-", "/oauth/device", params, uri,
                 (message, login, status) -> devicePages.deviceLogin(params, uri, message, login, status),
-                created -> devicePages.deviceSignedIn(params, uri, created));
+                created -> devicePages.deviceSignedIn(params, uri, created), null);
     }
 
     /** The user code a form carries on (from the address, through sign-in), if any. */

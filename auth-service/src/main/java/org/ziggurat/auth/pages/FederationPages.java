@@ -43,12 +43,15 @@ class FederationPages {
         this.settings = settings;
     }
 
-    /** The provider's answer as a form that posts itself here (a GET changes nothing). */
-    Response continueForm(Map<String, String> fields, UriInfo uri) {
+    /**
+     * The provider's answer as a form that posts itself here (a GET changes nothing); {@code formTarget}:
+     * the origin where the sign-in may end (the client's), which the form must be let lead to.
+     */
+    Response continueForm(Map<String, String> fields, String formTarget, UriInfo uri) {
         List<AuthorizePages.Param> hidden = new ArrayList<>();
         fields.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
         String html = continueForm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationResource.CALLBACK)).data("params", hidden).render();
-        return PageHeaders.page(200, html, null).build();
+        return PageHeaders.page(200, html, formTarget).build();
     }
 
     /**
@@ -84,7 +87,8 @@ class FederationPages {
                 .data("emailVerified", who.emailVerified())
                 .data("passkeyOptions", session == null ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0) : null)
                 .render();
-        return PageHeaders.page(status, html, null)
+        // Its forms (sign in, make an account, link) lead back where the sign-in began: perhaps the client.
+        return PageHeaders.page(status, html, held.back().formTarget())
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
     }
 

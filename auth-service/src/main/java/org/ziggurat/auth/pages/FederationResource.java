@@ -144,7 +144,8 @@ public class FederationResource {
         if ("/oauth/authorize".equals(path)) {
             return requests.check(form.only(AuthorizationRequest.PARAMETERS)).map(request -> request == null
                     || AuthorizationRequests.pushRequired(request) || requests.refusal(request) != null ? null
-                    : new FederationAttempts.Return(path, request.afterSignIn(), request.app().clientId()))
+                    : new FederationAttempts.Return(path, request.afterSignIn(), request.app().clientId(),
+                            AuthorizePages.formTarget(request)))
                     .onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithNull();
         }
         if ("/oauth/device".equals(path)) {
@@ -165,12 +166,16 @@ public class FederationResource {
     @APIResponse(responseCode = "400", description = "No state, or a repeated parameter.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     @Path("/callback")
-    public Response answer(@Context UriInfo uri) {
+    public Uni<Response> answer(@Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
+            @Context UriInfo uri) {
         QueryParameters.Read read = QueryParameters.read(uri, List.of("state", "code", "iss", "error"));
         if (read.repeated() != null || read.values().get("state") == null) {
-            return pages.error(400, "This is not an answer of a sign-in that began here. Start again.", null, uri);
+            return Uni.createFrom().item(pages.error(400, "This is not an answer of a sign-in that began here. Start again.", null, uri));
         }
-        return pages.continueForm(read.values(), uri);
+        // Read, not taken: the form's POST takes the attempt; its CSP must let the way on reach the client.
+        return federated.formTarget(read.values().get("state"), browser)
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithNull()
+                .map(target -> pages.continueForm(read.values(), target, uri));
     }
 
     @Operation(operationId = "finishFederatedSignIn", summary = "Finish a sign-in with another provider",
@@ -222,8 +227,8 @@ public class FederationResource {
                     signedIn.back().path(), signedIn.back().params(), uri, signedIn.created()), pages.attemptCleared(uri)));
         }
         if (outcome instanceof FederatedSignIns.SecondFactorDue due) {
-            return Uni.createFrom().item(withCookie(secondFactorPages.form(due.back().path(), due.back().params(), uri, null,
-                    200, due.pendingSignIn(), due.personId()), pages.attemptCleared(uri)));
+            return Uni.createFrom().item(withCookie(secondFactorPages.form(due.back().path(), due.back().params(),
+                    due.back().formTarget(), uri, null, 200, due.pendingSignIn(), due.personId()), pages.attemptCleared(uri)));
         }
         if (outcome instanceof FederatedSignIns.Unlinked unlinked) {
             return Uni.createFrom().item(pages.toChoice(unlinked.held(), uri));
@@ -277,7 +282,7 @@ public class FederationResource {
         return authorizePages.withForm(contentType, body, form -> withHeld(held, uri, (found, provider) -> {
             SignInForm.Flow flow = new SignInForm.Flow("federation", found.back().clientId(), IDENTITY, Map.of(), uri,
                     (message, login, status) -> pages.identity(found, provider, null, message, status, null, login, uri),
-                    created -> authorizePages.backWithSession(IDENTITY, Map.of(), uri, created));
+                    created -> authorizePages.backWithSession(IDENTITY, Map.of(), uri, created), found.back().formTarget());
             String action = form.get("action");
             if (action == null) {
                 return Uni.createFrom().item(authorizePages.error(400, "Unknown action."));

@@ -49,7 +49,7 @@ class ProfilePages {
     }
 
     Response login(UriInfo uri, String message, String login, int status) {
-        return authorizePages.loginPage(PATH, null, null, Map.of(), uri, message, login, status);
+        return authorizePages.loginPage(PATH, null, null, Map.of(), null, uri, message, login, status);
     }
 
     Response signedIn(UriInfo uri, LoginSessions.Created created) {

@@ -41,10 +41,11 @@ class SecondFactorPages {
     /**
      * The code's form, posting to {@code path} with the page's {@code params}, under a fresh CSRF
      * cookie; {@code pendingValue}, when not null, is set as the pending sign-in's cookie. With the
-     * pending person's id (not 0), the form offers their passkey too.
+     * pending person's id (not 0), the form offers their passkey too. {@code formTarget}: the origin
+     * where the sign-in may end (the client's, checked), which the form's CSP must let it lead to.
      */
-    Response form(String path, Map<String, String> params, UriInfo uri, String message, int status, String pendingValue,
-            long personId) {
+    Response form(String path, Map<String, String> params, String formTarget, UriInfo uri, String message, int status,
+            String pendingValue, long personId) {
         String csrf = crypto.newCsrfToken();
         List<AuthorizePages.Param> hidden = new ArrayList<>();
         params.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
@@ -52,7 +53,7 @@ class SecondFactorPages {
                 .data("error", message).data("csrf", csrf).data("params", hidden)
                 .data("passkeyOptions", personId > 0 ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SECOND_FACTOR, personId) : null)
                 .render();
-        Response.ResponseBuilder page = PageHeaders.page(status, html, null)
+        Response.ResponseBuilder page = PageHeaders.page(status, html, formTarget)
                 .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600));
         if (pendingValue != null) {
             page.cookie(PageHeaders.cookie(PendingSignIns.COOKIE, pendingValue, PagePaths.secure(uri),

@@ -34,10 +34,12 @@ class SignInForm {
     /**
      * A page's sign-in: {@code pageName} and {@code clientId} (or "-") for the security log; the
      * page's {@code path} and the {@code params} its forms carry, which the second factor's form
-     * carries too; how it shows its password form again; how it goes on once the person is signed in.
+     * carries too; how it shows its password form again; how it goes on once the person is signed in;
+     * {@code formTarget}, the origin where the way on may end (the client's, checked; null: only here),
+     * which the second factor's page lets its form lead to as the sign-in page does.
      */
     record Flow(String pageName, String clientId, String path, Map<String, String> params, UriInfo uri,
-            FormAgain formAgain, Function<LoginSessions.Created, Response> signedIn) {
+            FormAgain formAgain, Function<LoginSessions.Created, Response> signedIn, String formTarget) {
     }
 
     private final SignIns signIns;
@@ -70,8 +72,8 @@ class SignInForm {
         return signIns.signIn(flow.pageName(), flow.clientId(), login, form.get("password"), CallerAddress.of(http))
                 .call(passed -> passed.session() == null ? Uni.createFrom().voidItem() : device.record(passed.session()))
                 .map(passed -> passed.session() != null ? flow.signedIn().apply(passed.session())
-                        : secondFactorPages.form(flow.path(), flow.params(), flow.uri(), null, 200, passed.pendingSignIn(),
-                                passed.personId()))
+                        : secondFactorPages.form(flow.path(), flow.params(), flow.formTarget(), flow.uri(), null, 200,
+                                passed.pendingSignIn(), passed.personId()))
                 .onFailure(SignIns.SignInRefused.class).recoverWithItem(e ->
                         ((SignIns.SignInRefused) e).throttled()
                                 ? formAgain.show("Too many sign-in attempts. Wait a few minutes and try again.", login, 429)
@@ -139,7 +141,7 @@ class SignInForm {
 
     /** The code's form again; {@code personId} (0: not known) for its passkey's challenge. */
     private Response again(Flow flow, String message, int status, long personId) {
-        return secondFactorPages.form(flow.path(), flow.params(), flow.uri(), message, status, null, personId);
+        return secondFactorPages.form(flow.path(), flow.params(), flow.formTarget(), flow.uri(), message, status, null, personId);
     }
 
     /**

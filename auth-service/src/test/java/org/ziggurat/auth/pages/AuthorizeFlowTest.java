@@ -219,6 +219,9 @@ class AuthorizeFlowTest {
                 .header("Content-Security-Policy", containsString("default-src 'none'"))
                 .header("X-Frame-Options", "DENY").header("Cache-Control", "no-store")
                 .body(containsString("name=\"password\"")).body(containsString("Test app"));
+        // Its form may lead to the client, where a returning person's sign-in ends (Chromium holds
+        // the redirects after a form's POST to its CSP), and nowhere else.
+        page.then().header("Content-Security-Policy", containsString("form-action 'self' https://app.example.org;"));
         assertTrue(page.getDetailedCookie(org.ziggurat.auth.authorization.LoginSessions.LOGIN_CSRF_COOKIE).isHttpOnly());
         // Without the CSRF cookie's twin in the form: refused, no session.
         Map<String, String> form = hiddenFields(page.asString());
@@ -478,6 +481,8 @@ class AuthorizeFlowTest {
     void outOfBandShowsTheCodeOnAPage() {
         App app = createApp(true, "public user", "urn:ietf:wg:oauth:2.0:oob");
         Browser browser = new Browser();
+        browser.get(authorizeUrl(app, "urn:ietf:wg:oauth:2.0:oob", "user", null, null)).then()
+                .header("Content-Security-Policy", containsString("form-action 'self';"));
         Response afterLogin = signIn(browser, authorizeUrl(app, "urn:ietf:wg:oauth:2.0:oob", "user", null, null),
                 "alice password 1");
         Response consent = browser.get(relative(afterLogin.getHeader("Location")));

@@ -140,7 +140,11 @@ class FederationFlowTest {
 
         // The page the provider sends the browser to changes nothing: its GET twice, then its form.
         long attempts = count("SELECT count(*) FROM federation_attempt");
-        assertEquals(200, browser.get(relative(callback)).statusCode());
+        Response continuePage = browser.get(relative(callback));
+        assertEquals(200, continuePage.statusCode());
+        // Its form's way on ends at the application (Chromium holds the redirects to the form's CSP).
+        continuePage.then().header("Content-Security-Policy",
+                org.hamcrest.Matchers.containsString("form-action 'self' https://app.example.org;"));
         assertEquals(attempts, count("SELECT count(*) FROM federation_attempt"), "a GET took no attempt");
         Response held = back(browser, callback);
         assertEquals(303, held.statusCode(), held.asString());
@@ -148,6 +152,7 @@ class FederationFlowTest {
 
         Response choice = browser.get("/account/federation/identity");
         assertEquals(200, choice.statusCode());
+        choice.then().header("Content-Security-Policy", org.hamcrest.Matchers.containsString("form-action 'self' https://app.example.org;"));
         String page = choice.asString();
         assertTrue(page.contains("nova-1@uni.example"), page);
         assertTrue(page.contains("value=\"nova-1\""), "the username proposed from the provider's");

@@ -99,6 +99,9 @@ class SecondFactorSignInTest {
         Response second = password(browser, url(app, "scope", "openid", "nonce", "n-mfa-1"), "dora");
         assertEquals(200, second.statusCode());
         assertTrue(second.asString().contains("value=\"second_factor\""), "the second factor's form");
+        // Its form's way on ends at the application: the CSP lets it lead there.
+        assertTrue(second.getHeader("Content-Security-Policy").contains("form-action 'self' https://app.example.org;"),
+                second.getHeader("Content-Security-Policy"));
         assertFalse(browser.cookies.containsKey("ziggurat_session"), "no session before the second factor");
         assertTrue(browser.cookies.containsKey("ziggurat_pending_sign_in"));
 
