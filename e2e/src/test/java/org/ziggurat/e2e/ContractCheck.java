@@ -23,11 +23,14 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Checks every exchange with the public API against the merged OpenAPI document that the gateway
@@ -75,10 +78,26 @@ final class ContractCheck implements Filter {
         return ANSWERS;
     }
 
-    /** The merged document as the running gateway serves it. */
+    /**
+     * The merged document as the running gateways serve it. A gateway answers 503 "not ready" until
+     * it has read every service's document whole; each replica reads them on its own, so this waits
+     * until every one serves it, and a test that reads it through the balancer later meets none still waiting.
+     */
     static synchronized String document() {
         if (document == null) {
-            document = RestAssured.given().baseUri(Stack.get().api).get("/openapi").then().statusCode(200)
+            Stack stack = Stack.get();
+            for (String gateway : Stack.instancesOf("gateway")) {
+                await("the merged OpenAPI document at " + gateway).atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofMillis(200)).until(() -> {
+                            int status = RestAssured.given().baseUri(stack.instanceUrl(gateway)).get("/api/openapi")
+                                    .statusCode();
+                            if (status != 200 && status != 503) {
+                                throw new AssertionError(gateway + " answered " + status + " for the OpenAPI document");
+                            }
+                            return status == 200;
+                        });
+            }
+            document = RestAssured.given().baseUri(stack.api).get("/openapi").then().statusCode(200)
                     .extract().asString();
         }
         return document;

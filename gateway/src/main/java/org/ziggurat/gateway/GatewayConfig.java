@@ -139,4 +139,11 @@ public interface GatewayConfig {
     /** Connections kept per service by each event loop (UpstreamProxies). */
     @WithDefault("64")
     int maxConnectionsPerService();
+
+    /**
+     * How long the first read of a service's OpenAPI document may take (ApiReference). A read that
+     * fails is tried again, with twice the time each round up to 30 s, and never given up.
+     */
+    @WithDefault("3s")
+    Duration openapiTimeout();
 }

@@ -228,7 +228,7 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
     }
 
     /** Each stand-in's own OpenAPI document: a shared Problem, and two different Person schemas. */
-    static String openApi(String service) {
+    public static String openApi(String service) {
         String problem = "\"Problem\":{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"integer\"}}}";
         return switch (service) {
             case PublicRoutes.AUTH -> "{\"openapi\":\"3.0.3\",\"paths\":{\"/oauth/token\":{\"post\":{\"summary\":\"Token\","
@@ -240,6 +240,8 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                     + "\"components\":{\"schemas\":{" + problem + ",\"PasswordCheck\":{\"type\":\"object\"},"
                     + "\"Person\":{\"type\":\"object\",\"properties\":{\"username\":{\"type\":\"string\"},"
                     + "\"home\":{\"$ref\":\"#/components/schemas/Place\"}}},\"Place\":{\"type\":\"object\"}}}}";
+            case PublicRoutes.EVENTS -> "{\"openapi\":\"3.0.3\",\"paths\":{\"/{namespace}/repositories/{repository}/data/events\":"
+                    + "{\"get\":{\"responses\":{\"200\":{}}}}}}";
             default -> "{\"openapi\":\"3.0.3\",\"paths\":{\"/{namespace}/vocab/schemes\":{\"get\":{\"responses\":{\"200\":"
                     + "{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Person\"}}}}}}}},"
                     + "\"components\":{\"schemas\":{\"Person\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}}}}";

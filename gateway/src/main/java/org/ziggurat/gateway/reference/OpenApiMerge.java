@@ -30,7 +30,7 @@ public final class OpenApiMerge {
     }
 
     /** {@code documents}: service name to its document, in a stable order. */
-    public static ObjectNode merge(Map<String, JsonNode> documents, String serverUrl, List<String> unavailable) {
+    public static ObjectNode merge(Map<String, JsonNode> documents, String serverUrl) {
         ObjectNode merged = JSON.objectNode();
         merged.put("openapi", "3.0.3");
         ObjectNode info = merged.putObject("info");
@@ -76,10 +76,6 @@ public final class OpenApiMerge {
         pruneUnreferenced(paths, components);
         if (!components.isEmpty()) {
             merged.set("components", components);
-        }
-        if (!unavailable.isEmpty()) {
-            ArrayNode missing = merged.putArray("x-unavailable-services");
-            unavailable.forEach(missing::add);
         }
         return merged;
     }
