@@ -50,6 +50,14 @@ public interface AuthConfig {
     Duration loginSessionLifetime();
 
     /**
+     * How long after a sign-in its session may add a way into the account (a passkey, an
+     * authenticator app, a linked identity) or turn a protection off without the password again
+     * ({@code RecentSignIns}).
+     */
+    @WithDefault("10m")
+    Duration recentSignIn();
+
+    /**
      * How often expired tokens, codes, device authorizations and sessions leave the database
      * ({@code TokenPurge}, which reads it); {@code off} for never, as in the tests, which purge
      * themselves.

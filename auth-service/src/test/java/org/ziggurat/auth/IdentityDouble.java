@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * to a person the caller names (409 when someone else's), the last way to sign in kept, the
  * second factor due after a provider for people who have one unless they turned it off.
  */
-final class IdentityDouble {
+public final class IdentityDouble {
 
     private static final Pattern USERNAME = Pattern.compile("[a-z0-9](?:-?[a-z0-9])*");
 
@@ -36,6 +36,17 @@ final class IdentityDouble {
     private static final AtomicLong LINK_IDS = new AtomicLong(1);
 
     private IdentityDouble() {
+    }
+
+    /** Whether the provider's subject is linked to the person. */
+    public static boolean linkedTo(String provider, String subject, long personId) {
+        Link link = find(provider, subject);
+        return link != null && link.personId() == personId;
+    }
+
+    /** Whether the person turned their second factor after a provider's sign-in off. */
+    public static boolean noSecondFactorAfterUpstream(long personId) {
+        return NO_FACTOR_AFTER_UPSTREAM.contains(personId);
     }
 
     static boolean handles(String path) {

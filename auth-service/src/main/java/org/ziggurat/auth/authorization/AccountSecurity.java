@@ -45,9 +45,11 @@ public class AccountSecurity {
 
     private final SecurityLogEntries securityLog;
     private final org.ziggurat.auth.tokens.TokenRepository tokens;
+    private final RecentSignIns recentSignIns;
 
     AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions, GrantRepository grants,
-            SecurityLogEntries securityLog, org.ziggurat.auth.tokens.TokenRepository tokens) {
+            SecurityLogEntries securityLog, org.ziggurat.auth.tokens.TokenRepository tokens, RecentSignIns recentSignIns) {
+        this.recentSignIns = recentSignIns;
         this.securityLog = securityLog;
         this.tokens = tokens;
         this.directory = directory;
@@ -87,8 +89,9 @@ public class AccountSecurity {
      * pass, {@link DirectoryClient.Conflict} when it is registered already.
      */
     public Uni<List<String>> addPasskey(LoginSessions.Session session, String registration, String name,
-            String clientAddress) {
-        return passkeys.register(session.personId(), registration, name, clientAddress)
+            Confirmation confirmation, String clientAddress) {
+        return recentOrSudo(session, confirmation, clientAddress)
+                .chain(() -> passkeys.register(session.personId(), registration, name, clientAddress))
                 .call(() -> sessions.secondFactorAdded(session));
     }
 
@@ -105,9 +108,13 @@ public class AccountSecurity {
         return directory.factors(session.personId());
     }
 
-    /** A new key to enrol; {@link DirectoryClient.Conflict} when one is set up already. */
-    public Uni<DirectoryClient.TotpEnrolment> startTotp(LoginSessions.Session session) {
-        return directory.startTotp(session.personId());
+    /**
+     * A new key to enrol, after a recent sign-in or the password ({@link SudoRefused});
+     * {@link DirectoryClient.Conflict} when one is set up already.
+     */
+    public Uni<DirectoryClient.TotpEnrolment> startTotp(LoginSessions.Session session, Confirmation confirmation,
+            String clientAddress) {
+        return recentOrSudo(session, confirmation, clientAddress).chain(() -> directory.startTotp(session.personId()));
     }
 
     /**
@@ -156,6 +163,23 @@ public class AccountSecurity {
 
     /** Who the person is, again: their password, or the assertion of one of their passkeys (null when not given). */
     public record Confirmation(String password, String passkeyAssertion) {
+    }
+
+    /**
+     * Before a way into the account is added (or a protection turned off): nothing more within a
+     * few minutes of the session's sign-in ({@link RecentSignIns}), else {@link #sudo}. A
+     * confirmation given is checked either way. A stolen session cookie alone adds no factor.
+     */
+    public Uni<Void> recentOrSudo(LoginSessions.Session session, Confirmation confirmation, String clientAddress) {
+        boolean given = confirmation != null && (confirmation.password() != null && !confirmation.password().isEmpty()
+                || confirmation.passkeyAssertion() != null && !confirmation.passkeyAssertion().isBlank());
+        if (!given && recentSignIns.recent(session)) {
+            return Uni.createFrom().voidItem();
+        }
+        if (!given) {
+            EVENTS.infof("event=sudo_needed person_id=%d", session.personId());
+        }
+        return sudo(session, confirmation == null ? new Confirmation(null, null) : confirmation, clientAddress);
     }
 
     /**

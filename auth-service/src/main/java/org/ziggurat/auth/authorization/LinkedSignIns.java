@@ -44,7 +44,8 @@ public class LinkedSignIns {
                 .onFailure(DirectoryClient.Conflict.class).transform(e -> new LastWayToSignIn());
     }
 
-    public Uni<Void> secondFactorAfterUpstream(LoginSessions.Session session, boolean required) {
-        return directory.setUpstreamSettings(session.personId(), new DirectoryClient.UpstreamSettings(required)).replaceWithVoid();
+    public Uni<Void> secondFactorAfterUpstream(LoginSessions.Session session, boolean required, String clientAddress) {
+        return directory.setUpstreamSettings(session.personId(), new DirectoryClient.UpstreamSettings(required), clientAddress)
+                .replaceWithVoid();
     }
 }

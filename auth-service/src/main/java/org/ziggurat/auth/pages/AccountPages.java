@@ -38,9 +38,12 @@ class AccountPages {
     private final PlatformName platformName;
     private final Passkeys passkeys;
 
+    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
+
     AccountPages(@Location("account_security") Template security, @Location("account_totp") Template totp,
             @Location("account_codes") Template codes, AuthorizePages authorizePages, PlatformName platformName,
-            Passkeys passkeys) {
+            Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
+        this.recentSignIns = recentSignIns;
         this.passkeys = passkeys;
         this.security = security;
         this.totp = totp;
@@ -117,7 +120,11 @@ class AccountPages {
             Map.entry("passkey_added", "passkey added"),
             Map.entry("passkey_removed", "passkey removed"),
             Map.entry("password_reset", "password set with a recovery link"),
-            Map.entry("password_changed", "password changed"));
+            Map.entry("password_changed", "password changed"),
+            Map.entry("identity_linked", "another provider's account linked: "),
+            Map.entry("identity_unlinked", "another provider's account unlinked: "),
+            Map.entry("upstream_second_factor_off", "second factor no longer asked after another provider's sign-in"),
+            Map.entry("upstream_second_factor_on", "second factor asked again after another provider's sign-in"));
 
     static SecurityView view(DirectoryClient.FactorStatus status) {
         List<EventView> events = status.events() == null ? List.of() : status.events().stream()
@@ -144,6 +151,7 @@ class AccountPages {
                 .data("passkeyOptions", passkeys.registrationOptions(session.personId(), session.username(), platformName.name()))
                 .data("sudoOptions", status.passkeys() == null || status.passkeys().isEmpty() ? null
                         : passkeys.signInOptions(PasskeyChallenges.Ceremony.SUDO, session.personId()))
+                .data("confirmNeeded", !recentSignIns.recent(session))
                 .data("error", message).data("signedInWith", session.amr().contains("mfa")
                         ? "your password and a second factor" : "your password").render();
         return PageHeaders.page(code, html, null).build();

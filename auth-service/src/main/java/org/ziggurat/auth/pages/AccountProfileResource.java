@@ -48,8 +48,11 @@ public class AccountProfileResource {
 
     private final LinkedSignIns linkedSignIns;
 
+    private final org.ziggurat.auth.authorization.AccountSecurity security;
+
     AccountProfileResource(AccountDetails details, LoginSessions sessions, AccountForms forms, ProfilePages pages,
-            AuthorizePages authorizePages, LinkedSignIns linkedSignIns) {
+            AuthorizePages authorizePages, LinkedSignIns linkedSignIns, org.ziggurat.auth.authorization.AccountSecurity security) {
+        this.security = security;
         this.linkedSignIns = linkedSignIns;
         this.details = details;
         this.sessions = sessions;
@@ -185,11 +188,21 @@ public class AccountProfileResource {
                                     : ((DirectoryClient.Conflict) e).detail() + " Nothing was deleted.", null, 409, uri)),
                     session, uri);
             case "unlink_identity" -> unlink(session, form.get("identity"), address, uri);
-            case "upstream_settings" -> linkedSignIns.secondFactorAfterUpstream(session,
-                            "yes".equals(form.get("second_factor_after_upstream")))
-                    .map(done -> pages.changed(uri));
+            case "upstream_settings" -> upstreamSettings(session, "yes".equals(form.get("second_factor_after_upstream")),
+                    form, address, uri);
             default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
         };
+    }
+
+    /**
+     * Asking for the second factor after another provider's sign-in: turning it on needs nothing
+     * more; turning it off is a protection gone, so a recent sign-in or the password again.
+     */
+    private Uni<Response> upstreamSettings(LoginSessions.Session session, boolean required,
+            org.ziggurat.auth.oauth.OAuthForm form, String address, UriInfo uri) {
+        Uni<Void> confirmed = required ? Uni.createFrom().voidItem() : security.recentOrSudo(session, confirmation(form), address);
+        return sudoRefused(confirmed.chain(() -> linkedSignIns.secondFactorAfterUpstream(session, required, address))
+                .map(done -> pages.changed(uri)), session, uri);
     }
 
     private Uni<Response> unlink(LoginSessions.Session session, String identity, String address, UriInfo uri) {
@@ -213,7 +226,7 @@ public class AccountProfileResource {
     private Uni<Response> sudoRefused(Uni<Response> change, LoginSessions.Session session, UriInfo uri) {
         return change.onFailure(AccountSecurity.SudoRefused.class).recoverWithUni(e -> ((AccountSecurity.SudoRefused) e).throttled()
                 ? page(session, "Too many attempts. Wait a few minutes and try again.", null, 429, uri)
-                : page(session, "That password is not right. Nothing was changed.", null, 401, uri));
+                : page(session, "Confirm with your password: it was missing or not right. Nothing was changed.", null, 401, uri));
     }
 
     private Uni<Response> page(LoginSessions.Session session, String error, String notice, int status, UriInfo uri) {

@@ -106,9 +106,10 @@ public class AccountResource {
 
     private Uni<Response> change(String action, OAuthForm form, LoginSessions.Session session, UriInfo uri, String address) {
         return switch (action == null ? "" : action) {
-            case "totp_start" -> security.startTotp(session).map(enrolment -> pages.totp(session, enrolment, null, 200, uri))
+            case "totp_start" -> sudoRefused(security.startTotp(session, confirmation(form), address)
+                    .map(enrolment -> pages.totp(session, enrolment, null, 200, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
-                            "An authenticator app is set up already: remove it first.", 409, uri));
+                            "An authenticator app is set up already: remove it first.", 409, uri)), session, uri);
             case "totp_confirm" -> security.confirmTotp(session, form.get("code") == null ? "" : form.get("code"), address)
                     .map(codes -> pages.recoveryCodes(codes, uri))
                     .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> pages.totp(session, null,
@@ -122,14 +123,16 @@ public class AccountResource {
                     .map(codes -> pages.recoveryCodes(codes, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
                             "Recovery codes come with two-factor authentication: turn it on first.", 409, uri)), session, uri);
-            case "passkey_register" -> security.addPasskey(session, form.get("credential"), form.get("name"), address)
+            // The form's credential is the new passkey's registration: only the password confirms here.
+            case "passkey_register" -> sudoRefused(security.addPasskey(session, form.get("credential"), form.get("name"),
+                            new AccountSecurity.Confirmation(form.get("password"), null), address)
                     .map(codes -> codes.isEmpty() ? pages.changed(uri) : pages.recoveryCodes(codes, uri))
                     .onFailure(PasskeyVerifier.PasskeyRefused.class).recoverWithUni(() -> showSecurity(session,
                             "The passkey could not be added: the browser's answer did not pass. Try again.", 400, uri))
                     .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> showSecurity(session,
                             "Give the passkey a name (up to 64 characters) to tell it from others.", 422, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
-                            "This passkey is registered already.", 409, uri));
+                            "This passkey is registered already.", 409, uri)), session, uri);
             case "passkey_remove" -> sudoRefused(passkeyId(form.get("passkey"))
                     .chain(id -> security.removePasskey(session, id, confirmation(form), address))
                     .map(done -> pages.changed(uri))
@@ -169,7 +172,8 @@ public class AccountResource {
     private Uni<Response> sudoRefused(Uni<Response> change, LoginSessions.Session session, UriInfo uri) {
         return change.onFailure(AccountSecurity.SudoRefused.class).recoverWithUni(e -> ((AccountSecurity.SudoRefused) e).throttled()
                 ? showSecurity(session, "Too many attempts. Wait a few minutes and try again.", 429, uri)
-                : showSecurity(session, "That password is not right. Nothing was changed.", 401, uri));
+                : showSecurity(session, "Confirm with your password (or a passkey): it was missing or not right. "
+                        + "Nothing was changed.", 401, uri));
     }
 
     private Uni<Response> showSecurity(LoginSessions.Session session, String message, int status, UriInfo uri) {

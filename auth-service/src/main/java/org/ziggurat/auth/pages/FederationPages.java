@@ -31,9 +31,12 @@ class FederationPages {
     private final Template onward;
     private final Passkeys passkeys;
 
+    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
+
     FederationPages(@Location("federation_continue") Template continueForm, @Location("federation_identity") Template identity,
             @Location("federation_error") Template error, @Location("federation_onward") Template onward, TokenCrypto crypto,
-            FederationSettings settings, Passkeys passkeys) {
+            FederationSettings settings, Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
+        this.recentSignIns = recentSignIns;
         this.onward = onward;
         this.passkeys = passkeys;
         this.continueForm = continueForm;
@@ -80,6 +83,7 @@ class FederationPages {
                 .data("provider", provider.displayName()).data("label", who.label()).data("error", message)
                 .data("username", session == null ? null : session.username())
                 .data("sessionCsrf", session == null ? null : session.csrfToken())
+                .data("confirmNeeded", session != null && !recentSignIns.recent(session))
                 .data("newAccounts", provider.newAccounts()).data("csrf", csrf).data("login", login)
                 .data("proposedUsername", typed != null ? typed[0] : UsernameProposals.of(who))
                 .data("proposedName", typed != null ? typed[1] : who.name() == null ? "" : who.name())

@@ -23,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.ziggurat.auth.authorization.AccountSecurity;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.authorization.AuthorizationRequests;
 import org.ziggurat.auth.authorization.FederatedSignIns;
@@ -66,10 +67,12 @@ public class FederationResource {
     private final SignIns signIns;
     private final LoginSessions sessions;
     private final AuthorizationRequests requests;
+    private final AccountSecurity security;
 
     FederationResource(FederatedSignIns federated, UpstreamProviders providers, FederationPages pages,
             AuthorizePages authorizePages, SecondFactorPages secondFactorPages, SignInForm signInForm, SignIns signIns,
-            LoginSessions sessions, AuthorizationRequests requests) {
+            LoginSessions sessions, AuthorizationRequests requests, AccountSecurity security) {
+        this.security = security;
         this.federated = federated;
         this.providers = providers;
         this.pages = pages;
@@ -100,7 +103,7 @@ public class FederationResource {
     public Uni<Response> start(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
             @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri) {
+            @Context UriInfo uri, @Context HttpServerRequest http) {
         return authorizePages.withForm(contentType, body, form -> {
             Upstream provider = providers.find(form.get("provider"));
             if (provider == null) {
@@ -116,7 +119,16 @@ public class FederationResource {
                         signIns.csrfRefused("account", "-", session);
                         return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
                     }
-                    return toProvider(provider, new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-"), session, uri);
+                    // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
+                    FederationAttempts.Return back = new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-");
+                    return security.recentOrSudo(session, confirmation(form), CallerAddress.of(http))
+                            .chain(() -> toProvider(provider, back, session, uri))
+                            .onFailure(AccountSecurity.SudoRefused.class).recoverWithItem(e -> pages.error(
+                                    ((AccountSecurity.SudoRefused) e).throttled() ? 429 : 401,
+                                    ((AccountSecurity.SudoRefused) e).throttled()
+                                            ? "Too many attempts. Wait a few minutes and try again."
+                                            : "Confirm with your password to link another account: it was missing or not right. "
+                                                    + "Nothing was linked.", back, uri));
                 });
             }
             if (!TokenCrypto.sameValue(form.get("csrf"), loginCsrfCookie)) {
@@ -332,7 +344,9 @@ public class FederationResource {
                 signIns.csrfRefused("federation", found.back().clientId(), session);
                 return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
             }
-            return federated.linkHeld(held, session, address)
+            // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
+            return security.recentOrSudo(session, confirmation(form), address)
+                    .chain(() -> federated.linkHeld(held, session, address))
                     .map(back -> Response.status(SEE_OTHER).header("Location",
                                     PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params()))
                             .header("Cache-Control", "no-store").cookie(pages.heldCleared(uri)).build())
@@ -341,7 +355,11 @@ public class FederationResource {
                             null, null, uri))
                     .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> pages.identity(found, provider, session,
                             "Your account links as many other accounts as it may. Unlink one on your account page first.",
-                            422, null, null, uri));
+                            422, null, null, uri))
+                    .onFailure(AccountSecurity.SudoRefused.class).recoverWithItem(e -> pages.identity(found, provider, session,
+                            ((AccountSecurity.SudoRefused) e).throttled() ? "Too many attempts. Wait a few minutes and try again."
+                                    : "Confirm with your password to link it: it was missing or not right. Nothing was linked.",
+                            ((AccountSecurity.SudoRefused) e).throttled() ? 429 : 401, null, null, uri));
         });
     }
 
@@ -356,6 +374,10 @@ public class FederationResource {
                         "Nothing waits here: that sign-in took too long or was finished already. Start again.", null, uri))
                 .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
                         "Signing in is not possible for a moment. Try again shortly.", null, uri));
+    }
+
+    private static AccountSecurity.Confirmation confirmation(OAuthForm form) {
+        return new AccountSecurity.Confirmation(form.get("password"), null);
     }
 
     private static String conflict(DirectoryClient.Conflict conflict) {

@@ -24,8 +24,12 @@ class ProfilePages {
 
     private final UpstreamProviders providers;
 
+    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
+
     ProfilePages(@Location("account") Template account, @Location("account_deleted") Template deleted,
-            AuthorizePages authorizePages, UpstreamProviders providers) {
+            AuthorizePages authorizePages, UpstreamProviders providers,
+            org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
+        this.recentSignIns = recentSignIns;
         this.providers = providers;
         this.account = account;
         this.deleted = deleted;
@@ -83,6 +87,7 @@ class ProfilePages {
                 .data("linkedSection", !identities.isEmpty() || !buttons.isEmpty())
                 .data("federationStart", PagePaths.apiPath(uri, FederationResource.START))
                 .data("secondFactorAfterUpstream", linked.secondFactorAfterUpstream())
+                .data("confirmNeeded", !recentSignIns.recent(session))
                 .data("security", PagePaths.apiPath(uri, AccountPages.PATH)).data("csrf", session.csrfToken())
                 .data("avatarAction", PagePaths.apiPath(uri, PATH + "/avatar"))
                 .data("profile", profile).data("error", error).data("notice", notice).render();

@@ -296,7 +296,8 @@ public interface DirectoryClient {
     @PUT
     @Path("/people/{id}/upstream-settings")
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> setUpstreamSettings(@PathParam("id") long personId, UpstreamSettings settings);
+    Uni<Response> setUpstreamSettings(@PathParam("id") long personId, UpstreamSettings settings,
+            @QueryParam("client_address") String clientAddress);
 
     /** The token a verification link carried. */
     @RegisterForReflection

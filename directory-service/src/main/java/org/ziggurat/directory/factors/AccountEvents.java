@@ -33,6 +33,10 @@ public final class AccountEvents {
     public static final String IDENTITY_LINKED = "identity_linked";
     /** A linked identity removed; detail: the provider and its name for the person. */
     public static final String IDENTITY_UNLINKED = "identity_unlinked";
+    /** The person's own second factor is asked for again after another provider's sign-in. */
+    public static final String UPSTREAM_SECOND_FACTOR_ON = "upstream_second_factor_on";
+    /** The person's own second factor is no longer asked for after another provider's sign-in. */
+    public static final String UPSTREAM_SECOND_FACTOR_OFF = "upstream_second_factor_off";
 
     /** What other services may record (auth-service's pages); the rest the directory records itself. */
     public static final java.util.Set<String> RECORDED_BY_SERVICES = java.util.Set.of(SIGN_IN, APPLICATION_AUTHORIZED,

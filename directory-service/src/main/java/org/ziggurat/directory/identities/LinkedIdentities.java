@@ -148,11 +148,11 @@ public class LinkedIdentities {
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such person."));
     }
 
-    public Uni<Void> setSecondFactorAfterUpstream(long personId, Boolean required) {
+    public Uni<Void> setSecondFactorAfterUpstream(long personId, Boolean required, String address) {
         if (required == null) {
             throw ProblemException.invalidField("second_factor_after_upstream", FieldChecks.BOOLEAN);
         }
-        return callers.service().chain(service -> repository.setSecondFactorAfterUpstream(personId, required))
+        return callers.service().chain(service -> repository.setSecondFactorAfterUpstream(personId, required, address))
                 .map(found -> {
                     if (!found) {
                         throw ProblemException.notFound("No such person.");

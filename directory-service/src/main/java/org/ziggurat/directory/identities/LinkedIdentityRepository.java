@@ -46,8 +46,10 @@ public class LinkedIdentityRepository {
     public enum UnlinkOutcome { UNLINKED, NOT_FOUND, LAST_WAY_TO_SIGN_IN }
 
     private final Pool pool;
+    private final org.ziggurat.directory.mail.SecurityNotices notices;
 
-    LinkedIdentityRepository(Pool pool) {
+    LinkedIdentityRepository(Pool pool, org.ziggurat.directory.mail.SecurityNotices notices) {
+        this.notices = notices;
         this.pool = pool;
     }
 
@@ -134,10 +136,27 @@ public class LinkedIdentityRepository {
                 .replaceWithVoid();
     }
 
-    /** Whether the person is asked for their own second factor after an upstream sign-in. */
-    public Uni<Boolean> setSecondFactorAfterUpstream(long personId, boolean required) {
-        return pool.preparedQuery("UPDATE person SET second_factor_after_upstream = $2 WHERE id = $1")
-                .execute(Tuple.of(personId, required)).map(rows -> rows.rowCount() == 1);
+    /**
+     * Whether the person is asked for their own second factor after an upstream sign-in; a change is
+     * recorded in the security log and mailed, in its transaction. False for no such person.
+     */
+    public Uni<Boolean> setSecondFactorAfterUpstream(long personId, boolean required, String address) {
+        return Panache.withTransaction(() -> Panache.getSession().chain(session -> session.createNativeQuery(
+                        "SELECT second_factor_after_upstream FROM person WHERE id = ?1 FOR UPDATE", Boolean.class)
+                .setParameter(1, personId).getResultList()
+                .chain(before -> {
+                    if (before.isEmpty()) {
+                        return Uni.createFrom().item(false);
+                    }
+                    if (Boolean.valueOf(required).equals(before.get(0))) {
+                        return Uni.createFrom().item(true);
+                    }
+                    return session.createNativeQuery("UPDATE person SET second_factor_after_upstream = ?2 WHERE id = ?1")
+                            .setParameter(1, personId).setParameter(2, required).executeUpdate()
+                            .chain(() -> event(personId, required ? AccountEvents.UPSTREAM_SECOND_FACTOR_ON
+                                    : AccountEvents.UPSTREAM_SECOND_FACTOR_OFF, address, null))
+                            .replaceWith(true);
+                })));
     }
 
     public Uni<Boolean> secondFactorAfterUpstream(long personId) {
@@ -164,11 +183,24 @@ public class LinkedIdentityRepository {
         }
     }
 
-    private static Uni<Void> event(long personId, String kind, String address, String detail) {
-        return AccountEvent.of(personId, kind, address, shortened(detail)).persist().replaceWithVoid();
+    /** The change recorded in the security log and, for those people are told of, its mail queued: one transaction. */
+    private Uni<Void> event(long personId, String kind, String address, String detail) {
+        Uni<Void> recorded = AccountEvent.of(personId, kind, address, shortened(detail)).persist().replaceWithVoid();
+        if (!notices.mails(kind)) {
+            return recorded;
+        }
+        return recorded.chain(() -> Panache.getSession()).chain(session -> session.createNativeQuery(
+                        "SELECT username FROM person WHERE id = ?1", String.class).setParameter(1, personId).getSingleResultOrNull())
+                .chain(username -> {
+                    if (username == null) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    var notice = notices.notice(kind, username, address, shortened(detail));
+                    return org.ziggurat.directory.mail.MailOutboxRepository.enqueue(personId, kind, notice.subject(), notice.body());
+                });
     }
 
     private static String shortened(String detail) {
-        return detail.length() > 200 ? detail.substring(0, 200) : detail;
+        return detail == null || detail.length() <= 200 ? detail : detail.substring(0, 200);
     }
 }

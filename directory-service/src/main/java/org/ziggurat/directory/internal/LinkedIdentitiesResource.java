@@ -102,12 +102,14 @@ public class LinkedIdentitiesResource {
     @PUT
     @Path("/people/{id}/upstream-settings")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> setSettings(@PathParam("id") String id, UpstreamSettings settings) {
+    public Uni<Response> setSettings(@PathParam("id") String id, UpstreamSettings settings,
+            @QueryParam("client_address") String clientAddress) {
         long personId = PathIds.parse(id, "person");
         if (settings == null) {
             throw ProblemException.badRequest("A JSON body is required.");
         }
-        return identities.setSecondFactorAfterUpstream(personId, settings.secondFactorAfterUpstream())
+        return identities.setSecondFactorAfterUpstream(personId, settings.secondFactorAfterUpstream(),
+                PasswordChecks.address(clientAddress))
                 .map(done -> Response.noContent().build());
     }
 }

@@ -16,15 +16,19 @@ public class SecurityNotices {
     }
 
     /** By account event kind (AccountEvents): what the mail says happened. */
-    private static final Map<String, String> WHAT = Map.of(
-            "totp_enabled", "An authenticator app was set up as a second factor for your account.",
-            "totp_removed", "The authenticator app was removed from your account's second factors.",
-            "recovery_codes_regenerated", "New recovery codes were made for your account; the old ones no longer work.",
-            "recovery_code_used", "A recovery code was used to sign in to your account.",
-            "passkey_added", "A passkey or security key was added to your account.",
-            "passkey_removed", "A passkey or security key was removed from your account.",
-            "password_reset", "Your password was changed with a recovery link, and you were signed out everywhere.",
-            "password_changed", "Your password was changed (on your account page, or by a script of yours), and your other sign-ins were ended.");
+    private static final Map<String, String> WHAT = Map.ofEntries(
+            Map.entry("totp_enabled", "An authenticator app was set up as a second factor for your account."),
+            Map.entry("totp_removed", "The authenticator app was removed from your account's second factors."),
+            Map.entry("recovery_codes_regenerated", "New recovery codes were made for your account; the old ones no longer work."),
+            Map.entry("recovery_code_used", "A recovery code was used to sign in to your account."),
+            Map.entry("passkey_added", "A passkey or security key was added to your account."),
+            Map.entry("passkey_removed", "A passkey or security key was removed from your account."),
+            Map.entry("password_reset", "Your password was changed with a recovery link, and you were signed out everywhere."),
+            Map.entry("password_changed", "Your password was changed (on your account page, or by a script of yours), and your other sign-ins were ended."),
+            Map.entry("identity_linked", "An account of another provider was linked to your account: it signs you in here from now on."),
+            Map.entry("identity_unlinked", "An account of another provider was unlinked: it no longer signs you in here."),
+            Map.entry("upstream_second_factor_off", "Your own second factor is no longer asked for after you sign in with another provider."),
+            Map.entry("upstream_second_factor_on", "Your own second factor is asked for again after you sign in with another provider."));
 
     private final MailSettings settings;
 
@@ -75,16 +79,28 @@ public class SecurityNotices {
     }
 
     public Notice notice(String kind, String username, String clientAddress) {
+        return notice(kind, username, clientAddress, null);
+    }
+
+    /** {@code detail}: what the change names (a provider and the person's name there), or null. */
+    public Notice notice(String kind, String username, String clientAddress, String detail) {
         String what = WHAT.get(kind);
         if (what == null) {
             throw new IllegalArgumentException("no notice for " + kind);
         }
         String from = clientAddress == null ? "" : " It was done from the address " + clientAddress + ".";
+        String which = detail == null ? "" : "\n\n    " + detail.replaceAll("[\\r\\n]", " ");
+        if ("password_reset".equals(kind)) {
+            // Whoever knew the old password may have added a way in that the new one does not end.
+            which += "\n\nLook at your second factors, passkeys and linked accounts now: remove any you do not "
+                    + "recognise (" + settings.accountUrl() + "/security and " + settings.accountUrl() + "). Whoever "
+                    + "added one could still sign in with it.";
+        }
         return new Notice("Your account's security changed: " + what.substring(0, what.length() - 1).toLowerCase(),
-                "Hello " + username + ",\n\n" + what + from + "\n\n"
+                "Hello " + username + ",\n\n" + what + which + "\n\n" + from.strip() + (from.isEmpty() ? "" : "\n\n")
                         + "If this was you, there is nothing to do.\n\n"
                         + "If it was not you, someone else may be signed in to your account: change your password now, "
-                        + "then check your second factors and passkeys on your account's security page:\n\n"
+                        + "then check your second factors, passkeys and linked accounts on your account's pages:\n\n"
                         + settings.accountUrl() + "/security" + "\n\n"
                         + "This mail was sent because of a change to your account; it cannot be turned off.\n");
     }

@@ -173,6 +173,9 @@ class LinkedIdentitiesTest {
         Person person = signUp("factor");
         String subject = uniqueName("sub");
         link(person.id(), identity("institution", subject, null, false)).statusCode(201);
+        // A new way into the account: in the security log, and mailed to the person with what it was.
+        assertEquals(1, count("SELECT count(*) FROM mail_outbox WHERE person_id = $1 AND kind = 'identity_linked' "
+                + "AND body LIKE '%institution: %' AND body LIKE '%192.0.2.7%'", person.id()));
         signIn(identity("institution", subject, null, false)).body("second_factor_due", is(false));
         asService("auth-service").contentType("application/json")
                 .body(Map.of("credential_id", "Y3JlZC0" + person.id(), "public_key", "pQECAyYgASFYIA", "sign_count", 0,
@@ -182,8 +185,17 @@ class LinkedIdentitiesTest {
         asService("auth-service").get("/internal/people/" + person.id() + "/upstream-settings").then()
                 .body("second_factor_after_upstream", is(true));
         asService("auth-service").contentType("application/json").body(Map.of("second_factor_after_upstream", false))
-                .put("/internal/people/" + person.id() + "/upstream-settings").then().statusCode(204);
+                .put("/internal/people/" + person.id() + "/upstream-settings?client_address=192.0.2.9").then().statusCode(204);
         signIn(identity("institution", subject, null, false)).body("second_factor_due", is(false));
+        // A protection turned off: in the security log with where from, and mailed; saving it again changes nothing.
+        assertEquals(1, count("SELECT count(*) FROM account_event WHERE person_id = $1 AND kind = 'upstream_second_factor_off' "
+                + "AND client_address = '192.0.2.9'", person.id()));
+        assertEquals(1, count("SELECT count(*) FROM mail_outbox WHERE person_id = $1 AND kind = 'upstream_second_factor_off'",
+                person.id()));
+        asService("auth-service").contentType("application/json").body(Map.of("second_factor_after_upstream", false))
+                .put("/internal/people/" + person.id() + "/upstream-settings").then().statusCode(204);
+        assertEquals(1, count("SELECT count(*) FROM account_event WHERE person_id = $1 AND kind = 'upstream_second_factor_off'",
+                person.id()));
         asService("auth-service").contentType("application/json").body(Map.of())
                 .put("/internal/people/" + person.id() + "/upstream-settings").then().statusCode(422);
         asService("auth-service").get("/internal/people/999999999/upstream-settings").then().statusCode(404);
