@@ -34,9 +34,12 @@ class AuthorizeSteps {
     private final AuthorizePages pages;
     private final SignInForm signInForm;
     private final SecondFactorPages secondFactorPages;
+    private final org.ziggurat.auth.authorization.AccountSecurity security;
 
     AuthorizeSteps(AuthorizationRequests requests, AuthorizationCodes codes, SignIns signIns, LoginSessions sessions,
-            AuthorizePages pages, SignInForm signInForm, SecondFactorPages secondFactorPages) {
+            AuthorizePages pages, SignInForm signInForm, SecondFactorPages secondFactorPages,
+            org.ziggurat.auth.authorization.AccountSecurity security) {
+        this.security = security;
         this.secondFactorPages = secondFactorPages;
         this.requests = requests;
         this.codes = codes;
@@ -56,11 +59,7 @@ class AuthorizeSteps {
                         : Uni.createFrom().item(pages.login(request, uri, null, null, 200));
             }
             if (request.asksForSecondFactor(session.amr())) {
-                // The person has no second factor to step up with (else needsSignIn asked for it).
-                return request.silent()
-                        ? Uni.createFrom().item(pages.redirectError(request, "unmet_authentication_requirements",
-                                "The application asks for two-factor authentication, which the person has not set up."))
-                        : Uni.createFrom().item(secondFactorPages.required(request.app().name(), uri));
+                return stepUp(request, session, uri);
             }
             return codes.codeIfGranted(request, session).chain(code -> {
                 if (code != null) {
@@ -71,6 +70,29 @@ class AuthorizeSteps {
                         : Uni.createFrom().item(pages.consent(request, session, Scopes.parse(request.scope()), uri));
             });
         });
+    }
+
+    /**
+     * An application asks for the second factor (RFC 9470), and the session had none to step up
+     * with when it began (else needsSignIn asked for it). The person may have added one since, in
+     * another browser: the directory says now. With one, they sign in again with it; without, a
+     * page says where to set one up. prompt=none's answers go only to a trusted client.
+     */
+    private Uni<Response> stepUp(AuthorizationRequest request, LoginSessions.Session session, UriInfo uri) {
+        return security.status(session).map(status -> status.twoFactorAuthentication())
+                .onFailure(org.ziggurat.platform.rest.problem.FailureKinds::dependencyUnavailable).recoverWithItem(true)
+                .chain(hasFactor -> {
+                    if (hasFactor) {
+                        return request.silent()
+                                ? silentAnswer(request, session, OAuthError.LOGIN_REQUIRED.code(),
+                                        "The person must sign in with their second factor.", uri)
+                                : Uni.createFrom().item(pages.login(request, uri, null, null, 200));
+                    }
+                    return request.silent()
+                            ? silentAnswer(request, session, "unmet_authentication_requirements",
+                                    "The application asks for two-factor authentication, which the person has not set up.", uri)
+                            : Uni.createFrom().item(secondFactorPages.required(request.app().name(), uri));
+                });
     }
 
     /**

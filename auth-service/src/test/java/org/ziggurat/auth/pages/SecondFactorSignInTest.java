@@ -36,6 +36,9 @@ import static org.ziggurat.auth.pages.OpenIdConnectTest.url;
 class SecondFactorSignInTest {
 
     @jakarta.inject.Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
+    @jakarta.inject.Inject
     org.ziggurat.auth.passkeys.PasskeyChallenges challenges;
 
     /** A passkey's answer names its challenge: the database takes its first use only, whichever replica asks. */
@@ -197,13 +200,22 @@ class SecondFactorSignInTest {
         assertEquals(403, required.statusCode());
         assertTrue(required.asString().contains("id=\"second_factor_required\""));
         assertTrue(required.asString().contains("/account/security"));
-        // Without a page (prompt=none): the error, back to the application.
+        // Without a page (prompt=none), to an application no operator verified and she never consented to: its
+        // answer would tell it who visits, so our page names where it would go (RFC 9700 §4.11.2), no redirect.
         Response silent = alice.get(url(app, "scope", "openid", "acr_values", mfa, "prompt", "none"));
-        assertEquals(303, silent.statusCode());
-        assertEquals("unmet_authentication_requirements", query(silent.getHeader("Location")).get("error"));
-        // Settling for either: her password is enough.
+        assertEquals(200, silent.statusCode(), silent.asString());
+        assertTrue(silent.asString().contains("id=\"continue_link\""), silent.asString());
+        assertTrue(silent.asString().contains("unmet_authentication_requirements"), "the link carries the answer");
+        // Settling for either: her password is enough; she consents.
         Response either = alice.get(url(app, "scope", "openid", "acr_values", mfa + " https://refeds.org/profile/sfa"));
         assertTrue(either.asString().contains("id=\"approve\""), "the consent page");
+        Map<String, String> consent = hiddenFields(either.asString());
+        consent.put("action", "approve");
+        assertEquals(303, alice.post(consent).statusCode());
+        // Consented to: prompt=none's error goes straight back.
+        Response silentAgain = alice.get(url(app, "scope", "openid", "acr_values", mfa, "prompt", "none"));
+        assertEquals(303, silentAgain.statusCode(), silentAgain.asString());
+        assertEquals("unmet_authentication_requirements", query(silentAgain.getHeader("Location")).get("error"));
 
         // erin has one (her codes are this test's alone): she signs in with it, and the ID token says so.
         Browser erin = new Browser();
@@ -213,6 +225,17 @@ class SecondFactorSignInTest {
         Map<String, String> answer = consentAndBack(erin, done.getHeader("Location"));
         var claims = JWTParser.parse((String) exchange(app, answer.get("code")).get("id_token")).getJWTClaimsSet();
         assertEquals(mfa, claims.getStringClaim("acr"));
+
+        // A session that began before she had a factor (as when she added it in another browser): step-up
+        // reads her factors when it is asked, and has her sign in again with it (RFC 9470), never "none yet".
+        pool.preparedQuery("UPDATE login_session SET second_factor = false, amr = '{pwd}' WHERE person_id = 105")
+                .execute().await().atMost(java.time.Duration.ofSeconds(10));
+        Response stepUp = erin.get(url(app, "scope", "openid", "acr_values", mfa));
+        assertEquals(200, stepUp.statusCode(), stepUp.asString());
+        assertTrue(stepUp.asString().contains("id=\"sign_in\""), "the sign-in page: " + stepUp.asString());
+        Response silentStepUp = erin.get(url(app, "scope", "openid", "acr_values", mfa, "prompt", "none"));
+        assertEquals(303, silentStepUp.statusCode(), silentStepUp.asString());
+        assertEquals("login_required", query(silentStepUp.getHeader("Location")).get("error"));
     }
 
     @Test
