@@ -73,8 +73,10 @@ public class RefreshTokenGrant implements TokenGrant {
 
     Uni<IssuedTokens> refresh(ApplicationRow clientOrNull, String refreshToken, Set<String> requested, TokenRequest request) {
         byte[] hash = crypto.hash(refreshToken);
+        // An unverified application's refresh is read first too: its grant's scopes are checked against
+        // what only a verified one may hold (its tokens with them were revoked when the mark went).
         if (!request.resources().isEmpty() || request.jkt() != null
-                || clientOrNull != null && clientOrNull.jwtAccessTokens()) {
+                || clientOrNull != null && (clientOrNull.jwtAccessTokens() || !clientOrNull.verified())) {
             return tokens.byHash(hash).chain(row -> bound(clientOrNull, hash, row, requested, request));
         }
         String access = crypto.newAccessToken();
@@ -114,6 +116,13 @@ public class RefreshTokenGrant implements TokenGrant {
         }
         List<String> audience = ResourceServers.audience(request.resources(), row.audience());
         List<String> narrowed = requested.isEmpty() ? row.scopes() : List.copyOf(requested);
+        if (clientOrNull != null) {
+            try {
+                Scopes.requireFirstPartyOnlyVerified(narrowed, clientOrNull.verified());
+            } catch (OAuthException refused) {
+                return Uni.createFrom().failure(refused);
+            }
+        }
         List<String> accessScopes = resources.scopesFor(audience, narrowed);
         java.time.Duration lifetime = resources.lifetime(audience, config.accessTokenLifetime());
         Instant expires = now.plus(lifetime);

@@ -104,6 +104,8 @@ public class TokenExchangeGrant implements TokenGrant {
             if (!subject.scopes().containsAll(Scopes.granted(requested))) {
                 throw OAuthException.invalidScope("An exchange may not widen the subject token's scopes.");
             }
+            // What only a verified application may hold, no other gets by exchange (nor this one once unverified).
+            Scopes.requireFirstPartyOnlyVerified(requested.isEmpty() ? subject.scopes() : requested, client.verified());
             return subject;
         }).chain(subject -> {
             Set<String> named = new LinkedHashSet<>(request.resources());

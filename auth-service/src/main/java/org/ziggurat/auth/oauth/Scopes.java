@@ -75,6 +75,22 @@ public final class Scopes {
         }
     }
 
+    /**
+     * The scopes only an application the operators verified may hold ({@link ScopeNames#FIRST_PARTY_ONLY}),
+     * checked where tokens are issued from other tokens (refresh, exchange), since the mark may have gone.
+     */
+    public static void requireFirstPartyOnlyVerified(Collection<String> scopes, boolean verified) {
+        if (verified) {
+            return;
+        }
+        for (String scope : scopes) {
+            if (ScopeNames.FIRST_PARTY_ONLY.contains(scope)) {
+                throw OAuthException.invalidScope("Only an application the platform's operators verified may hold the "
+                        + "scope '" + scope + "'.");
+            }
+        }
+    }
+
     private static String printable(String s) {
         String clipped = s.length() > 40 ? s.substring(0, 40) + "…" : s;
         return clipped.replaceAll("\\p{Cntrl}", "?");

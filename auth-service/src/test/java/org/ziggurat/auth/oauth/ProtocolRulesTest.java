@@ -54,6 +54,15 @@ class ProtocolRulesTest {
                 false)));
     }
 
+    @Test
+    void tokensMadeFromTokensKeepTheAccountScopeOnlyForAVerifiedApplication() {
+        Scopes.requireFirstPartyOnlyVerified(List.of("user", "account"), true);
+        Scopes.requireFirstPartyOnlyVerified(List.of("user", "admin"), false);
+        Scopes.requireFirstPartyOnlyVerified(List.of(), false);
+        assertEquals(OAuthError.INVALID_SCOPE, refusal(() -> Scopes.requireFirstPartyOnlyVerified(List.of("user", "account"),
+                false)));
+    }
+
     static final String VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 
     @Test

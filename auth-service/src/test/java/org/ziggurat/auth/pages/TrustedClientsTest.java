@@ -115,6 +115,18 @@ class TrustedClientsTest {
         Response asked = new Browser().get(url(app, "scope", "user account", "state", "s"));
         assertEquals(200, asked.statusCode(), "the sign-in page: " + asked.getHeader("Location"));
         assertTrue(asked.asString().contains("id=\"sign_in\""), asked.asString());
+
+        // Verified, alice gives it the scope; then the mark goes: every token of it that carries the scope
+        // is revoked with it (the refresh token too), and no refresh or exchange brings the scope back.
+        Map<String, String> code = AuthorizeFlowTest.approve(new Browser(), app, "user account", "s-account", null);
+        var tokens = org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", app, "grant_type", "authorization_code", "code", code.get("code"),
+                "redirect_uri", CALLBACK).statusCode(200).extract();
+        String access = tokens.path("access_token");
+        String refresh = tokens.path("refresh_token");
+        org.ziggurat.auth.OAuthTestSupport.introspect(access).body("active", equalTo(true)).body("scope", containsString("account"));
+        patch(OPERATOR, "operator", app, "{\"verified\": false}").statusCode(200).body("verified", equalTo(false));
+        org.ziggurat.auth.OAuthTestSupport.introspect(access).body("active", equalTo(false));
+        org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", refresh).statusCode(400);
     }
 
     @Test
