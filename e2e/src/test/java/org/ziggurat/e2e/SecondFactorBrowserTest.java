@@ -25,6 +25,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.e2e.Platform.as;
@@ -98,6 +99,9 @@ class SecondFactorBrowserTest {
         try {
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
             wait.withMessage(() -> "the page at " + driver.getCurrentUrl() + ": " + driver.getPageSource());
+            // Signed in elsewhere with the password alone (another browser).
+            AccountSecurityForms elsewhere = AccountSecurityForms.signedIn(person);
+            assertTrue(elsewhere.stillSignedIn());
             // The account page: sign in, set up the authenticator app from the page's key.
             driver.get(Platform.api() + "/account/security");
             signInWithPassword(driver, wait, person);
@@ -114,7 +118,10 @@ class SecondFactorBrowserTest {
             driver.findElement(By.id("done")).click();
             assertTrue(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("two_factor_state"))).getText().startsWith("On"));
             assertEquals("Recovery codes left: 10", driver.findElement(By.id("recovery_codes_left")).getText());
-            as(token).get("/user").then().body("two_factor_authentication", is(true));
+            // The second factor came: the sign-in elsewhere that did not use one ended (and the script's
+            // password-grant token, which the gateway drops within its cache's life), and the password alone
+            // no longer gets a token.
+            assertFalse(elsewhere.stillSignedIn(), "the single-factor session elsewhere ended");
             passwordGrant(person, 400);
             // An application that asks for the second factor (acr_values): this session was signed in
             // by the password alone, but now the person has one, so they sign in again with it.
@@ -175,8 +182,8 @@ class SecondFactorBrowserTest {
         } finally {
             driver.quit();
         }
-        as(token).get("/user").then().body("two_factor_authentication", is(false));
         passwordGrant(person, 200);
+        as(Platform.accessToken(person, "user")).get("/user").then().body("two_factor_authentication", is(false));
     }
 
     /**
@@ -188,7 +195,7 @@ class SecondFactorBrowserTest {
     @Test
     void aPasskeySignsInWithoutThePasswordAndIsASecondFactorAfterIt() throws Exception {
         Platform.Person person = Platform.signUp("passkey");
-        String token = Platform.accessToken(person, "user");
+        passwordGrant(person, 200);
         String owner = Platform.accessToken(Platform.signUp("owner"), "user", "admin");
         Map<String, Object> app = as(owner).contentType("application/json")
                 .body(Map.of("name", "Sample tracker", "redirect_uris", List.of(clientBase + "/callback"), "scopes", "openid user"))
@@ -214,7 +221,7 @@ class SecondFactorBrowserTest {
             assertTrue(authenticator.getCredentials().get(0).isResidentCredential(), "a discoverable credential");
             driver.findElement(By.id("done")).click();
             assertTrue(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("passkeys"))).getText().contains("Lab laptop"));
-            as(token).get("/user").then().body("two_factor_authentication", is(true));
+            passwordGrant(person, 400);
 
             // Without the password: "Sign in with a passkey" on the application's sign-in page.
             driver.manage().deleteAllCookies();
@@ -272,7 +279,7 @@ class SecondFactorBrowserTest {
         } finally {
             driver.quit();
         }
-        as(token).get("/user").then().body("two_factor_authentication", is(false));
+        as(Platform.accessToken(person, "user")).get("/user").then().body("two_factor_authentication", is(false));
     }
 
     /** The pages' forms only change state by POST with the session's CSRF token; a GET shows. */

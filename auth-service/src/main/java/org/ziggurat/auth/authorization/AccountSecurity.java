@@ -92,7 +92,8 @@ public class AccountSecurity {
             Confirmation confirmation, String clientAddress) {
         return recentOrSudo(session, confirmation, clientAddress)
                 .chain(() -> passkeys.register(session.personId(), registration, name, clientAddress))
-                .call(() -> sessions.secondFactorAdded(session));
+                .call(() -> sessions.secondFactorAdded(session))
+                .call(codes -> codes.isEmpty() ? Uni.createFrom().voidItem() : singleFactorSignInsEnded(session));
     }
 
     /** Removes a passkey after the password: {@link SudoRefused}, or {@link DirectoryClient.NotFound}. */
@@ -126,6 +127,7 @@ public class AccountSecurity {
                         clientAddress))
                 .invoke(() -> EVENTS.infof("event=second_factor_enabled method=totp person_id=%d", session.personId()))
                 .call(() -> sessions.secondFactorAdded(session))
+                .call(() -> singleFactorSignInsEnded(session))
                 .map(DirectoryClient.RecoveryCodes::recoveryCodes);
     }
 
@@ -154,10 +156,21 @@ public class AccountSecurity {
     public Uni<Void> changePassword(LoginSessions.Session session, String current, String password, String clientAddress) {
         return sudo(session, new Confirmation(current, null), clientAddress)
                 .chain(() -> directory.changePassword(session.personId(), new DirectoryClient.NewPassword(password, clientAddress)))
-                .chain(() -> sessions.endOthers(session.personId(), session.hash()))
-                .call(() -> tokens.revokeObtainedWithPassword(session.personId()))
-                .invoke(ended -> EVENTS.infof("event=password_changed person_id=%d other_sessions_ended=%d", session.personId(),
-                        ended))
+                // Every other sign-in ends, pending ones (a password given, a code not yet) included.
+                .chain(() -> tokens.signOutOthersKeepingApplications(session.personId(), session.hash(), false))
+                .invoke(revoked -> EVENTS.infof("event=password_changed person_id=%d tokens_revoked=%d", session.personId(),
+                        revoked))
+                .replaceWithVoid();
+    }
+
+    /**
+     * A second factor came: the person's other sign-ins that did not use one end, with their tokens
+     * and the password grant's (none of them would be made now without the factor).
+     */
+    private Uni<Void> singleFactorSignInsEnded(LoginSessions.Session session) {
+        return tokens.signOutOthersKeepingApplications(session.personId(), session.hash(), true)
+                .invoke(revoked -> EVENTS.infof("event=single_factor_sign_ins_ended person_id=%d tokens_revoked=%d",
+                        session.personId(), revoked))
                 .replaceWithVoid();
     }
 
@@ -206,6 +219,7 @@ public class AccountSecurity {
                     return new SudoRefused(false);
                 })
                 .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SudoRefused(true))
+                .onFailure(SignIns::timedOut).transform(SignIns::unavailable)
                 .invoke(person -> {
                     if (person.userId() != session.personId()) {
                         // The username now names someone else (renamed meanwhile): not this person's password.

@@ -12,6 +12,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
 import static org.ziggurat.auth.OAuthTestSupport.createApp;
@@ -28,6 +29,9 @@ import static org.ziggurat.auth.pages.OpenIdConnectTest.url;
  */
 @QuarkusTest
 class PasswordRecoveryPageTest {
+
+    @jakarta.inject.Inject
+    org.ziggurat.auth.authorization.PendingSignIns pendingSignIns;
 
     static Response form(String path, Map<String, String> fields) {
         return given().contentType("application/x-www-form-urlencoded").formParams(fields).post(path);
@@ -110,6 +114,8 @@ class PasswordRecoveryPageTest {
         Map<String, String> fields = AuthorizeFlowTest.hiddenFields(page.asString().substring(
                 page.asString().indexOf("value=\"password_change\"") - 60));
         int before = DirectoryDouble.PASSWORD_CHANGES.get();
+        // A sign-in elsewhere that stopped at the second factor's step (one who knew the old password).
+        String pending = pendingSignIns.create(101, "alice").await().atMost(java.time.Duration.ofSeconds(10));
 
         fields.put("action", "password_change");
         fields.put("password", "not alice's password");
@@ -132,6 +138,8 @@ class PasswordRecoveryPageTest {
         assertEquals(before + 1, DirectoryDouble.PASSWORD_CHANGES.get());
         assertTrue(elsewhere.get("/account/security").asString().contains("id=\"sign_in\""), "the other session ended");
         assertTrue(here.get("/account/security").asString().contains("id=\"change_password\""), "this one goes on");
+        assertNull(pendingSignIns.find(pending).await().atMost(java.time.Duration.ofSeconds(10)),
+                "the pending sign-in ended too");
         org.ziggurat.auth.OAuthTestSupport.introspect(script).body("active", org.hamcrest.Matchers.equalTo(false));
         org.ziggurat.auth.OAuthTestSupport.introspect(application).body("active", org.hamcrest.Matchers.equalTo(true));
     }
