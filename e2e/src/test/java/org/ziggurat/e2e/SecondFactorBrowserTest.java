@@ -118,8 +118,7 @@ class SecondFactorBrowserTest {
             driver.findElement(By.id("done")).click();
             assertTrue(wait.until(ExpectedConditions.presenceOfElementLocated(By.id("two_factor_state"))).getText().startsWith("On"));
             assertEquals("Recovery codes left: 10", driver.findElement(By.id("recovery_codes_left")).getText());
-            // The second factor came: the sign-in elsewhere that did not use one ended (and the script's
-            // password-grant token, which the gateway drops within its cache's life), and the password alone
+            // The second factor came: the sign-in elsewhere that did not use one ended, and the password alone
             // no longer gets a token.
             assertFalse(elsewhere.stillSignedIn(), "the single-factor session elsewhere ended");
             passwordGrant(person, 400);

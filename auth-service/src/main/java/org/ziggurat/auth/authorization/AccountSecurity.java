@@ -164,8 +164,8 @@ public class AccountSecurity {
     }
 
     /**
-     * A second factor came: the person's other sign-ins that did not use one end, with their tokens
-     * and the password grant's (none of them would be made now without the factor).
+     * A second factor came: the person's other sign-ins that did not use one end, with the tokens
+     * bound to them (none of them would be made now without the factor).
      */
     private Uni<Void> singleFactorSignInsEnded(LoginSessions.Session session) {
         return tokens.signOutOthersKeepingApplications(session.personId(), session.hash(), true)

@@ -265,15 +265,17 @@ public class TokenRepository {
      * On the account page, after a new password ({@code singleFactorOnly} false) or a first second
      * factor (true): the person's other sign-ins end (login sessions but {@code keep}, and with a new
      * password every pending sign-in too; with a factor, only the sessions that did not use one),
-     * with the tokens bound to them, and so do the client-less password grant's tokens, which no
-     * second factor made. Applications the person gave access keep theirs. One statement; how many tokens.
+     * with the tokens bound to them; after a new password the client-less password grant's tokens
+     * too. (After a factor, those stay single-factor tokens: an organization that requires one asks
+     * them to step up.) Applications the person gave access keep theirs. One statement; how many tokens.
      */
     public Uni<Integer> signOutOthersKeepingApplications(long personId, byte[] keep, boolean singleFactorOnly) {
         String sessions = "person_id = $1 AND session_hash <> $2" + (singleFactorOnly ? " AND NOT ('mfa' = ANY (amr))" : "");
         return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE " + sessions + " RETURNING session_hash), "
                         + "pending AS (DELETE FROM pending_sign_in WHERE person_id = $1 AND NOT $3) "
                         + "UPDATE token SET revoked_at = now(), updated_at = now() WHERE person_id = $1 AND revoked_at IS NULL "
-                        + "AND (application_id IS NULL OR session_hash IN (SELECT session_hash FROM ended)) RETURNING hash")
+                        + "AND (application_id IS NULL AND NOT $3 OR session_hash IN (SELECT session_hash FROM ended)) "
+                        + "RETURNING hash")
                 .execute(Tuple.of(personId, io.vertx.core.buffer.Buffer.buffer(keep), singleFactorOnly))
                 .map(this::forgetRevoked);
     }
