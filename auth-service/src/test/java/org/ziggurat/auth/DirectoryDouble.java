@@ -14,17 +14,20 @@ import java.util.concurrent.TimeUnit;
  * A test double of directory-service's internal API, held to its contract
  * ({@code InternalApiContract}, which the real service keeps too: DirectoryDoubleContractTest). {@code POST /internal/passwords/verify}: known people answer 200 {user_id,
  * username}, a wrong password 401, the login {@value #THROTTLED} 429 with Retry-After, the login
- * {@value #AWAY} 503.
+ * {@value #AWAY} 503, the login {@value #SILENT} no answer at all.
  * People by ids, a person's organizations, and organization-application links, over the
  * people and organizations below (alice is a member of the public "lab"; bob is the admin of
  * the private "vault"; the applications' owner of the tests, 900, is an admin of both; carol
- * belongs nowhere).
+ * belongs nowhere; the private "strict" requires a second factor of its admins 120, who has one,
+ * and 121, who has none), and a namespace's rights for those organizations.
  */
 public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
     public static final String THROTTLED = "throttled-person";
     /** A login whose password check the directory answers 503 for, as when its database is away. */
     public static final String AWAY = "directory-away";
+    /** A login whose password check the directory never answers: the client's read timeout ends it. */
+    public static final String SILENT = "directory-silent";
     public static final Map<String, Person> PEOPLE = Map.ofEntries(
             Map.entry("alice", new Person(101, "alice", "alice password 1")),
             Map.entry("bob", new Person(102, "bob", "bob password 12")),
@@ -41,10 +44,20 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             // jo changes the password through the API (PersonDataTest): signed out here after.
             Map.entry("jo", new Person(110, "jo", "jo password 10")),
             // kai signs in through a provider, then with his own second factor (FederationFlowTest).
-            Map.entry("kai", new Person(111, "kai", "kai password 11")));
+            Map.entry("kai", new Person(111, "kai", "kai password 11")),
+            // lee's session grows old before lee adds ways in (RecentSignInTest).
+            Map.entry("lee", new Person(112, "lee", "lee password 12")),
+            // mia sends many codes at once after one password (SecondFactorSignInTest).
+            Map.entry("mia", new Person(113, "mia", "mia password 13")));
 
-    /** dora, erin, fay and kai have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
-    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L, 111L);
+    /** The people for whom an authenticator app's enrolment was started ({@code POST /internal/people/:id/factors/totp}). */
+    public static final java.util.Set<Long> TOTP_STARTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** dora, erin, fay, kai and mia have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
+    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L, 111L, 113L);
+    /** How many codes were sent for each person ({@code POST /internal/second-factors/verify}), checked or refused. */
+    public static final Map<Long, java.util.concurrent.atomic.AtomicInteger> SECOND_FACTOR_CHECKS =
+            new java.util.concurrent.ConcurrentHashMap<>();
     public static final byte[] TOTP_KEY = "dora-and-erin-key-20".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** As the real directory: a code is good once, in its step or one either side, after the last accepted step. */
     private final Map<Long, Long> lastStep = new java.util.concurrent.ConcurrentHashMap<>();
@@ -73,11 +86,20 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     public static final java.util.concurrent.atomic.AtomicInteger PASSWORD_CHANGES = new java.util.concurrent.atomic.AtomicInteger();
     public static final long LAB = 201;
     public static final long VAULT = 202;
+    /** A private organization that requires a second factor of its members: its admins are 120 and 121. */
+    public static final long STRICT = 203;
+    /** An admin of {@link #STRICT} who has a second factor. */
+    public static final long STRICT_ADMIN = 120;
+    /** An admin of {@link #STRICT} who has none. */
+    public static final long STRICT_ADMIN_WITHOUT_SECOND_FACTOR = 121;
     private static final Map<Long, JsonObject> ORGANIZATIONS = Map.of(
             LAB, new JsonObject().put("id", LAB).put("name", "lab").put("visibility", "public")
                     .put("member_ids", new io.vertx.core.json.JsonArray().add(101).add(900)),
             VAULT, new JsonObject().put("id", VAULT).put("name", "vault").put("visibility", "private")
-                    .put("member_ids", new io.vertx.core.json.JsonArray().add(102).add(900)));
+                    .put("member_ids", new io.vertx.core.json.JsonArray().add(102).add(900)),
+            STRICT, new JsonObject().put("id", STRICT).put("name", "strict").put("visibility", "private")
+                    .put("two_factor_requirement_enabled", true)
+                    .put("member_ids", new io.vertx.core.json.JsonArray().add(STRICT_ADMIN).add(STRICT_ADMIN_WITHOUT_SECOND_FACTOR)));
     /** Links: "organizationId client_id" to permissions. */
     private final Map<String, JsonObject> links = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -147,6 +169,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                     } else {
                         request.response().setStatusCode(202).end();
                     }
+                } else if (path.matches("/internal/people/\\d+/factors/totp") && request.method().name().equals("POST")) {
+                    TOTP_STARTED.add(Long.parseLong(path.split("/")[3]));
+                    json(request, 200, "{\"secret\":\"JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP\",\"algorithm\":\"SHA1\",\"digits\":6,\"period\":30}");
                 } else if (path.matches("/internal/people/\\d+/factors") && request.method().name().equals("GET")) {
                     // As the real one for its people: alice and the others without a factor here.
                     long id = Long.parseLong(path.split("/")[3]);
@@ -225,6 +250,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                         }
                         json(request, 200, claims.encode());
                     }
+                } else if (path.matches("/internal/namespaces/[^/]+") && request.method().name().equals("GET")) {
+                    namespace(request, path.substring("/internal/namespaces/".length()));
                 } else if (path.matches("/internal/people/\\d+/organizations")) {
                     json(request, 200, organizationsOf(Long.parseLong(path.split("/")[3])).encode());
                 } else if (path.matches("/internal/organizations/\\d+/applications/[^/]+")) {
@@ -282,6 +309,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             json(request, 422, "{\"status\":422}"); // as the real API: login and password are required
             return;
         }
+        if (SILENT.equals(login)) {
+            return; // no answer: as a directory that takes longer than its callers wait
+        }
         if (AWAY.equals(login)) {
             // As directory-service answers while its database is away.
             request.response().setStatusCode(503).putHeader("Retry-After", "2").end();
@@ -302,6 +332,40 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                 .put("second_factor", SECOND_FACTOR.contains(person.id())).encode());
     }
 
+    /**
+     * As NamespaceLookups, for the organizations here (no test here asks for a person's
+     * namespace): the person's rights, an admin's and a member's withheld in {@link #STRICT} from
+     * one without a second factor or whose sign-in did not use it ({@code second_factor_sign_in};
+     * absent: as with one).
+     */
+    private static void namespace(io.vertx.core.http.HttpServerRequest request, String name) {
+        JsonObject org = ORGANIZATIONS.values().stream().filter(o -> o.getString("name").equalsIgnoreCase(name))
+                .findFirst().orElse(null);
+        String personId = request.getParam("person_id", "0");
+        String signIn = request.getParam("second_factor_sign_in");
+        if (signIn != null && !signIn.equals("true") && !signIn.equals("false")) {
+            json(request, 400, "{\"status\":400}");
+            return;
+        }
+        if (org == null || !personId.matches("0|[1-9][0-9]{0,17}")) {
+            json(request, 404, "{\"status\":404}");
+            return;
+        }
+        long person = Long.parseLong(personId);
+        String role = organizationsOf(person).stream().map(JsonObject.class::cast)
+                .filter(o -> o.getLong("id") == org.getLong("id").longValue()).map(o -> o.getString("role")).findFirst().orElse(null);
+        boolean hasSecondFactor = person == STRICT_ADMIN;
+        boolean withheld = org.getBoolean("two_factor_requirement_enabled", false) && role != null
+                && (!hasSecondFactor || "false".equals(signIn));
+        boolean active = role != null && !withheld;
+        json(request, 200, new JsonObject().put("name", org.getString("name")).put("kind", "organization")
+                .put("id", org.getLong("id")).put("visibility", org.getString("visibility"))
+                .put("read", "public".equals(org.getString("visibility")) || active).put("write", active)
+                .put("admin", active && "admin".equals(role))
+                .put("second_factor_required", withheld && !hasSecondFactor)
+                .put("second_factor_sign_in_required", withheld && hasSecondFactor).encode());
+    }
+
     /** The organizations a person is an active member of, with the role. */
     private static io.vertx.core.json.JsonArray organizationsOf(long person) {
         io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
@@ -309,6 +373,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "member"));
         } else if (person == 102) {
             out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
+        } else if (person == STRICT_ADMIN || person == STRICT_ADMIN_WITHOUT_SECOND_FACTOR) {
+            out.add(new JsonObject().put("id", STRICT).put("name", "strict").put("role", "admin"));
         } else if (person == 900) {
             out.add(new JsonObject().put("id", LAB).put("name", "lab").put("role", "admin"));
             out.add(new JsonObject().put("id", VAULT).put("name", "vault").put("role", "admin"));
@@ -338,6 +404,7 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             return;
         }
         long person = check.getLong("person_id");
+        SECOND_FACTOR_CHECKS.computeIfAbsent(person, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
         String code = check.getString("code").replaceAll("[\\s-]", "").toLowerCase(java.util.Locale.ROOT);
         if (failures.getOrDefault(person, 0) >= 3) {
             request.response().setStatusCode(429).putHeader("Retry-After", "900").end();

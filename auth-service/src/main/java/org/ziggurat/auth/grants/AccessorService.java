@@ -8,6 +8,7 @@ import org.ziggurat.auth.clients.AccessorRepository;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.clients.ApplicationService;
 import org.ziggurat.directory.client.DirectoryClient;
+import org.ziggurat.platform.permissions.NamespaceAccess;
 import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
@@ -18,7 +19,8 @@ import java.util.List;
 /**
  * User permissions that an application's owner gives people and organizations (the accessors).
  * Every method checks first that the caller is a person with the admin scope who owns the
- * application; an organization is attached only by one of its active admins.
+ * application; an organization is attached only by one of its active admins, who meets its
+ * requirement of a second factor.
  */
 @ApplicationScoped
 public class AccessorService {
@@ -75,16 +77,39 @@ public class AccessorService {
         return callers.current().chain(c -> {
             long person = c.requireUserWithScope(ScopeNames.ADMIN);
             return applications.owned(appId, person).chain(app -> directory.organizationsOf(person).chain(managed -> {
-                if (managed.stream().noneMatch(o -> o.id() == organization && "admin".equals(o.role()))) {
-                    throw unknown;
-                }
-                return directory.link(organization, app.clientId(), new DirectoryClient.LinkPermissions(permissions.toJson()))
+                DirectoryClient.OrganizationOfPerson administered = managed.stream()
+                        .filter(o -> o.id() == organization && "admin".equals(o.role())).findFirst().orElseThrow(() -> unknown);
+                return meetsTheRequirement(administered, person, c.signedInWithSecondFactor(), unknown)
+                        .chain(() -> directory.link(organization, app.clientId(),
+                                new DirectoryClient.LinkPermissions(permissions.toJson())))
                         .onFailure(DirectoryClient.NotFound.class).transform(e -> unknown)
                         .chain(() -> accessors.put(app.id(), AccessorRepository.ORGANIZATION, organization, permissions))
                         .invoke(created -> EVENTS.infof("event=permissions_given client_id=%s organization_id=%d",
                                 app.clientId(), organization));
             }));
         });
+    }
+
+    /**
+     * An organization's requirement of a second factor holds in its administration as in its data:
+     * the directory withholds an admin's rights there (its namespace's {@code admin}) from one without
+     * a second factor, or whose sign-in did not use it, and they are told so as there (403 or RFC
+     * 9470's 401, {@link NamespaceAccess}). An admin no longer (a change since) gets {@code unknown}.
+     */
+    private Uni<Void> meetsTheRequirement(DirectoryClient.OrganizationOfPerson organization, long person,
+            boolean secondFactorSignIn, ProblemException unknown) {
+        return directory.namespace(organization.name(), person, secondFactorSignIn)
+                .onFailure(DirectoryClient.NotFound.class).transform(e -> unknown)
+                .invoke(ns -> {
+                    if (!ns.admin()) {
+                        if (ns.withheld() != NamespaceAccess.Withheld.NOTHING) {
+                            EVENTS.infof("event=permissions_refused organization_id=%d person_id=%d reason=%s",
+                                    organization.id(), person, ns.withheld());
+                            NamespaceAccess.requireWrite(ns.name(), false, ns.withheld());
+                        }
+                        throw unknown;
+                    }
+                }).replaceWithVoid();
     }
 
     /** Takes an organization's permissions away, and its link in the directory; false when there were none. */

@@ -221,4 +221,44 @@ class GrantsAndAuthorizationsTest {
                 .put("/applications/" + bobs.path("id") + "/accessors/organizations/" + DirectoryDouble.VAULT)
                 .then().statusCode(201);
     }
+
+    /**
+     * The review's finding: an organization's requirement of a second factor held for its data, not
+     * for its administration. Attaching an application to an organization (its members then hold
+     * the permissions given) is administration: an admin without a second factor is told to set one
+     * up, one with it to sign in with it, as the organization's data tells them.
+     */
+    @Test
+    void anOrganizationsRequirementOfASecondFactorHoldsForAttachingApplications() {
+        long without = DirectoryDouble.STRICT_ADMIN_WITHOUT_SECOND_FACTOR;
+        long with = DirectoryDouble.STRICT_ADMIN;
+        String strict = "/accessors/organizations/" + DirectoryDouble.STRICT;
+        Object laxApp = asPerson(without, "lax", "admin").contentType("application/json")
+                .body(Map.of("name", "Lax app", "redirect_uris", List.of("https://l.example.org/cb"), "scopes", "public"))
+                .post("/applications").then().statusCode(201).extract().path("id");
+        for (var token : List.of(TestTokens.user(without, "lax", "admin"), TestTokens.userWithSecondFactor(without, "lax", "admin"))) {
+            given().header("X-Platform-Token", token).contentType("application/json").body(Map.of("read", true, "update", true))
+                    .put("/applications/" + laxApp + strict).then().statusCode(403)
+                    .contentType("application/problem+json").body("title", equalTo("Second Factor Required"))
+                    .body("detail", org.hamcrest.Matchers.containsString("/account/security"));
+        }
+        asPerson(without, "lax", "admin").get("/applications/" + laxApp + "/accessors").then().statusCode(200)
+                .body("organizations", empty());
+
+        Object app = asPerson(with, "strict", "admin").contentType("application/json")
+                .body(Map.of("name", "Strict app", "redirect_uris", List.of("https://s.example.org/cb"), "scopes", "public"))
+                .post("/applications").then().statusCode(201).extract().path("id");
+        asPerson(with, "strict", "admin").contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app + strict).then().statusCode(401)
+                .body("title", equalTo("Insufficient User Authentication"))
+                .header("WWW-Authenticate", org.hamcrest.Matchers.allOf(
+                        org.hamcrest.Matchers.containsString("error=\"insufficient_user_authentication\""),
+                        org.hamcrest.Matchers.containsString("acr_values=\"https://refeds.org/profile/mfa\"")));
+        asPerson(with, "strict", "admin").get("/applications/" + app + "/accessors").then().body("organizations", empty());
+        given().header("X-Platform-Token", TestTokens.userWithSecondFactor(with, "strict", "admin"))
+                .contentType("application/json").body(Map.of("read", true))
+                .put("/applications/" + app + strict).then().statusCode(201);
+        asPerson(with, "strict", "admin").get("/applications/" + app + "/accessors").then()
+                .body("organizations.id", contains((int) DirectoryDouble.STRICT));
+    }
 }

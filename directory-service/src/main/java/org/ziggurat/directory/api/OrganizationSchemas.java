@@ -23,7 +23,9 @@ final class OrganizationSchemas {
             @Schema(enumeration = {"public", "private"}) String visibility,
             @Schema(description = "Whether members must have a second factor: a member without one keeps the "
                     + "membership but has no member's rights in the organization's namespaces (a 403 that says why) "
-                    + "until they set one up. Turning it on needs one of your own (else 409).")
+                    + "until they set one up, and an admin without one administers nothing of it (the organization, "
+                    + "its memberships, applications and webhooks); with one, only a sign-in with it counts (else 401 "
+                    + "insufficient_user_authentication). Turning it on or off needs a sign-in with a second factor.")
             Boolean twoFactorRequirementEnabled) {
     }
 

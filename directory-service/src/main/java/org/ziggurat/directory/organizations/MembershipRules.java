@@ -1,5 +1,7 @@
 package org.ziggurat.directory.organizations;
 
+import org.ziggurat.platform.permissions.NamespaceAccess.Withheld;
+
 /**
  * Who may see and do what in an organization, from memberships, apart from the database: the
  * rules {@link OrganizationService} and the internal namespace look-up apply. Only an active
@@ -40,6 +42,25 @@ public final class MembershipRules {
     /** Whether the person may change the organization and its memberships. */
     public static boolean administers(MembershipRow membership) {
         return membership != null && membership.isActiveAdmin();
+    }
+
+    /**
+     * What an organization's requirement of a second factor withholds from an admin in its own
+     * administration (the organization, its memberships, applications and webhooks), as from a
+     * member in its data: nothing where none is required; all of it until they set one up, or, with
+     * one, until they sign in with it ({@code signedInWithSecondFactor}: this call's sign-in did).
+     */
+    public static Withheld inAdministration(boolean secondFactorRequired, boolean hasSecondFactor,
+            boolean signedInWithSecondFactor) {
+        return secondFactorRequired ? toChangeTheRequirement(hasSecondFactor, signedInWithSecondFactor) : Withheld.NOTHING;
+    }
+
+    /**
+     * Turning the requirement on or off needs a sign-in with a second factor, whether it is on or
+     * not: otherwise whoever administers without one switches it off, then reads.
+     */
+    public static Withheld toChangeTheRequirement(boolean hasSecondFactor, boolean signedInWithSecondFactor) {
+        return Withheld.of(!hasSecondFactor, !signedInWithSecondFactor);
     }
 
     /** Whether the viewer sees someone's membership: their own, or any when they have one themselves. */

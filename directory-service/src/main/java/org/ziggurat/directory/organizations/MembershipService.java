@@ -14,7 +14,8 @@ import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * The rules of memberships: an admin invites a person or changes a role, the person accepts,
- * leaves or is removed, and an organization always keeps an active admin. Who may see an
+ * leaves or is removed, and an organization always keeps an active admin. An admin's changes are
+ * held to the organization's requirement of a second factor ({@link OrganizationService#requireAdmin}). Who may see an
  * organization, and who administers it, is {@link OrganizationService}'s.
  */
 @ApplicationScoped
@@ -50,7 +51,7 @@ public class MembershipService {
     public Uni<MembershipChange> putMembership(Caller caller, long id, long personId, EdgeInput<String> roleInput) {
         long admin = caller.requireUserWithScope(ScopeNames.ADMIN);
         String role = roleInput.get();
-        return organizationRules.requireAdmin(id, admin)
+        return organizationRules.requireAdmin(id, admin, caller.signedInWithSecondFactor())
                 .chain(() -> people.byId(personId))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No person has id " + personId + "."))
                 .chain(person -> organizations.changeMemberships(id, admin, conn ->
@@ -88,7 +89,9 @@ public class MembershipService {
     /** An admin removes someone, or a person leaves (or declines); the last active admin cannot go. */
     public Uni<Void> removeMembership(Caller caller, long id, long personId) {
         long actor = caller.requireUserWithScope(ScopeNames.ADMIN);
-        Uni<Void> allowed = actor == personId ? organizationRules.visible(id, actor).replaceWithVoid() : organizationRules.requireAdmin(id, actor);
+        // Leaving is one's own business; removing someone else is the organization's administration.
+        Uni<Void> allowed = (actor == personId ? organizationRules.visible(id, actor)
+                : organizationRules.requireAdmin(id, actor, caller.signedInWithSecondFactor())).replaceWithVoid();
         return allowed.chain(() -> organizations.changeMemberships(id, actor, conn ->
                 OrganizationRepository.membership(conn, id, personId)
                         .onItem().ifNull().failWith(() -> ProblemException.notFound("This person is not a member."))

@@ -4,9 +4,13 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.people.PersonRow;
+import org.ziggurat.platform.permissions.NamespaceAccess;
+import org.ziggurat.platform.permissions.NamespaceAccess.Withheld;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.problem.StepUpRequired;
 import org.ziggurat.platform.input.EdgeInput;
 import org.ziggurat.platform.token.Caller;
+import org.ziggurat.platform.token.PlatformClaims;
 
 import java.util.List;
 import org.ziggurat.platform.token.ScopeNames;
@@ -14,7 +18,8 @@ import org.ziggurat.platform.token.ScopeNames;
 /**
  * The rules of organizations ({@link MembershipService}: of their memberships). What a viewer
  * may not see is 404, never 403, so that a private organization's existence does not leak;
- * writes need the {@code admin} scope.
+ * writes need the {@code admin} scope, and an admin who meets the organization's requirement of a
+ * second factor (its administration is held to it as its data is).
  */
 @ApplicationScoped
 public class OrganizationService {
@@ -85,18 +90,25 @@ public class OrganizationService {
                 .invoke(org -> LOG.infof("organization created: id=%d name=%s by person %d", org.id(), org.name(), creator));
     }
 
+    /**
+     * By an admin who meets the organization's requirement of a second factor ({@link #requireAdmin});
+     * turning the requirement on or off needs a sign-in with one, whether it is on or not.
+     */
     public Uni<OrganizationRow> update(Caller caller, long id, EdgeInput<OrganizationFields> input) {
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
         OrganizationFields f = input.get();
-        Uni<Void> allowed = requireAdmin(id, person);
-        if (Boolean.TRUE.equals(f.twoFactorRequired())) {
-            // As GitHub asks: whoever requires it of the members has one, or would lock themselves out.
-            allowed = allowed.chain(() -> organizations.hasSecondFactor(person)).invoke(has -> {
-                if (!has) {
-                    throw ProblemException.conflict("Set up a second factor for your own account before you require "
-                            + "one of the organization's members.");
+        Uni<OrganizationRow> allowed = requireAdmin(id, person, caller.signedInWithSecondFactor());
+        if (f.twoFactorRequired() != null) {
+            // As GitHub asks: whoever requires it of the members has one, or would lock themselves out;
+            // and whoever switches it off proves they are who signed in, with it.
+            allowed = allowed.call(org -> organizations.hasSecondFactor(person).invoke(has -> {
+                Withheld withheld = MembershipRules.toChangeTheRequirement(has, caller.signedInWithSecondFactor());
+                if (withheld != Withheld.NOTHING) {
+                    LOG.infof("organization %d: change of its second-factor requirement refused to person %d (%s)", id,
+                            person, withheld);
+                    throw requirementChangeRefused(org, withheld);
                 }
-            }).replaceWithVoid();
+            }));
         }
         return allowed.chain(() -> organizations.update(id, f.displayName(), f.visibility(), f.twoFactorRequired()))
                 .invoke(org -> {
@@ -109,15 +121,47 @@ public class OrganizationService {
 
     public Uni<Void> delete(Caller caller, long id) {
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-        return requireAdmin(id, person).chain(() -> organizations.delete(id))
+        return requireAdmin(id, person, caller.signedInWithSecondFactor()).chain(() -> organizations.delete(id))
                 .invoke(() -> LOG.infof("organization deleted: id=%d by person %d", id, person));
     }
 
-    /** 404 when the organization is invisible to the person, 403 when visible but they are not an active admin. */
-    Uni<Void> requireAdmin(long id, long person) {
-        return visible(id, person).chain(org -> organizations.membership(id, person)).chain(m -> MembershipRules.administers(m)
-                ? Uni.createFrom().voidItem()
-                : Uni.createFrom().failure(ProblemException.forbidden("Only an admin of this organization may do this.")));
+    /**
+     * The organization, when the person is an active admin of it who meets its requirement of a
+     * second factor: 404 when it is invisible to them, 403 when visible but they are not an active
+     * admin. An admin whose sign-in falls short of the requirement is refused as in its data
+     * ({@link NamespaceAccess}): 403 {@code Second Factor Required} without one, RFC 9470's 401
+     * with one but a sign-in without it ({@code secondFactorSignIn}: this call's sign-in used one).
+     */
+    Uni<OrganizationRow> requireAdmin(long id, long person, boolean secondFactorSignIn) {
+        return visible(id, person).call(org -> organizations.membership(id, person).chain(m -> {
+            if (!MembershipRules.administers(m)) {
+                return Uni.createFrom().failure(ProblemException.forbidden("Only an admin of this organization may do this."));
+            }
+            if (!org.twoFactorRequired()) {
+                return Uni.createFrom().voidItem();
+            }
+            return organizations.hasSecondFactor(person).invoke(has -> {
+                Withheld withheld = MembershipRules.inAdministration(true, has, secondFactorSignIn);
+                if (withheld != Withheld.NOTHING) {
+                    LOG.infof("organization %d: administration refused to person %d (%s)", id, person, withheld);
+                    // The same answer as the organization's data gives (vocab- and events-service).
+                    NamespaceAccess.requireWrite(org.name(), false, withheld);
+                }
+            }).replaceWithVoid();
+        }));
+    }
+
+    /** Changing the requirement with a sign-in that falls short: set one up (403), or sign in with it (401). */
+    static ProblemException requirementChangeRefused(OrganizationRow org, Withheld withheld) {
+        String what = "Only a sign-in with a second factor may change whether the organization '" + org.name()
+                + "' requires one of its members";
+        if (withheld == Withheld.UNTIL_SIGN_IN_WITH_SECOND_FACTOR) {
+            return new StepUpRequired(what + ", and this token comes from a sign-in without one. Sign in again with it "
+                    + "(an authorization request with acr_values=" + PlatformClaims.MULTI_FACTOR + "), then try again "
+                    + "with the new token.", PlatformClaims.MULTI_FACTOR);
+        }
+        return new ProblemException(403, "Second Factor Required", what + ". Set one up on your account's security page "
+                + "(/account/security), sign in with it, then try again.");
     }
 
     static ProblemException notFound() {

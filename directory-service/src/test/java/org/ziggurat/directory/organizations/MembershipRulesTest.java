@@ -1,6 +1,7 @@
 package org.ziggurat.directory.organizations;
 
 import org.junit.jupiter.api.Test;
+import org.ziggurat.platform.permissions.NamespaceAccess.Withheld;
 
 import java.time.Instant;
 import java.util.List;
@@ -82,5 +83,26 @@ class MembershipRulesTest {
         assertFalse(MembershipRules.anAdminMayGo(1));
         assertTrue(MembershipRules.anAdminMayGo(2));
         assertFalse(MembershipRules.anAdminMayGo(0));
+    }
+
+    @Test
+    void anOrganizationsRequirementOfASecondFactorHoldsInItsAdministrationAsInItsData() {
+        // Where none is required, the sign-in does not matter.
+        assertEquals(Withheld.NOTHING, MembershipRules.inAdministration(false, false, false));
+        assertEquals(Withheld.NOTHING, MembershipRules.inAdministration(false, true, false));
+        // Where one is: an admin without one sets one up; with one, signs in with it.
+        assertEquals(Withheld.UNTIL_SECOND_FACTOR, MembershipRules.inAdministration(true, false, false));
+        assertEquals(Withheld.UNTIL_SECOND_FACTOR, MembershipRules.inAdministration(true, false, true),
+                "a token from a sign-in with a factor since removed");
+        assertEquals(Withheld.UNTIL_SIGN_IN_WITH_SECOND_FACTOR, MembershipRules.inAdministration(true, true, false));
+        assertEquals(Withheld.NOTHING, MembershipRules.inAdministration(true, true, true));
+    }
+
+    @Test
+    void changingTheRequirementNeedsASignInWithASecondFactorWhetherItIsOnOrNot() {
+        assertEquals(Withheld.UNTIL_SECOND_FACTOR, MembershipRules.toChangeTheRequirement(false, false));
+        assertEquals(Withheld.UNTIL_SECOND_FACTOR, MembershipRules.toChangeTheRequirement(false, true));
+        assertEquals(Withheld.UNTIL_SIGN_IN_WITH_SECOND_FACTOR, MembershipRules.toChangeTheRequirement(true, false));
+        assertEquals(Withheld.NOTHING, MembershipRules.toChangeTheRequirement(true, true));
     }
 }

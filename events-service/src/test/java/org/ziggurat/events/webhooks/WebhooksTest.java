@@ -220,6 +220,46 @@ class WebhooksTest {
         }
     }
 
+    /**
+     * An organization that requires a second factor ("strict") holds its webhooks to it, as its
+     * data: its admin alice, who has one, is asked to sign in with it (RFC 9470's 401) on every
+     * webhook route, then manages them; bob, a member without one, is told to set one up.
+     */
+    @Test
+    void anOrganizationsRequirementOfASecondFactorHoldsForItsWebhooks() {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            Map<String, Object> body = Map.of("url", receiver.url("/strict"), "active", false);
+            java.util.function.Supplier<RequestSpecification> signedInWithout = () -> asAlice("admin");
+            java.util.function.Supplier<RequestSpecification> signedInWithIt = () -> given().header("X-Platform-Token",
+                    TestTokens.userWithSecondFactor(ALICE, "alice", "admin"));
+            stepUpAsked(post(signedInWithout.get(), "/strict/webhooks", body));
+            stepUpAsked(post(signedInWithout.get(), "/strict/repositories/" + repo() + "/webhooks", body));
+            post(given().header("X-Platform-Token", TestTokens.user(BOB, "bob", "admin")), "/strict/webhooks", body)
+                    .statusCode(403).body("title", equalTo("Second Factor Required"));
+            post(given().header("X-Platform-Token", TestTokens.userWithSecondFactor(BOB, "bob", "admin")), "/strict/webhooks", body)
+                    .statusCode(403).body("title", equalTo("Second Factor Required"));
+
+            String hook = "/strict/webhooks/" + post(signedInWithIt.get(), "/strict/webhooks", body).statusCode(201)
+                    .extract().jsonPath().getLong("id");
+            stepUpAsked(signedInWithout.get().get("/strict/webhooks").then());
+            stepUpAsked(signedInWithout.get().get(hook).then());
+            stepUpAsked(signedInWithout.get().contentType("application/json").body(Map.of("active", true)).patch(hook).then());
+            stepUpAsked(signedInWithout.get().post(hook + "/secret").then());
+            stepUpAsked(signedInWithout.get().get(hook + "/deliveries").then());
+            stepUpAsked(post(signedInWithout.get(), hook + "/redeliveries", Map.of("since", "2020-01-01T00:00:00Z")));
+            stepUpAsked(signedInWithout.get().delete(hook).then());
+            signedInWithIt.get().get(hook).then().statusCode(200).body("active", equalTo(false));
+            signedInWithIt.get().delete(hook).then().statusCode(204);
+        }
+    }
+
+    /** A 401 whose Bearer challenge asks for a sign-in with a second factor (RFC 9470 §3). */
+    static void stepUpAsked(ValidatableResponse answer) {
+        answer.statusCode(401).body("title", equalTo("Insufficient User Authentication"))
+                .header("WWW-Authenticate", org.hamcrest.Matchers.allOf(containsString("error=\"insufficient_user_authentication\""),
+                        containsString("acr_values=\"https://refeds.org/profile/mfa\"")));
+    }
+
     @Test
     void badInputIsNamed() {
         String hooks = "/alice/repositories/" + repo() + "/webhooks";

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * person alice (101); the public organization "lab" whose active member is alice; the private
  * organization "vault" whose active member is bob (102) and whose admin is {@value #ADMIN}; the
  * private organization {@value #STRICT}, which requires a second factor of its members alice (who
- * has one) and bob (who has none).
+ * has one, and is its admin) and bob (who has none).
  */
 public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
@@ -28,7 +28,7 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
     private record Ns(String kind, long id, String visibility, Set<Long> members, Set<Long> admins) {
     }
 
-    /** A private organization that requires a second factor: alice has one, bob has none. */
+    /** A private organization that requires a second factor: alice, its admin, has one, bob has none. */
     public static final String STRICT = "strict";
     private static final Set<Long> WITH_SECOND_FACTOR = Set.of(ALICE);
 
@@ -43,7 +43,7 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
             "lab", new Ns("organization", 201, "public", Set.of(ALICE), Set.of()),
             "vault", new Ns("organization", 202, "private", Set.of(BOB), Set.of(ADMIN)),
             STUDIO, new Ns("organization", 203, "private", STUDIO_MEMBERS, Set.of()),
-            STRICT, new Ns("organization", 204, "private", Set.of(ALICE, BOB), Set.of()));
+            STRICT, new Ns("organization", 204, "private", Set.of(ALICE, BOB), Set.of(ALICE)));
 
     /** As the real API reads {@code person_id}: absent, empty or 0 is anonymous; anything but an id is a 404. */
     private static final java.util.regex.Pattern PERSON_ID = java.util.regex.Pattern.compile("[1-9][0-9]{0,17}");
