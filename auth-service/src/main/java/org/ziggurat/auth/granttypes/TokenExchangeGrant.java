@@ -47,10 +47,13 @@ public class TokenExchangeGrant implements TokenGrant {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LiveAccessTokens liveTokens;
+    private final org.ziggurat.auth.tokens.TokenRepository tokens;
     private final TokenIssuer issuer;
     private final ResourceServers resources;
 
-    TokenExchangeGrant(LiveAccessTokens liveTokens, TokenIssuer issuer, ResourceServers resources) {
+    TokenExchangeGrant(LiveAccessTokens liveTokens, TokenIssuer issuer, ResourceServers resources,
+            org.ziggurat.auth.tokens.TokenRepository tokens) {
+        this.tokens = tokens;
         this.liveTokens = liveTokens;
         this.issuer = issuer;
         this.resources = resources;
@@ -101,6 +104,14 @@ public class TokenExchangeGrant implements TokenGrant {
                         client.clientId(), subject.id());
                 throw OAuthException.invalidGrant("The subject token was neither issued to this client nor meant for it.");
             }
+            // A subject token bound to a key (DPoP) is exchanged only with a proof of that key, and what is
+            // issued is bound to it too (RFC 9449 §7.1, RFC 8693 §2.1): else a stolen bound token turns bearer.
+            if (subject.jkt() != null && !subject.jkt().equals(request.jkt())) {
+                EVENTS.warnf("event=token_exchange_refused client_id=%s token_id=%d reason=%s", client.clientId(), subject.id(),
+                        request.jkt() == null ? "no_proof_of_subject_key" : "proof_of_another_key");
+                throw OAuthException.invalidGrant("The subject token is bound to a key (DPoP): exchange it with a proof of "
+                        + "that key.");
+            }
             if (!subject.scopes().containsAll(Scopes.granted(requested))) {
                 throw OAuthException.invalidScope("An exchange may not widen the subject token's scopes.");
             }
@@ -112,10 +123,17 @@ public class TokenExchangeGrant implements TokenGrant {
             named.addAll(audience);
             List<String> target = named.isEmpty() ? subject.audience() : List.copyOf(named);
             List<String> scopes = requested.isEmpty() ? subject.scopes() : List.copyOf(requested);
-            TokenBounds bounds = new TokenBounds(target, null, request.jkt(), false, actor(client, subject),
-                    subject.expiresAt());
-            return issuer.issue(client, subject.personId(), subject.username(), scopes, subject.family(), false,
-                            subject.authTime(), null, subject.amr(), bounds)
+            // It ends with the subject's sign-in (signing out revokes it) and its authorization.
+            return tokens.inherited(subject.id()).chain(inherited -> {
+                if (inherited == null) {
+                    return Uni.createFrom().<IssuedTokens>failure(OAuthException.invalidGrant(
+                            "The subject token is not an active access token of a person."));
+                }
+                TokenBounds bounds = new TokenBounds(target, null, request.jkt(), false, actor(client, subject),
+                        subject.expiresAt(), inherited);
+                return issuer.issue(client, subject.personId(), subject.username(), scopes, subject.family(), false,
+                        subject.authTime(), null, subject.amr(), bounds);
+            })
                     .map(issued -> issued.exchanged(client.jwtAccessTokens() ? JWT_TOKEN_TYPE : ACCESS_TOKEN_TYPE))
                     .invoke(issued -> EVENTS.infof("event=token_exchanged client_id=%s person_id=%d subject_token_id=%d "
                             + "token_id=%d", client.clientId(), subject.personId(), subject.id(), issued.accessTokenId()));

@@ -98,9 +98,10 @@ public class TokenIssuer {
             SignIn signIn, List<String> amr, TokenBounds bounds) {
         // To the second: a JWT's iat and exp are whole seconds, and the row says what the JWT says.
         Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        TokenRules.Binding binding = TokenRules.binding(scopes, signIn, now, TokenRules.authorizationLifetime(
-                config.refreshTokenAbsoluteLifetime(), clientOrNull == null ? null : clientOrNull.refreshTokenAbsoluteLifetime()),
-                config.loginSessionLifetime());
+        TokenRules.Binding binding = inheritedBy(bounds, TokenRules.binding(scopes, signIn, now,
+                TokenRules.authorizationLifetime(config.refreshTokenAbsoluteLifetime(),
+                        clientOrNull == null ? null : clientOrNull.refreshTokenAbsoluteLifetime()),
+                config.loginSessionLifetime()));
         if (binding == null) {
             return Uni.createFrom().failure(OAuthException.invalidGrant(
                     "The person signed out of the session this was approved in. Sign in again."));
@@ -126,6 +127,16 @@ public class TokenIssuer {
                 // one's client cache has not seen yet): its tokens may not exist.
                 .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
                 .transform(e -> OAuthException.invalidClient("Client authentication failed."));
+    }
+
+    /** An exchanged token ends with its subject's sign-in and its authorization, never later. */
+    private static TokenRules.Binding inheritedBy(TokenBounds bounds, TokenRules.Binding binding) {
+        if (binding == null || bounds.inherited() == null) {
+            return binding;
+        }
+        Instant ends = bounds.inherited().authorizationEnds();
+        return new TokenRules.Binding(bounds.inherited().sessionHash(),
+                ends != null && ends.isBefore(binding.authorizationEnds()) ? ends : binding.authorizationEnds());
     }
 
     /**

@@ -114,6 +114,32 @@ public class TokenRepository {
     }
 
     /** Any token by hash, live or not. */
+    /** What an exchanged token takes over from its subject token: its sign-in (null: none) and when its authorization ends. */
+    public record Inherited(byte[] sessionHash, Instant authorizationEnds) {
+    }
+
+    /**
+     * The sign-in and authorization end of a token (by id), for a token exchanged from it; null
+     * when the token is gone, or its sign-in has ended (signed out: nothing may be made from it).
+     */
+    public Uni<Inherited> inherited(long tokenId) {
+        return pool.preparedQuery("SELECT t.session_hash, t.authorization_expires_at, "
+                        + "(t.session_hash IS NULL OR EXISTS (SELECT 1 FROM login_session s WHERE s.session_hash = t.session_hash "
+                        + "AND s.expires_at > now())) AS signed_in FROM token t WHERE t.id = $1")
+                .execute(Tuple.of(tokenId)).map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    Row row = rows.iterator().next();
+                    if (!row.getBoolean("signed_in")) {
+                        return null;
+                    }
+                    var session = row.getBuffer("session_hash");
+                    return new Inherited(session == null ? null : session.getBytes(),
+                            row.getOffsetDateTime("authorization_expires_at").toInstant());
+                });
+    }
+
     public Uni<TokenRow> byHash(byte[] hash) {
         return pool.preparedQuery(TokenRow.SELECT + "WHERE t.hash = $1").execute(Tuple.of(Buffer.buffer(hash)))
                 .map(rows -> rows.rowCount() == 0 ? null : TokenRow.from(rows.iterator().next()));

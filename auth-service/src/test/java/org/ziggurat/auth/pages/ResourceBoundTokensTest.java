@@ -67,6 +67,9 @@ class ResourceBoundTokensTest {
     @Inject
     Pool pool;
 
+    @Inject
+    org.ziggurat.auth.authorization.LoginSessions sessions;
+
     static App app(boolean confidential, String scopes, Map<String, Object> more) {
         Map<String, Object> body = new HashMap<>(more);
         body.put("name", "Resource test app");
@@ -377,6 +380,55 @@ class ResourceBoundTokensTest {
         // The exchanged token belongs to the person's authorization: revoking that ends it too.
         post("/oauth/revoke", notebook, "token", (String) person.get("refresh_token")).statusCode(200);
         introspect((String) exchanged.get("access_token")).body("active", equalTo(false));
+    }
+
+    /**
+     * A DPoP-bound subject token is exchanged only with a proof of its key, and what comes back is
+     * bound to it (RFC 9449 §7.1, RFC 8693 §2.1): once, a public client's id alone turned it into a
+     * bearer token, and another key's proof re-bound it.
+     */
+    @Test
+    void anExchangeKeepsTheSubjectTokensKey() throws Exception {
+        App app = app(false, "user write", Map.of("token_exchange", true));
+        DefaultDPoPProofFactory key = dpopKey();
+        String jkt = key.getPublicJWK().computeThumbprint().toString();
+        String subject = postWithProof(proof(key), app, "grant_type", "password", "username", "alice", "password",
+                "alice password 1", "client_id", app.clientId(), "scope", "user")
+                .statusCode(200).body("token_type", equalTo("DPoP")).extract().path("access_token");
+        postWithProof(null, app, "grant_type", EXCHANGE, "subject_token", subject, "subject_token_type", ACCESS_TOKEN_TYPE,
+                "client_id", app.clientId()).statusCode(400).body("error", equalTo("invalid_grant"));
+        postWithProof(proof(dpopKey()), app, "grant_type", EXCHANGE, "subject_token", subject, "subject_token_type",
+                ACCESS_TOKEN_TYPE, "client_id", app.clientId()).statusCode(400).body("error", equalTo("invalid_grant"));
+        String exchanged = postWithProof(proof(key), app, "grant_type", EXCHANGE, "subject_token", subject,
+                "subject_token_type", ACCESS_TOKEN_TYPE, "client_id", app.clientId())
+                .statusCode(200).body("token_type", equalTo("DPoP")).extract().path("access_token");
+        introspect(exchanged).body("active", equalTo(true)).body("token_type", equalTo("DPoP")).body("cnf.jkt", equalTo(jkt));
+    }
+
+    /**
+     * An exchanged token ends with the subject token's sign-in and authorization: once it had none,
+     * and outlived the person's signing out, with an authorization_exp 90 days away.
+     */
+    @Test
+    void anExchangedTokenEndsWithTheSubjectsSignIn() {
+        App app = app(true, "openid user write", Map.of("token_exchange", true));
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        Map<String, String> code = AuthorizeFlowTest.approve(browser, app, "openid user", "s-exchange", null);
+        Map<String, Object> tokens = postWithProof(null, app, "grant_type", "authorization_code", "code", code.get("code"),
+                "redirect_uri", AuthorizeFlowTest.CALLBACK).statusCode(200).extract().jsonPath().getMap("$");
+        String subject = (String) tokens.get("access_token");
+        long subjectAuthorizationEnds = ((Number) introspect(subject).extract().path("authorization_exp")).longValue();
+        String exchanged = postWithProof(null, app, "grant_type", EXCHANGE, "subject_token", subject, "subject_token_type",
+                ACCESS_TOKEN_TYPE, "scope", "user").statusCode(200).extract().path("access_token");
+        introspect(exchanged).body("active", equalTo(true))
+                .body("authorization_exp", lessThanOrEqualTo((int) subjectAuthorizationEnds));
+        sessions.end(browser.cookies.get(org.ziggurat.auth.authorization.LoginSessions.COOKIE))
+                .await().atMost(java.time.Duration.ofSeconds(10));
+        introspect(subject).body("active", equalTo(false));
+        introspect(exchanged).body("active", equalTo(false));
+        // Nothing more is made from a signed-out session's token.
+        postWithProof(null, app, "grant_type", EXCHANGE, "subject_token", subject, "subject_token_type", ACCESS_TOKEN_TYPE)
+                .statusCode(400).body("error", equalTo("invalid_grant"));
     }
 
     @Test
