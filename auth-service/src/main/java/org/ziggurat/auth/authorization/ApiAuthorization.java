@@ -15,8 +15,10 @@ import java.util.Set;
  * person's consent, and the code can never carry more than that token:
  * <ul>
  * <li>only the person's own token may be used: one issued without a client (the password grant
- * with the person's own credentials), or one of the very application that asks. A token that
- * another application holds speaks for that application only, and is refused;</li>
+ * with the person's own credentials), never one an application holds, the asking one's included
+ * (a token a client got in a session, or by exchange, would become a new, longer grant of its
+ * own), and never an exchanged one (it speaks for the service that holds it);</li>
+ * <li>the authorization it starts ends no later than the presented token's (the code carries it);</li>
  * <li>every scope asked for must be one the application registered ({@code invalid_scope}) and
  * one the presented token carries ({@code insufficient_scope}); {@code public} needs none.</li>
  * </ul>
@@ -27,7 +29,7 @@ public final class ApiAuthorization {
     }
 
     /** The presented access token, as far as these rules need it (live and of a person: checked before). */
-    public record Presented(Long applicationId, String username, Collection<String> scopes) {
+    public record Presented(Long applicationId, String username, Collection<String> scopes, String actor) {
     }
 
     /**
@@ -39,9 +41,9 @@ public final class ApiAuthorization {
         if (token.username() == null || !token.username().equalsIgnoreCase(username)) {
             throw new OAuthException(OAuthError.ACCESS_DENIED, "The access token belongs to another person.");
         }
-        if (token.applicationId() != null && token.applicationId() != applicationId) {
-            throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "This access token was issued to another application: "
-                    + "use the person's own token (issued without a client) or one of this application.");
+        if (token.applicationId() != null || token.actor() != null) {
+            throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "This access token was issued to an application: "
+                    + "only the person's own token (issued without a client) authorizes a code here.");
         }
         Scopes.requireAllowed(requested, registeredScopes, verified);
         for (String scope : Scopes.granted(requested)) {

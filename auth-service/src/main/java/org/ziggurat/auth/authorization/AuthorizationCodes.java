@@ -125,7 +125,8 @@ public class AuthorizationCodes {
             if (app.requirePushedRequests()) {
                 throw OAuthException.invalidRequest("This application must push its authorization requests (RFC 9126).");
             }
-            ApiAuthorization.check(new ApiAuthorization.Presented(owner.applicationId(), owner.username(), owner.scopes()),
+            ApiAuthorization.check(new ApiAuthorization.Presented(owner.applicationId(), owner.username(), owner.scopes(),
+                            owner.actor()),
                     app.id(), app.scopes(), app.verified(), approval.username(), scopes);
             Map<String, String> params = new LinkedHashMap<>();
             params.put("redirect_uri", approval.redirectUri());
@@ -137,7 +138,8 @@ public class AuthorizationCodes {
             }
             AuthorizationRequest request = new AuthorizationRequest(app, approval.redirectUri(), params);
             return consents.grant(app.id(), owner.personId(), scopes)
-                    .chain(() -> issueCode(request, owner.personId(), owner.username(), null, null, scopes))
+                    .chain(() -> issueCode(request, owner.personId(), owner.username(), null, null, scopes,
+                            owner.authorizationExpiresAt()))
                     .map(code -> new ApprovedByApi(request, code));
         }));
     }
@@ -167,7 +169,7 @@ public class AuthorizationCodes {
 
     private Uni<String> issueCode(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes) {
         return issueCode(request, session.personId(), session.username(), session.authTime(),
-                new SignIn(session.hash(), session.expiresAt(), session.amr()), scopes);
+                new SignIn(session.hash(), session.expiresAt(), session.amr()), scopes, null);
     }
 
     /**
@@ -175,7 +177,7 @@ public class AuthorizationCodes {
      * with; both null for the API form, which has no sign-in.
      */
     private Uni<String> issueCode(AuthorizationRequest request, long personId, String username, java.time.Instant authTime,
-            SignIn signIn, Set<String> scopes) {
+            SignIn signIn, Set<String> scopes, java.time.Instant authorizationEnds) {
         String value = crypto.newCode();
         String challenge = request.codeChallenge();
         Uni<Boolean> pushedUse = request.requestUri() == null ? Uni.createFrom().item(true)
@@ -188,7 +190,7 @@ public class AuthorizationCodes {
                         request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
                         OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime,
                         signIn, request.resource() == null ? null : List.of(request.resource().split(" ")),
-                        request.dpopJkt())))
+                        request.dpopJkt(), authorizationEnds)))
                 .invoke(inserted -> {
                     if (!inserted) {
                         EVENTS.warnf("event=nonce_replay client_id=%s person_id=%d", request.app().clientId(), personId);

@@ -77,13 +77,24 @@ public class AuthorizationCodeGrant implements TokenGrant {
             Instant authTime = stored.authTime();
             return issuer.issue(conn, client, stored.personId(), stored.username(), stored.scopes(), stored.family(), true,
                     authTime, stored.signIn(), SignIn.amrOf(stored.signIn()),
-                    TokenIssuer.bounds(client, request, stored.resources()))
+                    inheriting(TokenIssuer.bounds(client, request, stored.resources()), stored))
                     // Inside the transaction: no tokens without the ID token the answer owes.
                     .chain(issued -> issuer.withIdToken(issued, stored.scopes(), client, stored.personId(), authTime, stored.nonce(),
                             SignIn.amrOf(stored.signIn())));
         })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : replayedOrUnknown(hash, client))
                 .invoke(issued -> EVENTS.infof("event=token_issued grant=authorization_code client_id=%s token_id=%d",
                         client.clientId(), issued.accessTokenId()));
+    }
+
+    /** The API form's code: its authorization ends no later than the token that made it (its {@code authorizationEnds}). */
+    private static org.ziggurat.auth.tokens.TokenBounds inheriting(org.ziggurat.auth.tokens.TokenBounds bounds,
+            org.ziggurat.auth.tokens.AuthorizationCodeRepository.Code stored) {
+        if (stored.authorizationEnds() == null) {
+            return bounds;
+        }
+        return new org.ziggurat.auth.tokens.TokenBounds(bounds.audience(), bounds.grantAudience(), bounds.jkt(),
+                bounds.refreshBound(), bounds.actor(), bounds.notAfter(),
+                new org.ziggurat.auth.tokens.TokenRepository.Inherited(null, stored.authorizationEnds()));
     }
 
     /** A used code presented again: whatever it issued is revoked (RFC 6749 §4.1.2). */
