@@ -110,29 +110,55 @@ public class SignIns {
                     EVENTS.infof("event=login_failed page=%s client_id=%s", page, clientId);
                     return new SignInRefused(false);
                 })
-                .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true));
+                .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true))
+                .onFailure(SignIns::timedOut).transform(SignIns::unavailable);
+    }
+
+    /**
+     * The directory did not answer within the client's read timeout: as when it cannot be reached
+     * (the pages show their own "try again" message, not the API's problem document).
+     */
+    static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static Throwable unavailable(Throwable timeout) {
+        return new org.ziggurat.platform.problem.DependencyUnavailable("directory-service did not answer in time", timeout);
     }
 
     /**
      * The second factor of a pending sign-in: a TOTP code or a recovery code, which the directory
-     * checks (once, throttled). Fails with {@link PendingSignInGone}, {@link SignInRefused}, or the
-     * directory's own failure.
+     * checks (once, throttled). Each code is counted for the pending sign-in before it is checked;
+     * its last wrong one ({@link PendingSignIns#CODES}) ends it. Fails with {@link PendingSignInGone},
+     * {@link SignInRefused}, or the directory's own failure.
      */
     public Uni<SecondFactorPassed> secondFactor(String page, String clientId, String pendingValue, String code,
             String clientAddress) {
         String userAgent = securityLog.origin().userAgent();
-        return pending.find(pendingValue).chain(found -> {
-            if (found == null) {
+        return pending.countCode(pendingValue).chain(counted -> {
+            if (counted == null) {
                 return Uni.createFrom().failure(new PendingSignInGone());
             }
+            PendingSignIns.Pending found = counted.pending();
             return directory.verifySecondFactor(new DirectoryClient.SecondFactorCheck(found.personId(), code, clientAddress,
                     userAgent))
-                    .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
+                    .onFailure(DirectoryClient.PasswordRefused.class).recoverWithUni(e -> {
                         EVENTS.infof("event=second_factor_failed page=%s client_id=%s person_id=%d", page, clientId,
                                 found.personId());
-                        return new SignInRefused(false, found.personId());
+                        if (!counted.last()) {
+                            return Uni.createFrom().failure(new SignInRefused(false, found.personId()));
+                        }
+                        EVENTS.infof("event=pending_sign_in_ended reason=codes page=%s client_id=%s person_id=%d", page,
+                                clientId, found.personId());
+                        return pending.end(pendingValue).chain(() -> Uni.createFrom().failure(new PendingSignInGone()));
                     })
                     .onFailure(DirectoryClient.PasswordThrottled.class).transform(e -> new SignInRefused(true, found.personId()))
+                    .onFailure(SignIns::timedOut).transform(SignIns::unavailable)
                     .chain(accepted -> finish(page, clientId, pendingValue, found, AuthenticationMethods.PASSWORD_AND_CODE,
                             accepted.method(), "recovery".equals(accepted.method()) ? accepted.recoveryCodesLeft() : -1));
         });

@@ -33,9 +33,13 @@ import java.util.Map;
 public class MetadataResource {
 
     private final Map<String, Object> document;
+    /** The issuer's path without its leading slash ("api"), where RFC 8414 §3 puts the document too; null for none. */
+    private final String issuerPath;
 
     MetadataResource(AuthConfig config) {
         this.document = document(Issuer.of(config));
+        String path = java.net.URI.create(Issuer.of(config)).getPath();
+        this.issuerPath = path == null || path.isEmpty() || path.equals("/") ? null : path.substring(1);
     }
 
     @Operation(operationId = "getAuthorizationServerMetadata", summary = "Get the authorization server's metadata",
@@ -49,6 +53,23 @@ public class MetadataResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, Object> metadata() {
         return document;
+    }
+
+    /**
+     * RFC 8414 §3: for an issuer with a path ({@code https://host/api}), the metadata is at
+     * {@code https://host/.well-known/oauth-authorization-server/api} (the well-known segment
+     * between host and path), where oauth4webapi and other strict clients look. The gateway
+     * forwards that host-root path here. The same document; any other suffix is no issuer's.
+     */
+    @Operation(hidden = true)
+    @GET
+    @Path("/oauth-authorization-server/{issuerPath: .+}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public jakarta.ws.rs.core.Response metadataForIssuerPath(@jakarta.ws.rs.PathParam("issuerPath") String path) {
+        if (issuerPath == null || !issuerPath.equals(path)) {
+            throw org.ziggurat.platform.problem.ProblemException.notFound("No issuer has that path here.");
+        }
+        return jakarta.ws.rs.core.Response.ok(document).build();
     }
 
     @Operation(operationId = "getOpenIdConfiguration", summary = "Get the OpenID provider's configuration",
@@ -93,7 +114,8 @@ public class MetadataResource {
         m.put("dpop_signing_alg_values_supported", org.ziggurat.auth.dpop.DpopProofs.ALGORITHMS.stream()
                 .map(Object::toString).sorted().toList());
         // RFC 9701 §6: signed introspection answers (Accept: application/token-introspection+jwt).
-        m.put("introspection_signing_alg_values_supported", SigningKeys.ALGORITHMS);
+        // What signed answers are signed with (TokenDescriptions): RS256, whatever else the keys offer.
+        m.put("introspection_signing_alg_values_supported", List.of("RS256"));
         m.put("claims_supported", UserInfoClaims.SUPPORTED);
         m.put("acr_values_supported", List.of(AuthenticationMethods.ACR_SINGLE_FACTOR, AuthenticationMethods.ACR_MULTI_FACTOR));
         m.put("prompt_values_supported", List.of("none", "login", "consent", "select_account"));

@@ -172,11 +172,16 @@ public class AccountProfileResource {
                     .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session,
                             "That is not an e-mail address. Nothing was changed.", null, 422, uri)), session, uri)
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> page(session,
-                            "Another account has that address. Nothing was changed.", null, 409, uri));
+                            "Another account has that address. Nothing was changed.", null, 409, uri))
+                    // Past the limit of mails with a link (per person and per address).
+                    .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithUni(() -> page(session,
+                            "Too many mails with a link were sent for now. Try again later. Nothing was changed.", null, 429, uri));
             case "email_resend" -> details.resendVerification(session)
                     .chain(() -> page(session, null, "We mailed a new link. It works once, for 24 hours.", 200, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> page(session,
-                            "Your address is confirmed already.", null, 409, uri));
+                            "Your address is confirmed already.", null, 409, uri))
+                    .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithUni(() -> page(session,
+                            "Too many mails with a link were sent for now. Try again later.", null, 429, uri));
             case "export" -> sudoRefused(details.export(session, confirmation(form), address)
                     .map(json -> pages.export(session.username(), json)), session, uri);
             case "delete" -> sudoRefused(details.delete(session, form.get("confirm"), confirmation(form), address)

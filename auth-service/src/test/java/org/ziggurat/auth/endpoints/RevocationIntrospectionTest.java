@@ -97,5 +97,12 @@ class RevocationIntrospectionTest {
                 .body("authorization_endpoint", equalTo("http://localhost:8080/api/oauth/authorize"))
                 .body("code_challenge_methods_supported", equalTo(java.util.List.of("S256")))
                 .body("grant_types_supported", hasItem("refresh_token"));
+        // RFC 8414 §3, for an issuer with a path: the well-known segment before the path (oauth4webapi looks there).
+        given().get("/.well-known/oauth-authorization-server/api").then().statusCode(200)
+                .body("issuer", equalTo("http://localhost:8080/api"));
+        given().get("/.well-known/oauth-authorization-server/other").then().statusCode(404);
+        // Signed introspection answers are RS256 only: announced so.
+        given().get("/.well-known/oauth-authorization-server").then()
+                .body("introspection_signing_alg_values_supported", equalTo(java.util.List.of("RS256")));
     }
 }

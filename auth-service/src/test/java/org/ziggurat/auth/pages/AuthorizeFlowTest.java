@@ -244,6 +244,24 @@ class AuthorizeFlowTest {
         assertNull(browser.cookies.get(org.ziggurat.auth.authorization.LoginSessions.COOKIE));
     }
 
+    /**
+     * The review's finding: when the directory took longer than auth-service waits (as an account's
+     * slow-down once did), the sign-in page answered the API's JSON 503 problem. It shows its own
+     * page now, saying to try again, and makes no session.
+     */
+    @Test
+    void aDirectoryThatDoesNotAnswerInTimeIsThePagesOwnTryAgain() {
+        App app = createApp(true, "public user");
+        Browser browser = new Browser();
+        Response page = browser.get(authorizeUrl(app, CALLBACK, "user", "s-silent", null));
+        Map<String, String> form = hiddenFields(page.asString());
+        form.put("login", org.ziggurat.auth.DirectoryDouble.SILENT);
+        form.put("password", "whatever");
+        browser.post(form).then().statusCode(503).contentType(startsWith("text/html"))
+                .body(containsString("Try again shortly")).body(containsString("name=\"password\""));
+        assertNull(browser.cookies.get(org.ziggurat.auth.authorization.LoginSessions.COOKIE));
+    }
+
     @Test
     void approvalRedirectsWithACodeThatExchangesOnce() {
         App app = createApp(true, "public user");
@@ -502,7 +520,8 @@ class AuthorizeFlowTest {
     @Test
     void theApiFormNeedsTheResourceOwnersToken() {
         App app = createApp(true, "public user", "urn:ietf:wg:oauth:2.0:oob");
-        String aliceToken = (String) aliceTokens(app, "user").get("access_token");
+        String aliceToken = post("/oauth/token", null, "grant_type", "password", "username", "alice",
+                "password", "alice password 1", "scope", "user").statusCode(200).extract().path("access_token");
         String form = "response_type=code&client_id=" + app.clientId() + "&client_secret=" + app.secret()
                 + "&redirect_uri=" + enc("urn:ietf:wg:oauth:2.0:oob") + "&username=alice&scope=user";
         given().redirects().follow(false).contentType("application/x-www-form-urlencoded").body(form)
@@ -516,14 +535,18 @@ class AuthorizeFlowTest {
         String codeValue = created.getHeader("Location").replaceFirst(".*/oauth/authorize/", "");
         String issued = post("/oauth/token", app, "grant_type", "authorization_code", "code", codeValue,
                 "redirect_uri", "urn:ietf:wg:oauth:2.0:oob").statusCode(200).extract().path("access_token");
-        introspect(issued).body("scope", equalTo("user"));
+        // The authorization it starts ends no later than the token's: never a longer grant.
+        long tokensEnd = ((Number) introspect(aliceToken).extract().path("authorization_exp")).longValue();
+        introspect(issued).body("scope", equalTo("user"))
+                .body("authorization_exp", org.hamcrest.Matchers.lessThanOrEqualTo((int) tokensEnd));
     }
 
     /**
      * The review's escalation: a person's token of any client (even a public one of another
      * application) minted a code with every scope the target registered, and recorded consent.
-     * Now the token must be the person's own (no client) or the asking application's, and carry
-     * every scope asked for.
+     * Now the token must be the person's own (no client), and carry every scope asked for. The third
+     * review: even the asking application's own token (a session's, or an exchanged one) made a new
+     * grant with refresh tokens that outlived its session; it is refused too.
      */
     @Test
     void theApiFormNeverGrantsMoreThanThePresentedToken() throws Exception {
@@ -544,9 +567,9 @@ class AuthorizeFlowTest {
         apiAuthorize(ownPublic, base + "&scope=" + enc("user write update admin")).then().statusCode(403)
                 .body("error", equalTo("insufficient_scope"));
         apiAuthorize(ownPublic, base + "&scope=admin").then().statusCode(403).body("error", equalTo("insufficient_scope"));
-        // A token of the asking application cannot widen itself either.
+        // A token of the asking application: not the person's own either.
         String targetsUser = (String) aliceTokens(target, "user").get("access_token");
-        apiAuthorize(targetsUser, base + "&scope=" + enc("user write")).then().statusCode(403)
+        apiAuthorize(targetsUser, base + "&scope=user").then().statusCode(403)
                 .body("error", equalTo("insufficient_scope"));
         assertEquals(codes, codesOf(target), "a refused API authorization issued a code");
         // Nothing refused was recorded as consent: the browser flow still asks for write.
@@ -556,7 +579,9 @@ class AuthorizeFlowTest {
                 .body(containsString("id=\"approve\""));
 
         // Within the token's scopes, the code carries exactly what was asked.
-        Response ok = apiAuthorize(targetsUser, base + "&scope=user&state=" + enc("st 1"));
+        String ownUser = post("/oauth/token", null, "grant_type", "password", "username", "alice",
+                "password", "alice password 1", "scope", "user").statusCode(200).extract().path("access_token");
+        Response ok = apiAuthorize(ownUser, base + "&scope=user&state=" + enc("st 1"));
         ok.then().statusCode(302);
         String codeValue = query(ok.getHeader("Location")).get("code");
         post("/oauth/token", target, "grant_type", "authorization_code", "code", codeValue, "redirect_uri", CALLBACK)

@@ -95,6 +95,47 @@ class SecondFactorSignInTest {
         return query(back.getHeader("Location"));
     }
 
+    /**
+     * The review's finding: thirty wrong codes sent at once after one password were all checked.
+     * Each code is counted for its pending sign-in before the directory checks it (one conditional
+     * UPDATE): no more than {@link org.ziggurat.auth.authorization.PendingSignIns#CODES} reach the
+     * directory, and then the pending sign-in is over: the right code starts no session.
+     */
+    @Test
+    void codesSentAtOnceForOnePendingSignInAreCheckedNoMoreThanItsLimit() throws Exception {
+        Browser browser = new Browser();
+        Response second = password(browser, url(openIdApp(null), "scope", "openid", "nonce", "n-burst"), "mia");
+        assertEquals(200, second.statusCode(), second.asString());
+        Map<String, String> form = hiddenFields(second.asString());
+        form.put("code", "zzzzz-zzzzz");
+        Map<String, String> cookies = Map.copyOf(browser.cookies);
+        java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(30);
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(30);
+        try {
+            List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                answers.add(senders.submit(() -> {
+                    together.await();
+                    return io.restassured.RestAssured.given().redirects().follow(false).cookies(cookies)
+                            .contentType("application/x-www-form-urlencoded").formParams(form).post("/oauth/authorize")
+                            .statusCode();
+                }));
+            }
+            for (var answer : answers) {
+                int status = answer.get();
+                assertTrue(status == 401 || status == 429, "status " + status);
+            }
+        } finally {
+            senders.shutdownNow();
+        }
+        assertEquals(org.ziggurat.auth.authorization.PendingSignIns.CODES, DirectoryDouble.SECOND_FACTOR_CHECKS.get(113L).get());
+        Response right = code(browser, second, DirectoryDouble.totp(DirectoryDouble.currentStep()));
+        assertEquals(401, right.statusCode());
+        assertTrue(right.asString().contains("Sign in again"), right.asString());
+        assertFalse(browser.cookies.containsKey("ziggurat_session"));
+        assertEquals(org.ziggurat.auth.authorization.PendingSignIns.CODES, DirectoryDouble.SECOND_FACTOR_CHECKS.get(113L).get());
+    }
+
     @Test
     void thePasswordThenTheCodeThenTheIdTokenSaysSo() throws Exception {
         App app = openIdApp(null);

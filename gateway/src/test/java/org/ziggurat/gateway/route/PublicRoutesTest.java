@@ -20,6 +20,8 @@ class PublicRoutesTest {
     void eachPrefixGoesToItsOwner() {
         routes("/oauth/token", PublicRoutes.AUTH, "/oauth/token");
         routes("/.well-known/oauth-authorization-server", PublicRoutes.AUTH, "/.well-known/oauth-authorization-server");
+        // RFC 8414 §3 for the issuer http://host/api: at the host's root, the issuer's path after the well-known name.
+        routes("/.well-known/oauth-authorization-server/api", PublicRoutes.AUTH, "/.well-known/oauth-authorization-server/api");
         routes("/applications/grants/3", PublicRoutes.AUTH, "/applications/grants/3");
         routes("/authorizations", PublicRoutes.AUTH, "/authorizations");
         routes("/account/security", PublicRoutes.AUTH, "/account/security");
