@@ -43,7 +43,12 @@ public interface DirectoryConfig {
      */
     Throttle accountChecks();
 
-    /** Failures of one account from every address together slow its checks down, progressively. */
+    /**
+     * Failures of one account from every address together slow its checks down, progressively:
+     * the checks from an address that has failed for that account itself within the window (an
+     * address without such failures, or whose last check of it succeeded, is never slowed by the
+     * others' failures).
+     */
     Slowdown accountSlowdown();
 
     interface Slowdown {
@@ -55,9 +60,47 @@ public interface DirectoryConfig {
         @WithDefault("250ms")
         Duration first();
 
-        /** The longest wait, which the owner too sees while the attack goes on. */
-        @WithDefault("10s")
+        /**
+         * The longest wait. Never more than half of {@link #callersTimeout()} (a longer one is cut
+         * to that, and refused at a production start): a wait the caller does not sit out would
+         * turn every check of the account into a 503, its owner's too.
+         */
+        @WithDefault("1s")
         Duration longest();
+    }
+
+    /**
+     * How long the services that ask for password and code checks wait for the answer: the
+     * directory client's {@code quarkus.rest-client.directory.read-timeout} (directory-client's
+     * {@code microprofile-config.properties}). The account's slow-down stays within half of it.
+     */
+    @WithDefault("5s")
+    Duration callersTimeout();
+
+    /**
+     * Wrong second-factor codes of one account from every address together (the password passed
+     * already): past {@code limit} within {@code window}, its codes are refused for {@code block}
+     * whoever sends them. The per-account-and-address and per-address limits are the passwords'.
+     */
+    Throttle secondFactorThrottle();
+
+    /**
+     * Mails that carry a link to an address (a new sign-in address's, a verification link asked
+     * again): at most {@code perPerson} for one person and {@code perAddress} to one address within
+     * the window, then 429 with Retry-After. Notices of a sign-up with an address that has an
+     * account go to it at most {@code perAddress} times a window too, silently.
+     */
+    AddressMails addressMails();
+
+    interface AddressMails {
+        @WithDefault("5")
+        int perPerson();
+
+        @WithDefault("5")
+        int perAddress();
+
+        @WithDefault("1h")
+        Duration window();
     }
 
     /** How long the account's security log keeps an entry (the account page shows it; the export carries it). */

@@ -8,7 +8,8 @@ import org.ziggurat.platform.readiness.UnsafeSettings;
  * What directory-service refuses to run in production with: password hashing below OWASP's
  * minimum for Argon2id (19 MiB of memory, two iterations, one lane), which would make stolen
  * hashes cheap to guess; no factor key, or one published with the code (32 bytes, base64: 44
- * characters).
+ * characters); an account's slow-down longer than half of what its callers wait for an answer,
+ * which would turn the checks of an account under attack into timeouts, its owner's too.
  */
 @Singleton
 public class DirectorySettingsCheck implements SettingsCheck {
@@ -25,8 +26,17 @@ public class DirectorySettingsCheck implements SettingsCheck {
     @Override
     public void check(UnsafeSettings settings) {
         check(config.argon2(), settings);
+        check(config.accountSlowdown(), config.callersTimeout(), settings);
         settings.secret("ziggurat.directory.factor-key", config.factorKey(), 44,
                 UnsafeSettings.publishedValues("ziggurat.directory.factor-key"));
+    }
+
+    static void check(DirectoryConfig.Slowdown slowdown, java.time.Duration callersTimeout, UnsafeSettings settings) {
+        if (slowdown.longest().multipliedBy(2).compareTo(callersTimeout) > 0) {
+            settings.add("ziggurat.directory.account-slowdown.longest (" + slowdown.longest().toMillis() + " ms) is more than half "
+                    + "of ziggurat.directory.callers-timeout (" + callersTimeout.toMillis() + " ms, the directory client's "
+                    + "read timeout): the checks of an account under attack would time out, its owner's too");
+        }
     }
 
     static void check(DirectoryConfig.Argon2 argon2, UnsafeSettings settings) {

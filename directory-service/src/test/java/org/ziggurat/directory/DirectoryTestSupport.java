@@ -43,4 +43,31 @@ public final class DirectoryTestSupport {
     public static RequestSpecification asService(String service) {
         return given().header("X-Platform-Token", TestTokens.service(service));
     }
+
+    /**
+     * {@code n} requests sent at once (each thread waits for all the others before it sends its
+     * own): the answers' statuses, in the order of {@code i}.
+     */
+    public static java.util.List<Integer> atOnce(int n, java.util.function.IntFunction<io.restassured.response.Response> request)
+            throws Exception {
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(n);
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(n);
+        try {
+            java.util.List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int index = i;
+                answers.add(callers.submit(() -> {
+                    together.await();
+                    return request.apply(index).statusCode();
+                }));
+            }
+            java.util.List<Integer> statuses = new java.util.ArrayList<>();
+            for (var answer : answers) {
+                statuses.add(answer.get());
+            }
+            return statuses;
+        } finally {
+            callers.shutdownNow();
+        }
+    }
 }

@@ -215,7 +215,8 @@ class AccountMailTest {
     /**
      * Scripts do what the account page does, with the account scope that the person's own
      * password-grant token may hold: the security log shows a wrong password given to the token
-     * endpoint; the sign-in address changes (a token without the scope cannot), mailed as on the page.
+     * endpoint; the sign-in address changes with the current password (a token without the scope
+     * cannot), mailed as on the page.
      */
     @Test
     void theAccountApiReadsTheSecurityLogAndChangesTheAddressWithTheAccountScope() {
@@ -229,10 +230,10 @@ class AccountMailTest {
         Platform.as(user).get("/user/security-log").then().statusCode(403);
 
         String moved = "api-" + address(person);
-        Platform.as(user).contentType("application/json").body(java.util.Map.of("email", moved)).put("/user/email")
-                .then().statusCode(403);
-        Platform.as(account).contentType("application/json").body(java.util.Map.of("email", moved)).put("/user/email")
-                .then().statusCode(200).body("changed", org.hamcrest.Matchers.is(true));
+        Platform.as(user).contentType("application/json").body(java.util.Map.of("email", moved, "password", person.password()))
+                .put("/user/email").then().statusCode(403);
+        Platform.as(account).contentType("application/json").body(java.util.Map.of("email", moved, "password", person.password()))
+                .put("/user/email").then().statusCode(200).body("changed", org.hamcrest.Matchers.is(true));
         Platform.as(user).get("/user").then().body("private_email", org.hamcrest.Matchers.equalTo(moved));
         Awaitility.await().atMost(DELIVERY).until(() -> Stack.get().mail().to(moved).stream()
                 .anyMatch(m -> subject(m).equals("Confirm your e-mail address")));

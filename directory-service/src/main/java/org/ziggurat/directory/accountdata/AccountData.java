@@ -15,8 +15,9 @@ import java.time.Instant;
 /**
  * A person's data across the platform: the export (the directory's part and each peer's, whole or
  * not at all) and the deletion of the account (the directory's part at once; the peers' by the
- * erasures {@link ErasureWorker} delivers). By the person with the account scope, or for
- * auth-service's account page (which asked for the password first).
+ * erasures {@link ErasureWorker} delivers). By the person with the account scope, after their
+ * password (selfservice's OwnCredentials checks it first), or for auth-service's account page
+ * (which asked for the password first).
  */
 @ApplicationScoped
 public class AccountData {

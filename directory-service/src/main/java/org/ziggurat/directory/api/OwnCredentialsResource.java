@@ -58,7 +58,7 @@ public class OwnCredentialsResource {
     }
 
     /** A field of a JSON object, as a string: 422 when it is missing or not one. */
-    private static String text(JsonNode body, String field) {
+    static String text(JsonNode body, String field) {
         FieldChecks.object(body);
         JsonNode node = body.get(field);
         if (node == null || !node.isTextual()) {

@@ -71,7 +71,9 @@ public class PeopleResource {
     }
 
     @Operation(operationId = "signUp", summary = "Sign up",
-    description = "Creates a person's account. The password is at least 10 characters; username and email must be free.")
+    description = "Creates a person's account. The password is at least 10 characters; the username must be free (409). "
+    + "An address that has an account already is answered as a new one, and its owner is mailed instead: the answer "
+    + "does not tell which addresses have an account.")
     @SecurityRequirementsSet
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = PeopleService.SignUp.class)))

@@ -1,13 +1,13 @@
 package org.ziggurat.directory.internal;
 
-import io.vertx.mutiny.sqlclient.Row;
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.DirectoryConfig;
+import org.ziggurat.directory.internal.LoginThrottleRepository.Limit;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -16,31 +16,32 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 
 /**
- * Counts failed password checks in Postgres (so every replica sees the same counts) and refuses
- * a caller for a while once it passes its limit: per account and address together, and per
- * address. Never an account as a whole, whoever asks: ten wrong passwords from anywhere would
- * then lock its owner out, again and again. Instead every failure of the account, from any
- * address, slows its next checks down (progressively, up to a bound), which costs a spread-out
- * guesser far more than its owner. An existing account is counted by its id, so its username
- * and its email share one count; a login that names no account is counted as typed (lower case),
- * and costs the same work. Every block and slow-down is logged and counted (metrics), so that an
- * operator sees an attack.
+ * Counts password (and second-factor) checks in Postgres ({@link LoginThrottleRepository}), so
+ * every replica sees the same counts, and refuses a caller once it passes its limit: per account
+ * and address together, and per
+ * address. Never an account as a whole, whoever asks: ten wrong passwords from anywhere would then
+ * lock its owner out, again and again. Instead the account's failures, from every address, slow
+ * down the further checks from an address that failed for it too (up to a bound well within what
+ * the caller waits), which costs a guesser and never its owner on an address of their own. A
+ * check is counted before it is made, in one transaction of conditional increments (so parallel
+ * checks cannot pass a limit), and given back when it passes. An existing account is counted by
+ * its id, so its username and its email share one count; a login that names no account is counted
+ * as typed (lower case), and costs the same work. IPv6 addresses are counted by their /64. Every
+ * block and slow-down is logged and counted (metrics), so that an operator sees an attack.
  */
 @ApplicationScoped
 public class LoginThrottle {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.directory.security");
 
-    private final Pool pool;
+    private final LoginThrottleRepository counts;
     private final DirectoryConfig config;
     private final MeterRegistry metrics;
 
-    LoginThrottle(Pool pool, DirectoryConfig config, MeterRegistry metrics) {
-        this.pool = pool;
+    LoginThrottle(LoginThrottleRepository counts, DirectoryConfig config, MeterRegistry metrics) {
+        this.counts = counts;
         this.config = config;
         this.metrics = metrics;
     }
@@ -50,30 +51,64 @@ public class LoginThrottle {
     }
 
     /**
-     * One check of an account from an address under the throttle (passwords, second factors):
-     * refused while blocked or past the checks' limit; else, after the account's slow-down, the
-     * check, whose answer {@code passed} says was right (a success) or wrong (a failure, counted).
-     * The check runs on the caller's Vert.x context (a reactive session must), not on the timer's thread.
+     * One check of a password under the throttle: per account and address, per address, and the
+     * account's failures slowing down the addresses that fail for it (no limit of the account as a whole).
      */
     public <T> Uni<Guarded<T>> guard(String account, String address, Supplier<Uni<T>> check, Predicate<T> passed) {
-        return blockedFor(account, address)
-                .chain(seconds -> seconds > 0 ? Uni.createFrom().item(seconds) : admitCheck(account, address))
-                .chain(seconds -> {
-                    if (seconds > 0) {
-                        return Uni.createFrom().item(new Guarded<T>(null, seconds));
-                    }
-                    // An account under attack answers slowly, for everyone; it is never shut.
-                    return slowdown(account).chain(LoginThrottle::waitOnContext).chain(check::get)
-                            .chain(result -> (passed.test(result) ? recordSuccess(account, address)
-                                    : recordFailure(account, address)).replaceWith(new Guarded<>(result, 0)));
+        return guard(account, address, null, check, passed);
+    }
+
+    /**
+     * One check of an account from an address under the throttle (passwords, second factors):
+     * counted before it is made, refused when a count is full or blocked; else, after the account's
+     * slow-down for this caller, the check, whose answer {@code passed} says was right (a success:
+     * the counts are given back) or wrong (a failure: the counts stay, and a full one blocks).
+     * {@code accountLimit}: a limit of the account from every address together (second factors,
+     * after the password), null for none. The check runs on the caller's Vert.x context (a reactive
+     * session must), not on the timer's thread.
+     */
+    public <T> Uni<Guarded<T>> guard(String account, String address, DirectoryConfig.Throttle accountLimit,
+            Supplier<Uni<T>> check, Predicate<T> passed) {
+        String group = LoginRules.addressGroup(address);
+        List<Limit> limits = limits(account, group, accountLimit);
+        List<String> keys = limits.stream().map(Limit::key).toList();
+        Context context = Vertx.currentContext();
+        return counts.admit(limits, "checks:" + callerKey(account, group), config.accountChecks())
+                .chain(before -> {
+                    // An account under attack answers slowly to the addresses that fail for it; it is never shut.
+                    Duration wait = slowdown(account, before[before.length - 1], before[0]);
+                    return waitOnContext(wait, context)
+                            .chain(() -> check.get().onFailure().call(() -> counts.giveBack(keys)))
+                            .chain(result -> (passed.test(result) ? recordSuccess(keys)
+                                    : recordFailure(account, address, limits)).replaceWith(new Guarded<>(result, 0)));
+                })
+                .onFailure(LoginThrottleRepository.Refused.class).recoverWithItem(e -> {
+                    LoginThrottleRepository.Refused refused = (LoginThrottleRepository.Refused) e;
+                    metrics.counter("ziggurat.login.refused", "reason", refused.reason).increment();
+                    return new Guarded<T>(null, refused.seconds);
                 });
     }
 
-    private static Uni<Void> waitOnContext(Duration wait) {
+    /**
+     * The counts of one check, in the order they are taken: the account from this address, the
+     * address (its group), the account (its failures from everywhere, which slow it down; limited
+     * only when {@code accountLimit} is given).
+     */
+    private List<Limit> limits(String account, String group, DirectoryConfig.Throttle accountLimit) {
+        List<Limit> limits = new ArrayList<>();
+        limits.add(Limit.of(callerKey(account, group), "account_address", config.accountThrottle()));
+        if (group != null) {
+            limits.add(Limit.of(addressKey(group), "address", config.addressThrottle()));
+        }
+        limits.add(accountLimit == null ? Limit.unlimited(account, "account", config.accountThrottle())
+                : Limit.of(account, "account", accountLimit));
+        return limits;
+    }
+
+    private static Uni<Void> waitOnContext(Duration wait, Context context) {
         if (wait.isZero()) {
             return Uni.createFrom().voidItem();
         }
-        Context context = Vertx.currentContext();
         Uni<Void> waited = Uni.createFrom().voidItem().onItem().delayIt().by(wait);
         return context == null ? waited : waited.emitOn(task -> context.runOnContext(v -> task.run()));
     }
@@ -83,93 +118,59 @@ public class LoginThrottle {
         return personId != null ? "person:" + personId : "account:" + login.toLowerCase(Locale.ROOT);
     }
 
-    static String addressKey(String address) {
-        return "address:" + address;
+    /** The key of an address's group ({@link LoginRules#addressGroup}). */
+    static String addressKey(String group) {
+        return "address:" + group;
     }
 
     /**
-     * The key of one account tried from one address; the account alone when the address is not
-     * known (a caller that names none is then held to the account's own limit, as before).
+     * The key of one account tried from one address (its group); for a caller that names no
+     * address (the API's own password confirmations), the account from an unknown address: a count
+     * of its own, apart from the account's failures from everywhere.
      */
-    static String callerKey(String account, String address) {
-        return address == null ? account : account + "|" + addressKey(address);
+    static String callerKey(String account, String group) {
+        return account + "|" + (group == null ? "address-unknown" : addressKey(group));
     }
 
-    /** Seconds until the longest block on this caller (the account from this address, or the address) ends; 0 when none. */
-    public Uni<Long> blockedFor(String account, String address) {
-        List<String> keys = new ArrayList<>(List.of(callerKey(account, address)));
-        if (address != null) {
-            keys.add(addressKey(address));
+    /**
+     * How long this check waits: nothing for an address without failures of the account before it
+     * (or whose last check of it passed), else the account's slow-down ({@link LoginRules#slowdown}).
+     */
+    private Duration slowdown(String account, int accountFailuresBefore, int callerFailuresBefore) {
+        Duration wait = LoginRules.slowdown(accountFailuresBefore, callerFailuresBefore, config.accountSlowdown(),
+                config.callersTimeout());
+        if (!wait.isZero()) {
+            metrics.counter("ziggurat.login.slowed").increment();
+            EVENTS.infof("event=login_slowed account=%s failures=%d wait_ms=%d", account, accountFailuresBefore, wait.toMillis());
         }
-        return pool.preparedQuery("SELECT ceil(extract(epoch FROM max(blocked_until) - now()))::bigint AS seconds "
-                + "FROM login_throttle WHERE key = ANY($1) AND blocked_until > now()")
-                .execute(Tuple.of(keys.toArray(String[]::new)))
-                .map(rows -> {
-                    Long seconds = rows.iterator().next().getLong("seconds");
-                    if (seconds != null) {
-                        metrics.counter("ziggurat.login.refused", "reason", "blocked").increment();
-                    }
-                    return seconds == null ? 0L : Math.max(1L, seconds);
-                });
+        return wait;
     }
 
     /**
-     * A wrong password: one more for the account from this address and for the address (either
-     * may now be blocked), and one more for the account as a whole (its slow-down).
+     * A wrong answer: the counts taken before the check stay; each that is now full blocks its key
+     * (the account from this address, or the address; the account only where it has a limit).
      */
-    public Uni<Void> recordFailure(String account, String address) {
+    private Uni<Void> recordFailure(String account, String address, List<Limit> limits) {
         metrics.counter("ziggurat.login.failures").increment();
-        Uni<Void> failed = fail(callerKey(account, address), config.accountThrottle(), "account_address", account, address);
-        Uni<Void> counted = address == null ? failed
-                : failed.chain(() -> fail(addressKey(address), config.addressThrottle(), "address", account, address));
-        return counted.chain(() -> count(account, config.accountThrottle().window())).replaceWithVoid();
-    }
-
-    /**
-     * How long a check of the account waits before it is made: nothing until the account has
-     * failed {@code after} times within the window (from any address), then {@code first},
-     * doubling with each further failure up to {@code longest}.
-     */
-    public Uni<Duration> slowdown(String account) {
-        return pool.preparedQuery("SELECT failures FROM login_throttle WHERE key = $1 "
-                        + "AND window_started_at >= now() - $2 * interval '1 millisecond'")
-                .execute(Tuple.of(account, interval(config.accountThrottle().window())))
-                .map(rows -> {
-                    int failures = rows.rowCount() == 0 ? 0 : rows.iterator().next().getInteger("failures");
-                    Duration wait = slowdownAfter(failures, config.accountSlowdown());
-                    if (!wait.isZero()) {
-                        metrics.counter("ziggurat.login.slowed").increment();
-                        EVENTS.infof("event=login_slowed account=%s failures=%d wait_ms=%d", account, failures, wait.toMillis());
-                    }
-                    return wait;
-                });
-    }
-
-    /** The slow-down after {@code failures} failures of an account within the window. */
-    static Duration slowdownAfter(int failures, DirectoryConfig.Slowdown slowdown) {
-        int beyond = failures - slowdown.after();
-        if (beyond <= 0) {
-            return Duration.ZERO;
-        }
-        long longest = slowdown.longest().toMillis();
-        long wait = slowdown.first().toMillis() << Math.min(beyond - 1, 30);
-        return Duration.ofMillis(Math.min(wait, longest));
-    }
-
-    /**
-     * Counts one more password check of the account from this address, successful or not, in one
-     * statement (so concurrent checks are counted exactly); seconds until the window ends when this
-     * one is past the limit, else 0.
-     */
-    public Uni<Long> admitCheck(String account, String address) {
-        DirectoryConfig.Throttle checks = config.accountChecks();
-        return count("checks:" + callerKey(account, address), checks.window()).map(row -> {
-            if (row.getInteger("failures") > checks.limit()) {
-                metrics.counter("ziggurat.login.refused", "reason", "checks").increment();
-                return Math.max(1L, row.getLong("seconds"));
+        List<Limit> limited = limits.stream().filter(Limit::limited).toList();
+        return counts.blockFull(limited).invoke(blocked -> blocked.forEach(b -> {
+            if (b.count() == b.limit()) {
+                Limit limit = limited.stream().filter(l -> l.scope().equals(b.scope())).findFirst().orElseThrow();
+                metrics.counter("ziggurat.login.blocks", "scope", b.scope()).increment();
+                EVENTS.warnf("event=login_blocked scope=%s account=%s address=%s for_s=%d", b.scope(), account,
+                        address == null ? "-" : address, limit.block().toSeconds());
             }
-            return 0L;
-        });
+        })).replaceWithVoid();
+    }
+
+    /**
+     * A right answer clears the count of the account from this address, and gives back what the
+     * check took of the address's and the account's: a success is no failure. Neither is cleared
+     * (one success hides no spray, and the owner's success does not let another address's
+     * guessing go on at full speed).
+     */
+    private Uni<Void> recordSuccess(List<String> keys) {
+        return counts.clear(keys.get(0)).chain(() -> counts.giveBack(keys.subList(1, keys.size())));
     }
 
     /**
@@ -178,60 +179,11 @@ public class LoginThrottle {
      * past the limit, else 0.
      */
     public Uni<Long> admit(String key, int limit, Duration window) {
-        return count(key, window).map(row -> row.getInteger("failures") > limit ? Math.max(1L, row.getLong("seconds")) : 0L);
-    }
-
-    /**
-     * A successful check clears the count of the account from this address. Not the address's
-     * (one success hides no spray), nor the account's slow-down (the owner's success does not
-     * let another address's guessing go on at full speed).
-     */
-    public Uni<Void> recordSuccess(String account, String address) {
-        return pool.preparedQuery("DELETE FROM login_throttle WHERE key = $1").execute(Tuple.of(callerKey(account, address)))
-                .replaceWithVoid();
-    }
-
-    private Uni<Void> fail(String key, DirectoryConfig.Throttle throttle, String scope, String account, String address) {
-        return count(key, throttle.window())
-                .chain(row -> {
-                    int failures = row.getInteger("failures");
-                    if (failures < throttle.limit()) {
-                        return Uni.createFrom().voidItem();
-                    }
-                    if (failures == throttle.limit()) {
-                        metrics.counter("ziggurat.login.blocks", "scope", scope).increment();
-                        EVENTS.warnf("event=login_blocked scope=%s account=%s address=%s for_s=%d", scope, account,
-                                address == null ? "-" : address, throttle.block().toSeconds());
-                    }
-                    return pool.preparedQuery("UPDATE login_throttle SET blocked_until = now() + $2 * interval '1 millisecond' WHERE key = $1")
-                            .execute(Tuple.of(key, interval(throttle.block()))).replaceWithVoid();
-                });
-    }
-
-    /**
-     * One more for the key, in one statement: a new window when the old one ended, else one more
-     * in it. The count, and the seconds left in its window.
-     */
-    private Uni<Row> count(String key, Duration window) {
-        return pool.preparedQuery("""
-                INSERT INTO login_throttle AS t (key, failures, window_started_at) VALUES ($1, 1, now())
-                ON CONFLICT (key) DO UPDATE SET
-                  failures = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN 1 ELSE t.failures + 1 END,
-                  window_started_at = CASE WHEN t.window_started_at < now() - $2 * interval '1 millisecond' THEN now()
-                                           ELSE t.window_started_at END
-                RETURNING failures,
-                  ceil(extract(epoch FROM window_started_at + $2 * interval '1 millisecond' - now()))::bigint AS seconds""")
-                .execute(Tuple.of(key, interval(window))).map(rows -> rows.iterator().next());
-    }
-
-    private static long interval(Duration duration) {
-        return duration.toMillis();
+        return counts.admit(key, limit, window);
     }
 
     /** Unused rows (window over, no block in force) can go; called by the purge. */
     public Uni<Integer> purge(OffsetDateTime before) {
-        return pool.preparedQuery("DELETE FROM login_throttle WHERE window_started_at < $1 "
-                + "AND (blocked_until IS NULL OR blocked_until < now())")
-                .execute(Tuple.of(before)).map(rows -> rows.rowCount());
+        return counts.purge(before);
     }
 }

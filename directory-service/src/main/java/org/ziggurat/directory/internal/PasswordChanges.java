@@ -53,7 +53,9 @@ public class PasswordChanges {
     /** Seconds to wait when the address asked too often; else 0, whether or not a mail went out. */
     public Uni<Long> ask(String login, String clientAddress) {
         String address = clientAddress == null || clientAddress.isBlank() ? "-" : clientAddress;
-        return callers.service().chain(service -> throttle.admit("recovery-address:" + address, limits.perAddress(), limits.window()))
+        // Counted by the address's group (an IPv6 address by its /64), as the sign-in throttle counts.
+        return callers.service().chain(service -> throttle.admit("recovery-address:" + LoginRules.addressGroup(address),
+                        limits.perAddress(), limits.window()))
                 .chain(wait -> wait > 0 || login == null || login.isBlank() || login.length() > 320
                         ? Uni.createFrom().item(wait)
                         : people.recoverable(login.strip()).chain(person -> person == null ? Uni.createFrom().item(0L)

@@ -3,6 +3,7 @@ package org.ziggurat.directory.internal;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
+import org.ziggurat.directory.RetryLater;
 import org.ziggurat.directory.factors.AccountEvents;
 import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.directory.securitylog.SecurityLog;
@@ -52,20 +53,28 @@ public class PasswordChecks {
 
     /**
      * The person's own password given again through the API (the caller's rights checked before):
-     * 401 when it is not theirs, 429 when the throttle refuses (as any sign-in, counted the same).
+     * 401 when it is not theirs, 429 with Retry-After when the throttle refuses (as any sign-in,
+     * counted the same), 403 when the account has no password (made through another provider: the
+     * account page confirms such a change by a recent sign-in instead).
      */
     public Uni<Void> confirm(String username, long personId, String password) {
-        return verify("api", new InternalResource.PasswordCheck(username, password == null ? "" : password, null))
-                .map(outcome -> {
-                    if (outcome.person() == null) {
-                        throw new ProblemException(429, "Too Many Requests", "Too many attempts. Try again in "
-                                + outcome.retryAfter() + " seconds.");
-                    }
-                    if (outcome.person().userId() != personId) {
-                        throw ProblemException.unauthorized("The password is not right.");
-                    }
-                    return null;
-                }).replaceWithVoid();
+        return repository.credential(username).chain(credential -> {
+            if (credential != null && credential.id() == personId && credential.passwordHash() == null) {
+                return Uni.createFrom().failure(ProblemException.forbidden("This account has no password (it signs in "
+                        + "through another provider), so the API cannot confirm this with one: do it on the account page."));
+            }
+            return check("api", new InternalResource.PasswordCheck(username, password == null ? "" : password, null),
+                    username, credential);
+        }).map(outcome -> {
+            if (outcome.person() == null) {
+                throw new RetryLater("Too many attempts. Try again in " + outcome.retryAfter() + " seconds.",
+                        outcome.retryAfter());
+            }
+            if (outcome.person().userId() != personId) {
+                throw ProblemException.unauthorized("The password is not right.");
+            }
+            return null;
+        }).replaceWithVoid();
     }
 
     /** {@code service}: who asks, for the log. */
@@ -74,28 +83,32 @@ public class PasswordChecks {
                 || check.password() == null) {
             throw ProblemException.invalidField("login", "login and password are required");
         }
-        String address = address(check.clientAddress());
         String login = check.login().strip();
-        return repository.credential(login).chain(credential -> {
-            String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
-            return throttle.guard(account, address,
-                    () -> hashing.verify(check.password(), credential == null ? null : credential.passwordHash()), ok -> ok)
-                    .map(guarded -> {
-                        if (guarded.result() == null) {
-                            LOG.infof("password check throttled: service=%s address=%s", service, address);
-                            return new Outcome(null, guarded.retryAfter());
+        return repository.credential(login).chain(credential -> check(service, check, login, credential));
+    }
+
+    /** The check of {@code login}'s password, under the throttle; {@code credential}: the account it names, or null. */
+    private Uni<Outcome> check(String service, InternalResource.PasswordCheck check, String login,
+            InternalRepository.Credential credential) {
+        String address = address(check.clientAddress());
+        String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
+        return throttle.guard(account, address,
+                () -> hashing.verify(check.password(), credential == null ? null : credential.passwordHash()), ok -> ok)
+                .map(guarded -> {
+                    if (guarded.result() == null) {
+                        LOG.infof("password check throttled: service=%s address=%s", service, address);
+                        return new Outcome(null, guarded.retryAfter());
+                    }
+                    if (!guarded.result()) {
+                        LOG.infof("password check failed: service=%s address=%s", service, address);
+                        if (credential != null) {
+                            log.recordLater(credential.id(), new SecurityLog.Entry(AccountEvents.SIGN_IN_FAILED, address,
+                                    check.userAgent(), null));
                         }
-                        if (!guarded.result()) {
-                            LOG.infof("password check failed: service=%s address=%s", service, address);
-                            if (credential != null) {
-                                log.recordLater(credential.id(), new SecurityLog.Entry(AccountEvents.SIGN_IN_FAILED, address,
-                                        check.userAgent(), null));
-                            }
-                            throw ProblemException.unauthorized("The login or password is not valid.");
-                        }
-                        return new Outcome(new InternalResource.VerifiedPerson(credential.id(), credential.username(),
-                                credential.secondFactor()), 0);
-                    });
-        });
+                        throw ProblemException.unauthorized("The login or password is not valid.");
+                    }
+                    return new Outcome(new InternalResource.VerifiedPerson(credential.id(), credential.username(),
+                            credential.secondFactor()), 0);
+                });
     }
 }

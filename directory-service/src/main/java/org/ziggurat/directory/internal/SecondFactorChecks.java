@@ -13,7 +13,9 @@ import org.ziggurat.platform.token.Callers;
 /**
  * Second factors for another service (auth-service's sign-in and account page): checking a code at
  * sign-in, throttled as passwords are (per account and address, per address, and an account under
- * attack slowed down), under a count of its own; and enrolling and removing factors.
+ * attack slowed down), under a count of its own, and per account from every address too (whoever
+ * sends codes passed the password); each code counted before it is checked; and enrolling and
+ * removing factors.
  */
 @ApplicationScoped
 public class SecondFactorChecks {
@@ -30,9 +32,12 @@ public class SecondFactorChecks {
     private final LoginThrottle throttle;
 
     private final SecurityLog log;
+    private final org.ziggurat.directory.DirectoryConfig config;
 
-    SecondFactorChecks(Callers callers, SecondFactors factors, PersonLookups people, LoginThrottle throttle, SecurityLog log) {
+    SecondFactorChecks(Callers callers, SecondFactors factors, PersonLookups people, LoginThrottle throttle, SecurityLog log,
+            org.ziggurat.directory.DirectoryConfig config) {
         this.log = log;
+        this.config = config;
         this.callers = callers;
         this.factors = factors;
         this.people = people;
@@ -54,7 +59,7 @@ public class SecondFactorChecks {
         }
         String address = address(check.clientAddress());
         String account = accountKey(check.personId());
-        return callers.service().chain(service -> throttle.guard(account, address,
+        return callers.service().chain(service -> throttle.guard(account, address, config.secondFactorThrottle(),
                         () -> factors.accept(check.personId(), check.code(), address).map(java.util.Optional::ofNullable),
                         java.util.Optional::isPresent)
                 .map(guarded -> {

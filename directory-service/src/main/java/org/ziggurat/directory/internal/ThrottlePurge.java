@@ -8,7 +8,7 @@ import org.ziggurat.directory.DirectoryConfig;
 
 import java.time.OffsetDateTime;
 
-/** Drops throttle rows whose window and block are over, so the table holds only live counts. */
+/** Drops throttle rows whose window (the longest counted) and block are over, so the table holds only live counts. */
 @ApplicationScoped
 public class ThrottlePurge {
 
@@ -24,7 +24,11 @@ public class ThrottlePurge {
 
     @Scheduled(every = "10m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> purge() {
-        long keepSeconds = Math.max(config.accountThrottle().window().toSeconds(), config.addressThrottle().window().toSeconds());
+        // Rows live as long as the longest window counted in the table: a count purged early would start again.
+        long keepSeconds = java.util.stream.Stream.of(config.accountThrottle().window(), config.addressThrottle().window(),
+                        config.accountChecks().window(), config.secondFactorThrottle().window(), config.recoveryAsks().window(),
+                        config.addressMails().window())
+                .mapToLong(java.time.Duration::toSeconds).max().orElseThrow();
         return throttle.purge(OffsetDateTime.now().minusSeconds(keepSeconds))
                 .invoke(count -> {
                     if (count > 0) {

@@ -15,6 +15,8 @@ public class AccountMails {
 
     public static final String EMAIL_VERIFICATION = "email_verification";
     public static final String PASSWORD_RECOVERY = "password_recovery";
+    /** To the owner of an address someone tried to sign up with (the answer did not say it is taken). */
+    public static final String SIGN_UP_ATTEMPT = "sign_up_attempt";
 
     private final MailSettings settings;
 
@@ -41,6 +43,21 @@ public class AccountMails {
                         + "The link works once, for 30 minutes. Setting a new password signs you out everywhere; your "
                         + "second factor, if you have one, is still asked when you sign in.\n\n"
                         + "If it was not you, ignore this mail: your password stays as it is.\n");
+    }
+
+    /**
+     * To the owner of an address that a new sign-up gave: the sign-up was answered as any other
+     * (so that nobody learns which addresses have an account), and the owner learns of it here.
+     */
+    public SecurityNotices.Notice signUpAttempt(String username, String address) {
+        return new SecurityNotices.Notice("Someone tried to sign up with your address",
+                "Hello " + username + ",\n\n"
+                        + "Someone just tried to create a new account with this address (" + address + "). It already "
+                        + "belongs to your account " + username + ", so no account was made.\n\n"
+                        + "If it was you, you do not need a new account: sign in as " + username + ". If you forgot your "
+                        + "password, choose \"Forgot your password?\" on the sign-in page. Your account:\n\n"
+                        + settings.accountUrl() + "\n\n"
+                        + "If it was not you, ignore this mail: nothing changed in your account.\n");
     }
 
     public SecurityNotices.Notice verification(String username, String address, String token) {

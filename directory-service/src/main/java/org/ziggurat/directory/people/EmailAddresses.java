@@ -12,7 +12,8 @@ import org.ziggurat.platform.token.ScopeNames;
 
 /**
  * Changing a person's sign-in address, and mailing a new link to prove it. The caller checked
- * who asks (auth-service's account page after the password, or the API with the account scope).
+ * who asks (auth-service's account page after its own confirmation, or the API with the account
+ * scope and the current password: selfservice's OwnCredentials).
  */
 @ApplicationScoped
 public class EmailAddresses {
@@ -32,11 +33,6 @@ public class EmailAddresses {
         this.repository = repository;
         this.mails = mails;
         this.notices = notices;
-    }
-
-    /** PUT /user/email: the person, with the account scope (a third-party application cannot obtain it). */
-    public Uni<Changed> change(Caller caller, String email) {
-        return change(caller.requireUserWithScope(ScopeNames.ACCOUNT), email, null);
     }
 
     /** POST /user/email/verification-mails: the person, with the user scope. */

@@ -90,6 +90,49 @@ public class PeopleRepository {
                 .onFailure(PgException.class).transform(PeopleRepository::conflict);
     }
 
+    /** Another account has the address (a 409 where that may be said; sign-up does not say it). */
+    public static final class AddressTaken extends ValueTaken {
+        AddressTaken() {
+            super("An account with this email address exists already.");
+        }
+    }
+
+    /**
+     * A sign-up whose address another account has, answered as a new one: the stand-in of the
+     * person it would have made (an id of the same sequence, so that ids do not tell either, and
+     * the fields given), and, in one transaction, the notice to the address's owner, unless the
+     * address had {@code perAddress} of them within {@code window} already (then nothing, silently).
+     */
+    public Uni<PersonRow> standIn(NewPerson person, java.util.function.Function<Recoverable, Notice> ownerNotice, int perAddress,
+            java.time.Duration window) {
+        return pool.withTransaction(conn -> conn.preparedQuery("SELECT id, username, email FROM person WHERE lower(email) = lower($1)")
+                .execute(Tuple.of(person.email()))
+                .chain(owners -> {
+                    if (owners.rowCount() == 0) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    Row row = owners.iterator().next();
+                    Recoverable owner = new Recoverable(row.getLong("id"), row.getString("username"), row.getString("email"));
+                    return org.ziggurat.directory.WindowCounts.admit(conn, "sign-up-notice:" + owner.email().toLowerCase(
+                                    java.util.Locale.ROOT), perAddress, window)
+                            .chain(over -> {
+                                if (over > 0) {
+                                    return Uni.createFrom().voidItem();
+                                }
+                                Notice notice = ownerNotice.apply(owner);
+                                return MailOutboxRepository.enqueue(conn, owner.id(), notice.kind(), owner.email(),
+                                        notice.subject(), notice.body());
+                            });
+                })
+                .chain(() -> conn.query("SELECT nextval(pg_get_serial_sequence('person', 'id')) AS id, now() AS at").execute())
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    java.time.Instant at = row.getOffsetDateTime("at").toInstant();
+                    return new PersonRow(row.getLong("id"), person.username(), person.displayName(), person.email(), null,
+                            false, false, at, at, false);
+                }));
+    }
+
     /** Someone who may recover an account: by username or sign-in address. */
     @io.quarkus.runtime.annotations.RegisterForReflection
     public record Recoverable(long id, String username, String email) {
@@ -239,7 +282,7 @@ public class PeopleRepository {
             return new ValueTaken("This identity is linked to another account already.");
         }
         if (constraint.contains("email")) {
-            return new ValueTaken("An account with this email address exists already.");
+            return new AddressTaken();
         }
         return new ValueTaken("This name is taken.");
     }

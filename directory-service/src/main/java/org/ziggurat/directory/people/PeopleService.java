@@ -68,10 +68,23 @@ public class PeopleService {
         String email = request.email().strip();
         String token = EmailTokens.newToken();
         var mail = accountMails.verification(request.username(), email, token);
+        DirectoryConfig.AddressMails limits = config.addressMails();
         return hashing.hash(request.password())
-                .chain(hash -> people.insert(new PeopleRepository.NewPerson(request.username(), displayName, email, hash),
-                        new PeopleRepository.EmailProof(EmailTokens.hash(token), mail.subject(), mail.body())))
-                .invoke(p -> LOG.infof("person signed up: id=%d username=%s", p.id(), p.username()));
+                .chain(hash -> {
+                    var person = new PeopleRepository.NewPerson(request.username(), displayName, email, hash);
+                    return people.insert(person, new PeopleRepository.EmailProof(EmailTokens.hash(token), mail.subject(), mail.body()))
+                            .invoke(p -> LOG.infof("person signed up: id=%d username=%s", p.id(), p.username()))
+                            // An address with an account is answered as a new one (the name was free: a taken
+                            // name is a 409 before); its owner is told by mail instead.
+                            .onFailure(PeopleRepository.AddressTaken.class).recoverWithUni(() -> people.standIn(person,
+                                    owner -> {
+                                        var notice = accountMails.signUpAttempt(owner.username(), owner.email());
+                                        LOG.infof("sign-up with the address of person_id=%d: answered as new, its owner mailed",
+                                                owner.id());
+                                        return new PeopleRepository.Notice(AccountMails.SIGN_UP_ATTEMPT, notice.subject(),
+                                                notice.body());
+                                    }, limits.perAddress(), limits.window()));
+                });
     }
 
     /**

@@ -29,6 +29,9 @@ import static org.ziggurat.directory.DirectoryTestSupport.uniqueName;
 @QuarkusTest
 class AccountDataTest {
 
+    /** The body that confirms the export and the deletion: the current password. */
+    private static final Map<String, String> PASSWORD = Map.of("password", "correct horse battery");
+
     @Inject
     Pool pool;
 
@@ -54,11 +57,11 @@ class AccountDataTest {
         Person person = signUp("exporter");
         int org = organization(person);
         String orgName = given().get("/organizations/" + org).then().extract().path("name");
-        as(person, "user").get("/user/export").then().statusCode(403);
+        as(person, "user").contentType("application/json").body(PASSWORD).post("/user/export").then().statusCode(403);
         asService("auth-service").contentType("application/json").body(Map.of("identity", Map.of("provider", "orcid",
                         "subject", "0000-0002-1825-0097-" + person.id(), "orcid", "0000-0002-1825-0097"), "client_address", "192.0.2.1"))
                 .post("/internal/people/" + person.id() + "/identities").then().statusCode(201);
-        as(person, "account").get("/user/export").then().statusCode(200)
+        as(person, "account").contentType("application/json").body(PASSWORD).post("/user/export").then().statusCode(200)
                 .body("directory.linked_identities[0].orcid", equalTo("0000-0002-1825-0097"))
                 .header("Content-Disposition", containsString("ziggurat-" + person.username() + ".json"))
                 .header("Cache-Control", "no-store")
@@ -76,7 +79,7 @@ class AccountDataTest {
 
         PeersDouble.AWAY.add("vocab-service");
         try {
-            as(person, "account").get("/user/export").then().statusCode(503);
+            as(person, "account").contentType("application/json").body(PASSWORD).post("/user/export").then().statusCode(503);
         } finally {
             PeersDouble.AWAY.remove("vocab-service");
         }
@@ -91,17 +94,20 @@ class AccountDataTest {
         int shared = organization(person);
         member(person, shared, other, "member");
 
-        as(person, "user").delete("/user?confirm=" + person.username()).then().statusCode(403);
-        as(person, "account").delete("/user?confirm=someone-else").then().statusCode(422)
-                .body("errors[0].field", equalTo("confirm"));
-        as(person, "account").delete("/user").then().statusCode(422);
+        as(person, "user").contentType("application/json").body(PASSWORD).delete("/user?confirm=" + person.username()).then()
+                .statusCode(403);
+        as(person, "account").contentType("application/json").body(PASSWORD).delete("/user?confirm=someone-else").then()
+                .statusCode(422).body("errors[0].field", equalTo("confirm"));
+        as(person, "account").contentType("application/json").body(PASSWORD).delete("/user").then().statusCode(422);
         String sharedName = given().get("/organizations/" + shared).then().extract().path("name");
-        as(person, "account").delete("/user?confirm=" + person.username()).then().statusCode(409)
+        as(person, "account").contentType("application/json").body(PASSWORD).delete("/user?confirm=" + person.username()).then()
+                .statusCode(409)
                 .body("detail", containsString(sharedName));
         as(person, "admin").contentType("application/json").body(Map.of("role", "admin"))
                 .put("/organizations/" + shared + "/memberships/" + other.id()).then().statusCode(200);
 
-        as(person, "account").delete("/user?confirm=" + person.username().toUpperCase()).then().statusCode(200)
+        as(person, "account").contentType("application/json").body(PASSWORD).delete("/user?confirm="
+                        + person.username().toUpperCase()).then().statusCode(200)
                 .body("username", equalTo(person.username())).body("organizations_deleted", equalTo(java.util.List.of(aloneName)));
         given().get("/people/" + person.username()).then().statusCode(404);
         given().get("/organizations/" + alone).then().statusCode(404);

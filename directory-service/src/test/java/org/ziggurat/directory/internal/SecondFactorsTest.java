@@ -6,15 +6,19 @@ import org.apache.commons.codec.binary.Base32;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.directory.DirectoryTestSupport.Person;
 import org.ziggurat.directory.factors.TotpRules;
+import org.ziggurat.platform.testing.TestTokens;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ziggurat.directory.DirectoryTestSupport.as;
@@ -134,6 +138,42 @@ class SecondFactorsTest {
         verify(person, code(key, 1), "203.0.113.42").statusCode(200);
     }
 
+    /**
+     * The review's finding: the throttle read its count, checked the code, then counted the
+     * failure, so thirty wrong codes sent at once after one password were all checked. Each is
+     * counted before it is checked now: three (the account-and-address limit in tests) are checked,
+     * the others refused at once.
+     */
+    @Test
+    void codesSentAtOnceAreCheckedNoMoreThanTheLimit() throws Exception {
+        Person person = signUp("totp-burst");
+        byte[] key = enrol(person);
+        confirm(person, code(key, 0)).statusCode(200);
+        List<Integer> statuses = org.ziggurat.directory.DirectoryTestSupport.atOnce(30, i -> asService("auth-service")
+                .contentType("application/json")
+                .body(Map.of("person_id", person.id(), "code", "wrong-code-" + i, "client_address", "203.0.113.50"))
+                .post("/internal/second-factors/verify"));
+        assertEquals(3, java.util.Collections.frequency(statuses, 401), statuses.toString());
+        assertEquals(27, java.util.Collections.frequency(statuses, 429), statuses.toString());
+    }
+
+    /**
+     * Wrong codes are capped per account too, from every address together (6 in tests): whoever
+     * sends them passed the password, and spreading them over addresses gets no more guesses.
+     */
+    @Test
+    void wrongCodesAreCappedPerAccountFromEveryAddress() {
+        Person person = signUp("totp-spread");
+        byte[] key = enrol(person);
+        confirm(person, code(key, 0)).statusCode(200);
+        for (int i = 0; i < 6; i++) {
+            verify(person, "abcde-fghj" + i, "203.0.113." + (61 + i / 2)).statusCode(401);
+        }
+        verify(person, code(key, 1), "203.0.113.64").statusCode(429).header("Retry-After", org.hamcrest.Matchers.notNullValue());
+        // The password is not touched: its count is its own.
+        passwordCheck(person).body("second_factor", is(true));
+    }
+
     @Test
     void removingTheFactorTurnsItOffAndVoidsTheCodes() {
         Person person = signUp("totp-remove");
@@ -179,14 +219,16 @@ class SecondFactorsTest {
         as(admin, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", "yes"))
                 .patch("/organizations/" + lab).then().statusCode(422)
                 .body("errors[0].field", equalTo("two_factor_requirement_enabled"));
-        // Whoever requires it has one first.
-        as(admin, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
-                .patch("/organizations/" + lab).then().statusCode(409);
+        // Whoever requires it has one first, and signed in with it.
+        secondFactorRequired(as(admin, "admin").contentType("application/json")
+                .body(Map.of("two_factor_requirement_enabled", true)).patch("/organizations/" + lab).then());
         byte[] key = enrol(admin);
         confirm(admin, code(key, 0)).statusCode(200);
         as(member, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
-                .patch("/organizations/" + lab).then().statusCode(403);
-        as(admin, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
+                .patch("/organizations/" + lab).then().statusCode(403).body("title", equalTo("Forbidden"));
+        stepUpAsked(as(admin, "admin").contentType("application/json")
+                .body(Map.of("two_factor_requirement_enabled", true)).patch("/organizations/" + lab).then());
+        signedInWithIt(admin, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
                 .patch("/organizations/" + lab).then().statusCode(200).body("two_factor_requirement_enabled", is(true));
 
         // The member keeps the membership, not its rights; the admin, who has one, keeps theirs.
@@ -209,6 +251,96 @@ class SecondFactorsTest {
                 .body("second_factor_sign_in_required", is(true));
         asService("vocab-service").get("/internal/namespaces/" + name + "?person_id=" + member.id()
                 + "&second_factor_sign_in=maybe").then().statusCode(400);
+    }
+
+    /** A request as this person through a token from a sign-in with a second factor (acr mfa). */
+    static io.restassured.specification.RequestSpecification signedInWithIt(Person person, String... scopes) {
+        return given().header("X-Platform-Token", TestTokens.userWithSecondFactor(person.id(), person.username(), scopes));
+    }
+
+    /** The organization's data's answer to a member without a second factor: 403, set one up. */
+    static ValidatableResponse secondFactorRequired(ValidatableResponse answer) {
+        return answer.statusCode(403).contentType("application/problem+json").body("title", equalTo("Second Factor Required"))
+                .body("detail", containsString("/account/security"));
+    }
+
+    /** Its answer to one with a factor who signed in without it: RFC 9470's 401, sign in with it. */
+    static ValidatableResponse stepUpAsked(ValidatableResponse answer) {
+        return answer.statusCode(401).contentType("application/problem+json")
+                .body("title", equalTo("Insufficient User Authentication"))
+                .header("WWW-Authenticate", allOf(containsString("error=\"insufficient_user_authentication\""),
+                        containsString("acr_values=\"https://refeds.org/profile/mfa\"")));
+    }
+
+    /**
+     * The review's finding: an organization's requirement of a second factor held for its data,
+     * not for its own administration. An admin without one switched it off with a single-factor
+     * token (then read the data), and changed the organization and its memberships. Now its
+     * administration answers as its data does, and changing the requirement needs a sign-in with a
+     * second factor whether it is on or not.
+     */
+    @Test
+    void anOrganizationsRequirementHoldsInItsOwnAdministration() {
+        Person strict = signUp("2fa-strict");
+        Person lax = signUp("2fa-lax");
+        Person member = signUp("2fa-plain");
+        Person newcomer = signUp("2fa-new");
+        int lab = as(strict, "admin").contentType("application/json")
+                .body(Map.of("name", org.ziggurat.directory.DirectoryTestSupport.uniqueName("2fa-admin"), "visibility", "private"))
+                .post("/organizations").then().statusCode(201).extract().path("id");
+        String path = "/organizations/" + lab;
+        for (Person who : List.of(lax, member)) {
+            as(strict, "admin").contentType("application/json").body(Map.of("role", who == lax ? "admin" : "member"))
+                    .put(path + "/memberships/" + who.id()).then().statusCode(201);
+            as(who, "admin").contentType("application/json").body(Map.of("state", "active"))
+                    .patch("/user/memberships/organizations/" + lab).then().statusCode(200);
+        }
+        confirm(strict, code(enrol(strict), 0)).statusCode(200);
+        signedInWithIt(strict, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
+                .patch(path).then().statusCode(200).body("two_factor_requirement_enabled", is(true));
+
+        // lax, an admin without a second factor, administers nothing, whatever the token says of the sign-in.
+        for (var asLax : List.<java.util.function.Supplier<io.restassured.specification.RequestSpecification>>of(
+                () -> as(lax, "admin"), () -> signedInWithIt(lax, "admin"))) {
+            secondFactorRequired(asLax.get().contentType("application/json")
+                    .body(Map.of("two_factor_requirement_enabled", false)).patch(path).then());
+            secondFactorRequired(asLax.get().contentType("application/json").body(Map.of("display_name", "Taken over"))
+                    .patch(path).then());
+            secondFactorRequired(asLax.get().contentType("application/json").body(Map.of("role", "member"))
+                    .put(path + "/memberships/" + newcomer.id()).then());
+            secondFactorRequired(asLax.get().contentType("application/json").body(Map.of("role", "admin"))
+                    .put(path + "/memberships/" + member.id()).then());
+            secondFactorRequired(asLax.get().delete(path + "/memberships/" + member.id()).then());
+            secondFactorRequired(asLax.get().delete(path).then());
+        }
+        // strict, who has one, is asked to sign in with it.
+        stepUpAsked(as(strict, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", false))
+                .patch(path).then());
+        stepUpAsked(as(strict, "admin").contentType("application/json").body(Map.of("role", "member"))
+                .put(path + "/memberships/" + newcomer.id()).then());
+        stepUpAsked(as(strict, "admin").delete(path + "/memberships/" + member.id()).then());
+        stepUpAsked(as(strict, "admin").delete(path).then());
+        // Nothing changed; reading and leaving are no administration.
+        signedInWithIt(strict, "admin").get(path).then().statusCode(200).body("two_factor_requirement_enabled", is(true))
+                .body("display_name", not(equalTo("Taken over")));
+        as(lax, "admin").get(path + "/members").then().statusCode(200)
+                .body("id", org.hamcrest.Matchers.containsInAnyOrder((int) strict.id(), (int) lax.id(), (int) member.id()));
+        as(lax, "admin").get(path + "/memberships/" + newcomer.id()).then().statusCode(404);
+        as(member, "admin").delete(path + "/memberships/" + member.id()).then().statusCode(204);
+
+        // With it, strict administers.
+        signedInWithIt(strict, "admin").contentType("application/json").body(Map.of("role", "member"))
+                .put(path + "/memberships/" + newcomer.id()).then().statusCode(201);
+        signedInWithIt(strict, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", false))
+                .patch(path).then().statusCode(200).body("two_factor_requirement_enabled", is(false));
+        // Off, the organization's administration is any admin's again; the requirement still needs a sign-in with one.
+        as(lax, "admin").contentType("application/json").body(Map.of("display_name", "Lax again")).patch(path).then()
+                .statusCode(200);
+        secondFactorRequired(as(lax, "admin").contentType("application/json")
+                .body(Map.of("two_factor_requirement_enabled", false)).patch(path).then());
+        stepUpAsked(as(strict, "admin").contentType("application/json").body(Map.of("two_factor_requirement_enabled", true))
+                .patch(path).then());
+        as(lax, "admin").delete(path + "/memberships/" + lax.id()).then().statusCode(204);
     }
 
     static ValidatableResponse addPasskey(Person person, String credentialId, String name) {

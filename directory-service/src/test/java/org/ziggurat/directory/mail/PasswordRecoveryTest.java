@@ -61,7 +61,11 @@ class PasswordRecoveryTest {
     }
 
     static List<MimeMessage> withSubject(Person person, String subject) {
-        return MailOutboxTest.mailTo(person.email()).stream().filter(m -> {
+        return withSubject(person.email(), subject);
+    }
+
+    static List<MimeMessage> withSubject(String address, String subject) {
+        return MailOutboxTest.mailTo(address).stream().filter(m -> {
             try {
                 return m.getSubject().equals(subject);
             } catch (jakarta.mail.MessagingException e) {
@@ -71,9 +75,14 @@ class PasswordRecoveryTest {
     }
 
     static List<String> recoveryTokens(Person person, int expected) throws Exception {
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> withSubject(person, "Set a new password").size() >= expected);
+        return recoveryTokens(person.email(), expected);
+    }
+
+    /** The tokens of the recovery links mailed to the address, once {@code expected} of them came. */
+    static List<String> recoveryTokens(String address, int expected) throws Exception {
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> withSubject(address, "Set a new password").size() >= expected);
         List<String> tokens = new java.util.ArrayList<>();
-        for (MimeMessage mail : withSubject(person, "Set a new password")) {
+        for (MimeMessage mail : withSubject(address, "Set a new password")) {
             Matcher link = LINK.matcher(MailOutboxTest.body(mail));
             assertTrue(link.find(), MailOutboxTest.body(mail));
             tokens.add(URLDecoder.decode(link.group(1), StandardCharsets.UTF_8));
@@ -159,6 +168,28 @@ class PasswordRecoveryTest {
         reset(token, "too late a passphrase").statusCode(410);
         reset("x".repeat(43), "a guessed passphrase").statusCode(410);
         assertEquals(200, passwordCheck(other, "correct horse battery"));
+    }
+
+    /**
+     * The third review's finding: a recovery link asked before the sign-in address changed still set
+     * the password after it. A change of address ends every live link of the person, whatever path
+     * changes it (a trigger on person.email); a link asked afterwards, mailed to the new address, works.
+     */
+    @Test
+    void aChangeOfAddressEndsTheRecoveryLinksAskedBeforeIt() throws Exception {
+        Person person = signUp("recover-moved");
+        ask(person.username(), address()).statusCode(202);
+        String before = recoveryTokens(person, 1).get(0);
+        String moved = "moved-" + person.email();
+        asService("auth-service").contentType("application/json").body(Map.of("email", moved, "client_address", "203.0.113.5"))
+                .put("/internal/people/" + person.id() + "/email").then().statusCode(200).body("changed", equalTo(true));
+        reset(before, "a passphrase for the thief").statusCode(410).body("title", equalTo("Link Gone"));
+        assertEquals(200, passwordCheck(person, "correct horse battery"), "the old link changed nothing");
+
+        ask(person.username(), address()).statusCode(202);
+        String after = recoveryTokens(moved, 1).get(0);
+        reset(after, "a brand new passphrase").statusCode(200).body("id", equalTo((int) person.id()));
+        assertEquals(200, passwordCheck(person, "a brand new passphrase"));
     }
 
     /** The account page's change (auth-service checked the current password): recorded, mailed, live links ended. */

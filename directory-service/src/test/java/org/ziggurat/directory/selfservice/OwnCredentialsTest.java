@@ -15,13 +15,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ziggurat.directory.DirectoryTestSupport.as;
 import static org.ziggurat.directory.DirectoryTestSupport.asService;
 import static org.ziggurat.directory.DirectoryTestSupport.signUp;
+import static org.ziggurat.directory.DirectoryTestSupport.uniqueName;
 
 /**
  * The password and second factors through the API: the account scope, the current password with
@@ -65,6 +68,63 @@ class OwnCredentialsTest {
         assertEquals(1, PeersDouble.SIGN_OUTS.stream().filter(id -> id == person.id()).count());
         assertEquals(1, pool.preparedQuery("SELECT count(*) FROM mail_outbox WHERE person_id = $1 AND kind = 'password_changed'")
                 .execute(Tuple.of(person.id())).await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0));
+    }
+
+    /**
+     * The third review's finding: the sign-in address, the export and the deletion took the account
+     * token alone, so a leaked token could move the address and then recover the password. Each
+     * needs the current password, checked and throttled as PUT /user/password's (one count with
+     * it: past it, 429 with Retry-After even for the right one); the export is a POST, since a GET
+     * carries no body. An account without a password is sent to the account page.
+     */
+    @Test
+    void theAddressTheExportAndTheDeletionNeedTheCurrentPassword() {
+        Person person = signUp("api-confirm");
+        String moved = "moved-" + person.email();
+        as(person, "account").contentType("application/json").body(Map.of("email", moved)).put("/user/email").then()
+                .statusCode(422).body("errors[0].field", equalTo("password"));
+        as(person, "account").contentType("application/json").body("{}").post("/user/export").then().statusCode(422)
+                .body("errors[0].field", equalTo("password"));
+        as(person, "account").contentType("application/json").body("{}").delete("/user?confirm=" + person.username()).then()
+                .statusCode(422).body("errors[0].field", equalTo("password"));
+        as(person, "account").delete("/user?confirm=" + person.username()).then().statusCode(400);
+        as(person, "account").get("/user/export").then().statusCode(405).contentType("application/problem+json")
+                .header("Allow", equalTo("POST")).body("detail", containsString("POST /user/export"));
+
+        as(person, "account").contentType("application/json").body(Map.of("email", moved, "password", PASSWORD))
+                .put("/user/email").then().statusCode(200).body("changed", is(true));
+        as(person, "account").contentType("application/json").body(Map.of("password", PASSWORD)).post("/user/export")
+                .then().statusCode(200).body("directory.profile.email", equalTo(moved));
+
+        // Wrong: 401 and nothing happens; the third wrong one (of any of these) fills the count.
+        as(person, "account").contentType("application/json").body(Map.of("email", "elsewhere-" + person.email(),
+                "password", "not the password")).put("/user/email").then().statusCode(401).contentType("application/problem+json");
+        as(person, "account").contentType("application/json").body(Map.of("password", "not the password"))
+                .post("/user/export").then().statusCode(401).contentType("application/problem+json");
+        as(person, "account").contentType("application/json").body(Map.of("password", "not the password"))
+                .delete("/user?confirm=" + person.username()).then().statusCode(401).contentType("application/problem+json");
+        as(person, "account").contentType("application/json").body(Map.of("password", PASSWORD))
+                .delete("/user?confirm=" + person.username()).then().statusCode(429).contentType("application/problem+json")
+                .header("Retry-After", matchesPattern("[1-9][0-9]*"));
+        as(person, "account").contentType("application/json").body(Map.of("password", PASSWORD, "new_password",
+                "a new passphrase")).put("/user/password").then().statusCode(429).header("Retry-After", matchesPattern("[1-9][0-9]*"));
+        as(person, "user").get("/user").then().statusCode(200).body("private_email", equalTo(moved));
+
+        // No password to give (made through another provider): the account page confirms it otherwise.
+        String username = uniqueName("api-federated");
+        int id = asService("auth-service").contentType("application/json").body(Map.of("username", username,
+                        "display_name", "Ada Upstream", "email", username + "@uni.example", "identity", Map.of("provider",
+                                "institution", "subject", uniqueName("sub"), "email", username + "@uni.example",
+                                "email_verified", true)))
+                .post("/internal/identity-sign-ups").then().statusCode(201).extract().path("id");
+        Person federated = new Person(id, username, username + "@uni.example");
+        as(federated, "account").contentType("application/json").body(Map.of("email", "new-" + federated.email(),
+                "password", "anything")).put("/user/email").then().statusCode(403).body("detail", containsString("account page"));
+        as(federated, "account").contentType("application/json").body(Map.of("password", "anything")).post("/user/export")
+                .then().statusCode(403).body("detail", containsString("account page"));
+        as(federated, "account").contentType("application/json").body(Map.of("password", "anything"))
+                .delete("/user?confirm=" + username).then().statusCode(403).body("detail", containsString("account page"));
+        as(federated, "user").get("/user").then().statusCode(200).body("private_email", equalTo(federated.email()));
     }
 
     @Test
