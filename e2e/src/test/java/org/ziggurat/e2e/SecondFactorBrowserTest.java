@@ -56,6 +56,12 @@ class SecondFactorBrowserTest {
         client.stop();
     }
 
+    /** Each test hears only its own callbacks: one a failed test left behind is no answer to the next. */
+    @org.junit.jupiter.api.BeforeEach
+    void noCallbackLeftOver() {
+        callbacks.clear();
+    }
+
     static String code(byte[] key, long step) throws Exception {
         return AccountSecurityForms.code(key, step);
     }
@@ -242,6 +248,8 @@ class SecondFactorBrowserTest {
 
             // Returning, consented already: the passkey lands the browser on the application at once
             // (the sign-in page's form may lead to the client: Chromium holds its CSP to the redirects).
+            // Signed out first: cookies go per site, so from one of the pages'.
+            driver.get(pages + "/account/security");
             driver.manage().deleteAllCookies();
             driver.get(pages + "/oauth/authorize?response_type=code&client_id=" + app.get("client_id") + "&redirect_uri="
                     + clientBase + "/callback&scope=openid%20user&nonce=n-passkey-2&state=s-passkey-2");
@@ -251,6 +259,7 @@ class SecondFactorBrowserTest {
             assertTrue(returned.getQuery().contains("state=s-passkey-2") && returned.getQuery().contains("code="), returned.toString());
 
             // And with the password, the passkey as the second factor: the second factor's page too.
+            driver.get(pages + "/account/security");
             driver.manage().deleteAllCookies();
             driver.get(pages + "/oauth/authorize?response_type=code&client_id=" + app.get("client_id") + "&redirect_uri="
                     + clientBase + "/callback&scope=openid%20user&nonce=n-passkey-3&state=s-passkey-3");

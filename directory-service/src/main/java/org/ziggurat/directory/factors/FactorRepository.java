@@ -3,8 +3,6 @@ package org.ziggurat.directory.factors;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.ziggurat.directory.mail.MailOutboxRepository;
-import org.ziggurat.directory.mail.SecurityNotices;
 import org.ziggurat.directory.people.PersonLocks;
 import org.ziggurat.directory.people.PersonRow;
 
@@ -25,10 +23,10 @@ import java.util.List;
 @ApplicationScoped
 public class FactorRepository {
 
-    private final SecurityNotices notices;
+    private final AccountEventLog events;
 
-    FactorRepository(SecurityNotices notices) {
-        this.notices = notices;
+    FactorRepository(AccountEventLog events) {
+        this.events = events;
     }
 
     /** What a person has: a TOTP key (confirmed or being enrolled), passkeys, and unused recovery codes. */
@@ -199,19 +197,7 @@ public class FactorRepository {
 
     /** The change recorded, and its mail to the person queued, in the caller's transaction. */
     private Uni<Void> event(long personId, String kind, String address) {
-        Uni<Void> recorded = AccountEvent.of(personId, kind, address, null).persist().replaceWithVoid();
-        if (!notices.mails(kind)) {
-            return recorded;
-        }
-        return recorded.chain(() -> Panache.getSession()).chain(session -> session.createNativeQuery(
-                        "SELECT username FROM person WHERE id = ?1", String.class).setParameter(1, personId).getSingleResultOrNull())
-                .chain(username -> {
-                    if (username == null) {
-                        return Uni.createFrom().voidItem();
-                    }
-                    SecurityNotices.Notice notice = notices.notice(kind, username, address);
-                    return MailOutboxRepository.enqueue(personId, kind, notice.subject(), notice.body());
-                });
+        return events.record(personId, kind, address, null);
     }
 
     private static OffsetDateTime now() {

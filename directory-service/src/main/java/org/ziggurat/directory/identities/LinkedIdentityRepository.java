@@ -7,7 +7,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.ziggurat.directory.factors.AccountEvent;
 import org.ziggurat.directory.factors.AccountEvents;
 import org.ziggurat.directory.people.PersonLocks;
 import org.ziggurat.directory.people.PersonRow;
@@ -46,10 +45,10 @@ public class LinkedIdentityRepository {
     public enum UnlinkOutcome { UNLINKED, NOT_FOUND, LAST_WAY_TO_SIGN_IN }
 
     private final Pool pool;
-    private final org.ziggurat.directory.mail.SecurityNotices notices;
+    private final org.ziggurat.directory.factors.AccountEventLog events;
 
-    LinkedIdentityRepository(Pool pool, org.ziggurat.directory.mail.SecurityNotices notices) {
-        this.notices = notices;
+    LinkedIdentityRepository(Pool pool, org.ziggurat.directory.factors.AccountEventLog events) {
+        this.events = events;
         this.pool = pool;
     }
 
@@ -185,19 +184,7 @@ public class LinkedIdentityRepository {
 
     /** The change recorded in the security log and, for those people are told of, its mail queued: one transaction. */
     private Uni<Void> event(long personId, String kind, String address, String detail) {
-        Uni<Void> recorded = AccountEvent.of(personId, kind, address, shortened(detail)).persist().replaceWithVoid();
-        if (!notices.mails(kind)) {
-            return recorded;
-        }
-        return recorded.chain(() -> Panache.getSession()).chain(session -> session.createNativeQuery(
-                        "SELECT username FROM person WHERE id = ?1", String.class).setParameter(1, personId).getSingleResultOrNull())
-                .chain(username -> {
-                    if (username == null) {
-                        return Uni.createFrom().voidItem();
-                    }
-                    var notice = notices.notice(kind, username, address, shortened(detail));
-                    return org.ziggurat.directory.mail.MailOutboxRepository.enqueue(personId, kind, notice.subject(), notice.body());
-                });
+        return events.record(personId, kind, address, shortened(detail));
     }
 
     private static String shortened(String detail) {
