@@ -206,7 +206,9 @@ class ResourceServerTokensTest {
     void aServiceExchangesAPersonsTokenForANarrowerOneForAnotherResource() throws Exception {
         Platform.Person cy = Platform.signUp("exchange-user");
         App notebook = app(cy, Map.of());
-        Map<String, Object> person = password(notebook, cy, "user write", STORAGE);
+        // The person's authorization names both: the storage, and the platform's API the storage calls on their
+        // behalf (an exchange is for no resource the authorization did not name, RFC 8707).
+        Map<String, Object> person = password(notebook, cy, "user write", STORAGE, Platform.api());
         // The storage system's service, as the operator named its client.
         App service = app(cy, Map.of("token_exchange", true, "access_token_format", "jwt"));
         assertEquals(1, Stack.get().sql("UPDATE auth.application SET client_id = ? WHERE client_id = ?", STORAGE_SERVICE,

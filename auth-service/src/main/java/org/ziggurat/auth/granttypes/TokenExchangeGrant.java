@@ -123,11 +123,17 @@ public class TokenExchangeGrant implements TokenGrant {
             named.addAll(audience);
             List<String> target = named.isEmpty() ? subject.audience() : List.copyOf(named);
             List<String> scopes = requested.isEmpty() ? subject.scopes() : List.copyOf(requested);
-            // It ends with the subject's sign-in (signing out revokes it) and its authorization.
+            // It ends with the subject's sign-in (signing out revokes it) and its authorization, and is for
+            // no resource that authorization did not name, when it named any (RFC 8707).
             return tokens.inherited(subject.id()).chain(inherited -> {
                 if (inherited == null) {
                     return Uni.createFrom().<IssuedTokens>failure(OAuthException.invalidGrant(
                             "The subject token is not an active access token of a person."));
+                }
+                if (!named.isEmpty() && inherited.grantResources() != null && !inherited.grantResources().isEmpty()
+                        && !inherited.grantResources().containsAll(named)) {
+                    return Uni.createFrom().<IssuedTokens>failure(new OAuthException(OAuthError.INVALID_TARGET,
+                            "The person's authorization does not name that resource."));
                 }
                 TokenBounds bounds = new TokenBounds(target, null, request.jkt(), false, actor(client, subject),
                         subject.expiresAt(), inherited);

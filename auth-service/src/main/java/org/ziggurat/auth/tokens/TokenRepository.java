@@ -114,8 +114,15 @@ public class TokenRepository {
     }
 
     /** Any token by hash, live or not. */
-    /** What an exchanged token takes over from its subject token: its sign-in (null: none) and when its authorization ends. */
-    public record Inherited(byte[] sessionHash, Instant authorizationEnds) {
+    /**
+     * What an exchanged token takes over from its subject token: its sign-in (null: none), when its
+     * authorization ends, and the resources that authorization named (RFC 8707; null: none named).
+     */
+    public record Inherited(byte[] sessionHash, Instant authorizationEnds, List<String> grantResources) {
+
+        public Inherited(byte[] sessionHash, Instant authorizationEnds) {
+            this(sessionHash, authorizationEnds, null);
+        }
     }
 
     /**
@@ -123,9 +130,12 @@ public class TokenRepository {
      * when the token is gone, or its sign-in has ended (signed out: nothing may be made from it).
      */
     public Uni<Inherited> inherited(long tokenId) {
+        // The grant's resources: its refresh token keeps them (the latest of the family), else the token's own.
         return pool.preparedQuery("SELECT t.session_hash, t.authorization_expires_at, "
                         + "(t.session_hash IS NULL OR EXISTS (SELECT 1 FROM login_session s WHERE s.session_hash = t.session_hash "
-                        + "AND s.expires_at > now())) AS signed_in FROM token t WHERE t.id = $1")
+                        + "AND s.expires_at > now())) AS signed_in, COALESCE((SELECT r.audience FROM token r WHERE "
+                        + "r.family = t.family AND r.kind = 'r' ORDER BY r.id DESC LIMIT 1), t.audience) AS grant_resources "
+                        + "FROM token t WHERE t.id = $1")
                 .execute(Tuple.of(tokenId)).map(rows -> {
                     if (rows.rowCount() == 0) {
                         return null;
@@ -135,8 +145,10 @@ public class TokenRepository {
                         return null;
                     }
                     var session = row.getBuffer("session_hash");
+                    String[] resources = row.getArrayOfStrings("grant_resources");
                     return new Inherited(session == null ? null : session.getBytes(),
-                            row.getOffsetDateTime("authorization_expires_at").toInstant());
+                            row.getOffsetDateTime("authorization_expires_at").toInstant(),
+                            resources == null ? null : List.of(resources));
                 });
     }
 

@@ -346,8 +346,13 @@ class ResourceBoundTokensTest {
                 .execute(Tuple.of(storageService.id())).await().indefinitely();
         App service = new App(storageService.id(), "storage-service", storageService.secret());
         App notebook = app(true, "user write", Map.of());
-        Map<String, Object> person = alice(notebook, "scope", "user write", "resource", STORAGE);
+        // The person's authorization names both resources: the service's own, and the one it calls on their behalf.
+        Map<String, Object> person = alice(notebook, "scope", "user write", "resource", STORAGE, "resource", COMPUTE);
         String subject = (String) person.get("access_token");
+        // An authorization that names the storage alone gives no token for the compute service by exchange (RFC 8707).
+        String storageOnly = (String) alice(notebook, "scope", "user write", "resource", STORAGE).get("access_token");
+        postWithProof(null, service, "grant_type", EXCHANGE, "subject_token", storageOnly, "subject_token_type",
+                ACCESS_TOKEN_TYPE, "resource", COMPUTE, "scope", "user").statusCode(400).body("error", equalTo("invalid_target"));
 
         Map<String, Object> exchanged = postWithProof(null, service, "grant_type", EXCHANGE, "subject_token", subject,
                 "subject_token_type", ACCESS_TOKEN_TYPE, "resource", COMPUTE, "scope", "user")
