@@ -221,6 +221,20 @@ class WebhooksTest {
             as(owner.token()).get("/audit/events").then().statusCode(403);
             as(owner.token()).contentType("application/json").body(Map.of("url", siem.url("/mine"))).post("/audit/webhooks")
                     .then().statusCode(403);
+            // Nor may an application the operator authorized with the admin scope: the operator's
+            // token (above) is their own, issued without a client; this one is the application's.
+            Map<String, Object> tool = as(operator).contentType("application/json").body(Map.of("name", "Operator's tool",
+                            "redirect_uris", List.of("http://127.0.0.1:9/callback"), "scopes", "user admin", "password_grant", true))
+                    .post("/applications").then().statusCode(201).extract().jsonPath().getMap("");
+            String throughTool = Platform.offContract().auth().preemptive()
+                    .basic((String) tool.get("client_id"), (String) tool.get("client_secret"))
+                    .formParams(Map.of("grant_type", "password", "username", Stack.get().operator().username(),
+                            "password", Stack.get().operator().password(), "scope", "user admin"))
+                    .post("/oauth/token").then().statusCode(200).extract().path("access_token");
+            as(throughTool).get("/audit/events").then().statusCode(403).body("detail", containsString("own token"));
+            as(throughTool).contentType("application/json").body(Map.of("url", siem.url("/tool"))).post("/audit/webhooks")
+                    .then().statusCode(403);
+            as(throughTool).get("/audit/webhooks/" + hook.get("id")).then().statusCode(403);
 
             int app = as(owner.token()).contentType("application/json").body(Map.of("name", "Audited tool",
                     "redirect_uris", List.of("https://tool.example.org/cb"), "scopes", "user", "confidential", true))

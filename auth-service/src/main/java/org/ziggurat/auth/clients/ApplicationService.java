@@ -11,6 +11,7 @@ import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.platform.problem.ProblemException;
 
 import java.util.List;
+import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
 import org.ziggurat.platform.token.ScopeNames;
 
@@ -29,10 +30,13 @@ public class ApplicationService {
     private final PlatformName platformName;
     private final AuthConfig config;
     private final Callers callers;
+    private final Operators operators;
 
     ApplicationService(ApplicationRepository applications, TokenCrypto crypto, AccessorRepository accessors,
-            @RestClient DirectoryClient directory, PlatformName platformName, AuthConfig config, Callers callers) {
+            @RestClient DirectoryClient directory, PlatformName platformName, AuthConfig config, Callers callers,
+            Operators operators) {
         this.callers = callers;
+        this.operators = operators;
         this.platformName = platformName;
         this.config = config;
         this.applications = applications;
@@ -49,16 +53,27 @@ public class ApplicationService {
      * /applications (a registration's owner comes from its own token instead).
      */
     public Uni<Long> admin() {
-        return callers.current().map(c -> c.requireUserWithScope(ScopeNames.ADMIN));
+        return adminCaller().map(Caller::requireUser);
     }
 
-    public Uni<Created> create(long owner, ApplicationFields body) {
-        return create(owner, body, null);
+    /** The caller, when a person with the admin scope (as {@link #admin}). */
+    public Uni<Caller> adminCaller() {
+        return callers.current().invoke(c -> c.requireUserWithScope(ScopeNames.ADMIN));
+    }
+
+    /** Through /applications: only an operator's own token ({@link Operators}) may give it the platform's name. */
+    public Uni<Created> create(Caller caller, ApplicationFields body) {
+        return create(caller.requireUser(), body, null, operators.actsAsOperator(caller));
     }
 
     /** {@code registration}: for a client that registers itself (RFC 7591), else null. */
     public Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration) {
-        refuseThePlatformsName(owner, f.name());
+        return create(owner, f, registration, platformName.isOperator(owner));
+    }
+
+    private Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration,
+            boolean mayTakeThePlatformsName) {
+        refuseThePlatformsName(mayTakeThePlatformsName, f.name());
         checkAuthorizationLifetime(f);
         boolean confidential = f.confidential() == null || f.confidential();
         refusePrivateUseSchemes(confidential, f.redirectUris());
@@ -73,14 +88,19 @@ public class ApplicationService {
     }
 
     /** PUT replaces every field; PATCH changes the fields it names. The kind of client never changes. */
-    public Uni<ApplicationRow> update(long owner, long id, ApplicationFields body, boolean replace) {
-        return update(owner, id, body, replace, null);
+    public Uni<ApplicationRow> update(Caller caller, long id, ApplicationFields body, boolean replace) {
+        return update(caller.requireUser(), id, body, replace, null, operators.actsAsOperator(caller));
     }
 
     /** {@code registrationMetadata}: a registered client's other metadata (RFC 7592 PUT), else null. */
     public Uni<ApplicationRow> update(long owner, long id, ApplicationFields f, boolean replace,
             String registrationMetadata) {
-        refuseThePlatformsName(owner, f.name());
+        return update(owner, id, f, replace, registrationMetadata, platformName.isOperator(owner));
+    }
+
+    private Uni<ApplicationRow> update(long owner, long id, ApplicationFields f, boolean replace,
+            String registrationMetadata, boolean mayTakeThePlatformsName) {
+        refuseThePlatformsName(mayTakeThePlatformsName, f.name());
         checkAuthorizationLifetime(f);
         return owned(id, owner).chain(app -> {
             if (f.confidential() != null && f.confidential() != app.confidential()) {
@@ -124,9 +144,12 @@ public class ApplicationService {
         }
     }
 
-    /** Only an operator may give an application the platform's own name, or one that reads as it. */
-    private void refuseThePlatformsName(long owner, String name) {
-        if (name != null && platformName.imitatedBy(name) && !platformName.isOperator(owner)) {
+    /**
+     * Only an operator may give an application the platform's own name, or one that reads as it
+     * (through /applications, with their own token: {@link Operators#actsAsOperator}).
+     */
+    private void refuseThePlatformsName(boolean mayTakeIt, String name) {
+        if (name != null && platformName.imitatedBy(name) && !mayTakeIt) {
             throw ProblemException.invalidField("name", "reads as the platform's own name (" + platformName.name()
                     + "), which only its operators may give an application");
         }
@@ -134,16 +157,21 @@ public class ApplicationService {
 
     /**
      * An operator marks an application verified (or takes the mark away), whoever owns it; a
-     * ProblemException 403 for anyone else, 404 when there is no such application.
+     * ProblemException 403 for anyone else, and for an operator's token issued to an application (a
+     * third party an operator authorized with the admin scope would mark itself verified, then ask
+     * anyone for the account scope); 404 when there is no such application.
      */
-    public Uni<ApplicationRow> verify(long caller, long id, boolean verified) {
-        if (!platformName.isOperator(caller)) {
-            return Uni.createFrom().failure(ProblemException.forbidden("Only the platform's operators verify applications."));
+    public Uni<ApplicationRow> verify(Caller caller, long id, boolean verified) {
+        long operator;
+        try {
+            operator = operators.require(caller, "verify applications");
+        } catch (ProblemException refused) {
+            return Uni.createFrom().failure(refused);
         }
         return applications.setVerified(id, verified)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such application."))
                 .invoke(app -> EVENTS.infof("event=application_%s client_id=%s operator_id=%d",
-                        verified ? "verified" : "unverified", app.clientId(), caller));
+                        verified ? "verified" : "unverified", app.clientId(), operator));
     }
 
     public Uni<Created> resetSecret(long owner, long id) {

@@ -68,7 +68,7 @@ public class ApplicationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(JsonNode body, @Context UriInfo uri) {
         PublicUrls urls = PublicUrls.of(uri);
-        return owner().chain(owner -> service.create(owner, ApplicationFields.parse(body, true))).map(created -> {
+        return service.adminCaller().chain(caller -> service.create(caller, ApplicationFields.parse(body, true))).map(created -> {
             ApplicationViews.Application view = ApplicationViews.of(created.application(), created.secret(), urls);
             return Response.created(URI.create(view.url())).entity(view).header("Cache-Control", "no-store").build();
         });
@@ -88,7 +88,8 @@ public class ApplicationsResource {
     @Operation(operationId = "updateApplication", summary = "Change an application",
     description = "Changes the fields the body names. confidential cannot change. A new name or new redirect URIs take "
     + "away the verified mark. {\"verified\": true} (or false), alone, is the platform's operators' mark on anyone's "
-    + "application; anyone else gets 403.")
+    + "application, with their own token (issued without a client); anyone else, and a token issued to an application, "
+    + "gets 403.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApplicationInput.class)))
     @APIResponse(responseCode = "200", description = "The changed application.")
@@ -100,11 +101,11 @@ public class ApplicationsResource {
         long appId = PathIds.parse(id, "application");
         JsonNode verified = body != null && body.isObject() ? body.get("verified") : null;
         if (verified == null) {
-            return owner().chain(owner -> service.update(owner, appId, ApplicationFields.parse(body, false), false))
+            return service.adminCaller().chain(caller -> service.update(caller, appId, ApplicationFields.parse(body, false), false))
                     .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
         }
-        // The operators' mark: on anyone's application, alone in its request.
-        return owner().chain(caller -> {
+        // The operators' mark: on anyone's application, alone in its request, with an operator's own token.
+        return service.adminCaller().chain(caller -> {
             if (!verified.isBoolean()) {
                 throw ProblemException.invalidField("verified", "must be true or false");
             }
@@ -126,7 +127,7 @@ public class ApplicationsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ApplicationViews.Application> put(@PathParam("id") String id, JsonNode body, @Context UriInfo uri) {
         long appId = PathIds.parse(id, "application");
-        return owner().chain(owner -> service.update(owner, appId, ApplicationFields.parse(body, true), true))
+        return service.adminCaller().chain(caller -> service.update(caller, appId, ApplicationFields.parse(body, true), true))
                 .map(r -> ApplicationViews.of(r, null, PublicUrls.of(uri)));
     }
 

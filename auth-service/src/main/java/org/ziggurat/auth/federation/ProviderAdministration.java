@@ -5,12 +5,11 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
-import org.ziggurat.auth.clients.PlatformName;
+import org.ziggurat.auth.clients.Operators;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Callers;
-import org.ziggurat.platform.token.ScopeNames;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +17,8 @@ import java.util.regex.Pattern;
 
 /**
  * The operators' API of identity providers: the platform's operators ({@code ziggurat.auth.operators},
- * with the admin scope) list every provider, add or replace one, and remove one. The deployment's
- * configured providers are listed but not changed here. A client secret is written, never read
+ * with their own token and the admin scope, {@link Operators}) list every provider, add or replace
+ * one, and remove one. The deployment's configured providers are listed but not changed here. A client secret is written, never read
  * back: it is sealed at rest, and a replacement that names none keeps the stored one.
  */
 @ApplicationScoped
@@ -39,16 +38,16 @@ public class ProviderAdministration {
     }
 
     private final Callers callers;
-    private final PlatformName platformName;
+    private final Operators operators;
     private final FederationSettings settings;
     private final UpstreamProviders providers;
     private final ProviderRepository repository;
     private final TokenCrypto crypto;
 
-    ProviderAdministration(Callers callers, PlatformName platformName, FederationSettings settings, UpstreamProviders providers,
+    ProviderAdministration(Callers callers, Operators operators, FederationSettings settings, UpstreamProviders providers,
             ProviderRepository repository, TokenCrypto crypto) {
         this.callers = callers;
-        this.platformName = platformName;
+        this.operators = operators;
         this.settings = settings;
         this.providers = providers;
         this.repository = repository;
@@ -56,13 +55,7 @@ public class ProviderAdministration {
     }
 
     private Uni<Long> operator() {
-        return callers.current().map(caller -> {
-            long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-            if (!platformName.isOperator(person)) {
-                throw ProblemException.forbidden("Only the platform's operators manage identity providers.");
-            }
-            return person;
-        });
+        return callers.current().map(caller -> operators.require(caller, "manage identity providers"));
     }
 
     public Uni<List<ProviderView>> list() {

@@ -54,6 +54,41 @@ class ApplicationsTest {
         given().get("/applications").then().statusCode(401);
     }
 
+    /**
+     * Any application may ask a person for the admin scope: an operator's token issued to one (a
+     * third party the operator authorized) does not act as an operator. It does not mark an
+     * application verified (its own, to ask anyone for the account scope after), nor gives one the
+     * platform's name; the operator's own token (issued without a client) does both.
+     */
+    @Test
+    void anOperatorsTokenIssuedToAnApplicationIsNoOperator() {
+        long operator = 990;
+        App app = createApp(true, "openid user");
+        var throughAnApplication = (java.util.function.Supplier<io.restassured.specification.RequestSpecification>) () -> given()
+                .header("X-Platform-Token", org.ziggurat.platform.testing.TestTokens.userWithClient(operator, "operator",
+                        app.clientId(), "admin"));
+        var own = (java.util.function.Supplier<io.restassured.specification.RequestSpecification>) () -> given()
+                .header("X-Platform-Token", org.ziggurat.platform.testing.TestTokens.userWithClient(operator, "operator", null,
+                        "admin"));
+        throughAnApplication.get().contentType("application/json").body("{\"verified\": true}").patch("/applications/" + app.id())
+                .then().statusCode(403).body("detail", org.hamcrest.Matchers.containsString("own token (issued without a client)"));
+        asPerson(OWNER_ID, "owner", "admin").get("/applications/" + app.id()).then().statusCode(200)
+                .body("verified", equalTo(false));
+        for (var name : List.of("Ziggurat", "Ziggurat CLI")) {
+            throughAnApplication.get().contentType("application/json").body(Map.of("name", name, "redirect_uris",
+                    List.of("https://cli.example.org/cb"))).post("/applications").then().statusCode(422)
+                    .body("errors.field", hasItem("name"));
+        }
+        own.get().contentType("application/json").body("{\"verified\": true}").patch("/applications/" + app.id())
+                .then().statusCode(200).body("verified", equalTo(true));
+        int cli = own.get().contentType("application/json").body(Map.of("name", "Ziggurat CLI", "redirect_uris",
+                List.of("https://cli.example.org/cb"))).post("/applications").then().statusCode(201).extract().path("id");
+        throughAnApplication.get().contentType("application/json").body(Map.of("name", "Ziggurat notes"))
+                .patch("/applications/" + cli).then().statusCode(422).body("errors.field", hasItem("name"));
+        own.get().contentType("application/json").body(Map.of("name", "Ziggurat notes")).patch("/applications/" + cli).then()
+                .statusCode(200).body("name", equalTo("Ziggurat notes"));
+    }
+
     @Test
     void invalidApplicationsAre422s() {
         for (Object uri : new Object[] {"http://example.org/cb", "https://x.example.org/cb#frag", "/relative",

@@ -9,6 +9,7 @@ import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.UpstreamDouble;
+import org.ziggurat.platform.testing.TestTokens;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,8 +40,9 @@ class IdentityProvidersTest {
     @Inject
     Pool pool;
 
+    /** The operator with their own token: issued without a client (the password grant the platform's tools use). */
     private static io.restassured.specification.RequestSpecification operator() {
-        return asPerson(OPERATOR, "operator", "admin");
+        return given().header("X-Platform-Token", TestTokens.userWithClient(OPERATOR, "operator", null, "admin"));
     }
 
     private static String realmB() {
@@ -77,6 +79,24 @@ class IdentityProvidersTest {
         assertFalse(list.asString().contains(UpstreamDouble.CLIENT_SECRET), "no secret is ever shown");
         operator().contentType("application/json").body(campus("s")).put("/identity-providers/institution").then().statusCode(409);
         operator().delete("/identity-providers/institution").then().statusCode(409);
+    }
+
+    /**
+     * Any application may ask a person for the admin scope: an operator's token issued to one (a
+     * third party the operator authorized) lists, adds and removes no provider.
+     */
+    @Test
+    void anOperatorsTokenIssuedToAnApplicationManagesNoProvider() {
+        var throughAnApplication = (java.util.function.Supplier<io.restassured.specification.RequestSpecification>) () -> given()
+                .header("X-Platform-Token", TestTokens.userWithClient(OPERATOR, "operator", "third-party", "admin"));
+        throughAnApplication.get().get("/identity-providers").then().statusCode(403)
+                .body("detail", org.hamcrest.Matchers.containsString("own token (issued without a client)"));
+        throughAnApplication.get().contentType("application/json").body(campus("s")).put("/identity-providers/rogue").then()
+                .statusCode(403);
+        operator().get("/identity-providers").then().statusCode(200).body("id", not(hasItems("rogue")));
+        throughAnApplication.get().delete("/identity-providers/partner").then().statusCode(403);
+        // The tests' usual token is issued to a client (test-client) too: refused as well.
+        asPerson(OPERATOR, "operator", "admin").get("/identity-providers").then().statusCode(403);
     }
 
     @Test

@@ -40,6 +40,10 @@ public class AuditRepository {
     private static final String RECORD_OWN = String.format(RECORD, "'" + SELF + "'", "nextval('audit_source_id')", "?1",
             "?2", "CAST(?3 AS bigint)", "CAST(?4 AS text)", "now()");
 
+    /** As {@link #RECORD_OWN}, for the reactive client's own statements. Parameters: type, subject, actor, data. */
+    private static final String RECORD_OWN_SQL = String.format(RECORD, "'" + SELF + "'", "nextval('audit_source_id')", "$1",
+            "$2", "$3::bigint", "$4::text", "now()");
+
     private final Pool pool;
 
     AuditRepository(Pool pool) {
@@ -60,6 +64,13 @@ public class AuditRepository {
         return Panache.getSession().chain(session -> session.createNativeQuery(RECORD_OWN)
                 .setParameter(1, type).setParameter(2, subject).setParameter(3, actorId).setParameter(4, data.encode())
                 .executeUpdate()).replaceWithVoid();
+    }
+
+    /** A change of this service's own, in a transaction of the reactive client's ({@code connection}'s). */
+    public static Uni<Void> recordOwn(io.vertx.mutiny.sqlclient.SqlClient connection, String type, String subject, Long actorId,
+            JsonObject data) {
+        return connection.preparedQuery(RECORD_OWN_SQL).execute(Tuple.tuple().addValue(type).addValue(subject).addValue(actorId)
+                .addValue(data.encode())).replaceWithVoid();
     }
 
     /** A recorded event. */

@@ -49,7 +49,8 @@ public class AuditResource {
     }
 
     @Operation(operationId = "listAuditEvents", summary = "Read the audit stream",
-            description = "For the platform's operators (the admin scope). Oldest first; each page's Link rel=next starts after "
+            description = "For the platform's operators, with their own token (issued without a client) and the admin scope. "
+                    + "Oldest first; each page's Link rel=next starts after "
                     + "its last event's sequence, so a reader that keeps it misses none and sees none twice.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @Parameter(name = "after", description = "Only events after this sequence.", schema = @Schema(type = SchemaType.INTEGER, minimum = "0"))

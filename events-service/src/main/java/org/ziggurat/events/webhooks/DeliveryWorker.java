@@ -54,6 +54,7 @@ public class DeliveryWorker {
     private final TargetAddresses targets;
     private final WebhookSecrets secrets;
     private final WebhookBodies bodies;
+    private final WebhookCreators creators;
     private final Vertx vertx;
 
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -63,7 +64,8 @@ public class DeliveryWorker {
     private volatile long timer = -1;
 
     DeliveryWorker(WebhookDeliveryRepository deliveries, WebhookSettings settings, TargetAddresses targets, WebhookSecrets secrets,
-            WebhookBodies bodies, Vertx vertx) {
+            WebhookBodies bodies, WebhookCreators creators, Vertx vertx) {
+        this.creators = creators;
         this.deliveries = deliveries;
         this.settings = settings;
         this.targets = targets;
@@ -125,10 +127,30 @@ public class DeliveryWorker {
         });
     }
 
-    /** The attempt, and its record; whether the record took (false: another replica had taken it over). */
+    /**
+     * The attempt, and its record; whether the record took (false: another replica had taken it
+     * over). First, whether the person who answers for the webhook still has the rights that let
+     * them ({@link WebhookCreators}): when not, nothing is sent and the webhook is disabled; when the
+     * directory cannot say, nothing is sent and the attempt fails (tried again as any other).
+     */
     Uni<Boolean> attempt(WebhookDeliveryRepository.Claimed delivery) {
         OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
         long started = System.nanoTime();
+        return Uni.createFrom().deferred(() -> creators.lostRights(delivery)).onItemOrFailure().transformToUni((lost, failure) -> {
+            if (failure != null) {
+                return record(delivery, new WebhookDeliveryRepository.Outcome(at, millisSince(started), null,
+                        "whether its creator may still send it could not be checked: " + error(failure), ""));
+            }
+            if (lost != null) {
+                LOG.warnf("event=webhook_disabled delivery_id=%d subscription_id=%d creator_id=%d reason=creator_lost_rights",
+                        delivery.id(), delivery.subscriptionId(), delivery.creatorId());
+                return deliveries.creatorLostRights(delivery, lost);
+            }
+            return deliver(delivery, at, started);
+        });
+    }
+
+    private Uni<Boolean> deliver(WebhookDeliveryRepository.Claimed delivery, OffsetDateTime at, long started) {
         Uni<WebhookDeliveryRepository.Outcome> sent;
         try {
             byte[] body = bodies.body(delivery);
@@ -208,7 +230,7 @@ public class DeliveryWorker {
         return message.length() > 500 ? message.substring(0, 500) : message;
     }
 
-    /** A receiver's answer: its status and the first bytes of its body. */
+    /** A receiver's answer: its status and the first bytes of its body (none from a target that is not public). */
     record Answer(int status, String text) {
     }
 
@@ -230,7 +252,7 @@ public class DeliveryWorker {
         Future<Answer> exchange = client().request(options).compose(request -> {
             sending.set(request);
             return request.send(Buffer.buffer(body));
-        }).compose(this::read);
+        }).compose(response -> read(response, kept(target, settings.answerBytes())));
         return Uni.createFrom().completionStage(exchange.toCompletionStage())
                 .ifNoItem().after(settings.timeout()).failWith(TimeoutException::new)
                 .onFailure().invoke(e -> {
@@ -241,10 +263,17 @@ public class DeliveryWorker {
                 });
     }
 
-    /** The status and up to {@link WebhookSettings#answerBytes} of the body; a long answer is cut off. */
-    private Future<Answer> read(HttpClientResponse response) {
+    /**
+     * How much of an answer's body the log keeps: {@code answerBytes} from a public target, nothing
+     * from one the operator let into a private network (the log would read an internal endpoint back).
+     */
+    static int kept(TargetAddresses.Target target, int answerBytes) {
+        return target.open() ? answerBytes : 0;
+    }
+
+    /** The status and up to {@code keep} bytes of the body; a long answer is cut off. */
+    private Future<Answer> read(HttpClientResponse response, int keep) {
         Promise<Answer> answer = Promise.promise();
-        int keep = settings.answerBytes();
         Buffer kept = Buffer.buffer();
         AtomicInteger total = new AtomicInteger();
         response.handler(chunk -> {

@@ -26,10 +26,15 @@ import java.util.List;
 @ApplicationScoped
 public class WebhookDeliveryRepository {
 
-    /** A delivery claimed for an attempt, with what its request is made of: a data event, or an audit event. */
+    /**
+     * A delivery claimed for an attempt, with what its request is made of: a data event, or an audit
+     * event; and who answers for its subscription ({@code creatorId}, with {@code creatorClientId},
+     * in {@code subscriptionNamespace}: null for the audit stream), whose rights are checked first.
+     */
     public record Claimed(long id, long subscriptionId, int attempts, OffsetDateTime firstAttemptAt, String targetUrl,
             byte[] secretSealed, byte[] previousSecretSealed, OffsetDateTime previousSecretUntil, String apiBase,
-            String namespace, String repository, EventRepository.EventRow event, AuditRepository.AuditRow audit) {
+            String namespace, String repository, EventRepository.EventRow event, AuditRepository.AuditRow audit,
+            long creatorId, String creatorClientId, String subscriptionNamespace) {
     }
 
     /**
@@ -50,7 +55,8 @@ public class WebhookDeliveryRepository {
             + "UPDATE webhook_delivery d SET attempts = d.attempts + 1, "
             + "next_attempt_at = now() + $2 * interval '1 millisecond', first_attempt_at = coalesce(d.first_attempt_at, now()) "
             + "FROM (SELECT x.id AS due_id, s.target_url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, "
-            + "s.api_base, r.namespace, r.name AS repository, " + EventRepository.EventRow.COLUMNS + ", "
+            + "s.api_base, s.creator_id, s.creator_client_id, s.namespace AS subscription_namespace, "
+            + "r.namespace, r.name AS repository, " + EventRepository.EventRow.COLUMNS + ", "
             + AuditRepository.AuditRow.COLUMNS + " FROM due JOIN webhook_delivery x ON x.id = due.id "
             + "JOIN webhook_subscription s ON s.id = x.subscription_id LEFT JOIN data_event e ON e.id = x.event_id "
             + "LEFT JOIN repository r ON r.id = e.repository_id LEFT JOIN audit_event a ON a.id = x.audit_event_id) j "
@@ -81,7 +87,8 @@ public class WebhookDeliveryRepository {
                         bytes(r, "previous_secret_sealed"), r.getOffsetDateTime("previous_secret_until"),
                         r.getString("api_base"), r.getString("namespace"), r.getString("repository"),
                         r.getLong("id") == null ? null : EventRepository.EventRow.from(r),
-                        r.getLong("audit_id") == null ? null : AuditRepository.AuditRow.from(r)));
+                        r.getLong("audit_id") == null ? null : AuditRepository.AuditRow.from(r),
+                        r.getLong("creator_id"), r.getString("creator_client_id"), r.getString("subscription_namespace")));
             }
             return claimed;
         });
@@ -117,9 +124,46 @@ public class WebhookDeliveryRepository {
                         Duration.ZERO))
                 .chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().item(false)
                         : conn.preparedQuery("UPDATE webhook_subscription SET state = 'disabled', disabled_reason = $2, "
+                                        + "disabled_cause = 'failing', "
                                         + "notice_due_at = now(), updated_at = date_trunc('milliseconds', now()) "
                                         + "WHERE id = $1 AND state = 'active'")
                                 .execute(Tuple.of(delivery.subscriptionId(), reason)).replaceWith(true)));
+    }
+
+    /**
+     * Its creator lost the rights that made it: nothing is sent; the delivery is put back as it was
+     * before its claim (due, its attempt not counted), the subscription disabled with the reason
+     * (its namespace's admins owed a notice, {@link OwnerNotices}; the audit stream has none) and
+     * the change recorded in the audit stream, in one transaction. False when another replica had
+     * taken the delivery over, or the subscription was no longer active.
+     */
+    public Uni<Boolean> creatorLostRights(Claimed delivery, String reason) {
+        return pool.withTransaction(conn -> conn.preparedQuery("UPDATE webhook_delivery SET attempts = attempts - 1, "
+                        + "next_attempt_at = now(), first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END "
+                        + "WHERE id = $1 AND attempts = $2 AND state = 'pending'")
+                .execute(Tuple.of(delivery.id(), delivery.attempts()))
+                .chain(released -> released.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : conn.preparedQuery("UPDATE webhook_subscription SET state = 'disabled', disabled_reason = $2, "
+                                        + "disabled_cause = 'creator', notice_due_at = CASE WHEN namespace IS NULL THEN NULL "
+                                        + "ELSE now() END, updated_at = date_trunc('milliseconds', now()) "
+                                        + "WHERE id = $1 AND state = 'active' "
+                                        + "RETURNING id, stream, namespace, repository, target_url, kinds, state, creator_id")
+                                .execute(Tuple.of(delivery.subscriptionId(), reason))
+                                .chain(rows -> {
+                                    if (rows.rowCount() == 0) {
+                                        return Uni.createFrom().item(false);
+                                    }
+                                    Row s = rows.iterator().next();
+                                    return AuditRepository.recordOwn(conn, "webhook.disabled", "webhook/" + s.getLong("id"), null,
+                                            new io.vertx.core.json.JsonObject().put("webhook_id", s.getLong("id"))
+                                                    .put("stream", s.getString("stream")).put("namespace", s.getString("namespace"))
+                                                    .put("repository", s.getString("repository"))
+                                                    .put("target_url", s.getString("target_url"))
+                                                    .put("events", java.util.Arrays.asList(s.getArrayOfStrings("kinds")))
+                                                    .put("state", s.getString("state")).put("creator_id", s.getLong("creator_id"))
+                                                    .put("reason", reason))
+                                            .replaceWith(true);
+                                })));
     }
 
     private Uni<Boolean> record(Claimed delivery, Outcome outcome, String state, Duration retryIn) {

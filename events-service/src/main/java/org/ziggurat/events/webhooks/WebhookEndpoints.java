@@ -105,7 +105,8 @@ public abstract class WebhookEndpoints {
 
     @Operation(operationId = "updateWebhook", summary = "Change a webhook",
             description = "What the body names changes. active false pauses it (nothing is queued meanwhile); true resumes "
-                    + "it, also after the platform disabled it.")
+                    + "it, also after the platform disabled it. Whoever makes it active or changes its target answers for it "
+                    + "from then on: it stops when they are no longer an admin of the namespace (of the audit stream's: an operator).")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = WebhookInput.class)))
     @APIResponse(responseCode = "200", description = "The webhook.", content = @Content(mediaType = "application/json",

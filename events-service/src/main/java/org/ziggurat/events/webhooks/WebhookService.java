@@ -29,8 +29,12 @@ import java.util.Set;
 /**
  * A namespace's webhooks, and its repositories': made, read, changed and removed by the
  * namespace's admins only (with the {@code admin} scope), as its settings are; anyone else who may
- * read the namespace is refused (403), anyone who may not finds nothing (404). Each is a
- * {@link WebhookSubscription}; the deliveries and their log are {@link WebhookDeliveryRepository}'.
+ * read the namespace is refused (403), anyone who may not finds nothing (404). The audit stream's
+ * are its operators' ({@link Operators}: their own token only). Each is a
+ * {@link WebhookSubscription}, which records who answers for it (who made it, or last made it
+ * active or changed its target, and with which client's token): its deliveries stop when that
+ * person loses the rights ({@link WebhookCreators}). The deliveries and their log are
+ * {@link WebhookDeliveryRepository}'.
  */
 @ApplicationScoped
 public class WebhookService {
@@ -128,6 +132,7 @@ public class WebhookService {
             made.secretSealed = secrets.seal(secret);
             made.apiBase = urls.apiBase();
             made.creatorId = caller.requireUser();
+            made.creatorClientId = caller.clientId().orElse(null);
             made.createdAt = now;
             made.updatedAt = now;
             return subscriptions.create(made, settings.maxPerNamespace()).map(saved -> {
@@ -177,7 +182,14 @@ public class WebhookService {
                             if (active != null) {
                                 s.state = active ? WebhookSubscription.ACTIVE : WebhookSubscription.PAUSED;
                                 s.disabledReason = null;
+                                s.disabledCause = null;
                                 s.noticeDueAt = null;
+                            }
+                            if (url != null || Boolean.TRUE.equals(active)) {
+                                // Who sends it somewhere, or makes it send again, answers for it from now on:
+                                // its deliveries stop when they lose the rights that let them (DeliveryWorker).
+                                s.creatorId = caller.requireUser();
+                                s.creatorClientId = caller.clientId().orElse(null);
                             }
                             s.updatedAt = now();
                             SECURITY.infof("event=webhook_changed webhook_id=%d namespace=%s person_id=%d", s.id, s.namespace,

@@ -18,10 +18,13 @@ public interface WebhookSettings {
     Optional<String> secretKey();
 
     /**
-     * Private and loopback networks (CIDR, such as {@code 10.20.0.0/16} or {@code 127.0.0.1/32})
-     * that receivers may be in. None by default: a target that resolves to a loopback,
+     * The receivers inside the platform's network that webhooks may reach: exact host (or address)
+     * and port pairs ({@code siem.internal:8443}, {@code 10.20.0.7:8443}, {@code [fd12::7]:8443}),
+     * and, as older settings say, networks (CIDR, such as {@code 127.0.0.1/32}: every port in them,
+     * which the pairs are meant to replace). None by default: a target that resolves to a loopback,
      * private, link-local, unique-local, shared or multicast address is refused (SSRF). Plain
-     * {@code http} is taken only for a loopback address allowed here.
+     * {@code http} is taken only for a loopback address allowed here. Whatever allows it, a target
+     * that is not public has only its answers' status kept in the log, never their bodies.
      */
     Optional<List<String>> allowedNetworks();
 

@@ -25,6 +25,11 @@ public class WebhookSubscription extends PanacheEntityBase {
     public static final String PAUSED = "paused";
     public static final String DISABLED = "disabled";
 
+    /** Disabled after failing for the retry period. */
+    public static final String FAILING = "failing";
+    /** Disabled because its creator lost the rights that made it. */
+    public static final String CREATOR = "creator";
+
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
@@ -54,6 +59,10 @@ public class WebhookSubscription extends PanacheEntityBase {
     @Column(name = "disabled_reason")
     public String disabledReason;
 
+    /** Why the platform disabled it: {@link #FAILING} deliveries, or its {@link #CREATOR} lost their rights; else null. */
+    @Column(name = "disabled_cause")
+    public String disabledCause;
+
     @Column(name = "secret_sealed", nullable = false)
     public byte[] secretSealed;
 
@@ -66,8 +75,13 @@ public class WebhookSubscription extends PanacheEntityBase {
     @Column(name = "api_base", nullable = false)
     public String apiBase;
 
+    /** Who answers for it: its creator, or the admin who last made it active or changed its target (V6). */
     @Column(name = "creator_id", nullable = false)
     public long creatorId;
+
+    /** The OAuth client of the token {@link #creatorId} used; null for their own token, issued without a client. */
+    @Column(name = "creator_client_id")
+    public String creatorClientId;
 
     @Column(name = "created_at", nullable = false, updatable = false)
     public OffsetDateTime createdAt;

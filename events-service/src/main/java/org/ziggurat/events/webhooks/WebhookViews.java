@@ -26,7 +26,8 @@ public final class WebhookViews {
             @Schema(description = "The kinds of event sent (the audit stream's: its categories).") List<String> events,
             String description, boolean active,
             @Schema(enumeration = {"active", "paused", "disabled"}, description = "disabled: by the platform, after failing "
-                    + "for the retry period (disabled_reason says why); PATCH active to true to resume.") String state,
+                    + "for the retry period, or when the person who answers for it lost the rights that made it "
+                    + "(disabled_reason says why); PATCH active to true to resume.") String state,
             @Schema(description = "Why the platform disabled it.") String disabledReason,
             @Schema(description = "The signing secret (Standard Webhooks): shown once, when made or rotated.") String secret,
             @Schema(description = "Until when the previous secret signs too, after a rotation.") Instant previousSecretExpiresAt,

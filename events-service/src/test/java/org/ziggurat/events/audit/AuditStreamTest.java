@@ -38,8 +38,14 @@ class AuditStreamTest {
         return given().header("X-Platform-Token", TestTokens.service(service));
     }
 
+    /** The operator with their own token: issued without a client (the password grant the platform's tools use). */
     static RequestSpecification asOperator(String... scopes) {
-        return given().header("X-Platform-Token", TestTokens.user(OPERATOR, "operator", scopes));
+        return given().header("X-Platform-Token", TestTokens.userWithClient(OPERATOR, "operator", null, scopes));
+    }
+
+    /** The operator's token issued to an application (one they authorized with the admin scope). */
+    static RequestSpecification asOperatorThroughAnApplication(String... scopes) {
+        return given().header("X-Platform-Token", TestTokens.userWithClient(OPERATOR, "operator", "third-party", scopes));
     }
 
     static Map<String, Object> change(long sourceId, String type, String subject) {
@@ -147,6 +153,80 @@ class AuditStreamTest {
                     .statusCode(200).body("subject", hasItem("webhook/" + alicesHook))
                     .body("type", not(hasItem("org.ziggurat.audit.account.password_changed")));
             asOperator("admin").delete("/audit/webhooks/" + hook.getLong("id")).then().statusCode(204);
+        }
+    }
+
+    /**
+     * Any application may ask a person for the admin scope: an operator's token issued to one (a
+     * third party the operator authorized) reads no audit stream and manages no audit webhook.
+     */
+    @Test
+    void anOperatorsTokenIssuedToAnApplicationIsNoOperators() {
+        try (WebhookReceiver siem = new WebhookReceiver()) {
+            long id = asOperator("admin").contentType("application/json").body(Map.of("url", siem.url("/own"), "active", false))
+                    .post("/audit/webhooks").then().statusCode(201).extract().jsonPath().getLong("id");
+            String hook = "/audit/webhooks/" + id;
+            asOperatorThroughAnApplication("admin").get("/audit/events").then().statusCode(403)
+                    .body("detail", containsString("own token (issued without a client)"));
+            asOperatorThroughAnApplication("admin").contentType("application/json").body(Map.of("url", siem.url("/theirs")))
+                    .post("/audit/webhooks").then().statusCode(403).body("detail", containsString("own token"));
+            asOperatorThroughAnApplication("admin").get("/audit/webhooks").then().statusCode(403);
+            asOperatorThroughAnApplication("admin").get(hook).then().statusCode(403);
+            asOperatorThroughAnApplication("admin").contentType("application/json").body(Map.of("active", true)).patch(hook)
+                    .then().statusCode(403);
+            asOperatorThroughAnApplication("admin").post(hook + "/secret").then().statusCode(403);
+            asOperatorThroughAnApplication("admin").get(hook + "/deliveries").then().statusCode(403);
+            asOperatorThroughAnApplication("admin").delete(hook).then().statusCode(403);
+            // Without the admin scope, the operator's own token is refused as before.
+            given().header("X-Platform-Token", TestTokens.userWithClient(OPERATOR, "operator", null, "user"))
+                    .get("/audit/events").then().statusCode(403);
+            asOperator("admin").get(hook).then().statusCode(200).body("state", equalTo("paused"));
+            asOperator("admin").delete(hook).then().statusCode(204);
+        }
+    }
+
+    /**
+     * An audit webhook stops when the person who answers for it is no longer an operator (here its
+     * recorded creator is someone the configuration does not list), or when it was made with a
+     * token issued to an application (as one made before the platform refused those): at its next
+     * delivery nothing is sent and it is disabled with the reason; an operator's own token makes it
+     * active again, and they answer for it from then on.
+     */
+    @Test
+    void anAuditWebhookStopsWhenItsCreatorIsNoLongerAnOperatorOrUsedAnApplication() throws Exception {
+        try (WebhookReceiver siem = new WebhookReceiver()) {
+            long former = asOperator("admin").contentType("application/json")
+                    .body(Map.of("url", siem.url("/former"), "events", List.of("account"))).post("/audit/webhooks").then()
+                    .statusCode(201).extract().jsonPath().getLong("id");
+            long throughApp = asOperator("admin").contentType("application/json")
+                    .body(Map.of("url", siem.url("/app"), "events", List.of("account"))).post("/audit/webhooks").then()
+                    .statusCode(201).extract().jsonPath().getLong("id");
+            try (java.sql.Connection c = org.ziggurat.platform.testing.ServiceDatabase.connect();
+                    java.sql.Statement s = c.createStatement()) {
+                s.execute("UPDATE events.webhook_subscription SET creator_id = 991 WHERE id = " + former);
+                s.execute("UPDATE events.webhook_subscription SET creator_client_id = 'third-party' WHERE id = " + throughApp);
+            }
+            asService("directory-service").contentType("application/json")
+                    .body(change(sourceId(), "account.password_changed", "person/12")).post("/internal/audit-events").then()
+                    .statusCode(204);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                asOperator("admin").get("/audit/webhooks/" + former).then().statusCode(200).body("state", equalTo("disabled"))
+                        .body("disabled_reason", containsString("(person 991) is no longer one of the platform's operators"));
+                asOperator("admin").get("/audit/webhooks/" + throughApp).then().statusCode(200).body("state", equalTo("disabled"))
+                        .body("disabled_reason", containsString("made with a token issued to an application (third-party)"));
+            });
+            assertEquals(0, siem.received().size(), "nothing was sent");
+
+            // The operator, with their own token, makes one active again: the queued event goes out.
+            asOperator("admin").contentType("application/json").body(Map.of("active", true)).patch("/audit/webhooks/" + former)
+                    .then().statusCode(200).body("state", equalTo("active"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> siem.received("/former").size() >= 1);
+            assertEquals(0, siem.received("/app").size());
+            asOperator("admin").queryParam("category", "webhook").queryParam("limit", 1000).get("/audit/events").then()
+                    .statusCode(200).body("subject", hasItem("webhook/" + throughApp))
+                    .body("type", hasItem("org.ziggurat.audit.webhook.disabled"));
+            asOperator("admin").delete("/audit/webhooks/" + former).then().statusCode(204);
+            asOperator("admin").delete("/audit/webhooks/" + throughApp).then().statusCode(204);
         }
     }
 
