@@ -138,8 +138,10 @@ public class AuthorizationCodes {
             }
             AuthorizationRequest request = new AuthorizationRequest(app, approval.redirectUri(), params);
             return consents.grant(app.id(), owner.personId(), scopes)
+                    // In the presenting token's family: what ends it (a new password ends the password
+                    // grant's tokens) ends what it made.
                     .chain(() -> issueCode(request, owner.personId(), owner.username(), null, null, scopes,
-                            owner.authorizationExpiresAt()))
+                            owner.authorizationExpiresAt(), owner.family()))
                     .map(code -> new ApprovedByApi(request, code));
         }));
     }
@@ -169,7 +171,7 @@ public class AuthorizationCodes {
 
     private Uni<String> issueCode(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes) {
         return issueCode(request, session.personId(), session.username(), session.authTime(),
-                new SignIn(session.hash(), session.expiresAt(), session.amr()), scopes, null);
+                new SignIn(session.hash(), session.expiresAt(), session.amr()), scopes, null, null);
     }
 
     /**
@@ -177,7 +179,7 @@ public class AuthorizationCodes {
      * with; both null for the API form, which has no sign-in.
      */
     private Uni<String> issueCode(AuthorizationRequest request, long personId, String username, java.time.Instant authTime,
-            SignIn signIn, Set<String> scopes, java.time.Instant authorizationEnds) {
+            SignIn signIn, Set<String> scopes, java.time.Instant authorizationEnds, UUID family) {
         String value = crypto.newCode();
         String challenge = request.codeChallenge();
         Uni<Boolean> pushedUse = request.requestUri() == null ? Uni.createFrom().item(true)
@@ -187,7 +189,7 @@ public class AuthorizationCodes {
                 throw new AuthorizationRequests.PushedRequestRefused();
             }
         }).chain(usable -> codes.insert(crypto.hash(value), new AuthorizationCodeRepository.Code(request.app().id(), personId, username,
-                        request.redirectUri(), List.copyOf(scopes), challenge, UUID.randomUUID(),
+                        request.redirectUri(), List.copyOf(scopes), challenge, family != null ? family : UUID.randomUUID(),
                         OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime,
                         signIn, request.resource() == null ? null : List.of(request.resource().split(" ")),
                         request.dpopJkt(), authorizationEnds)))

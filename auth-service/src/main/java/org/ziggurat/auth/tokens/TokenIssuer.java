@@ -117,7 +117,8 @@ public class TokenIssuer {
         Uni<String> value = accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(clientOrNull == null ? null
                 : clientOrNull.clientId(), personId, stored, bounds.audience(), now, accessEnds, authTime, amrKept,
                 bounds.jkt(), bounds.actor()));
-        return value.chain(access -> insert.apply(new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
+        return firstPartyOnlyVerified(clientOrNull, scopes).chain(() -> value).chain(access -> insert.apply(
+                new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
                         personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
                         binding.sessionHash(), amrKept, bounds, List.copyOf(scopes)))
@@ -127,6 +128,19 @@ public class TokenIssuer {
                 // one's client cache has not seen yet): its tokens may not exist.
                 .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
                 .transform(e -> OAuthException.invalidClient("Client authentication failed."));
+    }
+
+    /**
+     * A scope only a verified application may hold ({@code account}) is issued to one only while its
+     * mark holds, read now, not from the client cache: a code or a device code approved before the
+     * mark went, or another replica's cached row, gives no such token after.
+     */
+    private Uni<Void> firstPartyOnlyVerified(ApplicationRow clientOrNull, List<String> scopes) {
+        if (clientOrNull == null || scopes.stream().noneMatch(org.ziggurat.platform.token.ScopeNames.FIRST_PARTY_ONLY::contains)) {
+            return Uni.createFrom().voidItem();
+        }
+        return tokens.applicationVerified(clientOrNull.id()).invoke(verified ->
+                Scopes.requireFirstPartyOnlyVerified(scopes, verified)).replaceWithVoid();
     }
 
     /** An exchanged token ends with its subject's sign-in and its authorization, never later. */

@@ -125,6 +125,12 @@ public class TokenRepository {
         }
     }
 
+    /** Whether the application is verified now (read from the table, never a cache); false when it is gone. */
+    public Uni<Boolean> applicationVerified(long applicationId) {
+        return pool.preparedQuery("SELECT verified FROM application WHERE id = $1").execute(Tuple.of(applicationId))
+                .map(rows -> rows.rowCount() == 1 && rows.iterator().next().getBoolean("verified"));
+    }
+
     /**
      * The sign-in and authorization end of a token (by id), for a token exchanged from it; null
      * when the token is gone, or its sign-in has ended (signed out: nothing may be made from it).
@@ -277,12 +283,13 @@ public class TokenRepository {
 
     /**
      * The person's live tokens that no application holds: those a script got with the password
-     * itself (the password grant without a client). A new password ends them; they are listed
-     * nowhere the person could end them one by one. How many.
+     * itself (the password grant without a client), and what was made from them (their family: the
+     * API form's grants, exchanges). A new password ends them; they are listed nowhere the person
+     * could end them one by one. How many.
      */
     public Uni<Integer> revokeObtainedWithPassword(long personId) {
         return pool.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
-                        + "WHERE person_id = $1 AND application_id IS NULL AND revoked_at IS NULL RETURNING hash")
+                        + "WHERE person_id = $1 AND (application_id IS NULL OR family IN (SELECT c.family FROM token c WHERE c.person_id = $1 AND c.application_id IS NULL)) AND revoked_at IS NULL RETURNING hash")
                 .execute(Tuple.of(personId)).map(this::forgetRevoked);
     }
 
@@ -295,7 +302,7 @@ public class TokenRepository {
         return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE person_id = $1 RETURNING session_hash), "
                         + "pending AS (DELETE FROM pending_sign_in WHERE person_id = $1) "
                         + "UPDATE token SET revoked_at = now(), updated_at = now() WHERE person_id = $1 AND revoked_at IS NULL "
-                        + "AND (application_id IS NULL OR session_hash IN (SELECT session_hash FROM ended)) RETURNING hash")
+                        + "AND ((application_id IS NULL OR family IN (SELECT c.family FROM token c WHERE c.person_id = $1 AND c.application_id IS NULL)) OR session_hash IN (SELECT session_hash FROM ended)) RETURNING hash")
                 .execute(Tuple.of(personId)).map(this::forgetRevoked);
     }
 
@@ -312,7 +319,7 @@ public class TokenRepository {
         return pool.preparedQuery("WITH ended AS (DELETE FROM login_session WHERE " + sessions + " RETURNING session_hash), "
                         + "pending AS (DELETE FROM pending_sign_in WHERE person_id = $1 AND NOT $3) "
                         + "UPDATE token SET revoked_at = now(), updated_at = now() WHERE person_id = $1 AND revoked_at IS NULL "
-                        + "AND (application_id IS NULL AND NOT $3 OR session_hash IN (SELECT session_hash FROM ended)) "
+                        + "AND ((application_id IS NULL OR family IN (SELECT c.family FROM token c WHERE c.person_id = $1 AND c.application_id IS NULL)) AND NOT $3 OR session_hash IN (SELECT session_hash FROM ended)) "
                         + "RETURNING hash")
                 .execute(Tuple.of(personId, io.vertx.core.buffer.Buffer.buffer(keep), singleFactorOnly))
                 .map(this::forgetRevoked);

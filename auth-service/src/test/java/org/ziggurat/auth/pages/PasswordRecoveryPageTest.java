@@ -105,6 +105,14 @@ class PasswordRecoveryPageTest {
         String script = (String) org.ziggurat.auth.OAuthTestSupport.aliceTokens(null, "user").get("access_token");
         String application = (String) org.ziggurat.auth.OAuthTestSupport.aliceTokens(
                 org.ziggurat.auth.OAuthTestSupport.createApp(true, "user"), "user").get("access_token");
+        // What the script's token made through the API form of the authorization endpoint is of its family.
+        var formApp = org.ziggurat.auth.OAuthTestSupport.createApp(true, "user");
+        var made = AuthorizeFlowTest.apiAuthorize(script, "response_type=code&client_id=" + formApp.clientId() + "&client_secret="
+                + formApp.secret() + "&redirect_uri=" + AuthorizeFlowTest.enc(AuthorizeFlowTest.CALLBACK) + "&username=alice&scope=user");
+        assertEquals(302, made.statusCode(), made.asString());
+        String fromForm = org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", formApp, "grant_type", "authorization_code",
+                "code", AuthorizeFlowTest.query(made.getHeader("Location")).get("code"), "redirect_uri", AuthorizeFlowTest.CALLBACK)
+                .statusCode(200).extract().path("access_token");
         Browser here = new Browser();
         signIn(here, url(OpenIdConnectTest.openIdApp(null), "scope", "openid"));
         Browser elsewhere = new Browser();
@@ -141,6 +149,7 @@ class PasswordRecoveryPageTest {
         assertNull(pendingSignIns.find(pending).await().atMost(java.time.Duration.ofSeconds(10)),
                 "the pending sign-in ended too");
         org.ziggurat.auth.OAuthTestSupport.introspect(script).body("active", org.hamcrest.Matchers.equalTo(false));
+        org.ziggurat.auth.OAuthTestSupport.introspect(fromForm).body("active", org.hamcrest.Matchers.equalTo(false));
         org.ziggurat.auth.OAuthTestSupport.introspect(application).body("active", org.hamcrest.Matchers.equalTo(true));
     }
 }

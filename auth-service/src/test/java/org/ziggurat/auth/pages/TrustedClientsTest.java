@@ -133,8 +133,12 @@ class TrustedClientsTest {
         String access = tokens.path("access_token");
         String refresh = tokens.path("refresh_token");
         org.ziggurat.auth.OAuthTestSupport.introspect(access).body("active", equalTo(true)).body("scope", containsString("account"));
+        // A code approved while it was verified (a wider consent: openid too), redeemed after the mark went: none.
+        Map<String, String> pending = AuthorizeFlowTest.approve(new Browser(), app, "openid user account", "s-account-2", null);
         patch(OPERATOR, "operator", app, "{\"verified\": false}").statusCode(200).body("verified", equalTo(false));
         org.ziggurat.auth.OAuthTestSupport.introspect(access).body("active", equalTo(false));
+        org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", app, "grant_type", "authorization_code", "code",
+                pending.get("code"), "redirect_uri", CALLBACK).statusCode(400).body("error", equalTo("invalid_scope"));
         org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", refresh).statusCode(400);
     }
 

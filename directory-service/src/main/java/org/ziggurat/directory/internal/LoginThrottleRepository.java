@@ -67,15 +67,18 @@ public class LoginThrottleRepository {
      * Counts a check before it is made, in one transaction: each limit's count one more unless it
      * is full within its window or blocked, and the checks of {@code checksKey} (successes too) one
      * more unless past {@code checks}. A refusal rolls back every count ({@link Refused}). Else the
-     * counts before this check, in the order of {@code limits} (every transaction takes its rows
-     * in that order: no deadlock).
+     * counts before this check, in the order of {@code limits}. Rows are taken in the order of
+     * their keys, here and in every other statement that takes several ({@link #blockFull},
+     * {@link #giveBack}): two callers never wait on each other in a circle (a deadlock would abort
+     * one, losing a block or answering 500).
      */
     Uni<int[]> admit(List<Limit> limits, String checksKey, DirectoryConfig.Throttle checks) {
+        Integer[] inKeyOrder = java.util.stream.IntStream.range(0, limits.size()).boxed()
+                .sorted(java.util.Comparator.comparing(i -> limits.get(i).key())).toArray(Integer[]::new);
         return pool.withTransaction(conn -> {
             int[] before = new int[limits.size()];
             Uni<Void> counted = Uni.createFrom().voidItem();
-            for (int i = 0; i < limits.size(); i++) {
-                int index = i;
+            for (int index : inKeyOrder) {
                 counted = counted.chain(() -> reserve(conn, limits.get(index)).invoke(count -> before[index] = count - 1))
                         .replaceWithVoid();
             }
@@ -122,9 +125,10 @@ public class LoginThrottleRepository {
     /** After a failure: each of these limits whose count is full is blocked for its block (again). */
     Uni<List<Blocked>> blockFull(List<Limit> limits) {
         return pool.preparedQuery("""
+                WITH locked AS (SELECT key FROM login_throttle WHERE key = ANY($1) ORDER BY key FOR UPDATE)
                 UPDATE login_throttle t SET blocked_until = now() + b.block_ms * interval '1 millisecond'
                 FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[]) AS b(key, lim, block_ms, scope)
-                WHERE t.key = b.key AND t.failures >= b.lim
+                WHERE t.key = b.key AND t.key IN (SELECT key FROM locked) AND t.failures >= b.lim
                 RETURNING b.scope, t.failures, b.lim""")
                 .execute(Tuple.of(limits.stream().map(Limit::key).toArray(String[]::new),
                         limits.stream().map(Limit::limit).toArray(Integer[]::new),
@@ -145,7 +149,8 @@ public class LoginThrottleRepository {
 
     /** One less for each key (a check that was counted but not made, or that passed). */
     Uni<Void> giveBack(List<String> keys) {
-        return pool.preparedQuery("UPDATE login_throttle SET failures = greatest(failures - 1, 0) WHERE key = ANY($1)")
+        return pool.preparedQuery("WITH locked AS (SELECT key FROM login_throttle WHERE key = ANY($1) ORDER BY key FOR UPDATE) "
+                        + "UPDATE login_throttle SET failures = greatest(failures - 1, 0) WHERE key IN (SELECT key FROM locked)")
                 .execute(Tuple.of(keys.toArray(String[]::new))).replaceWithVoid();
     }
 
