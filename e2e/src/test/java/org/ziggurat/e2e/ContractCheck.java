@@ -142,9 +142,14 @@ final class ContractCheck implements Filter {
             }
         }
         StringBuilder form = new StringBuilder();
-        request.getFormParams().forEach((name, value) -> form.append(form.length() == 0 ? "" : "&")
-                .append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
-                .append(URLEncoder.encode(String.valueOf(value), StandardCharsets.UTF_8)));
+        // A repeated parameter (resource, RFC 8707) arrives as a list of its values, whatever the map's type says.
+        java.util.Map<String, ?> params = (java.util.Map<String, ?>) (java.util.Map<?, ?>) request.getFormParams();
+        params.forEach((name, value) -> {
+            for (Object one : value instanceof java.util.Collection<?> many ? many : java.util.List.of(value)) {
+                form.append(form.length() == 0 ? "" : "&").append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
+                        .append(URLEncoder.encode(String.valueOf(one), StandardCharsets.UTF_8));
+            }
+        });
         return sent.withBody(form.toString()).build();
     }
 
