@@ -1,7 +1,6 @@
 package org.ziggurat.auth.audit;
 
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
@@ -16,12 +15,15 @@ import org.ziggurat.platform.time.Backoff;
 import org.ziggurat.platform.token.PlatformTokenSigner;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Relays the audit outbox to events-service ({@code POST /internal/audit-events}, with this
- * service's own platform token), on every replica, one event after another in the order written:
- * each claimed by one replica, done when events-service answers 204 (it records an event once,
- * so one sent again after a replica stopped mid-way changes nothing), retried with a doubling wait.
+ * service's own platform token), from whichever replica holds the lane, one event after another in
+ * the order of their numbers (AuditOutboxRepository): done when events-service answers 204 (it
+ * records an event once, so one sent again after a replica stopped mid-way changes nothing); at
+ * the first failure the round stops, and that event is tried again, with a doubling wait, before
+ * any later one. So events-service records this service's events in the order they were made.
  */
 @ApplicationScoped
 public class AuditRelay {
@@ -51,13 +53,21 @@ public class AuditRelay {
                 .onFailure().recoverWithNull();
     }
 
-    /** One round: what was due when it started, one after another in the order written; how many were relayed. */
+    /**
+     * One round: the lane's events in order, batch after batch while they come full, up to the first
+     * failure; how many were relayed.
+     */
     public Uni<Integer> relay() {
-        return outbox.claim(BATCH, settings.lease())
-                .onItem().transformToMulti(claimed -> Multi.createFrom().iterable(claimed))
-                .onItem().transformToUniAndConcatenate(this::send)
-                .collect().asList()
-                .map(results -> (int) results.stream().filter(Boolean::booleanValue).count());
+        return outbox.claim(BATCH, settings.lease()).chain(claimed -> sendInOrder(claimed, 0).chain(sent ->
+                sent == BATCH ? relay().map(more -> sent + more) : Uni.createFrom().item(sent)));
+    }
+
+    /** From the {@code from}-th on, each once the one before was recorded; how many were, up to the first failure. */
+    private Uni<Integer> sendInOrder(List<AuditOutboxRepository.Claimed> claimed, int from) {
+        if (from == claimed.size()) {
+            return Uni.createFrom().item(from);
+        }
+        return send(claimed.get(from)).chain(sent -> sent ? sendInOrder(claimed, from + 1) : Uni.createFrom().item(from));
     }
 
     private Uni<Boolean> send(AuditOutboxRepository.Claimed event) {
@@ -75,9 +85,10 @@ public class AuditRelay {
                 .ifNoItem().after(settings.timeout()).fail()
                 .call(() -> outbox.done(event.id()))
                 .onFailure().recoverWithUni(e -> {
-                    Duration wait = Backoff.doubling(event.attempts(), settings.firstRetry(), settings.longestRetry());
-                    LOG.warnf("event=audit_relay_failed outbox_id=%d attempts=%d retry_in=%ds error=%s", event.id(),
-                            event.attempts(), wait.toSeconds(), e.toString());
+                    int attempts = event.attempts() + 1;
+                    Duration wait = Backoff.doubling(attempts, settings.firstRetry(), settings.longestRetry());
+                    LOG.warnf("event=audit_relay_failed outbox_id=%d source_id=%d attempts=%d retry_in=%ds error=%s", event.id(),
+                            event.seq(), attempts, wait.toSeconds(), e.toString());
                     return outbox.failed(event.id(), String.valueOf(e.getMessage()), wait).replaceWith(false);
                 });
     }

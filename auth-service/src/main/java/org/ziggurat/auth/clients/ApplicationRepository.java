@@ -10,7 +10,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.AuditActor;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,8 +61,10 @@ public class ApplicationRepository {
         public static final OpenIdSettings DEFAULTS = new OpenIdSettings(List.of(), "RS256", false, "opaque", false, false);
     }
 
+    /** Made by its owner (through /applications, or a registration with the owner's token): the audit stream names them. */
     public Uni<ApplicationRow> insert(NewApplication app) {
-        return one("INSERT INTO application (owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
+        return written(app.ownerId(), conn -> one(conn, "INSERT INTO application (owner_id, name, client_id, "
+                + "client_secret_hash, confidential, redirect_uris, "
                 + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
                 + "require_pushed_authorization_requests, registration_token_hash, registration_metadata, "
                 + "refresh_token_absolute_lifetime, access_token_format, dpop_bound_access_tokens, token_exchange) "
@@ -75,7 +79,7 @@ public class ApplicationRepository {
                 .addValue(app.registration() == null ? null : Buffer.buffer(app.registration().tokenHash()))
                 .addValue(app.registration() == null ? null : app.registration().metadata())
                 .addValue(app.refreshTokenAbsoluteLifetime()).addValue(app.openId().accessTokenFormat())
-                .addValue(app.openId().dpopBound()).addValue(app.openId().tokenExchange()));
+                .addValue(app.openId().dpopBound()).addValue(app.openId().tokenExchange())));
     }
 
     public Uni<ApplicationRow> byClientId(String clientId) {
@@ -120,17 +124,21 @@ public class ApplicationRepository {
                 .execute(Tuple.of(ownerId)).map(ApplicationRepository::all);
     }
 
-    /** An operator's mark (or its removal) on any application; null when there is no such application. */
-    public Uni<ApplicationRow> setVerified(long id, boolean verified) {
-        return one("UPDATE application SET verified = $2, updated_at = now() WHERE id = $1 RETURNING " + ApplicationRow.COLUMNS,
-                Tuple.of(id, verified)).invoke(row -> changed(id));
+    /** The {@code operator}'s mark (or its removal) on any application; null when there is no such application. */
+    public Uni<ApplicationRow> setVerified(long id, boolean verified, long operator) {
+        return written(operator, conn -> one(conn, "UPDATE application SET verified = $2, updated_at = now() WHERE id = $1 "
+                + "RETURNING " + ApplicationRow.COLUMNS, Tuple.of(id, verified))).invoke(row -> changed(id));
     }
 
-    /** {@code registrationMetadata}: a registered client's other metadata, replaced; null leaves it. */
+    /**
+     * {@code registrationMetadata}: a registered client's other metadata, replaced; null leaves it.
+     * {@code actor}: who changes it (its owner), for the audit stream.
+     */
     public Uni<ApplicationRow> update(long id, String name, List<String> redirectUris, List<String> scopes,
-            boolean passwordGrant, OpenIdSettings openId, String registrationMetadata, Integer refreshTokenAbsoluteLifetime) {
+            boolean passwordGrant, OpenIdSettings openId, String registrationMetadata, Integer refreshTokenAbsoluteLifetime,
+            long actor) {
         // An operator verified what they saw: a new name or new addresses to send people to are unverified again.
-        return one("UPDATE application SET verified = verified AND name = $2 AND redirect_uris = $3 "
+        return written(actor, conn -> one(conn, "UPDATE application SET verified = verified AND name = $2 AND redirect_uris = $3 "
                 + "AND post_logout_redirect_uris = $6, name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
                 + "post_logout_redirect_uris = $6, id_token_signed_response_alg = $7, "
                 + "require_pushed_authorization_requests = $8, "
@@ -142,38 +150,55 @@ public class ApplicationRepository {
                 .addValue(passwordGrant).addValue(openId.postLogoutRedirectUris().toArray(String[]::new))
                 .addValue(openId.idTokenAlg()).addValue(openId.requirePushedRequests()).addValue(registrationMetadata)
                 .addValue(refreshTokenAbsoluteLifetime).addValue(openId.accessTokenFormat())
-                .addValue(openId.dpopBound()).addValue(openId.tokenExchange()))
+                .addValue(openId.dpopBound()).addValue(openId.tokenExchange())))
                 .invoke(row -> changed(id));
     }
 
-    public Uni<ApplicationRow> replaceSecret(long id, byte[] secretHash) {
-        return one("UPDATE application SET client_secret_hash = $2, updated_at = now() WHERE id = $1 RETURNING "
-                + ApplicationRow.COLUMNS, Tuple.of(id, Buffer.buffer(secretHash))).invoke(row -> changed(id));
+    /** {@code actor}: who rotates it (its owner), for the audit stream. */
+    public Uni<ApplicationRow> replaceSecret(long id, byte[] secretHash, long actor) {
+        return written(actor, conn -> one(conn, "UPDATE application SET client_secret_hash = $2, updated_at = now() "
+                + "WHERE id = $1 RETURNING " + ApplicationRow.COLUMNS, Tuple.of(id, Buffer.buffer(secretHash))))
+                .invoke(row -> changed(id));
     }
 
     /**
      * Codes and tokens go with it (ON DELETE CASCADE): nothing it was issued still works, nor is
-     * any of its tokens still kept in this replica's memory when this answers.
+     * any of its tokens still kept in this replica's memory when this answers. {@code actor}: who
+     * deletes it (its owner, or the person erased with it), for the audit stream, which also tells of
+     * the grants that go with it as theirs.
      */
-    public Uni<Boolean> delete(long id) {
-        return pool.preparedQuery("DELETE FROM application WHERE id = $1").execute(Tuple.of(id))
+    public Uni<Boolean> delete(long id, long actor) {
+        return written(actor, conn -> conn.preparedQuery("DELETE FROM application WHERE id = $1").execute(Tuple.of(id)))
                 .invoke(rows -> {
                     changed(id);
                     deletions.fire(new ApplicationDeleted(id));
                 }).map(rows -> rows.rowCount() > 0);
     }
 
-    /** Creates or updates a platform client (no owner) from settings, such as the gateway's. */
+    /**
+     * Creates or updates a platform client (no owner) from settings, such as the gateway's: the
+     * platform's own change, told in the audit stream without a person.
+     */
     public Uni<ApplicationRow> upsertPlatformClient(String clientId, String name, byte[] secretHash, boolean introspection) {
-        return one("INSERT INTO application (owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
+        return written(null, conn -> one(conn, "INSERT INTO application (owner_id, name, client_id, client_secret_hash, "
+                + "confidential, redirect_uris, "
                 + "scopes, password_grant, introspection) VALUES (NULL, $2, $1, $3, true, '{}', '{}', false, $4) "
                 + "ON CONFLICT (client_id) DO UPDATE SET client_secret_hash = $3, introspection = $4, name = $2, "
                 + "updated_at = now() RETURNING " + ApplicationRow.COLUMNS,
-                Tuple.of(clientId, name, Buffer.buffer(secretHash), introspection)).invoke(row -> changed(row.id()));
+                Tuple.of(clientId, name, Buffer.buffer(secretHash), introspection))).invoke(row -> changed(row.id()));
+    }
+
+    /** A change, in a transaction that names who makes it for the audit stream's trigger (V30). */
+    private <T> Uni<T> written(Long actor, java.util.function.Function<io.vertx.mutiny.sqlclient.SqlConnection, Uni<T>> work) {
+        return pool.withTransaction(conn -> AuditActor.name(conn, actor).chain(() -> work.apply(conn)));
     }
 
     private Uni<ApplicationRow> one(String sql, Tuple args) {
-        return pool.preparedQuery(sql).execute(args)
+        return one(pool, sql, args);
+    }
+
+    private static Uni<ApplicationRow> one(SqlClient client, String sql, Tuple args) {
+        return client.preparedQuery(sql).execute(args)
                 .map(rows -> rows.rowCount() == 0 ? null : ApplicationRow.from(rows.iterator().next()));
     }
 

@@ -114,7 +114,7 @@ public class ApplicationService {
                     // PUT replaces these too: left out, they are the defaults again.
                     f.openId(replace ? null : app), registrationMetadata,
                     f.refreshTokenAbsoluteLifetime() != null || replace ? f.refreshTokenAbsoluteLifetime()
-                            : app.refreshTokenAbsoluteLifetime());
+                            : app.refreshTokenAbsoluteLifetime(), owner);
         });
     }
 
@@ -168,7 +168,7 @@ public class ApplicationService {
         } catch (ProblemException refused) {
             return Uni.createFrom().failure(refused);
         }
-        return applications.setVerified(id, verified)
+        return applications.setVerified(id, verified, operator)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such application."))
                 .invoke(app -> EVENTS.infof("event=application_%s client_id=%s operator_id=%d",
                         verified ? "verified" : "unverified", app.clientId(), operator));
@@ -180,12 +180,12 @@ public class ApplicationService {
                 throw ProblemException.invalidField("confidential", "a public client has no secret");
             }
             String secret = crypto.newClientSecret();
-            return applications.replaceSecret(id, crypto.hash(secret)).map(updated -> new Created(updated, secret));
+            return applications.replaceSecret(id, crypto.hash(secret), owner).map(updated -> new Created(updated, secret));
         }).invoke(c -> EVENTS.infof("event=client_secret_reset client_id=%s person_id=%d", c.application().clientId(), owner));
     }
 
     public Uni<Void> delete(long owner, long id) {
-        return owned(id, owner).call(app -> unlinkOrganizations(app)).chain(app -> applications.delete(id)
+        return owned(id, owner).call(app -> unlinkOrganizations(app)).chain(app -> applications.delete(id, owner)
                 .invoke(() -> EVENTS.infof("event=application_deleted client_id=%s person_id=%d", app.clientId(), owner)))
                 .replaceWithVoid();
     }

@@ -103,7 +103,7 @@ public class ProviderAdministration {
                 throw ProblemException.invalidField("provider", refused.getMessage()
                         .replace("ziggurat.auth.federation.providers." + id + ".", ""));
             }
-            return repository.put(stored, secret == null).call(providers::refresh).map(written -> {
+            return repository.put(stored, secret == null, operator).call(providers::refresh).map(written -> {
                 EVENTS.infof("event=provider_%s provider=%s operator_id=%d", written.created() ? "added" : "changed", id, operator);
                 return new Put(view(id, new StoredProvider(stored, written.secretSet() ? "" : null), "api"), written.created());
             });
@@ -116,7 +116,7 @@ public class ProviderAdministration {
             if (providers.configured(id)) {
                 throw ProblemException.conflict("The deployment's configuration sets this provider; change it there.");
             }
-            return repository.delete(id).call(providers::refresh).map(deleted -> {
+            return repository.delete(id, operator).call(providers::refresh).map(deleted -> {
                 if (!deleted) {
                     throw ProblemException.notFound("No such provider.");
                 }

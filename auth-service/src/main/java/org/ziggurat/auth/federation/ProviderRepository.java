@@ -6,6 +6,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuditActor;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,9 +44,13 @@ public class ProviderRepository {
     public record Written(boolean created, boolean secretSet) {
     }
 
-    /** Creates or replaces one; {@code keepSecret}: the stored secret stays (the request named none). */
-    public Uni<Written> put(Stored provider, boolean keepSecret) {
-        return pool.preparedQuery("INSERT INTO upstream_provider (" + COLUMNS.replace(", updated_at", "") + ") "
+    /**
+     * Creates or replaces one; {@code keepSecret}: the stored secret stays (the request named none).
+     * {@code operator}: who does it, named to the audit stream (V30's trigger) in the same transaction.
+     */
+    public Uni<Written> put(Stored provider, boolean keepSecret, long operator) {
+        return pool.withTransaction(conn -> AuditActor.name(conn, operator).chain(() -> conn.preparedQuery("INSERT INTO upstream_provider ("
+                        + COLUMNS.replace(", updated_at", "") + ") "
                         + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO UPDATE SET "
                         + "kind = excluded.kind, display_name = excluded.display_name, issuer = excluded.issuer, "
                         + "client_id = excluded.client_id, client_secret_sealed = CASE WHEN $14 "
@@ -57,14 +62,15 @@ public class ProviderRepository {
                 .execute(Tuple.tuple(Arrays.asList(provider.id(), provider.kind(), provider.displayName(), provider.issuer(),
                         provider.clientId(), provider.secretSealed() == null ? null : Buffer.buffer(provider.secretSealed()),
                         provider.clientAuth(), provider.scopes(), provider.orcidClaim(), provider.newAccounts(),
-                        provider.authorizationEndpoint(), provider.tokenEndpoint(), provider.apiBase(), keepSecret)))
+                        provider.authorizationEndpoint(), provider.tokenEndpoint(), provider.apiBase(), keepSecret)))))
                 .map(rows -> new Written(rows.iterator().next().getBoolean("created"),
                         rows.iterator().next().getBoolean("secret_set")));
     }
 
-    /** False when there was none. */
-    public Uni<Boolean> delete(String id) {
-        return pool.preparedQuery("DELETE FROM upstream_provider WHERE id = $1").execute(Tuple.of(id))
+    /** False when there was none. {@code operator}: who does it, for the audit stream (as {@link #put}). */
+    public Uni<Boolean> delete(String id, long operator) {
+        return pool.withTransaction(conn -> AuditActor.name(conn, operator)
+                        .chain(() -> conn.preparedQuery("DELETE FROM upstream_provider WHERE id = $1").execute(Tuple.of(id))))
                 .map(rows -> rows.rowCount() == 1);
     }
 

@@ -52,7 +52,7 @@ public class PersonData {
         return tokens.signOutEverywhere(personId)
                 .chain(revoked -> applications.listOwnedBy(personId)
                         .chain(owned -> Multi.createFrom().iterable(owned).onItem()
-                                .transformToUniAndConcatenate(app -> applications.delete(app.id())).collect().asList())
+                                .transformToUniAndConcatenate(app -> applications.delete(app.id(), personId)).collect().asList())
                         .chain(deleted -> repository.forget(personId)
                                 .invoke(forgotten -> EVENTS.infof("event=person_erased person_id=%d revoked_tokens=%d "
                                         + "applications_deleted=%d rows_forgotten=%d", personId, revoked, deleted.size(), forgotten))))

@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuditActor;
 
 /** What auth-service holds about one person, as their export lists it. */
 @ApplicationScoped
@@ -49,8 +50,10 @@ public class PersonDataRepository {
      * consents, the permissions owners gave them, their spent tokens and codes. Idempotent.
      */
     public Uni<Long> forget(long personId) {
-        return pool.withTransaction(conn -> conn.preparedQuery("DELETE FROM consent WHERE person_id = $1")
-                .execute(Tuple.of(personId)).map(rows -> (long) rows.rowCount())
+        // Their grants go as their own change, for the audit stream.
+        return pool.withTransaction(conn -> AuditActor.name(conn, personId)
+                .chain(() -> conn.preparedQuery("DELETE FROM consent WHERE person_id = $1").execute(Tuple.of(personId)))
+                .map(rows -> (long) rows.rowCount())
                 .chain(sofar -> conn.preparedQuery("DELETE FROM accessor WHERE kind = 'person' AND subject_id = $1")
                         .execute(Tuple.of(personId)).map(rows -> sofar + rows.rowCount()))
                 .chain(sofar -> conn.preparedQuery("DELETE FROM authorization_code WHERE person_id = $1")

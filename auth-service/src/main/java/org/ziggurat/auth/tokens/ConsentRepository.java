@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuditActor;
 
 import java.util.Arrays;
 import java.util.Set;
@@ -19,11 +20,13 @@ public class ConsentRepository {
         this.pool = pool;
     }
 
+    /** The person grants it themselves: the audit stream names them. */
     public Uni<Void> grant(long applicationId, long personId, Set<String> scopes) {
-        return pool.preparedQuery("INSERT INTO consent (application_id, person_id, scopes) VALUES ($1, $2, $3) "
+        return pool.withTransaction(conn -> AuditActor.name(conn, personId).chain(() -> conn.preparedQuery(
+                        "INSERT INTO consent (application_id, person_id, scopes) VALUES ($1, $2, $3) "
                         + "ON CONFLICT (person_id, application_id) DO UPDATE SET scopes = ARRAY(SELECT DISTINCT unnest("
                         + "consent.scopes || EXCLUDED.scopes) ORDER BY 1), updated_at = now()")
-                .execute(Tuple.of(applicationId, personId, scopes.toArray(String[]::new))).replaceWithVoid();
+                .execute(Tuple.of(applicationId, personId, scopes.toArray(String[]::new))))).replaceWithVoid();
     }
 
     /** True when the person granted the application anything at all before. */

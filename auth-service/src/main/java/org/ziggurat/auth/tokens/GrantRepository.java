@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuditActor;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,11 +54,12 @@ public class GrantRepository {
                 .map(rows -> rows.rowCount() == 0 ? null : grant(rows.iterator().next()));
     }
 
-    /** Revokes every token the person's grant gave the application, and forgets the consent. */
+    /** Revokes every token the person's grant gave the application, and forgets the consent (the person's own change). */
     public Uni<Integer> revokeGrant(long personId, GrantRow grant) {
-        return pool.withTransaction(conn -> conn.preparedQuery("UPDATE token SET revoked_at = now(), updated_at = now() "
+        return pool.withTransaction(conn -> AuditActor.name(conn, personId).chain(() -> conn.preparedQuery(
+                        "UPDATE token SET revoked_at = now(), updated_at = now() "
                         + "WHERE person_id = $1 AND application_id = $2 AND revoked_at IS NULL RETURNING hash")
-                .execute(Tuple.of(personId, grant.applicationId()))
+                .execute(Tuple.of(personId, grant.applicationId())))
                 .call(() -> conn.preparedQuery("DELETE FROM consent WHERE id = $1").execute(Tuple.of(grant.id()))))
                 // After the commit: a read in between could otherwise keep a token as live again.
                 .map(tokens::forgetRevoked);

@@ -7,16 +7,21 @@ import org.ziggurat.platform.testing.InternalCallers;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
  * events-service's {@code POST /internal/audit-events} as auth-service sees it: auth-service's own
- * token only (as there), 204, and what it was told kept in order.
+ * token only (as there), 204, and what it was told kept in order. An event whose body holds one of
+ * the words in {@link #REFUSE} is answered 503 (kept in {@link #REFUSED}).
  */
 public class EventsDouble implements QuarkusTestResourceLifecycleManager {
 
     public static final List<JsonObject> AUDIT = new CopyOnWriteArrayList<>();
+    public static final Set<String> REFUSE = ConcurrentHashMap.newKeySet();
+    public static final List<JsonObject> REFUSED = new CopyOnWriteArrayList<>();
 
     private Vertx vertx;
 
@@ -28,6 +33,10 @@ public class EventsDouble implements QuarkusTestResourceLifecycleManager {
                 int refusal = InternalCallers.refusal(request.getHeader("X-Platform-Token"), "auth-service");
                 if (refusal != 0) {
                     request.response().setStatusCode(refusal).end();
+                } else if (request.path().equals("/internal/audit-events") && request.method().name().equals("POST")
+                        && REFUSE.stream().anyMatch(raw.toString()::contains)) {
+                    REFUSED.add(raw.toJsonObject());
+                    request.response().setStatusCode(503).end();
                 } else if (request.path().equals("/internal/audit-events") && request.method().name().equals("POST")) {
                     AUDIT.add(raw.toJsonObject());
                     request.response().setStatusCode(204).end();

@@ -136,7 +136,10 @@ class TrustedClientsTest {
         // A code approved while it was verified (a wider consent: openid too), redeemed after the mark went: none.
         Map<String, String> pending = AuthorizeFlowTest.approve(new Browser(), app, "openid user account", "s-account-2", null);
         patch(OPERATOR, "operator", app, "{\"verified\": false}").statusCode(200).body("verified", equalTo(false));
-        org.ziggurat.auth.OAuthTestSupport.introspect(access).body("active", equalTo(false));
+        // Revoked in the database by the mark's trigger; this replica's memory of live tokens forgets it when
+        // PostgreSQL's notification of the change arrives (milliseconds), not before the PATCH answers.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> Boolean.FALSE.equals(
+                org.ziggurat.auth.OAuthTestSupport.introspect(access).extract().path("active")));
         org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", app, "grant_type", "authorization_code", "code",
                 pending.get("code"), "redirect_uri", CALLBACK).statusCode(400).body("error", equalTo("invalid_scope"));
         org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", refresh).statusCode(400);

@@ -57,8 +57,10 @@ public class AccountDeletionRepository {
      * members (they must hand them over or delete them first). {@code goodbye} makes the last mail from the username and address.
      */
     public Uni<Deleted> delete(long personId, String confirm, BiFunction<String, String, SecurityNotices.Notice> goodbye) {
-        return pool.withTransaction(conn -> conn.preparedQuery("SELECT username, email FROM person WHERE id = $1 FOR UPDATE")
-                .execute(Tuple.of(personId))
+        // The person removes their memberships (and their own organizations'), for the audit stream's trigger (V15, V17).
+        return pool.withTransaction(conn -> conn.preparedQuery("SELECT username, email, set_config('ziggurat.actor_id', $2, true) "
+                        + "FROM person WHERE id = $1 FOR UPDATE")
+                .execute(Tuple.of(personId, Long.toString(personId)))
                 .chain(rows -> {
                     if (rows.rowCount() == 0) {
                         return Uni.createFrom().<Deleted>nullItem();

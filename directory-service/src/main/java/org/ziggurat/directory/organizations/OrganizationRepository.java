@@ -94,11 +94,13 @@ public class OrganizationRepository {
     /**
      * Removes the organization, its memberships and links, and retires its name: it resolves to
      * no namespace from now on and can never be taken again, so the vocabularies and data events
-     * the other services keep under it never pass to a new owner (V5__retired_names.sql).
+     * the other services keep under it never pass to a new owner (V5__retired_names.sql). The
+     * {@code actor} (its admin) removed its memberships, for the audit stream's trigger (V15, V17).
      */
-    public Uni<Void> delete(long id) {
+    public Uni<Void> delete(long id, long actor) {
         return pool.withTransaction(conn -> conn
-                .preparedQuery("DELETE FROM organization WHERE id = $1 RETURNING name").execute(Tuple.of(id))
+                .preparedQuery("DELETE FROM organization o USING (SELECT set_config('ziggurat.actor_id', $2, true)) actor "
+                        + "WHERE o.id = $1 RETURNING o.name").execute(Tuple.of(id, Long.toString(actor)))
                 .chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().voidItem()
                         : conn.preparedQuery("UPDATE namespace SET kind = 'retired', retired_at = now() WHERE name_key = $1")
                                 .execute(Tuple.of(rows.iterator().next().getString("name"))).replaceWithVoid()));

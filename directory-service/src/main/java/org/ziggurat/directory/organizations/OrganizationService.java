@@ -121,7 +121,7 @@ public class OrganizationService {
 
     public Uni<Void> delete(Caller caller, long id) {
         long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-        return requireAdmin(id, person, caller.signedInWithSecondFactor()).chain(() -> organizations.delete(id))
+        return requireAdmin(id, person, caller.signedInWithSecondFactor()).chain(() -> organizations.delete(id, person))
                 .invoke(() -> LOG.infof("organization deleted: id=%d by person %d", id, person));
     }
 

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * auth-, vocab- and events-service as the directory sees them for exports and erasures: each
  * under its own path prefix, answering only directory-service's own token (as they do), its part
  * of an export, 204 to an erasure, and (events-service) 204 to an audit event, which it records. A
- * peer named in {@link #AWAY} answers 503.
+ * peer named in {@link #AWAY} answers 503, and so does events-service to an audit event whose body
+ * holds one of the words in {@link #REFUSE} (kept in {@link #REFUSED}).
  */
 public class PeersDouble implements QuarkusTestResourceLifecycleManager {
 
@@ -30,6 +31,8 @@ public class PeersDouble implements QuarkusTestResourceLifecycleManager {
     public static final Set<String> AWAY = ConcurrentHashMap.newKeySet();
     /** The audit events events-service was told of, as told (perhaps twice: it records each once). */
     public static final List<JsonObject> AUDIT = new CopyOnWriteArrayList<>();
+    public static final Set<String> REFUSE = ConcurrentHashMap.newKeySet();
+    public static final List<JsonObject> REFUSED = new CopyOnWriteArrayList<>();
 
     private Vertx vertx;
 
@@ -53,6 +56,10 @@ public class PeersDouble implements QuarkusTestResourceLifecycleManager {
                     JsonObject body = raw.toJsonObject();
                     ERASURES.add(new Received(peer, body.getLong("person_id"), body.getString("username")));
                     request.response().setStatusCode(204).end();
+                } else if (path.equals("/internal/audit-events") && peer.equals("events-service")
+                        && request.method().name().equals("POST") && REFUSE.stream().anyMatch(raw.toString()::contains)) {
+                    REFUSED.add(raw.toJsonObject());
+                    request.response().setStatusCode(503).end();
                 } else if (path.equals("/internal/audit-events") && peer.equals("events-service")
                         && request.method().name().equals("POST")) {
                     AUDIT.add(raw.toJsonObject());

@@ -178,7 +178,9 @@ class LinkedIdentitiesTest {
                 + "AND body LIKE '%institution: %' AND body LIKE '%192.0.2.7%'", person.id()));
         signIn(identity("institution", subject, null, false)).body("second_factor_due", is(false));
         asService("auth-service").contentType("application/json")
-                .body(Map.of("credential_id", "Y3JlZC0" + person.id(), "public_key", "pQECAyYgASFYIA", "sign_count", 0,
+                // Base64url whatever the id ("Y3JlZC0" + a two-digit id is none: a 422).
+                .body(Map.of("credential_id", java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                                ("cred-" + person.id()).getBytes(java.nio.charset.StandardCharsets.UTF_8)), "public_key", "pQECAyYgASFYIA", "sign_count", 0,
                         "uv_initialized", true, "backup_eligible", false, "name", "Key", "client_address", "192.0.2.1"))
                 .post("/internal/people/" + person.id() + "/passkeys").then().statusCode(201);
         signIn(identity("institution", subject, null, false)).body("second_factor_due", is(true)).body("second_factor", is(true));

@@ -230,6 +230,40 @@ class AuditStreamTest {
         }
     }
 
+    /**
+     * auth-service tells of the identity providers operators manage (their own category), and of an
+     * application with every setting: one with the most redirect URIs, each as long as allowed.
+     */
+    @Test
+    void identityProvidersAndAnApplicationsEverySettingAreTaken() {
+        long provider = sourceId();
+        asService("auth-service").contentType("application/json").body(Map.of("source_id", provider,
+                        "type", "identity_provider.created", "subject", "identity_provider/campus-" + provider, "actor_id", OPERATOR,
+                        "time", Instant.now().toString(), "data", Map.of("provider_id", "campus-" + provider, "kind", "oidc")))
+                .post("/internal/audit-events").then().statusCode(204);
+        asOperator("admin").queryParam("category", "identity_provider").queryParam("limit", 1000).get("/audit/events").then()
+                .statusCode(200).body("subject", hasItem("identity_provider/campus-" + provider))
+                .body("type", hasItem("org.ziggurat.audit.identity_provider.created"));
+
+        List<String> uris = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            uris.add("https://app.example.org/" + i + "/" + "x".repeat(1970));
+        }
+        Map<String, Object> settings = Map.of("application_id", 7, "redirect_uris", uris, "post_logout_redirect_uris", uris,
+                "verified", true, "token_exchange", true, "password_grant", false, "access_token_format", "jwt");
+        long application = sourceId();
+        asService("auth-service").contentType("application/json").body(Map.of("source_id", application,
+                        "type", "application.changed", "subject", "application/7", "actor_id", OPERATOR,
+                        "time", Instant.now().toString(), "data", settings))
+                .post("/internal/audit-events").then().statusCode(204);
+        assertEquals(1, found("org.ziggurat.audit.application.changed", "application/7").stream()
+                .filter(e -> e.get("id").equals(String.valueOf(application))).count());
+        asService("auth-service").contentType("application/json").body(Map.of("source_id", sourceId(),
+                        "type", "application.changed", "subject", "application/7", "time", Instant.now().toString(),
+                        "data", Map.of("padding", "x".repeat(70_000))))
+                .post("/internal/audit-events").then().statusCode(422).body("errors[0].field", equalTo("data"));
+    }
+
     private CloudEvent cloudEvent(WebhookReceiver.Received r) {
         return new JsonFormat().deserialize(r.body());
     }
