@@ -246,7 +246,14 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                                 .put("updated_at", "2026-01-01T00:00:00Z")
                                 .put("email_verified", p != null && ProfileDouble.verified(p));
                         if ("true".equals(research)) {
-                            claims.put("research", IdentityDouble.research(id, organizationsOf(id)));
+                            // As the real one: an organization that requires a second factor only for a sign-in with one.
+                            boolean withFactor = "true".equals(request.getParam("second_factor_sign_in")) && id == STRICT_ADMIN;
+                            io.vertx.core.json.JsonArray entitled = new io.vertx.core.json.JsonArray();
+                            organizationsOf(id).stream().map(JsonObject.class::cast)
+                                    .filter(o -> withFactor || !ORGANIZATIONS.get(o.getLong("id"))
+                                            .getBoolean("two_factor_requirement_enabled", false))
+                                    .forEach(entitled::add);
+                            claims.put("research", IdentityDouble.research(id, entitled));
                         }
                         json(request, 200, claims.encode());
                     }

@@ -15,10 +15,12 @@ import java.util.regex.Pattern;
 
 /**
  * The directory double's linked identities, with the directory's rules (LinkedIdentitiesTest holds
- * the real one to them): who an identity signs in (404: nobody; never by a matching address), a new
- * account with one (409 for a taken name, address or identity; 422 naming the field), a link only
- * to a person the caller names (409 when someone else's), the last way to sign in kept, the
- * second factor due after a provider for people who have one unless they turned it off.
+ * the real one to them): who an identity signs in (404: nobody; never by a matching address; a link
+ * of another issuer is another identity), a new account with one (409 for a taken name, address or
+ * identity; 422 naming the field; with an address the provider did not verify, 202 and nothing made
+ * until the mailed link's token is confirmed, {@link #confirmationToken}), a link only to a person
+ * the caller names (409 when someone else's), the last way to sign in kept, the second factor due
+ * after a provider for people who have one unless they turned it off.
  */
 public final class IdentityDouble {
 
@@ -32,6 +34,8 @@ public final class IdentityDouble {
     static final List<Link> LINKS = new CopyOnWriteArrayList<>();
     /** People who turned the second factor after a provider off. */
     static final Set<Long> NO_FACTOR_AFTER_UPSTREAM = ConcurrentHashMap.newKeySet();
+    /** New accounts waiting for their address: the mailed link's token to the sign-up's body. */
+    static final Map<String, JsonObject> PENDING = new ConcurrentHashMap<>();
     private static final AtomicLong IDS = new AtomicLong(600);
     private static final AtomicLong LINK_IDS = new AtomicLong(1);
 
@@ -40,8 +44,7 @@ public final class IdentityDouble {
 
     /** Whether the provider's subject is linked to the person. */
     public static boolean linkedTo(String provider, String subject, long personId) {
-        Link link = find(provider, subject);
-        return link != null && link.personId() == personId;
+        return LINKS.stream().anyMatch(l -> l.provider().equals(provider) && l.subject().equals(subject) && l.personId() == personId);
     }
 
     /** Whether the person turned their second factor after a provider's sign-in off. */
@@ -49,8 +52,21 @@ public final class IdentityDouble {
         return NO_FACTOR_AFTER_UPSTREAM.contains(personId);
     }
 
+    /** The token of the link mailed to {@code email} for a new account (the latest); null when none. */
+    public static String confirmationToken(String email) {
+        return PENDING.entrySet().stream().filter(e -> e.getValue().getString("email").equalsIgnoreCase(email))
+                .map(Map.Entry::getKey).reduce((first, second) -> second).orElse(null);
+    }
+
+    /** Whether a person (made here or one of the double's) has this address. */
+    public static boolean addressTaken(String email) {
+        return DirectoryDouble.PEOPLE.values().stream().anyMatch(p -> (p.username() + "@example.org").equalsIgnoreCase(email))
+                || CREATED.values().stream().anyMatch(c -> c[1].equalsIgnoreCase(email));
+    }
+
     static boolean handles(String path) {
         return path.equals("/internal/identity-sign-ins") || path.equals("/internal/identity-sign-ups")
+                || path.equals("/internal/identity-sign-up-confirmations")
                 || path.matches("/internal/people/\\d+/identities(/\\d+)?") || path.matches("/internal/people/\\d+/upstream-settings");
     }
 
@@ -72,7 +88,7 @@ public final class IdentityDouble {
             if (identity == null) {
                 return;
             }
-            Link link = find(identity.getString("provider"), identity.getString("subject"));
+            Link link = find(identity.getString("provider"), identity.getString("subject"), identity.getString("issuer"));
             if (link == null) {
                 json(request, 404, new JsonObject().put("status", 404));
                 return;
@@ -83,6 +99,13 @@ public final class IdentityDouble {
                     .put("second_factor_due", factor && !NO_FACTOR_AFTER_UPSTREAM.contains(link.personId())));
         } else if (path.equals("/internal/identity-sign-ups") && method.equals("POST")) {
             signUp(request, body);
+        } else if (path.equals("/internal/identity-sign-up-confirmations") && method.equals("POST")) {
+            JsonObject pending = body == null || body.getString("token") == null ? null : PENDING.remove(body.getString("token"));
+            if (pending == null) {
+                json(request, 410, new JsonObject().put("status", 410));
+                return;
+            }
+            make(request, pending, true);
         } else if (path.matches("/internal/people/\\d+/identities") && method.equals("POST")) {
             long person = Long.parseLong(path.split("/")[3]);
             JsonObject identity = checked(request, body == null ? null : body.getJsonObject("identity"));
@@ -93,7 +116,7 @@ public final class IdentityDouble {
                 json(request, 404, new JsonObject().put("status", 404));
                 return;
             }
-            Link existing = find(identity.getString("provider"), identity.getString("subject"));
+            Link existing = find(identity.getString("provider"), identity.getString("subject"), identity.getString("issuer"));
             if (existing != null) {
                 json(request, existing.personId() == person ? 200 : 409, new JsonObject().put("status", 409)
                         .put("detail", "This identity is linked to another account."));
@@ -164,23 +187,53 @@ public final class IdentityDouble {
             invalid(request, "email");
             return;
         }
+        boolean verified = identity.getBoolean("email_verified", false) && email.equalsIgnoreCase(identity.getString("email"));
+        if (verified) {
+            make(request, body, true);
+            return;
+        }
+        if (taken(request, body)) {
+            return;
+        }
+        // Another address than the verified one: nothing is made until the mailed link is used.
+        PENDING.put("zet_" + java.util.UUID.randomUUID(), body.copy());
+        json(request, 202, new JsonObject().put("id", 0).put("username", username).put("email_verified", false)
+                .put("confirmation_mailed", true));
+    }
+
+    /** 409 answered when the sign-up's name, address or identity is taken. */
+    private static boolean taken(HttpServerRequest request, JsonObject body) {
+        String username = body.getString("username");
+        String email = body.getString("email");
+        JsonObject identity = body.getJsonObject("identity");
         boolean nameTaken = DirectoryDouble.PEOPLE.containsKey(username) || CREATED.values().stream().anyMatch(c -> c[0].equals(username));
-        boolean addressTaken = DirectoryDouble.PEOPLE.values().stream().anyMatch(p -> (p.username() + "@example.org").equalsIgnoreCase(email))
-                || CREATED.values().stream().anyMatch(c -> c[1].equalsIgnoreCase(email));
-        if (nameTaken || addressTaken || find(identity.getString("provider"), identity.getString("subject")) != null) {
+        boolean addressTaken = addressTaken(email);
+        if (nameTaken || addressTaken || find(identity.getString("provider"), identity.getString("subject"),
+                identity.getString("issuer")) != null) {
             json(request, 409, new JsonObject().put("status", 409).put("detail", nameTaken ? "This name is taken."
                     : addressTaken ? "An account with this email address exists already."
                     : "This identity is linked to another account already."));
+            return true;
+        }
+        return false;
+    }
+
+    /** The account, made now with its address confirmed, and the identity linked (201). */
+    private static void make(HttpServerRequest request, JsonObject body, boolean verified) {
+        if (taken(request, body)) {
             return;
         }
         long id = IDS.incrementAndGet();
-        CREATED.put(id, new String[] {username, email});
-        add(id, identity);
-        boolean verified = identity.getBoolean("email_verified", false) && email.equalsIgnoreCase(identity.getString("email"));
-        json(request, 201, new JsonObject().put("id", id).put("username", username).put("email_verified", verified));
+        CREATED.put(id, new String[] {body.getString("username"), body.getString("email")});
+        add(id, body.getJsonObject("identity"));
+        json(request, 201, new JsonObject().put("id", id).put("username", body.getString("username"))
+                .put("email_verified", verified).put("confirmation_mailed", false));
     }
 
-    /** The research claims the real directory makes: memberships as entitlements, links' iD and assurance. */
+    /**
+     * The research claims the real directory makes: memberships as entitlements (the caller leaves
+     * out those the sign-in does not meet), links' iD; no assurance (auth-service keeps the sign-in's).
+     */
     static JsonObject research(long person, JsonArray organizations) {
         String ns = "urn:geant:example.org:ziggurat";
         JsonArray entitlements = new JsonArray();
@@ -190,20 +243,14 @@ public final class IdentityDouble {
                     entitlements.add(ns + ":group:" + o.getString("name") + ":role=" + o.getString("role") + "#example.org");
                 });
         String orcid = null;
-        JsonArray assurance = new JsonArray();
         for (Link link : LINKS) {
             if (link.personId() == person) {
                 if (link.identity().getString("orcid") != null) {
                     orcid = link.identity().getString("orcid");
                 }
-                link.identity().getJsonArray("assurance", new JsonArray()).forEach(v -> {
-                    if (!assurance.contains(v)) {
-                        assurance.add(v);
-                    }
-                });
             }
         }
-        return new JsonObject().put("entitlements", entitlements).put("orcid", orcid).put("assurance", assurance)
+        return new JsonObject().put("entitlements", entitlements).put("orcid", orcid).put("assurance", new JsonArray())
                 .put("voperson_id", person + "@example.org");
     }
 
@@ -212,8 +259,10 @@ public final class IdentityDouble {
                 identity, Instant.now()));
     }
 
-    private static Link find(String provider, String subject) {
-        return LINKS.stream().filter(l -> l.provider().equals(provider) && l.subject().equals(subject)).findFirst().orElse(null);
+    /** The link of that provider's subject through that issuer (a link of another issuer is another identity). */
+    private static Link find(String provider, String subject, String issuer) {
+        return LINKS.stream().filter(l -> l.provider().equals(provider) && l.subject().equals(subject)
+                && java.util.Objects.equals(l.identity().getString("issuer"), issuer)).findFirst().orElse(null);
     }
 
     /** The identity when its fields are as the directory requires; else the 422 is answered and null returned. */

@@ -37,17 +37,22 @@ import java.util.concurrent.TimeUnit;
  * Who signs in is the {@code user} parameter the test adds to the authorization URL, as a person
  * would pick an account: the subject. A subject that begins with "unverified-" has an address the
  * provider did not verify; "mfa-" signed in with a second factor there (amr otp, mfa). {@code
- * tamper=nonce} makes the ID token carry another nonce. A subject "as-NAME" has the address NAME@example.org,
- * verified (the directory double's people have those addresses).
+ * tamper=nonce} makes the ID token carry another nonce; {@code tamper=aud}, a second audience and no
+ * azp; {@code tamper=azp}, another client's azp. A subject "as-NAME" has the address NAME@example.org,
+ * verified (the directory double's people have those addresses). Every realm asserts the REFEDS
+ * values below and {@link #OTHER_AUTHORITY}'s, which no operator here allows. The realm
+ * {@code moved} publishes its keys behind a redirect (its jwks_uri answers 302 to them).
  */
 public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
 
     public static final String CLIENT_ID = "ziggurat-test";
     public static final String CLIENT_SECRET = "upstream client secret";
     public static final String RAF_MEDIUM = "https://refeds.org/assurance/IAP/medium";
+    /** An assurance value of another authority, which a realm asserts and no provider here is allowed to. */
+    public static final String OTHER_AUTHORITY = "https://other-authority.example/LoA#high";
 
     private record Grant(String realm, String clientId, String redirectUri, String nonce, String challenge, String user,
-            boolean tamperNonce) {
+            String tamper) {
     }
 
     private final Map<String, Grant> codes = new ConcurrentHashMap<>();
@@ -59,7 +64,7 @@ public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         try {
-            for (String realm : List.of("a", "b", "orcid")) {
+            for (String realm : List.of("a", "b", "orcid", "moved")) {
                 keys.put(realm, new RSAKeyGenerator(2048).keyID("key-" + realm).generate());
             }
             vertx = Vertx.vertx();
@@ -73,7 +78,10 @@ public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
             base = "http://127.0.0.1:" + port;
             Map<String, String> config = new HashMap<>();
             String p = "ziggurat.auth.federation.providers.";
+            // The doubles listen on loopback over plain http: the operator allows exactly that address.
+            config.put("ziggurat.auth.federation.allowed-networks", "127.0.0.1/32");
             config.put(p + "institution.issuer", base + "/a");
+            config.put(p + "institution.assurance", "https://refeds.org/assurance," + RAF_MEDIUM);
             config.put(p + "institution.display-name", "your institution");
             config.put(p + "institution.client-id", CLIENT_ID);
             config.put(p + "institution.client-secret", CLIENT_SECRET);
@@ -118,13 +126,15 @@ public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
         switch (rest) {
             case "/.well-known/openid-configuration" -> json(request, 200, new JsonObject().put("issuer", issuer)
                     .put("authorization_endpoint", issuer + "/authorize").put("token_endpoint", issuer + "/token")
-                    .put("userinfo_endpoint", issuer + "/userinfo").put("jwks_uri", issuer + "/jwks")
+                    .put("userinfo_endpoint", issuer + "/userinfo")
+                    .put("jwks_uri", issuer + (realm.equals("moved") ? "/jwks-moved" : "/jwks"))
                     .put("response_types_supported", new JsonArray().add("code"))
                     .put("subject_types_supported", new JsonArray().add("public"))
                     .put("id_token_signing_alg_values_supported", new JsonArray().add("RS256"))
                     .put("code_challenge_methods_supported", new JsonArray().add("S256"))
                     .put("authorization_response_iss_parameter_supported", true));
             case "/jwks" -> json(request, 200, new JsonObject(new JWKSet(keys.get(realm).toPublicJWK()).toJSONObject()));
+            case "/jwks-moved" -> request.response().setStatusCode(302).putHeader("Location", issuer + "/jwks").end();
             case "/authorize" -> {
                 String redirect = request.getParam("redirect_uri");
                 String user = request.getParam("user");
@@ -136,7 +146,7 @@ public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
                 }
                 String code = "code-" + java.util.UUID.randomUUID();
                 codes.put(code, new Grant(realm, CLIENT_ID, redirect, request.getParam("nonce"), request.getParam("code_challenge"),
-                        user, "nonce".equals(request.getParam("tamper"))));
+                        user, request.getParam("tamper")));
                 request.response().setStatusCode(302).putHeader("Location", redirect + "?code=" + enc(code) + "&state="
                         + enc(request.getParam("state")) + "&iss=" + enc(issuer)).end();
             }
@@ -178,10 +188,14 @@ public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
         String accessToken = "at-" + java.util.UUID.randomUUID();
         accessTokens.put(accessToken, grant);
         JsonObject person = person(grant);
-        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(issuer).subject(grant.user()).audience(CLIENT_ID)
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(issuer).subject(grant.user())
+                .audience("aud".equals(grant.tamper()) ? List.of(CLIENT_ID, "another-client") : List.of(CLIENT_ID))
                 .issueTime(new Date()).expirationTime(new Date(System.currentTimeMillis() + 300_000))
-                .claim("nonce", grant.tamperNonce() ? "another-nonce" : grant.nonce())
+                .claim("nonce", "nonce".equals(grant.tamper()) ? "another-nonce" : grant.nonce())
                 .claim("email", person.getString("email")).claim("email_verified", person.getBoolean("email_verified"));
+        if ("azp".equals(grant.tamper())) {
+            claims.claim("azp", "another-client");
+        }
         if (grant.user().startsWith("mfa-")) {
             claims.claim("amr", List.of("pwd", "otp", "mfa")).claim("acr", "https://refeds.org/profile/mfa");
         } else {
@@ -202,7 +216,7 @@ public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
         JsonObject person = new JsonObject().put("sub", user).put("preferred_username", user)
                 .put("name", "Person " + user).put("email", email)
                 .put("email_verified", !user.startsWith("unverified-"))
-                .put("eduperson_assurance", new JsonArray().add("https://refeds.org/assurance").add(RAF_MEDIUM));
+                .put("eduperson_assurance", new JsonArray().add("https://refeds.org/assurance").add(RAF_MEDIUM).add(OTHER_AUTHORITY));
         if (!grant.realm().equals("orcid")) {
             person.put("orcid", "0000-0002-1825-0097");
         }
@@ -220,7 +234,7 @@ public class UpstreamDouble implements QuarkusTestResourceLifecycleManager {
                     return;
                 }
                 String code = "gh-" + java.util.UUID.randomUUID();
-                codes.put(code, new Grant("github", CLIENT_ID, redirect, null, request.getParam("code_challenge"), user, false));
+                codes.put(code, new Grant("github", CLIENT_ID, redirect, null, request.getParam("code_challenge"), user, null));
                 request.response().setStatusCode(302).putHeader("Location", redirect + "?code=" + enc(code) + "&state="
                         + enc(request.getParam("state"))).end();
             }

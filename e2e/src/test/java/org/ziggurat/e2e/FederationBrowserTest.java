@@ -308,7 +308,7 @@ class FederationBrowserTest {
             HttpResponse<String> back = post(url, Map.of("username", username, "password", password, "credentialId", ""));
             assertEquals(302, back.statusCode(), back.body());
             String callback = back.headers().firstValue("Location").orElseThrow();
-            assertTrue(callback.startsWith(Platform.api() + "/account/federation/callback?"), callback);
+            assertTrue(callback.startsWith(Platform.api() + "/account/federation/callback/" + KeycloakServer.PROVIDER + "?"), callback);
             return callback;
         }
     }
@@ -321,20 +321,20 @@ class FederationBrowserTest {
         Map<String, String> answer = query(URI.create(browser.signInAtKeycloak(keycloakName, "hal password")));
         Map<String, String> changed = new HashMap<>(answer);
         changed.put("state", answer.get("state").substring(1) + "x");
-        assertEquals(400, browser.post(Platform.api() + "/account/federation/callback", changed).statusCode());
+        assertEquals(400, browser.post(Platform.api() + "/account/federation/callback/" + KeycloakServer.PROVIDER, changed).statusCode());
         // Another browser's attempt (its own state, nonce and PKCE) with this browser's answer.
         Agent other = new Agent();
         Map<String, String> othersAnswer = query(URI.create(other.signInAtKeycloak(keycloakName, "hal password")));
         Map<String, String> crossed = new HashMap<>(othersAnswer);
         crossed.put("state", answer.get("state"));
-        HttpResponse<String> refused = browser.post(Platform.api() + "/account/federation/callback", crossed);
+        HttpResponse<String> refused = browser.post(Platform.api() + "/account/federation/callback/" + KeycloakServer.PROVIDER, crossed);
         assertEquals(401, refused.statusCode(), refused.body());
         assertTrue(refused.body().contains("could not be verified"));
         // Keycloak took the other browser's code once (for the crossed answer), so it is spent for
         // its own attempt too. A browser's own answer, unchanged, goes on: to the choice for a new identity.
-        assertEquals(401, other.post(Platform.api() + "/account/federation/callback", othersAnswer).statusCode());
+        assertEquals(401, other.post(Platform.api() + "/account/federation/callback/" + KeycloakServer.PROVIDER, othersAnswer).statusCode());
         Agent third = new Agent();
-        HttpResponse<String> own = third.post(Platform.api() + "/account/federation/callback",
+        HttpResponse<String> own = third.post(Platform.api() + "/account/federation/callback/" + KeycloakServer.PROVIDER,
                 query(URI.create(third.signInAtKeycloak(keycloakName, "hal password"))));
         assertEquals(303, own.statusCode(), own.body());
         assertEquals(Platform.api().replaceFirst("^http://[^/]+", "") + "/account/federation/identity",

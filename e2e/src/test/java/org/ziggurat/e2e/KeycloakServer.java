@@ -35,7 +35,25 @@ final class KeycloakServer {
     static final String REALM = "research";
     static final String OTHER_REALM = "other";
     static final String CLIENT_ID = "ziggurat";
+    /** ada's ORCID iD (each person at Keycloak has one of their own: an iD is one person's here). */
     static final String ORCID = "0000-0002-1825-0097";
+    /** The provider's id in the stack's configuration: its redirect URI ends with it. */
+    static final String PROVIDER = "keycloak";
+
+    /** The ORCID iD of a person at Keycloak: ada's {@link #ORCID}; everyone else one made from their name, checksum and all. */
+    static String orcidOf(String username) {
+        if (username.equals("ada")) {
+            return ORCID;
+        }
+        String digits = String.format("%015d", Math.floorMod((long) username.hashCode(), 1_000_000_000_000_000L));
+        int total = 0;
+        for (int i = 0; i < 15; i++) {
+            total = (total + (digits.charAt(i) - '0')) * 2;
+        }
+        int check = (12 - total % 11) % 11;
+        String all = digits + (check == 10 ? "X" : Integer.toString(check));
+        return all.substring(0, 4) + "-" + all.substring(4, 8) + "-" + all.substring(8, 12) + "-" + all.substring(12);
+    }
     static final String ASSURANCE = "https://refeds.org/assurance/IAP/medium";
     private static final String DATABASE = "keycloak_e2e";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -135,7 +153,8 @@ final class KeycloakServer {
         JsonNode profile = JSON.readTree(send(admin, "GET", "/admin/realms/" + name + "/users/profile", null));
         ((ObjectNode) profile).put("unmanagedAttributePolicy", "ENABLED");
         send(admin, "PUT", "/admin/realms/" + name + "/users/profile", profile);
-        String redirect = stack.api + "/account/federation/callback";
+        // Each provider has its own redirect URI here (RFC 9700 §4.4.2): the provider's id at the end.
+        String redirect = stack.api + "/account/federation/callback/" + PROVIDER;
         List<Map<String, Object>> mappers = researchClaims ? List.of(
                 Map.of("name", "orcid", "protocol", "openid-connect", "protocolMapper", "oidc-usermodel-attribute-mapper",
                         "config", Map.of("user.attribute", "orcid", "claim.name", "orcid", "jsonType.label", "String",
@@ -157,7 +176,7 @@ final class KeycloakServer {
     private void createUser(String admin, String realm, User user) throws Exception {
         send(admin, "POST", "/admin/realms/" + realm + "/users", Map.of("username", user.username(), "enabled", true,
                 "firstName", user.firstName(), "lastName", user.lastName(), "email", user.email(), "emailVerified", true,
-                "attributes", Map.of("orcid", List.of(ORCID)),
+                "attributes", Map.of("orcid", List.of(orcidOf(user.username()))),
                 "credentials", List.of(Map.of("type", "password", "value", user.password(), "temporary", false))));
     }
 

@@ -358,6 +358,11 @@ public final class Stack {
                 env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_CLIENT_SECRET", keycloakClientSecret);
                 env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_ORCID_CLAIM", "orcid");
                 env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_SCOPES", "openid profile email");
+                // What the realm may assert in the platform's name (its allow-list), and Keycloak's
+                // address: a provider's endpoints are held to the webhook address rules, loopback allowed here.
+                env.put("ZIGGURAT_AUTH_FEDERATION_PROVIDERS_KEYCLOAK_ASSURANCE", "https://refeds.org/assurance,"
+                        + KeycloakServer.ASSURANCE);
+                env.put("ZIGGURAT_AUTH_FEDERATION_ALLOWED_NETWORKS", "127.0.0.1/32");
                 // Resource servers outside the platform's API (ResourceServerTokensTest): a storage
                 // system whose tokens live 20 s (to see one expire), and a compute portal.
                 env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_STORAGE_IDENTIFIER", ResourceServerTokensTest.STORAGE);

@@ -10,6 +10,7 @@ import org.ziggurat.auth.federation.Upstream;
 import org.ziggurat.auth.federation.UpstreamIdentity;
 import org.ziggurat.auth.federation.UpstreamProviders;
 import org.ziggurat.directory.client.DirectoryClient;
+import org.ziggurat.platform.logging.LogValues;
 
 import java.util.Arrays;
 
@@ -24,14 +25,24 @@ import java.util.Arrays;
 public class FederatedSignIns {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
-    /** Where providers send the browser back, under the issuer (register it with each provider). */
+    /**
+     * Where providers send the browser back, under the issuer, each to its own path below it
+     * ({@code /account/federation/callback/<id>}: register it with each provider), so that an answer
+     * is taken only for an attempt of the provider whose path it came to (RFC 9700 §4.4.2: a mix-up
+     * defence that holds for a provider without RFC 9207's iss, such as GitHub). The path itself
+     * took the answers of attempts begun before each provider had its own.
+     */
     public static final String CALLBACK_PATH = "/account/federation/callback";
 
     public sealed interface Outcome permits SignedIn, SecondFactorDue, Unlinked, Linked {
     }
 
     /** Signed in: the new session, and where the person goes. */
-    public record SignedIn(LoginSessions.Created created, FederationAttempts.Return back) implements Outcome {
+    public record SignedIn(LoginSessions.Created created, FederationAttempts.Return back) implements Outcome, NewAccount {
+    }
+
+    /** What a new account through a provider came to: signed in, or a link mailed to its address. */
+    public sealed interface NewAccount permits SignedIn, ConfirmationMailed {
     }
 
     /** The person's own second factor is due: the pending sign-in's cookie value. */
@@ -80,6 +91,13 @@ public class FederatedSignIns {
         }
     }
 
+    /**
+     * A new account waits for its address: the directory mailed a link to it (the provider did not
+     * verify that address), and nothing exists until it is used.
+     */
+    public record ConfirmationMailed(String email, String username, FederationAttempts.Return back) implements NewAccount {
+    }
+
     /** The provider does not make new accounts here; the person may link the identity to theirs. */
     public static final class NewAccountsClosed extends RuntimeException {
         NewAccountsClosed() {
@@ -104,14 +122,21 @@ public class FederatedSignIns {
         this.config = config;
     }
 
-    public String redirectUri() {
+    /** The provider's own redirect URI: {@code {issuer}/account/federation/callback/<id>}. */
+    public String redirectUri(String providerId) {
+        return Issuer.of(config) + CALLBACK_PATH + "/" + providerId;
+    }
+
+    /** The redirect URI every provider shared before: the attempts begun then come back to it. */
+    public String sharedRedirectUri() {
         return Issuer.of(config) + CALLBACK_PATH;
     }
 
     /** A new attempt at the provider: the browser's cookie value and the provider's URL; {@code linking}: the account page's session. */
     public Uni<Started> start(Upstream provider, FederationAttempts.Return back, LoginSessions.Session linking) {
-        return attempts.start(provider.id(), back, linking == null ? null : linking.hash())
-                .chain(started -> provider.authorizationUrl(started.attempt(), redirectUri())
+        String redirectUri = redirectUri(provider.id());
+        return attempts.start(provider.id(), back, linking == null ? null : linking.hash(), redirectUri)
+                .chain(started -> provider.authorizationUrl(started.attempt(), redirectUri)
                         .map(url -> new Started(started.browserValue(), url)));
     }
 
@@ -119,20 +144,27 @@ public class FederatedSignIns {
     }
 
     /**
-     * The provider's answer: fails with {@link AttemptGone}, {@link NotProven}, {@link LinkedElsewhere},
-     * or a dependency's unavailability.
+     * The provider's answer, which came to the redirect URI of {@code callbackProvider} (null: the
+     * shared one of old): taken only for an attempt of that provider that was sent there. Fails
+     * with {@link AttemptGone}, {@link NotProven}, {@link LinkedElsewhere}, or a dependency's
+     * unavailability.
      */
     public Uni<Outcome> finish(String state, String browser, Upstream.Answer answer, LoginSessions.Session session,
-            String clientAddress) {
-        return attempts.take(state, browser).chain(taken -> {
+            String clientAddress, String callbackProvider) {
+        String expected = callbackProvider == null ? null : redirectUri(callbackProvider);
+        return attempts.take(state, browser, expected).chain(taken -> {
             Upstream provider = taken == null ? null : providers.find(taken.provider());
             if (provider == null) {
                 return Uni.createFrom().failure(new AttemptGone());
             }
-            return provider.identity(answer, taken.attempt(), redirectUri())
+            String redirectUri = taken.redirectUri() != null ? taken.redirectUri() : sharedRedirectUri();
+            return provider.identity(answer, taken.attempt(), redirectUri)
                     .onFailure(Upstream.Refused.class).transform(e -> {
-                        EVENTS.infof("event=upstream_refused provider=%s client_id=%s reason=\"%s\"", provider.id(),
-                                taken.back().clientId(), e.getMessage());
+                        Upstream.Refused refused = (Upstream.Refused) e;
+                        // Fixed words and our own ids only: the answer's error and iss are the sender's to choose.
+                        EVENTS.infof("event=upstream_refused provider=%s client_id=%s reason=%s%s", provider.id(),
+                                LogValues.escaped(taken.back().clientId()), refused.reason().word(),
+                                refused.providerError() == null ? "" : " provider_error=" + LogValues.escaped(refused.providerError()));
                         return new NotProven(taken.back(), "access_denied".equals(answer.error()), e);
                     })
                     .chain(identity -> taken.linkSession() != null
@@ -153,13 +185,14 @@ public class FederatedSignIns {
     private Uni<Outcome> signIn(UpstreamIdentity identity, FederationAttempts.Return back) {
         return directory.identitySignIn(toDirectory(identity)).chain(holder -> {
             if (holder.secondFactorDue()) {
-                return pending.create(holder.personId(), holder.username(), identity.amr()).map(value -> {
+                return pending.create(holder.personId(), holder.username(), identity.amr(), identity.assurance()).map(value -> {
                     EVENTS.infof("event=upstream_passed provider=%s client_id=%s person_id=%d second_factor=due",
                             identity.provider(), back.clientId(), holder.personId());
                     return (Outcome) new SecondFactorDue(value, holder.personId(), back);
                 });
             }
-            return sessions.create(holder.personId(), holder.username(), identity.amr(), holder.secondFactor()).map(created -> {
+            return sessions.create(holder.personId(), holder.username(), identity.amr(), holder.secondFactor(),
+                    identity.assurance()).map(created -> {
                 EVENTS.infof("event=login_succeeded method=upstream provider=%s client_id=%s person_id=%d", identity.provider(),
                         back.clientId(), holder.personId());
                 return (Outcome) new SignedIn(created, back);
@@ -184,10 +217,13 @@ public class FederatedSignIns {
     }
 
     /**
-     * A new account with the held identity, signed in: {@link NewAccountsClosed}; the directory's
-     * {@code Conflict} (a name, address or the identity taken) and {@code Invalid} (naming fields).
+     * A new account with the held identity, signed in ({@link SignedIn}) when the provider verified
+     * its address; with any other address a link goes to it ({@link ConfirmationMailed}) and the
+     * account is made only when it is used (nobody is signed in now). {@link NewAccountsClosed}; the
+     * directory's {@code Conflict} (a name, address or the identity taken), {@code Invalid} (naming
+     * fields) and {@code PasswordThrottled} (too many links to the address).
      */
-    public Uni<SignedIn> createAccount(String heldValue, String username, String displayName, String email) {
+    public Uni<NewAccount> createAccount(String heldValue, String username, String displayName, String email) {
         return held(heldValue).chain(held -> {
             Upstream provider = provider(held);
             if (provider == null) {
@@ -198,11 +234,16 @@ public class FederatedSignIns {
             }
             UpstreamIdentity identity = held.identity();
             return directory.identitySignUp(new DirectoryClient.NewAccount(username, displayName, email, toDirectory(identity)))
-                    .chain(person -> sessions.create(person.id(), person.username(), identity.amr(), false)
-                            .call(() -> attempts.release(heldValue))
-                            .invoke(created -> EVENTS.infof("event=account_created method=upstream provider=%s client_id=%s "
-                                    + "person_id=%d", identity.provider(), held.back().clientId(), person.id()))
-                            .map(created -> new SignedIn(created, held.back())));
+                    .chain(person -> person.confirmationMailed()
+                            ? attempts.release(heldValue).invoke(() -> EVENTS.infof("event=account_confirmation_mailed "
+                                    + "method=upstream provider=%s client_id=%s", identity.provider(),
+                                    LogValues.escaped(held.back().clientId())))
+                                    .replaceWith((NewAccount) new ConfirmationMailed(email, username, held.back()))
+                            : sessions.create(person.id(), person.username(), identity.amr(), false, identity.assurance())
+                                    .call(() -> attempts.release(heldValue))
+                                    .invoke(created -> EVENTS.infof("event=account_created method=upstream provider=%s "
+                                            + "client_id=%s person_id=%d", identity.provider(), held.back().clientId(), person.id()))
+                                    .map(created -> (NewAccount) new SignedIn(created, held.back())));
         });
     }
 
@@ -221,8 +262,18 @@ public class FederatedSignIns {
                 .onFailure(DirectoryClient.Conflict.class).transform(e -> new LinkedElsewhere());
     }
 
+    /**
+     * The account a mailed link makes (its address confirmed, the identity linked); nobody is signed
+     * in: the person signs in through the provider then. {@code LinkGone} for a link that is no
+     * good, {@code Conflict} when the name, address or identity was taken meanwhile.
+     */
+    public Uni<DirectoryClient.NewAccountPerson> confirmAccount(String token) {
+        return directory.confirmIdentitySignUp(new DirectoryClient.SignUpToken(token))
+                .invoke(person -> EVENTS.infof("event=account_created method=upstream_confirmed person_id=%d", person.id()));
+    }
+
     private static DirectoryClient.UpstreamIdentity toDirectory(UpstreamIdentity identity) {
         return new DirectoryClient.UpstreamIdentity(identity.provider(), identity.subject(), identity.label(), identity.email(),
-                identity.emailVerified(), identity.assurance(), identity.orcid());
+                identity.emailVerified(), identity.assurance(), identity.orcid(), identity.issuer());
     }
 }

@@ -53,8 +53,12 @@ public class FederationAttempts {
     public record Started(String browserValue, Upstream.Attempt attempt) {
     }
 
-    /** An attempt taken back: its provider, where it returns, the session that links (else null), its values. */
-    public record Taken(String provider, Return back, byte[] linkSession, Upstream.Attempt attempt) {
+    /**
+     * An attempt taken back: its provider, where it returns, the session that links (else null), its
+     * values, and the redirect URI the provider was sent (null: the shared one of attempts begun
+     * before each provider had its own).
+     */
+    public record Taken(String provider, Return back, byte[] linkSession, Upstream.Attempt attempt, String redirectUri) {
     }
 
     /** An identity waiting for the person's choice. */
@@ -71,31 +75,35 @@ public class FederationAttempts {
         this.settings = settings;
     }
 
-    public Uni<Started> start(String provider, Return back, byte[] linkSession) {
+    /** A new attempt at {@code provider}, whose answer comes back to {@code redirectUri} (the provider's own). */
+    public Uni<Started> start(String provider, Return back, byte[] linkSession, String redirectUri) {
         String browser = BROWSER_PREFIX + crypto.randomString(ALPHABET, 43);
         String state = crypto.randomString(ALPHABET, 43);
         Upstream.Attempt attempt = derived(state, browser);
         return pool.preparedQuery("INSERT INTO federation_attempt (state_hash, browser_hash, provider, return_path, return_params, "
-                        + "client_id, link_session, expires_at, form_target) "
-                        + "VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 second', $9)")
+                        + "client_id, link_session, expires_at, form_target, redirect_uri) "
+                        + "VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 second', $9, $10)")
                 .execute(Tuple.tuple(Arrays.asList(Buffer.buffer(crypto.hash(state)), Buffer.buffer(crypto.hash(browser)), provider,
                         back.path(), new JsonObject(new LinkedHashMap<>(back.params())), back.clientId(),
                         linkSession == null ? null : Buffer.buffer(linkSession), settings.attemptLifetime().toSeconds(),
-                        back.formTarget())))
+                        back.formTarget(), redirectUri)))
                 .replaceWith(new Started(browser, attempt));
     }
 
     /**
-     * Takes the attempt of a state back, once, for the browser that started it; null when unknown,
-     * another browser's, taken already or expired.
+     * Takes the attempt of a state back, once, for the browser that started it, when its answer came
+     * to the redirect URI the provider was sent ({@code redirectUri}; null: the shared one, only for
+     * an attempt begun before each provider had its own); null when unknown, another browser's,
+     * another provider's (a mix-up), taken already or expired.
      */
-    public Uni<Taken> take(String state, String browser) {
+    public Uni<Taken> take(String state, String browser, String redirectUri) {
         if (state == null || state.length() > 100 || browser == null || !browser.startsWith(BROWSER_PREFIX) || browser.length() > 100) {
             return Uni.createFrom().nullItem();
         }
         return pool.preparedQuery("DELETE FROM federation_attempt WHERE state_hash = $1 AND browser_hash = $2 AND expires_at > now() "
-                        + "RETURNING provider, return_path, return_params, client_id, link_session, form_target")
-                .execute(Tuple.of(Buffer.buffer(crypto.hash(state)), Buffer.buffer(crypto.hash(browser))))
+                        + "AND redirect_uri IS NOT DISTINCT FROM $3 "
+                        + "RETURNING provider, return_path, return_params, client_id, link_session, form_target, redirect_uri")
+                .execute(Tuple.of(Buffer.buffer(crypto.hash(state)), Buffer.buffer(crypto.hash(browser)), redirectUri))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         return null;
@@ -103,7 +111,7 @@ public class FederationAttempts {
                     Row row = rows.iterator().next();
                     var link = row.getBuffer("link_session");
                     return new Taken(row.getString("provider"), back(row), link == null ? null : link.getBytes(),
-                            derived(state, browser));
+                            derived(state, browser), row.getString("redirect_uri"));
                 });
     }
 
@@ -127,7 +135,8 @@ public class FederationAttempts {
         JsonObject stored = new JsonObject().put("provider", identity.provider()).put("subject", identity.subject())
                 .put("preferred_username", identity.preferredUsername()).put("name", identity.name())
                 .put("email", identity.email()).put("email_verified", identity.emailVerified())
-                .put("assurance", new JsonArray(identity.assurance())).put("orcid", identity.orcid());
+                .put("assurance", new JsonArray(identity.assurance())).put("orcid", identity.orcid())
+                .put("issuer", identity.issuer());
         return pool.preparedQuery("INSERT INTO federation_pending (pending_hash, provider, identity, amr, return_path, return_params, "
                         + "client_id, expires_at, form_target) VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 second', $9)")
                 .execute(Tuple.tuple(Arrays.asList(Buffer.buffer(crypto.hash(value)), identity.provider(), stored,
@@ -162,7 +171,7 @@ public class FederationAttempts {
         UpstreamIdentity identity = new UpstreamIdentity(stored.getString("provider"), stored.getString("subject"),
                 stored.getString("preferred_username"), stored.getString("name"), stored.getString("email"),
                 stored.getBoolean("email_verified", false), assurance, stored.getString("orcid"),
-                List.of(row.getArrayOfStrings("amr")));
+                List.of(row.getArrayOfStrings("amr")), stored.getString("issuer"));
         return new Held(identity, back(row));
     }
 

@@ -52,14 +52,24 @@ public class LoginSessions {
 
     /** A new session of a person who signed in by {@code amr}; {@code secondFactor}: they have one. */
     public Uni<Created> create(long personId, String username, List<String> amr, boolean secondFactor) {
+        return create(personId, username, amr, secondFactor, null);
+    }
+
+    /**
+     * The same after another provider's sign-in: {@code assurance}, the eduperson_assurance values it
+     * asserted at this sign-in that its operator lets it assert, which the tokens of this session
+     * carry (only this sign-in's: none for a password's, nothing kept past the session).
+     */
+    public Uni<Created> create(long personId, String username, List<String> amr, boolean secondFactor, List<String> assurance) {
         String value = crypto.newSession();
         String csrf = crypto.newCsrfToken();
         byte[] hash = crypto.hash(value);
         return pool.preparedQuery("INSERT INTO login_session (session_hash, person_id, username, csrf_token, expires_at, "
-                        + "created_at, amr, second_factor) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second', now(), "
-                        + "$6, $7) RETURNING created_at, expires_at, amr, second_factor")
-                .execute(Tuple.tuple(List.of(Buffer.buffer(hash), personId, username, csrf,
-                        config.loginSessionLifetime().toSeconds(), amr.toArray(String[]::new), secondFactor)))
+                        + "created_at, amr, second_factor, assurance) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second', "
+                        + "now(), $6, $7, $8) RETURNING created_at, expires_at, amr, second_factor")
+                .execute(Tuple.tuple(java.util.Arrays.asList(Buffer.buffer(hash), personId, username, csrf,
+                        config.loginSessionLifetime().toSeconds(), amr.toArray(String[]::new), secondFactor,
+                        assurance == null || assurance.isEmpty() ? null : assurance.toArray(String[]::new))))
                 .map(rows -> new Created(value, session(personId, username, csrf, hash, rows.iterator().next())));
     }
 

@@ -24,8 +24,11 @@ public class PendingSignIns {
     /** The codes one pending sign-in takes; the last of them, when wrong, ends it. */
     public static final int CODES = 5;
 
-    /** {@code firstAmr}: how a provider signed the person in before their own second factor; null after the password. */
-    public record Pending(long personId, String username, java.util.List<String> firstAmr) {
+    /**
+     * {@code firstAmr}: how a provider signed the person in before their own second factor; null after
+     * the password; {@code firstAssurance}: what that provider asserted (null: nothing).
+     */
+    public record Pending(long personId, String username, java.util.List<String> firstAmr, java.util.List<String> firstAssurance) {
     }
 
     private final Pool pool;
@@ -38,16 +41,18 @@ public class PendingSignIns {
 
     /** The cookie's value of a new pending sign-in. */
     public Uni<String> create(long personId, String username) {
-        return create(personId, username, null);
+        return create(personId, username, null, null);
     }
 
     /** After a provider's sign-in ({@code firstAmr}: its methods), the cookie's value of a new pending sign-in. */
-    public Uni<String> create(long personId, String username, java.util.List<String> firstAmr) {
+    public Uni<String> create(long personId, String username, java.util.List<String> firstAmr,
+            java.util.List<String> firstAssurance) {
         String value = crypto.newPendingSignIn();
-        return pool.preparedQuery("INSERT INTO pending_sign_in (pending_hash, person_id, username, expires_at, first_amr) "
-                        + "VALUES ($1, $2, $3, now() + $4 * interval '1 second', $5)")
-                .execute(Tuple.of(Buffer.buffer(crypto.hash(value)), personId, username, LIFETIME.toSeconds(),
-                        firstAmr == null ? null : firstAmr.toArray(String[]::new)))
+        return pool.preparedQuery("INSERT INTO pending_sign_in (pending_hash, person_id, username, expires_at, first_amr, "
+                        + "first_assurance) VALUES ($1, $2, $3, now() + $4 * interval '1 second', $5, $6)")
+                .execute(Tuple.tuple(java.util.Arrays.asList(Buffer.buffer(crypto.hash(value)), personId, username,
+                        LIFETIME.toSeconds(), firstAmr == null ? null : firstAmr.toArray(String[]::new),
+                        firstAssurance == null || firstAssurance.isEmpty() ? null : firstAssurance.toArray(String[]::new))))
                 .replaceWith(value);
     }
 
@@ -63,7 +68,7 @@ public class PendingSignIns {
         }
         Buffer hash = Buffer.buffer(crypto.hash(value));
         return pool.preparedQuery("UPDATE pending_sign_in SET codes = codes + 1 WHERE pending_hash = $1 AND expires_at > now() "
-                        + "AND codes < $2 RETURNING person_id, username, first_amr, codes")
+                        + "AND codes < $2 RETURNING person_id, username, first_amr, first_assurance, codes")
                 .execute(Tuple.of(hash, CODES))
                 .chain(rows -> {
                     if (rows.rowCount() == 0) {
@@ -86,8 +91,10 @@ public class PendingSignIns {
 
     private static Pending pending(io.vertx.mutiny.sqlclient.Row row) {
         String[] firstAmr = row.getArrayOfStrings("first_amr");
+        String[] firstAssurance = row.getArrayOfStrings("first_assurance");
         return new Pending(row.getLong("person_id"), row.getString("username"),
-                firstAmr == null ? null : java.util.List.of(firstAmr));
+                firstAmr == null ? null : java.util.List.of(firstAmr),
+                firstAssurance == null ? null : java.util.List.of(firstAssurance));
     }
 
     /** The pending sign-in of a cookie's value; null when unknown, ended or expired. */
@@ -95,7 +102,7 @@ public class PendingSignIns {
         if (!plausible(value)) {
             return Uni.createFrom().nullItem();
         }
-        return pool.preparedQuery("SELECT person_id, username, first_amr FROM pending_sign_in WHERE pending_hash = $1 "
+        return pool.preparedQuery("SELECT person_id, username, first_amr, first_assurance FROM pending_sign_in WHERE pending_hash = $1 "
                         + "AND expires_at > now()")
                 .execute(Tuple.of(Buffer.buffer(crypto.hash(value))))
                 .map(rows -> {

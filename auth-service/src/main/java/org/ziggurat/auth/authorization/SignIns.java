@@ -202,7 +202,8 @@ public class SignIns {
             if (!ended) {
                 return Uni.createFrom().<SecondFactorPassed>failure(new PendingSignInGone());
             }
-            return sessions.create(found.personId(), found.username(), AuthenticationMethods.after(found.firstAmr(), amr), true)
+            return sessions.create(found.personId(), found.username(), AuthenticationMethods.after(found.firstAmr(), amr), true,
+                            found.firstAssurance())
                     .map(created -> {
                         EVENTS.infof("event=login_succeeded page=%s client_id=%s person_id=%d second_factor=%s", page,
                                 clientId, found.personId(), method);

@@ -46,7 +46,11 @@ public class UserInfoResource {
 
     private final DpopProofs proofs;
 
-    UserInfoResource(LiveAccessTokens liveTokens, @RestClient DirectoryClient directory, DpopProofs proofs) {
+    private final ResearchPeople researchPeople;
+
+    UserInfoResource(LiveAccessTokens liveTokens, @RestClient DirectoryClient directory, DpopProofs proofs,
+            ResearchPeople researchPeople) {
+        this.researchPeople = researchPeople;
         this.proofs = proofs;
         this.liveTokens = liveTokens;
         this.directory = directory;
@@ -124,9 +128,11 @@ public class UserInfoResource {
             if (!row.scopes().contains(Scopes.OPENID)) {
                 throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "The access token does not have the openid scope.");
             }
-            return directory.claims(row.personId(), ResearchClaims.asked(row.scopes()))
-                    .map(p -> new UserInfoClaims.Person(p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(),
-                            p.email(), p.updatedAt(), p.emailVerified(), ResearchPeople.of(p.research())))
+            // The research claims as they stand for the token's sign-in: its class, its provider's assurance.
+            return directory.claims(row.personId(), ResearchClaims.asked(row.scopes()), ResearchPeople.secondFactor(row.amr()))
+                    .chain(p -> researchPeople.assurance(row.scopes(), row.id(), null).map(assurance -> new UserInfoClaims.Person(
+                            p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(), p.email(), p.updatedAt(),
+                            p.emailVerified(), ResearchPeople.of(p.research(), assurance))))
                     // The person was deleted after the token was issued.
                     .onFailure(DirectoryClient.NotFound.class).transform(e ->
                             new OAuthException(OAuthError.TOKEN_INVALID, "The access token's person no longer exists."))

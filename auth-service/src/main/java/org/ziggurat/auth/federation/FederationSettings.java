@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,6 +27,14 @@ public interface FederationSettings {
     /** How often every replica reads the providers operators added through the API again. */
     @WithDefault("5s")
     java.time.Duration refreshEvery();
+
+    /**
+     * Networks (CIDR, or single addresses) a provider's endpoints may be in although they are not
+     * public: the operator's own identity provider on a private network, a test's on loopback (plain
+     * http is allowed only to a loopback address listed here). Every other private, loopback,
+     * link-local or reserved address is refused, as webhooks' receivers are.
+     */
+    Optional<List<String>> allowedNetworks();
 
     Map<String, Provider> providers();
 
@@ -59,6 +68,13 @@ public interface FederationSettings {
 
         /** A claim of the provider that holds the person's ORCID iD (an institution's proxy may release one). */
         Optional<String> orcidClaim();
+
+        /**
+         * The {@code eduperson_assurance} values this provider may assert for the platform to pass on
+         * (its allow-list, for example the REFEDS RAF values its federation vouches for); none by
+         * default: what a provider says of its own identity proofing is not ours to re-assert unasked.
+         */
+        Optional<List<String>> assurance();
 
         /** Whether a person without an account may make one by signing in here (else only link). */
         @WithDefault("true")

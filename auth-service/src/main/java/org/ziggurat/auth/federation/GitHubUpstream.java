@@ -7,13 +7,8 @@ import org.ziggurat.auth.oauth.Pkce;
 import org.ziggurat.platform.problem.DependencyUnavailable;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +19,9 @@ import java.util.stream.Collectors;
  * PKCE, the token endpoint asked for JSON, then the user API for the account ({@code id}, which
  * never changes, is the subject; {@code login}, which may, is only proposed as a username) and
  * its addresses, of which only the primary one that GitHub verified counts as verified. Without an
- * ID token nothing says how GitHub signed the person in: no methods are carried.
+ * ID token nothing says how GitHub signed the person in: no methods are carried. Its answer has no
+ * {@code iss}: its own redirect URI ({@code /account/federation/callback/<id>}) is what tells its
+ * answers from another provider's (RFC 9700 §4.4.2). Calls go through {@link ProviderHttp}.
  */
 final class GitHubUpstream implements Upstream {
 
@@ -32,14 +29,18 @@ final class GitHubUpstream implements Upstream {
 
     private final String id;
     private final FederationSettings.Provider settings;
-    private final Duration timeout;
-    private final HttpClient http;
+    private final ProviderHttp http;
 
-    GitHubUpstream(String id, FederationSettings.Provider settings, Duration timeout) {
+    GitHubUpstream(String id, FederationSettings.Provider settings, ProviderHttp http) {
         this.id = id;
         this.settings = settings;
-        this.timeout = timeout;
-        this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).connectTimeout(timeout).build();
+        this.http = http;
+    }
+
+    /** GitHub's API base: where the account's id comes from. */
+    @Override
+    public String issuer() {
+        return settings.apiBase();
     }
 
     @Override
@@ -73,10 +74,10 @@ final class GitHubUpstream implements Upstream {
     @Override
     public Uni<UpstreamIdentity> identity(Answer answer, Attempt attempt, String redirectUri) {
         if (answer.error() != null) {
-            return Uni.createFrom().failure(new Refused("the provider answered " + answer.error()));
+            return Uni.createFrom().failure(Refused.providerError(answer.error()));
         }
         if (answer.code() == null || answer.code().isBlank()) {
-            return Uni.createFrom().failure(new Refused("no code in the provider's answer"));
+            return Uni.createFrom().failure(new Refused(Reason.NO_CODE, "no code in the provider's answer"));
         }
         Map<String, String> form = new LinkedHashMap<>();
         form.put("client_id", settings.clientId());
@@ -84,16 +85,13 @@ final class GitHubUpstream implements Upstream {
         form.put("code", answer.code());
         form.put("redirect_uri", redirectUri);
         form.put("code_verifier", attempt.codeVerifier());
-        HttpRequest tokenRequest = HttpRequest.newBuilder(URI.create(settings.tokenEndpoint())).timeout(timeout)
-                .header("Accept", "application/json").header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form(form))).build();
-        return call(tokenRequest).chain(token -> {
+        return call("POST", settings.tokenEndpoint(), Map.of("Accept", "application/json",
+                "Content-Type", "application/x-www-form-urlencoded"), form(form)).chain(token -> {
             String accessToken = token.path("access_token").asText(null);
             if (accessToken == null) {
-                return Uni.createFrom().failure(new Refused("the token endpoint refused the code: "
-                        + token.path("error").asText("no access_token")));
+                return Uni.createFrom().failure(new Refused(Reason.CODE_REFUSED, "the token endpoint refused the code"));
             }
-            return call(api("/user", accessToken)).chain(user -> call(api("/user/emails", accessToken))
+            return api("/user", accessToken).chain(user -> api("/user/emails", accessToken)
                     .map(emails -> identity(user, emails)));
         });
     }
@@ -101,7 +99,7 @@ final class GitHubUpstream implements Upstream {
     /** The identity from GitHub's user and its addresses. */
     UpstreamIdentity identity(JsonNode user, JsonNode emails) {
         if (!user.path("id").canConvertToLong()) {
-            throw new Refused("GitHub's user has no id");
+            throw new Refused(Reason.NO_SUBJECT, "GitHub's user has no id");
         }
         String email = null;
         boolean verified = false;
@@ -113,31 +111,28 @@ final class GitHubUpstream implements Upstream {
         }
         String name = user.path("name").isTextual() && !user.path("name").asText().isBlank() ? user.path("name").asText() : null;
         return new UpstreamIdentity(id, Long.toString(user.path("id").asLong()), user.path("login").asText(null), name, email,
-                verified, List.of(), null, List.of());
+                verified, List.of(), null, List.of(), issuer());
     }
 
-    private HttpRequest api(String path, String accessToken) {
-        return HttpRequest.newBuilder(URI.create(settings.apiBase() + path)).timeout(timeout)
-                .header("Accept", "application/vnd.github+json").header("X-GitHub-Api-Version", "2022-11-28")
-                .header("Authorization", "Bearer " + accessToken).GET().build();
+    private Uni<JsonNode> api(String path, String accessToken) {
+        return call("GET", settings.apiBase() + path, Map.of("Accept", "application/vnd.github+json",
+                "X-GitHub-Api-Version", "2022-11-28", "Authorization", "Bearer " + accessToken), null);
     }
 
-    private Uni<JsonNode> call(HttpRequest request) {
-        return Uni.createFrom().completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString()))
-                .onFailure(IOException.class).transform(e -> new DependencyUnavailable("GitHub cannot be reached", e))
-                .map(response -> {
-                    if (response.statusCode() >= 500) {
-                        throw new DependencyUnavailable("GitHub answered " + response.statusCode(), null);
-                    }
-                    if (response.statusCode() != 200) {
-                        throw new Refused("GitHub answered " + response.statusCode() + " to " + request.uri().getPath());
-                    }
-                    try {
-                        return JSON.readTree(response.body());
-                    } catch (IOException e) {
-                        throw new Refused("GitHub's answer is not JSON", e);
-                    }
-                });
+    private Uni<JsonNode> call(String method, String url, Map<String, String> headers, String body) {
+        return http.send(method, url, headers, body).map(response -> {
+            if (response.status() >= 500) {
+                throw new DependencyUnavailable("GitHub answered " + response.status(), null);
+            }
+            if (response.status() != 200) {
+                throw new Refused(Reason.API_REFUSED, "GitHub answered " + response.status());
+            }
+            try {
+                return JSON.readTree(response.body());
+            } catch (IOException e) {
+                throw new Refused(Reason.API_ANSWER_MALFORMED, "GitHub's answer is not JSON", e);
+            }
+        });
     }
 
     private static String form(Map<String, String> values) {

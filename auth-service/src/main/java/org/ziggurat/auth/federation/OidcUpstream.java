@@ -7,7 +7,6 @@ import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWT;
 import com.nimbusds.oauth2.sdk.AuthorizationCode;
 import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
@@ -43,11 +42,11 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import org.ziggurat.platform.problem.DependencyUnavailable;
 
-import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +60,11 @@ import java.util.function.Supplier;
  * checked against the issuer (a provider that announces it must send it: a mix-up with another
  * provider is refused), the ID token validated against the provider's JWKS (its signature by an
  * algorithm the provider announces, never none or a shared secret; issuer, audience, expiry,
- * nonce), then user info, whose subject must be the ID token's. The SDK's HTTP is blocking: it
- * runs on worker threads, with timeouts and without following redirects.
+ * nonce, and the authorized party: an ID token for several audiences must name this client in azp,
+ * and an azp must be this client, OpenID Connect Core §3.1.3.7), then user info, whose subject must
+ * be the ID token's. Every call goes through {@link ProviderHttp} (the address rules, no redirect,
+ * timeouts), the key set's too; the SDK's parsing is blocking, so it runs on worker threads. Only
+ * the {@code eduperson_assurance} values the operator lets this provider assert are kept.
  */
 final class OidcUpstream implements Upstream {
 
@@ -79,15 +81,27 @@ final class OidcUpstream implements Upstream {
     private final FederationSettings.Provider settings;
     private final boolean orcid;
     private final Issuer issuer;
-    private final int timeoutMillis;
+    private final ProviderHttp http;
+    private final Set<String> assuranceAllowed;
     private final AtomicReference<Discovered> discovered = new AtomicReference<>();
 
-    OidcUpstream(String id, FederationSettings.Provider settings, boolean orcid, Duration timeout) {
+    OidcUpstream(String id, FederationSettings.Provider settings, boolean orcid, ProviderHttp http) {
         this.id = id;
         this.settings = settings;
         this.orcid = orcid;
         this.issuer = new Issuer(settings.issuer().orElse(orcid ? "https://orcid.org" : null));
-        this.timeoutMillis = (int) timeout.toMillis();
+        this.http = http;
+        this.assuranceAllowed = Set.copyOf(settings.assurance().orElse(List.of()));
+    }
+
+    /** Without calls (the unit tests read claims only). */
+    OidcUpstream(String id, FederationSettings.Provider settings, boolean orcid, Duration timeout) {
+        this(id, settings, orcid, (ProviderHttp) null);
+    }
+
+    @Override
+    public String issuer() {
+        return issuer.getValue();
     }
 
     @Override
@@ -126,27 +140,29 @@ final class OidcUpstream implements Upstream {
             Discovered provider = discovered();
             checkIssuerParameter(answer.iss(), provider.metadata());
             if (answer.error() != null) {
-                throw new Refused("the provider answered " + answer.error());
+                throw Refused.providerError(answer.error());
             }
             if (answer.code() == null || answer.code().isBlank()) {
-                throw new Refused("no code in the provider's answer");
+                throw new Refused(Reason.NO_CODE, "no code in the provider's answer");
             }
             OIDCTokenResponse tokens = tokens(provider.metadata(), answer.code(), attempt, redirectUri);
             JWT idToken = tokens.getOIDCTokens().getIDToken();
             if (idToken == null) {
-                throw new Refused("no ID token");
+                throw new Refused(Reason.NO_ID_TOKEN, "no ID token");
             }
             IDTokenClaimsSet claims;
             try {
                 claims = provider.validator().validate(idToken, new Nonce(attempt.nonce()));
             } catch (BadJOSEException | JOSEException e) {
-                throw new Refused("ID token refused: " + e.getMessage(), e);
+                throw new Refused(Reason.ID_TOKEN_INVALID, "ID token refused", e);
             }
+            checkAuthorizedParty(claims.getAudience().stream().map(com.nimbusds.oauth2.sdk.id.Audience::getValue).toList(), claims.getStringClaim("azp"),
+                    settings.clientId());
             Map<String, Object> all = new java.util.HashMap<>(claims.toJSONObject());
             UserInfo info = userInfo(provider.metadata(), tokens.getOIDCTokens().getBearerAccessToken());
             if (info != null) {
                 if (!claims.getSubject().equals(info.getSubject())) {
-                    throw new Refused("user info names another subject than the ID token");
+                    throw new Refused(Reason.USER_INFO_SUBJECT, "user info names another subject than the ID token");
                 }
                 info.toJSONObject().forEach((name, value) -> {
                     // What the ID token says of the sign-in itself stays the ID token's.
@@ -165,7 +181,7 @@ final class OidcUpstream implements Upstream {
         if (orcid) {
             orcidId = OrcidIds.of(subject);
             if (orcidId == null) {
-                throw new Refused("ORCID's subject is not an ORCID iD");
+                throw new Refused(Reason.ORCID_SUBJECT, "ORCID's subject is not an ORCID iD");
             }
         } else if (settings.orcidClaim().isPresent()) {
             orcidId = OrcidIds.of(text(claims.get(settings.orcidClaim().get())));
@@ -177,17 +193,31 @@ final class OidcUpstream implements Upstream {
                     + (text(claims.get("family_name")) == null ? "" : text(claims.get("family_name")))).strip();
         }
         String email = text(claims.get("email"));
+        // Only the values the operator lets this provider assert: the rest is not ours to say again.
+        List<String> assurance = strings(claims.get("eduperson_assurance")).stream().filter(assuranceAllowed::contains).toList();
         return new UpstreamIdentity(id, subject, text(claims.get("preferred_username")), name, email,
-                email != null && Boolean.TRUE.equals(claims.get("email_verified")), strings(claims.get("eduperson_assurance")),
-                orcidId, amr);
+                email != null && Boolean.TRUE.equals(claims.get("email_verified")), assurance, orcidId, amr, issuer.getValue());
+    }
+
+    /**
+     * OpenID Connect Core §3.1.3.7, steps 4 and 5: an ID token for more than one audience must name
+     * this client as its authorized party, and an azp, when there is one, must be this client.
+     */
+    static void checkAuthorizedParty(List<String> audience, String azp, String clientId) {
+        if (audience.size() > 1 && azp == null) {
+            throw new Refused(Reason.AUTHORIZED_PARTY, "an ID token for several audiences without azp");
+        }
+        if (azp != null && !azp.equals(clientId)) {
+            throw new Refused(Reason.AUTHORIZED_PARTY, "the ID token's azp is another client");
+        }
     }
 
     private void checkIssuerParameter(String iss, OIDCProviderMetadata metadata) {
         if (iss != null && !iss.equals(issuer.getValue())) {
-            throw new Refused("the answer's iss is " + iss + ", not " + issuer.getValue() + " (mix-up)");
+            throw new Refused(Reason.ISSUER_MISMATCH, "the answer's iss is another issuer's (mix-up)");
         }
         if (iss == null && metadata.supportsAuthorizationResponseIssuerParam()) {
-            throw new Refused("the provider announces iss in its answers, and this one has none");
+            throw new Refused(Reason.ISSUER_MISSING, "the provider announces iss in its answers, and this one has none");
         }
     }
 
@@ -205,13 +235,13 @@ final class OidcUpstream implements Upstream {
         try {
             parsed = OIDCTokenResponseParser.parse(response);
         } catch (ParseException e) {
-            throw unavailableOrRefused(response, "the token endpoint's answer is not one: " + e.getMessage());
+            throw unavailableOrRefused(response, Reason.TOKEN_ANSWER_MALFORMED, "the token endpoint's answer is not one");
         }
         if (!parsed.indicatesSuccess()) {
             if (response.getStatusCode() >= 500) {
                 throw new DependencyUnavailable("the provider's token endpoint answered " + response.getStatusCode(), null);
             }
-            throw new Refused("the token endpoint refused the code: " + parsed.toErrorResponse().getErrorObject().getCode());
+            throw new Refused(Reason.CODE_REFUSED, "the token endpoint refused the code");
         }
         return (OIDCTokenResponse) parsed.toSuccessResponse();
     }
@@ -224,33 +254,39 @@ final class OidcUpstream implements Upstream {
         try {
             UserInfoResponse parsed = UserInfoResponse.parse(response);
             if (!parsed.indicatesSuccess()) {
-                throw unavailableOrRefused(response, "user info refused the access token");
+                throw unavailableOrRefused(response, Reason.USER_INFO_REFUSED, "user info refused the access token");
             }
             UserInfo info = parsed.toSuccessResponse().getUserInfo();
             if (info == null) {
-                throw new Refused("user info answered a JWT, which this client does not ask for");
+                throw new Refused(Reason.USER_INFO_MALFORMED, "user info answered a JWT, which this client does not ask for");
             }
             return info;
         } catch (ParseException e) {
-            throw unavailableOrRefused(response, "user info's answer is not one");
+            throw unavailableOrRefused(response, Reason.USER_INFO_MALFORMED, "user info's answer is not one");
         }
     }
 
-    private static RuntimeException unavailableOrRefused(HTTPResponse response, String reason) {
+    private static RuntimeException unavailableOrRefused(HTTPResponse response, Reason reason, String detail) {
         return response.getStatusCode() >= 500
                 ? new DependencyUnavailable("the provider answered " + response.getStatusCode(), null)
-                : new Refused(reason);
+                : new Refused(reason, detail);
     }
 
+    /** The SDK's request sent by the address rules, its answer back as the SDK's. */
     private HTTPResponse send(HTTPRequest request) {
-        request.setConnectTimeout(timeoutMillis);
-        request.setReadTimeout(timeoutMillis);
-        request.setFollowRedirects(false);
-        try {
-            return request.send();
-        } catch (IOException e) {
-            throw new DependencyUnavailable("the provider " + id + " cannot be reached", e);
+        Map<String, String> headers = new LinkedHashMap<>();
+        request.getHeaderMap().forEach((name, values) -> headers.put(name, String.join(", ", values)));
+        ProviderHttp.Reply reply = http.sendBlocking(request.getMethod().name(), request.getURL().toString(), headers,
+                request.getBody());
+        HTTPResponse response = new HTTPResponse(reply.status());
+        if (reply.contentType() != null) {
+            response.setHeader("Content-Type", reply.contentType());
         }
+        if (reply.wwwAuthenticate() != null) {
+            response.setHeader("WWW-Authenticate", reply.wwwAuthenticate());
+        }
+        response.setBody(reply.body());
+        return response;
     }
 
     /** The discovery document and the ID token's validator, fetched again after an hour. */
@@ -261,16 +297,21 @@ final class OidcUpstream implements Upstream {
         }
         OIDCProviderMetadata metadata;
         try {
-            metadata = OIDCProviderMetadata.resolve(issuer, request -> {
-                request.setConnectTimeout(timeoutMillis);
-                request.setReadTimeout(timeoutMillis);
-                request.setFollowRedirects(false);
-            });
-        } catch (IOException | GeneralException e) {
+            ProviderHttp.Reply reply = http.sendBlocking("GET", OIDCProviderMetadata.resolveURL(issuer).toString(),
+                    Map.of("Accept", "application/json"), null);
+            if (reply.status() != 200) {
+                throw new GeneralException("the discovery document answered " + reply.status());
+            }
+            metadata = OIDCProviderMetadata.parse(reply.body());
+            if (!issuer.equals(metadata.getIssuer())) {
+                throw new GeneralException("the discovery document names another issuer");
+            }
+        } catch (GeneralException | RuntimeException e) {
             if (current != null) {
                 return current; // the last good one, until the provider answers again
             }
-            throw new DependencyUnavailable("the discovery document of " + issuer + " cannot be had", e);
+            throw e instanceof DependencyUnavailable unavailable ? unavailable
+                    : new DependencyUnavailable("the discovery document of " + issuer + " cannot be had", e);
         }
         Set<JWSAlgorithm> algorithms = new LinkedHashSet<>();
         for (JWSAlgorithm alg : metadata.getIDTokenJWSAlgs() == null ? List.of(JWSAlgorithm.RS256) : metadata.getIDTokenJWSAlgs()) {
@@ -281,8 +322,8 @@ final class OidcUpstream implements Upstream {
         }
         JWKSource<SecurityContext> keys;
         try {
-            keys = JWKSourceBuilder.create(metadata.getJWKSetURI().toURL(),
-                    new DefaultResourceRetriever(timeoutMillis, timeoutMillis, 512 * 1024)).build();
+            // Fetched as every other call: the address rules, no redirect (the SDK's default retriever follows them).
+            keys = JWKSourceBuilder.create(metadata.getJWKSetURI().toURL(), http.keys()).build();
         } catch (MalformedURLException | RuntimeException e) {
             throw new DependencyUnavailable("the provider " + id + " publishes no usable jwks_uri", e);
         }

@@ -31,7 +31,7 @@ public class ProviderAdministration {
     @RegisterForReflection
     public record ProviderView(String id, String kind, String displayName, String issuer, String clientId,
             boolean clientSecretSet, String clientAuth, String scopes, String orcidClaim, boolean newAccounts,
-            String authorizationEndpoint, String tokenEndpoint, String apiBase, String source) {
+            String authorizationEndpoint, String tokenEndpoint, String apiBase, List<String> assurance, String source) {
     }
 
     public record Put(ProviderView provider, boolean created) {
@@ -43,9 +43,11 @@ public class ProviderAdministration {
     private final UpstreamProviders providers;
     private final ProviderRepository repository;
     private final TokenCrypto crypto;
+    private final ProviderHttp http;
 
     ProviderAdministration(Callers callers, Operators operators, FederationSettings settings, UpstreamProviders providers,
-            ProviderRepository repository, TokenCrypto crypto) {
+            ProviderRepository repository, TokenCrypto crypto, ProviderHttp http) {
+        this.http = http;
         this.callers = callers;
         this.operators = operators;
         this.settings = settings;
@@ -69,7 +71,13 @@ public class ProviderAdministration {
         });
     }
 
-    /** Adds or replaces a provider: 409 for a configured id, 422 naming what is wrong. */
+    /**
+     * Adds or replaces a provider: 409 for a configured id, 422 naming what is wrong (an endpoint
+     * the address rules refuse: a private or reserved address, credentials, plain http). A
+     * replacement of another kind, issuer or endpoints is a new provider under the id: it never
+     * gets the stored secret, and the identities linked through the old one do not sign in through
+     * it (each link records its issuer).
+     */
     public Uni<Put> put(String id, JsonNode body) {
         return operator().chain(operator -> {
             if (id == null || !ID.matcher(id).matches()) {
@@ -92,22 +100,74 @@ public class ProviderAdministration {
             String authorizationEndpoint = errors.string(body.get("authorization_endpoint"), "authorization_endpoint", 500, false);
             String tokenEndpoint = errors.string(body.get("token_endpoint"), "token_endpoint", 500, false);
             String apiBase = errors.string(body.get("api_base"), "api_base", 500, false);
+            String assurance = assurance(body.get("assurance"), errors);
             errors.throwIfFailed("The provider is not valid.");
             ProviderRepository.Stored stored = new ProviderRepository.Stored(id, kind, displayName, issuer, clientId,
                     secret == null ? null : crypto.encrypt(secret), clientAuth, scopes, orcidClaim,
-                    newAccounts == null || newAccounts, authorizationEndpoint, tokenEndpoint, apiBase, null);
+                    newAccounts == null || newAccounts, authorizationEndpoint, tokenEndpoint, apiBase, assurance, null);
+            StoredProvider provider = new StoredProvider(stored, secret);
             try {
                 // The rules a configured provider is held to at start, before anything is kept.
-                UpstreamProviders.create(id, new StoredProvider(stored, secret), settings);
+                UpstreamProviders.create(id, provider, settings);
             } catch (IllegalStateException refused) {
                 throw ProblemException.invalidField("provider", refused.getMessage()
                         .replace("ziggurat.auth.federation.providers." + id + ".", ""));
             }
-            return repository.put(stored, secret == null, operator).call(providers::refresh).map(written -> {
-                EVENTS.infof("event=provider_%s provider=%s operator_id=%d", written.created() ? "added" : "changed", id, operator);
+            return reachable(provider).chain(() -> repository.put(stored, secret == null, operator)).call(providers::refresh).map(written -> {
+                EVENTS.infof("event=provider_%s provider=%s operator_id=%d identity_changed=%s secret_set=%s",
+                        written.created() ? "added" : "changed", id, operator, written.identityChanged(), written.secretSet());
                 return new Put(view(id, new StoredProvider(stored, written.secretSet() ? "" : null), "api"), written.created());
             });
         });
+    }
+
+    /**
+     * Every endpoint the platform will call, held to the webhook address rules before anything is
+     * kept (and again before every call): the issuer whose discovery document is read, GitHub's
+     * token endpoint and API. 422 naming the field.
+     */
+    private Uni<Void> reachable(StoredProvider provider) {
+        java.util.Map<String, String> called = new java.util.LinkedHashMap<>();
+        if ("github".equals(provider.kind())) {
+            called.put("token_endpoint", provider.tokenEndpoint());
+            called.put("api_base", provider.apiBase());
+        } else {
+            called.put("issuer", provider.issuer().orElse("https://orcid.org"));
+        }
+        Uni<Void> checked = Uni.createFrom().voidItem();
+        for (var endpoint : called.entrySet()) {
+            checked = checked.chain(() -> http.refusal(endpoint.getValue()).invoke(refusal -> {
+                if (refusal != null) {
+                    throw ProblemException.invalidField(endpoint.getKey(), "is not a provider the platform may call: " + refusal);
+                }
+            })).replaceWithVoid();
+        }
+        return checked;
+    }
+
+    /** The eduperson_assurance values a provider may assert: a list of URIs without spaces, at most 20; space-separated, or null. */
+    private static String assurance(JsonNode node, FieldChecks errors) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        List<String> values = new ArrayList<>();
+        if (node.isArray() && node.size() <= 20) {
+            for (JsonNode value : node) {
+                if (!value.isTextual() || value.asText().isBlank() || value.asText().length() > 255
+                        || value.asText().chars().anyMatch(Character::isWhitespace)) {
+                    values = null;
+                    break;
+                }
+                values.add(value.asText());
+            }
+        } else {
+            values = null;
+        }
+        if (values == null) {
+            errors.add("assurance", "must be a list of at most 20 URIs without spaces");
+            return null;
+        }
+        return values.isEmpty() ? null : String.join(" ", values);
     }
 
     /** 404 when there is none; 409 for a configured one. Links people made with it stay (they may unlink them). */
@@ -131,6 +191,6 @@ public class ProviderAdministration {
         return new ProviderView(id, p.kind(), p.displayName().orElse(null), p.issuer().orElse(null), p.clientId(),
                 p.clientSecret().isPresent(), p.clientAuth(), p.scopes().orElse(null), p.orcidClaim().orElse(null),
                 p.newAccounts(), github ? p.authorizationEndpoint() : null, github ? p.tokenEndpoint() : null,
-                github ? p.apiBase() : null, source);
+                github ? p.apiBase() : null, p.assurance().orElse(List.of()), source);
     }
 }

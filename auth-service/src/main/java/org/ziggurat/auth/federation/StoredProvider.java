@@ -46,6 +46,12 @@ record StoredProvider(ProviderRepository.Stored stored, String secret) implement
     }
 
     @Override
+    public Optional<java.util.List<String>> assurance() {
+        return stored.assurance() == null || stored.assurance().isBlank() ? Optional.empty()
+                : Optional.of(java.util.List.of(stored.assurance().strip().split(" +")));
+    }
+
+    @Override
     public boolean newAccounts() {
         return stored.newAccounts();
     }

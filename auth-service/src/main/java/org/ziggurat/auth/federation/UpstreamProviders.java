@@ -36,14 +36,16 @@ public class UpstreamProviders {
     private final FederationSettings settings;
     private final ProviderRepository repository;
     private final TokenCrypto crypto;
+    private final ProviderHttp http;
     private volatile Map<String, Built> stored = Map.of();
 
-    UpstreamProviders(FederationSettings settings, ProviderRepository repository, TokenCrypto crypto) {
+    UpstreamProviders(FederationSettings settings, ProviderRepository repository, TokenCrypto crypto, ProviderHttp http) {
         this.settings = settings;
         this.repository = repository;
         this.crypto = crypto;
+        this.http = http;
         Map<String, Upstream> configured = new TreeMap<>();
-        settings.providers().forEach((id, provider) -> configured.put(id, create(id, provider, settings)));
+        settings.providers().forEach((id, provider) -> configured.put(id, create(id, provider, settings, http)));
         this.providers = Collections.unmodifiableMap(configured);
     }
 
@@ -68,7 +70,7 @@ public class UpstreamProviders {
                 }
                 try {
                     String secret = row.secretSealed() == null ? null : crypto.decrypt(row.secretSealed());
-                    next.put(row.id(), new Built(create(row.id(), new StoredProvider(row, secret), settings), row.updatedAt()));
+                    next.put(row.id(), new Built(create(row.id(), new StoredProvider(row, secret), settings, http), row.updatedAt()));
                 } catch (RuntimeException unusable) {
                     LOG.warnf("provider %s is not offered: %s", row.id(), unusable.getMessage());
                 }
@@ -83,7 +85,17 @@ public class UpstreamProviders {
                 .onFailure().recoverWithNull();
     }
 
+    /** The rules of {@link #create(String, FederationSettings.Provider, FederationSettings, ProviderHttp)} alone: a provider that makes no calls. */
     static Upstream create(String id, FederationSettings.Provider provider, FederationSettings settings) {
+        return create(id, provider, settings, null);
+    }
+
+    /**
+     * A provider from its settings, whose form is checked here (the id, kind, client authentication,
+     * and each URL by the address rules' form: https, a host, no credentials or fragment); every
+     * call it makes is checked again against the addresses its host resolves to ({@link ProviderHttp}).
+     */
+    static Upstream create(String id, FederationSettings.Provider provider, FederationSettings settings, ProviderHttp http) {
         if (!ID.matcher(id).matches()) {
             throw new IllegalStateException("ziggurat.auth.federation.providers." + id
                     + ": a provider's id is lower-case letters, digits and hyphens (at most 40)");
@@ -96,25 +108,26 @@ public class UpstreamProviders {
             case "oidc" -> {
                 String issuer = provider.issuer().orElseThrow(() -> new IllegalStateException(prefix + "issuer is required"));
                 requireHttpUrl(prefix + "issuer", issuer);
-                yield new OidcUpstream(id, provider, false, settings.timeout());
+                yield new OidcUpstream(id, provider, false, http);
             }
             case "orcid" -> {
                 provider.issuer().ifPresent(issuer -> requireHttpUrl(prefix + "issuer", issuer));
-                yield new OidcUpstream(id, provider, true, settings.timeout());
+                yield new OidcUpstream(id, provider, true, http);
             }
             case "github" -> {
                 requireHttpUrl(prefix + "authorization-endpoint", provider.authorizationEndpoint());
                 requireHttpUrl(prefix + "token-endpoint", provider.tokenEndpoint());
                 requireHttpUrl(prefix + "api-base", provider.apiBase());
-                yield new GitHubUpstream(id, provider, settings.timeout());
+                yield new GitHubUpstream(id, provider, http);
             }
             default -> throw new IllegalStateException(prefix + "kind is oidc, orcid or github, not " + provider.kind());
         };
     }
 
     private static void requireHttpUrl(String name, String value) {
-        if (!value.startsWith("https://") && !value.startsWith("http://")) {
-            throw new IllegalStateException(name + " must be an https URL");
+        String fault = ProviderHttp.formFault(value);
+        if (fault != null) {
+            throw new IllegalStateException(name + " " + fault);
         }
     }
 

@@ -81,7 +81,7 @@ public class DeviceCodeGrant implements TokenGrant {
                 List<String> amr = SignIn.amrOf(poll.signIn());
                 return issuer.issue(conn, client, poll.personId(), poll.username(), poll.scopes(), UUID.randomUUID(), true,
                         authTime, poll.signIn(), amr, bounds).chain(issued -> issuer.withIdToken(issued, poll.scopes(), client, poll.personId(),
-                                authTime, null, amr));
+                                authTime, null, amr, poll.signIn() == null ? null : poll.signIn().sessionHash()));
             })).invoke(issued -> EVENTS.infof("event=token_issued grant=device_code client_id=%s person_id=%d",
                     client.clientId(), poll.personId()));
         });

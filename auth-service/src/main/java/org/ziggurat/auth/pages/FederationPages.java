@@ -29,13 +29,16 @@ class FederationPages {
     private final FederationSettings settings;
 
     private final Template onward;
+    private final Template confirm;
     private final Passkeys passkeys;
 
     private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
 
     FederationPages(@Location("federation_continue") Template continueForm, @Location("federation_identity") Template identity,
             @Location("federation_error") Template error, @Location("federation_onward") Template onward, TokenCrypto crypto,
-            FederationSettings settings, Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
+            FederationSettings settings, Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns,
+            @Location("federation_confirm") Template confirm) {
+        this.confirm = confirm;
         this.recentSignIns = recentSignIns;
         this.onward = onward;
         this.passkeys = passkeys;
@@ -47,14 +50,30 @@ class FederationPages {
     }
 
     /**
-     * The provider's answer as a form that posts itself here (a GET changes nothing); {@code formTarget}:
-     * the origin where the sign-in may end (the client's), which the form must be let lead to.
+     * The provider's answer as a form that posts itself here (a GET changes nothing), to the path it
+     * came to ({@code callbackPath}: the provider's own); {@code formTarget}: the origin where the
+     * sign-in may end (the client's), which the form must be let lead to.
      */
-    Response continueForm(Map<String, String> fields, String formTarget, UriInfo uri) {
+    Response continueForm(Map<String, String> fields, String formTarget, UriInfo uri, String callbackPath) {
         List<AuthorizePages.Param> hidden = new ArrayList<>();
         fields.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
-        String html = continueForm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationResource.CALLBACK)).data("params", hidden).render();
+        String html = continueForm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, callbackPath))
+                .data("params", hidden).render();
         return PageHeaders.page(200, html, formTarget).build();
+    }
+
+    /**
+     * The pages of a new account that waits for its address: {@code mailed} (the link went out, the
+     * held identity is released), {@code confirm} (the link's page: a button, nothing changes on a
+     * GET), {@code done}, {@code taken} ({@code message} says what), {@code gone}.
+     */
+    Response confirmation(int status, String state, String provider, String email, String username, String token,
+            String message, UriInfo uri) {
+        String html = confirm.data("assets", PagePaths.assets(uri)).data("state", state).data("provider", provider)
+                .data("email", email).data("username", username).data("token", token).data("message", message)
+                .data("action", PagePaths.apiPath(uri, FederationResource.CONFIRMATION))
+                .data("account", PagePaths.apiPath(uri, ProfilePages.PATH)).render();
+        return PageHeaders.page(status, html, null).build();
     }
 
     /**

@@ -8,6 +8,8 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -55,6 +57,8 @@ public class FederationResource {
     static final String START = "/account/federation/start";
     static final String CALLBACK = FederatedSignIns.CALLBACK_PATH;
     static final String IDENTITY = "/account/federation/identity";
+    static final String CONFIRMATION = "/account/federation/confirmation";
+    private static final java.util.regex.Pattern PROVIDER_ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
     private static final Set<String> ACCOUNT_PATHS = Set.of(ProfilePages.PATH, AccountPages.PATH);
     private static final Response.Status SEE_OTHER = Response.Status.SEE_OTHER;
 
@@ -166,9 +170,9 @@ public class FederationResource {
         return Uni.createFrom().item(ACCOUNT_PATHS.contains(path) ? new FederationAttempts.Return(path, Map.of(), "-") : null);
     }
 
-    @Operation(operationId = "federatedSignInAnswer", summary = "The provider's answer (browser)",
-    description = "Where providers send the browser back (register {issuer}" + FederatedSignIns.CALLBACK_PATH + " with each). "
-    + "A page whose form posts the answer here, which finishes the sign-in: nothing changes on a GET.")
+    @Operation(operationId = "federatedSignInAnswer", summary = "The provider's answer (browser), at the redirect URI shared before",
+    description = "Where providers sent the browser back before each had its own redirect URI: it serves only the attempts "
+    + "begun then (10 minutes). A page whose form posts the answer here: nothing changes on a GET.")
     @SecurityRequirementsSet
     @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
     @Parameter(name = "code", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
@@ -180,6 +184,33 @@ public class FederationResource {
     @Path("/callback")
     public Uni<Response> answer(@Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
             @Context UriInfo uri) {
+        return answerAt(browser, uri, CALLBACK);
+    }
+
+    @Operation(operationId = "federatedSignInProviderAnswer", summary = "The provider's answer (browser)",
+    description = "Where a provider sends the browser back: each provider its own redirect URI (register {issuer}"
+    + FederatedSignIns.CALLBACK_PATH + "/{provider} with it, the provider's id at the end), so that an answer is taken only "
+    + "for an attempt of that provider (RFC 9700 §4.4.2). A page whose form posts the answer there, which finishes the "
+    + "sign-in: nothing changes on a GET.")
+    @SecurityRequirementsSet
+    @Parameter(name = "provider", in = ParameterIn.PATH, description = "The provider's id.")
+    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "code", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "iss", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING), description = "RFC 9207.")
+    @Parameter(name = "error", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
+    @APIResponse(responseCode = "200", description = "The page that posts the answer.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "No state, a repeated parameter, or no provider's id.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @GET
+    @Path("/callback/{provider}")
+    public Uni<Response> providerAnswer(@PathParam("provider") String provider,
+            @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser, @Context UriInfo uri) {
+        if (provider == null || !PROVIDER_ID.matcher(provider).matches()) {
+            return Uni.createFrom().item(pages.error(400, "This is not an answer of a sign-in that began here. Start again.", null, uri));
+        }
+        return answerAt(browser, uri, CALLBACK + "/" + provider);
+    }
+
+    private Uni<Response> answerAt(String browser, UriInfo uri, String callbackPath) {
         QueryParameters.Read read = QueryParameters.read(uri, List.of("state", "code", "iss", "error"));
         if (read.repeated() != null || read.values().get("state") == null) {
             return Uni.createFrom().item(pages.error(400, "This is not an answer of a sign-in that began here. Start again.", null, uri));
@@ -187,7 +218,30 @@ public class FederationResource {
         // Read, not taken: the form's POST takes the attempt; its CSP must let the way on reach the client.
         return federated.formTarget(read.values().get("state"), browser)
                 .onFailure(FailureKinds::dependencyUnavailable).recoverWithNull()
-                .map(target -> pages.continueForm(read.values(), target, uri));
+                .map(target -> pages.continueForm(read.values(), target, uri, callbackPath));
+    }
+
+    @Operation(operationId = "finishFederatedSignInShared", summary = "Finish a sign-in with another provider, begun before each had its own redirect URI",
+    description = "As at a provider's own redirect URI, for the attempts begun before each provider had one (10 minutes): "
+    + "an attempt begun since is not taken here.")
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.FederationAnswerForm.class)))
+    @APIResponse(responseCode = "200", description = "The second factor's form.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "303", description = "Signed in: back where the sign-in began; or on to the choice page.",
+    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "No such sign-in in progress for this browser.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "401", description = "The answer proved nothing.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "409", description = "The identity is another account's.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The provider or the directory cannot be reached for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @POST
+    @Path("/callback")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> finishShared(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
+            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
+            @Context UriInfo uri, @Context HttpServerRequest http) {
+        return finishAt(null, body, contentType, browser, sessionCookie, uri, http);
     }
 
     @Operation(operationId = "finishFederatedSignIn", summary = "Finish a sign-in with another provider",
@@ -204,18 +258,30 @@ public class FederationResource {
     @APIResponse(responseCode = "401", description = "The answer proved nothing.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "409", description = "The identity is another account's.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "503", description = "The provider or the directory cannot be reached for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @Parameter(name = "provider", in = ParameterIn.PATH, description = "The provider's id: the attempt must be its.")
     @POST
-    @Path("/callback")
+    @Path("/callback/{provider}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> finish(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+    public Uni<Response> finish(@PathParam("provider") String provider, String body,
+            @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
             @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
             @Context UriInfo uri, @Context HttpServerRequest http) {
+        if (provider == null || !PROVIDER_ID.matcher(provider).matches()) {
+            return Uni.createFrom().item(pages.error(400,
+                    "This sign-in took too long, was finished already, or began in another browser. Start again.", null, uri));
+        }
+        return finishAt(provider, body, contentType, browser, sessionCookie, uri, http);
+    }
+
+    /** The answer that came to {@code provider}'s redirect URI (null: the shared one of old). */
+    private Uni<Response> finishAt(String provider, String body, String contentType, String browser, String sessionCookie,
+            UriInfo uri, HttpServerRequest http) {
         var record = signInForm.signInRecorder();
         String address = CallerAddress.of(http);
         return authorizePages.withForm(contentType, body, form -> sessions.find(sessionCookie)
                 .chain(session -> federated.finish(form.get("state"), browser,
-                        new Upstream.Answer(form.get("code"), form.get("iss"), form.get("error")), session, address))
+                        new Upstream.Answer(form.get("code"), form.get("iss"), form.get("error")), session, address, provider))
                 .chain(outcome -> next(outcome, record, uri))
                 .onFailure(FederatedSignIns.AttemptGone.class).recoverWithItem(() -> pages.error(400,
                         "This sign-in took too long, was finished already, or began in another browser. Start again.", null, uri))
@@ -321,9 +387,19 @@ public class FederationResource {
         String email = trimmed(form.get("email"));
         String[] typed = {username == null ? "" : username, displayName == null ? "" : displayName, email == null ? "" : email};
         return federated.createAccount(held, username, displayName, email)
-                .call(signedIn -> record.apply(signedIn.created()))
-                .map(signedIn -> withCookie(authorizePages.backWithSession(signedIn.back().path(), signedIn.back().params(), uri,
-                        signedIn.created()), pages.heldCleared(uri)))
+                .chain(outcome -> {
+                    if (outcome instanceof FederatedSignIns.ConfirmationMailed mailed) {
+                        // Nothing is made until the address's owner uses the link: nobody is signed in.
+                        return Uni.createFrom().item(withCookie(pages.confirmation(200, "mailed", provider.displayName(),
+                                mailed.email(), mailed.username(), null, null, uri), pages.heldCleared(uri)));
+                    }
+                    FederatedSignIns.SignedIn signedIn = (FederatedSignIns.SignedIn) outcome;
+                    return record.apply(signedIn.created()).map(done -> withCookie(authorizePages.backWithSession(
+                            signedIn.back().path(), signedIn.back().params(), uri, signedIn.created()), pages.heldCleared(uri)));
+                })
+                .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithItem(() -> pages.identity(found, provider, null,
+                        "That address received as many links as it may for now. Try again later, or use another address.",
+                        429, typed, null, uri))
                 .onFailure(FederatedSignIns.NewAccountsClosed.class).recoverWithItem(() -> pages.identity(found, provider, null,
                         "Signing in with " + provider.displayName() + " makes no new accounts here. Sign in to yours to link it.",
                         403, typed, null, uri))
@@ -360,6 +436,52 @@ public class FederationResource {
                             ((AccountSecurity.SudoRefused) e).throttled() ? "Too many attempts. Wait a few minutes and try again."
                                     : "Confirm with your password to link it: it was missing or not right. Nothing was linked.",
                             ((AccountSecurity.SudoRefused) e).throttled() ? 429 : 401, null, null, uri));
+        });
+    }
+
+    @Operation(operationId = "showFederatedAccountConfirmation", summary = "The page a link to make an account opens (browser)",
+    description = "After a new account through a provider gave an address that the provider did not verify, the link mailed "
+    + "to it opens this page: a Confirm button; nothing changes on a GET (mail scanners follow links).")
+    @SecurityRequirementsSet
+    @APIResponse(responseCode = "200", description = "The page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "410", description = "A link without a token.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @GET
+    @Path("/confirmation")
+    public Response showConfirmation(@QueryParam("token") String token, @Context UriInfo uri) {
+        boolean none = token == null || token.isBlank();
+        return pages.confirmation(none ? 410 : 200, none ? "gone" : "confirm", null, null, null, none ? null : token, null, uri);
+    }
+
+    @Operation(operationId = "confirmFederatedAccount", summary = "Make an account whose address a mailed link proves (the page's form)",
+    description = "Makes the account the link was mailed for, its address confirmed and the provider's identity linked: 201; "
+    + "410 when the link was used, expired or is not one; 409 when its name, address or identity was taken meanwhile. "
+    + "Nobody is signed in: the person signs in with the provider.")
+    @SecurityRequirementsSet
+    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
+    schema = @Schema(implementation = AuthorizeDocs.EmailVerificationForm.class)))
+    @APIResponse(responseCode = "201", description = "Made.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "400", description = "A form that is no form.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "409", description = "Taken meanwhile.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "410", description = "The link no longer works.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @POST
+    @Path("/confirmation")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> confirm(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
+            @Context UriInfo uri) {
+        return authorizePages.withForm(contentType, body, form -> {
+            String token = form.get("token");
+            if (token == null || token.isBlank()) {
+                return Uni.createFrom().item(pages.confirmation(410, "gone", null, null, null, null, null, uri));
+            }
+            return federated.confirmAccount(token)
+                    .map(person -> pages.confirmation(201, "done", null, null, person.username(), null, null, uri))
+                    .onFailure(DirectoryClient.LinkGone.class).recoverWithItem(() -> pages.confirmation(410, "gone", null, null,
+                            null, null, null, uri))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithItem(e -> pages.confirmation(409, "taken", null, null,
+                            null, null, conflict((DirectoryClient.Conflict) e), uri))
+                    .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
+                            "Accounts cannot be made for a moment. Go back and press Confirm again in a minute.", null, uri));
         });
     }
 

@@ -45,7 +45,7 @@ public class TokenDescriptions {
             if (!Boolean.TRUE.equals(answer.get("active")) || row.personId() == null) {
                 return Uni.createFrom().item(answer);
             }
-            return researchPeople.claims(row.personId(), row.scopes()).map(research -> {
+            return researchPeople.claims(row.personId(), row.scopes(), row.amr(), row.id(), null).map(research -> {
                 research.forEach(answer::putIfAbsent);
                 return answer;
             });

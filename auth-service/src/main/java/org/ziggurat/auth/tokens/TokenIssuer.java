@@ -169,11 +169,20 @@ public class TokenIssuer {
      */
     public Uni<IssuedTokens> withIdToken(IssuedTokens issued, List<String> grantScopes, ApplicationRow clientOrNull,
             Long personId, Instant authTime, String nonce, List<String> amr) {
+        return withIdToken(issued, grantScopes, clientOrNull, personId, authTime, nonce, amr, null);
+    }
+
+    /**
+     * The same for tokens of a login session ({@code sessionHash}; null: the access token's, read once
+     * committed): the research claims are those of that sign-in (its assurance, its class).
+     */
+    public Uni<IssuedTokens> withIdToken(IssuedTokens issued, List<String> grantScopes, ApplicationRow clientOrNull,
+            Long personId, Instant authTime, String nonce, List<String> amr, byte[] sessionHash) {
         if (clientOrNull == null || personId == null || !grantScopes.contains(Scopes.OPENID)) {
             return Uni.createFrom().item(issued);
         }
         var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce, amr);
-        return researchPeople.claims(personId, grantScopes)
+        return researchPeople.claims(personId, grantScopes, amr, sessionHash == null ? issued.accessTokenId() : null, sessionHash)
                 .chain(research -> idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(),
                         Instant.ofEpochSecond(issued.createdAt()), research))
                 .map(issued::withIdToken);

@@ -162,4 +162,79 @@ class IdentityProvidersTest {
                 .await().atMost(Duration.ofSeconds(10));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !offered("Elsewhere"));
     }
+
+    private static String realm(String name) {
+        return realmB().substring(0, realmB().length() - 1) + name;
+    }
+
+    /** A provider the address rules should refuse (named apart from the other tests' "Campus"). */
+    private static Map<String, Object> near(String issuer) {
+        Map<String, Object> body = campus("s");
+        body.put("display_name", "Nearby");
+        body.put("issuer", issuer);
+        return body;
+    }
+
+    @Test
+    void providerEndpointsAreHeldToTheWebhookAddressRules() {
+        Map<String, Object> privateIssuer = near("https://10.1.2.3/realms/x");
+        operator().contentType("application/json").body(privateIssuer).put("/identity-providers/near-1").then().statusCode(422)
+                .body("errors[0].field", equalTo("issuer")).body("errors[0].message", containsString("private or reserved"));
+        Map<String, Object> otherLoopback = near(realmB().replace("127.0.0.1", "127.0.0.2"));
+        operator().contentType("application/json").body(otherLoopback).put("/identity-providers/near-2").then().statusCode(422)
+                .body("errors[0].field", equalTo("issuer"));
+        Map<String, Object> credentials = near("https://user:secret@idp.example/realm");
+        operator().contentType("application/json").body(credentials).put("/identity-providers/near-3").then().statusCode(422)
+                .body("errors[0].message", containsString("credentials"));
+        Map<String, Object> metadata = new HashMap<>();
+        metadata.put("kind", "github");
+        metadata.put("client_id", "c");
+        metadata.put("token_endpoint", "https://169.254.169.254/latest/meta-data");
+        operator().contentType("application/json").body(metadata).put("/identity-providers/near-4").then().statusCode(422)
+                .body("errors[0].field", equalTo("token_endpoint"));
+        assertEquals(0, pool.query("SELECT count(*) FROM upstream_provider WHERE id LIKE 'near-%'").execute()
+                .await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0), "nothing refused was kept");
+    }
+
+    @Test
+    void aKeySetBehindARedirectIsNotFetched() {
+        Map<String, Object> moved = campus(UpstreamDouble.CLIENT_SECRET);
+        moved.put("issuer", realm("moved"));
+        moved.put("display_name", "Moved Keys");
+        operator().contentType("application/json").body(moved).put("/identity-providers/moved-keys").then().statusCode(201);
+        org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser browser = new org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser();
+        Response answer = org.ziggurat.auth.pages.AuthorizeFlowTestAccess.signInThrough(browser, "moved-keys", "moved-person-1");
+        assertEquals(401, answer.statusCode(), "its jwks_uri redirects: no keys, nothing verified: " + answer.asString());
+        operator().delete("/identity-providers/moved-keys").then().statusCode(204);
+    }
+
+    @Test
+    void aNewIssuerIsANewProviderItGetsNeitherTheSecretNorTheLinks() {
+        Map<String, Object> first = campus(UpstreamDouble.CLIENT_SECRET);
+        first.put("issuer", realm("a"));
+        first.put("display_name", "Repointed");
+        operator().contentType("application/json").body(first).put("/identity-providers/repointed").then().statusCode(201);
+        org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser browser = new org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser();
+        assertTrue(org.ziggurat.auth.pages.AuthorizeFlowTestAccess.signInThrough(browser, "repointed", "re-pointed-1")
+                .getHeader("Location").endsWith("/account/federation/identity"));
+        assertEquals(303, org.ziggurat.auth.pages.AuthorizeFlowTestAccess.createAccount(browser, "re-pointed-one",
+                "re-pointed-1@uni.example").statusCode(), "an account with the address the provider verified");
+
+        // The same id, another issuer: the stored secret is not kept (it would go to the new issuer).
+        Map<String, Object> elsewhere = campus(null);
+        elsewhere.put("issuer", realm("b"));
+        elsewhere.put("display_name", "Repointed");
+        operator().contentType("application/json").body(elsewhere).put("/identity-providers/repointed").then().statusCode(200)
+                .body("client_secret_set", equalTo(false)).body("issuer", equalTo(realm("b")));
+        elsewhere.put("client_secret", UpstreamDouble.CLIENT_SECRET);
+        operator().contentType("application/json").body(elsewhere).put("/identity-providers/repointed")
+                .then().statusCode(200).body("client_secret_set", equalTo(true));
+        // Its subject "re-pointed-1" is not the first issuer's: it signs nobody in, it leads to the choice.
+        org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser other = new org.ziggurat.auth.pages.AuthorizeFlowTestAccess.Browser();
+        Response answer = org.ziggurat.auth.pages.AuthorizeFlowTestAccess.signInThrough(other, "repointed", "re-pointed-1");
+        assertEquals(303, answer.statusCode(), answer.asString());
+        assertTrue(answer.getHeader("Location").endsWith("/account/federation/identity"),
+                "the link was the first issuer's: " + answer.getHeader("Location"));
+        operator().delete("/identity-providers/repointed").then().statusCode(204);
+    }
 }

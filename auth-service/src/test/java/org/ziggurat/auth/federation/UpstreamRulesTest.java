@@ -27,7 +27,7 @@ class UpstreamRulesTest {
     }
 
     private static UpstreamIdentity who(String preferred, String email, String name) {
-        return new UpstreamIdentity("p", "s", preferred, name, email, false, List.of(), null, List.of());
+        return new UpstreamIdentity("p", "s", preferred, name, email, false, List.of(), null, List.of(), "https://p.example");
     }
 
     @Test
@@ -60,6 +60,7 @@ class UpstreamRulesTest {
             public String clientAuth() { return auth; }
             public Optional<String> scopes() { return Optional.empty(); }
             public Optional<String> orcidClaim() { return Optional.of("orcid"); }
+            public Optional<List<String>> assurance() { return Optional.of(List.of("https://refeds.org/assurance")); }
             public boolean newAccounts() { return true; }
             public String authorizationEndpoint() { return "https://github.com/login/oauth/authorize"; }
             public String tokenEndpoint() { return "https://github.com/login/oauth/access_token"; }
@@ -72,6 +73,7 @@ class UpstreamRulesTest {
             public java.time.Duration attemptLifetime() { return java.time.Duration.ofMinutes(10); }
             public java.time.Duration timeout() { return java.time.Duration.ofSeconds(5); }
             public java.time.Duration refreshEvery() { return java.time.Duration.ofSeconds(5); }
+            public Optional<List<String>> allowedNetworks() { return Optional.empty(); }
             public Map<String, Provider> providers() { return Map.of(); }
         };
     }
@@ -93,11 +95,14 @@ class UpstreamRulesTest {
                 java.time.Duration.ofSeconds(1));
         UpstreamIdentity identity = upstream.identity("s-1", Map.of("email", "ada@uni.example", "email_verified", true,
                 "given_name", "Ada", "family_name", "Lovelace", "orcid", "https://orcid.org/0000-0002-1825-0097",
-                "eduperson_assurance", List.of("https://refeds.org/assurance", "has space", "https://refeds.org/assurance"),
+                "eduperson_assurance", List.of("https://refeds.org/assurance", "has space", "https://refeds.org/assurance",
+                        "https://other-authority.example/LoA#high"),
                 "amr", List.of("pwd")));
         assertEquals("Ada Lovelace", identity.name());
         assertEquals("0000-0002-1825-0097", identity.orcid());
-        assertEquals(List.of("https://refeds.org/assurance"), identity.assurance(), "no spaces, no repeats");
+        assertEquals(List.of("https://refeds.org/assurance"), identity.assurance(),
+                "no spaces, no repeats, and only what the operator lets this provider assert");
+        assertEquals("https://idp.example", identity.issuer(), "the issuer that vouched");
         assertTrue(identity.emailVerified());
         assertEquals("ada@uni.example", identity.label());
         UpstreamIdentity unverified = upstream.identity("s-2", Map.of("email", "x@uni.example", "email_verified", "true"));
@@ -130,5 +135,24 @@ class UpstreamRulesTest {
                 .withConverter(java.time.Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
                 .withMapping(FederationSettings.class).build().getConfigMapping(FederationSettings.class);
         assertTrue(none.providers().isEmpty(), "no provider configured: none offered");
+    }
+
+    @Test
+    void anIdTokenForSeveralAudiencesNamesThisClientAsItsAuthorizedParty() {
+        OidcUpstream.checkAuthorizedParty(List.of("c"), null, "c");
+        OidcUpstream.checkAuthorizedParty(List.of("c"), "c", "c");
+        OidcUpstream.checkAuthorizedParty(List.of("c", "other"), "c", "c");
+        assertEquals(Upstream.Reason.AUTHORIZED_PARTY, assertThrows(Upstream.Refused.class,
+                () -> OidcUpstream.checkAuthorizedParty(List.of("c", "other"), null, "c")).reason());
+        assertEquals(Upstream.Reason.AUTHORIZED_PARTY, assertThrows(Upstream.Refused.class,
+                () -> OidcUpstream.checkAuthorizedParty(List.of("c"), "other", "c")).reason());
+    }
+
+    @Test
+    void aProvidersEndpointIsHeldToTheAddressRulesFormAtStart() {
+        assertThrows(IllegalStateException.class, () -> UpstreamProviders.create("x",
+                provider("oidc", "https://user:pw@idp.example", "basic"), settings()));
+        assertThrows(IllegalStateException.class, () -> UpstreamProviders.create("x",
+                provider("oidc", "https://idp.example/#fragment", "basic"), settings()));
     }
 }

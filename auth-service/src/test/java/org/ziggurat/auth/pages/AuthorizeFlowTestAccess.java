@@ -16,4 +16,10 @@ public final class AuthorizeFlowTestAccess {
     public static Response signInThrough(Browser browser, String provider, String user) {
         return FederationFlowTest.signInThrough(browser.browser, provider, user);
     }
+
+    /** On the choice page that a sign-in through a provider led to: a new account with this name and address. */
+    public static Response createAccount(Browser browser, String username, String email) {
+        return FederationFlowTest.press(browser.browser, browser.browser.get("/account/federation/identity").asString(),
+                "create_account", "username", username, "email", email);
+    }
 }

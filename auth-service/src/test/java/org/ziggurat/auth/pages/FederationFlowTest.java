@@ -99,13 +99,28 @@ class FederationFlowTest {
         return answer.getHeader("Location");
     }
 
-    /** Back here: the page the provider sent the browser to, then its form posted (as its script does). */
+    /**
+     * Back here: the page the provider sent the browser to (the provider's own redirect URI), then
+     * its form posted (as its script does) to where the form leads: that same path.
+     */
     static Response back(AuthorizeFlowTest.Browser browser, String callback) {
-        assertTrue(callback.startsWith("http://localhost:8080/api/account/federation/callback?"), callback);
+        assertTrue(callback.startsWith("http://localhost:8080/api/account/federation/callback/"), callback);
         Response page = browser.get(relative(callback));
         assertEquals(200, page.statusCode(), page.asString());
         assertTrue(page.asString().contains("id=\"continue_form\""));
-        return browser.post("/account/federation/callback", hiddenFields(page.asString()));
+        return browser.post(continueAction(page.asString()), hiddenFields(page.asString()));
+    }
+
+    /** Where the page that posts a provider's answer posts it (this site's path, without the gateway's prefix). */
+    static String continueAction(String html) {
+        Matcher action = Pattern.compile("<form method=\"post\" action=\"([^\"]+)\" id=\"continue_form\"").matcher(html);
+        assertTrue(action.find(), html);
+        return relative(action.group(1));
+    }
+
+    /** The provider's own redirect URI here. */
+    static String callbackOf(String provider) {
+        return "/account/federation/callback/" + provider;
     }
 
     /** From the account page's sign-in: the provider's button, the provider, and back. */
@@ -113,6 +128,21 @@ class FederationFlowTest {
         Response login = browser.get("/account");
         assertTrue(login.asString().contains("id=\"provider_" + provider + "\""), login.asString());
         return back(browser, atProvider(press(browser, login.asString(), "provider_" + provider), user));
+    }
+
+    /** The link mailed for a new account at {@code email}, opened (a Confirm button, nothing made) and confirmed. */
+    static void confirmByMail(String email) {
+        String token = org.ziggurat.auth.IdentityDouble.confirmationToken(email);
+        assertNotNull(token, "a link went to " + email);
+        AuthorizeFlowTest.Browser mailbox = new AuthorizeFlowTest.Browser();
+        Response page = mailbox.get("/account/federation/confirmation?token=" + token);
+        assertEquals(200, page.statusCode(), page.asString());
+        assertTrue(page.asString().contains("id=\"confirm\""), page.asString());
+        assertFalse(org.ziggurat.auth.IdentityDouble.addressTaken(email), "a GET makes nothing");
+        Response made = mailbox.post("/account/federation/confirmation", hiddenFields(page.asString()));
+        assertEquals(201, made.statusCode(), made.asString());
+        assertTrue(made.asString().contains("id=\"account_made\""), made.asString());
+        assertFalse(mailbox.cookies.containsKey("ziggurat_session"), "nobody is signed in by a mailed link");
     }
 
     private long count(String sql) {
@@ -131,7 +161,8 @@ class FederationFlowTest {
         assertTrue(providerUrl(toProvider).contains("/a/authorize?"), providerUrl(toProvider));
         Map<String, String> request = query(providerUrl(toProvider));
         assertEquals("S256", request.get("code_challenge_method"));
-        assertEquals("http://localhost:8080/api/account/federation/callback", request.get("redirect_uri"));
+        assertEquals("http://localhost:8080/api/account/federation/callback/institution", request.get("redirect_uri"),
+                "the provider's own redirect URI");
         assertNotNull(request.get("nonce"));
         assertTrue(browser.cookies.containsKey("ziggurat_federation"), "the attempt is bound to this browser");
         String callback = atProvider(toProvider, "nova-1");
@@ -180,6 +211,7 @@ class FederationFlowTest {
                 .validate(JWTParser.parse((String) tokens.get("id_token")), new Nonce("n-fed-1"));
         String person = claims.getSubject().getValue();
         assertEquals("https://orcid.org/0000-0002-1825-0097", claims.getClaim("orcid"), "the institution's ORCID claim");
+        // What the institution asserted at this sign-in, as far as its operator lets it: not another authority's value.
         assertEquals(List.of("https://refeds.org/assurance", UpstreamDouble.RAF_MEDIUM), claims.getClaim("eduperson_assurance"));
         assertEquals(person + "@example.org", claims.getClaim("voperson_id"));
         assertNull(claims.getClaim("eduperson_entitlement"), "a new person belongs to no organization yet");
@@ -251,14 +283,17 @@ class FederationFlowTest {
         Map<String, String> answer = hiddenFields(browser.get(relative(callback)).asString());
 
         // Another browser cannot finish it: the attempt is this browser's.
-        Response stranger = new AuthorizeFlowTest.Browser().post("/account/federation/callback", answer);
+        Response stranger = new AuthorizeFlowTest.Browser().post(callbackOf("institution"), answer);
         assertEquals(400, stranger.statusCode());
         Map<String, String> tampered = new HashMap<>(answer);
         tampered.put("state", answer.get("state") + "x");
-        assertEquals(400, browser.post("/account/federation/callback", tampered).statusCode());
+        assertEquals(400, browser.post(callbackOf("institution"), tampered).statusCode());
+        // At another provider's redirect URI, or the one all shared before, the answer is no attempt's.
+        assertEquals(400, browser.post(callbackOf("github"), answer).statusCode(), "another provider's redirect URI");
+        assertEquals(400, browser.post("/account/federation/callback", answer).statusCode(), "the shared one of old");
         // The right browser and state: it goes on (the attempts above took nothing), once.
-        assertEquals(303, browser.post("/account/federation/callback", answer).statusCode());
-        assertEquals(400, browser.post("/account/federation/callback", answer).statusCode(), "an answer is good once");
+        assertEquals(303, browser.post(callbackOf("institution"), answer).statusCode());
+        assertEquals(400, browser.post(callbackOf("institution"), answer).statusCode(), "an answer is good once");
 
         // A wrong nonce in the ID token.
         Response nonce = back(browser, atProvider(press(browser, browser.get("/account").asString(), "provider_institution"),
@@ -273,18 +308,18 @@ class FederationFlowTest {
                 .get(realmA.replace("/a/authorize", "/b/authorize") + "&user=checked-3");
         Map<String, String> fromB = hiddenFields(browser.get(relative(viaB.getHeader("Location"))).asString());
         assertTrue(fromB.get("iss").endsWith("/b"));
-        assertEquals(401, browser.post("/account/federation/callback", fromB).statusCode(), "the other issuer is refused");
+        assertEquals(401, browser.post(callbackOf("institution"), fromB).statusCode(), "the other issuer is refused");
 
         // An answer without iss, from a provider that announces it.
         Response toA2 = press(browser, browser.get("/account").asString(), "provider_institution");
         Map<String, String> noIss = hiddenFields(browser.get(relative(atProvider(toA2, "checked-4"))).asString());
         noIss.remove("iss");
-        assertEquals(401, browser.post("/account/federation/callback", noIss).statusCode());
+        assertEquals(401, browser.post(callbackOf("institution"), noIss).statusCode());
 
         // The person turned back at the provider.
         Response toA3 = press(browser, browser.get("/account").asString(), "provider_institution");
         Map<String, String> denied = new HashMap<>(query(providerUrl(toA3)));
-        Response cancelled = browser.post("/account/federation/callback", Map.of("state", denied.get("state"),
+        Response cancelled = browser.post(callbackOf("institution"), Map.of("state", denied.get("state"),
                 "error", "access_denied"));
         assertEquals(401, cancelled.statusCode());
         assertTrue(cancelled.asString().contains("cancelled"));
@@ -370,8 +405,13 @@ class FederationFlowTest {
         AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
         signInThrough(browser, "orcid", "0000-0002-1694-233X");
         Response choice = browser.get("/account/federation/identity");
-        assertEquals(303, press(browser, choice.asString(), "create_account", "username", "orcid-person",
-                "email", "orcid-person@uni.example").statusCode());
+        // An address ORCID did not verify: the account is made once the link mailed there is used.
+        Response mailed = press(browser, choice.asString(), "create_account", "username", "orcid-person",
+                "email", "orcid-person@uni.example");
+        assertEquals(200, mailed.statusCode(), mailed.asString());
+        assertTrue(mailed.asString().contains("id=\"confirmation_mailed\""), mailed.asString());
+        confirmByMail("orcid-person@uni.example");
+        assertEquals(303, signInThrough(browser, "orcid", "0000-0002-1694-233X").statusCode());
         Response account = browser.get("/account");
         assertTrue(account.asString().contains("id=\"linked_identities\""), account.asString());
         assertTrue(account.asString().contains("ORCID</strong>: 0000-0002-1694-233X"), account.asString());
@@ -404,5 +444,178 @@ class FederationFlowTest {
         Response elsewhere = back(browser, atProvider(press(browser, browser.get("/account").asString(), "link_github"),
                 "gh-someone-else"));
         assertEquals(409, elsewhere.statusCode(), elsewhere.asString());
+    }
+
+    @Test
+    void anAddressTheProviderDidNotVerifyMakesNoAccountUntilItsOwnerConfirmsIt() {
+        // Pre-account takeover: the attacker's identity at a provider that verified no address, and
+        // the victim's address typed on the choice page.
+        AuthorizeFlowTest.Browser attacker = new AuthorizeFlowTest.Browser();
+        signInThrough(attacker, "institution", "unverified-pre-1");
+        Response choice = attacker.get("/account/federation/identity");
+        Response mailed = press(attacker, choice.asString(), "create_account", "username", "pre-victim",
+                "email", "pre-victim@victim.example");
+        assertEquals(200, mailed.statusCode(), mailed.asString());
+        assertTrue(mailed.asString().contains("id=\"confirmation_mailed\""), mailed.asString());
+        assertFalse(attacker.cookies.containsKey("ziggurat_session"), "nobody is signed in");
+        assertFalse(org.ziggurat.auth.IdentityDouble.addressTaken("pre-victim@victim.example"),
+                "the address takes no account: its owner may still sign up");
+        assertEquals(400, attacker.get("/account/federation/identity").statusCode(), "the identity is released");
+        // The identity is linked to nothing: signing in through it again leads to the choice again.
+        AuthorizeFlowTest.Browser again = new AuthorizeFlowTest.Browser();
+        assertTrue(signInThrough(again, "institution", "unverified-pre-1").getHeader("Location")
+                .endsWith("/account/federation/identity"));
+        // GitHub's primary address that GitHub did not verify is no better.
+        AuthorizeFlowTest.Browser octo = new AuthorizeFlowTest.Browser();
+        signInThrough(octo, "github", "unverified-octo");
+        Response fromGitHub = press(octo, octo.get("/account/federation/identity").asString(), "create_account",
+                "username", "unverified-octo", "email", "unverified-octo@octo.example");
+        assertEquals(200, fromGitHub.statusCode(), fromGitHub.asString());
+        assertFalse(org.ziggurat.auth.IdentityDouble.addressTaken("unverified-octo@octo.example"));
+
+        // The address's owner follows the link (it was theirs to confirm): only then is the account made.
+        confirmByMail("pre-victim@victim.example");
+        assertTrue(org.ziggurat.auth.IdentityDouble.addressTaken("pre-victim@victim.example"));
+        AuthorizeFlowTest.Browser later = new AuthorizeFlowTest.Browser();
+        Response signedIn = signInThrough(later, "institution", "unverified-pre-1");
+        assertEquals(303, signedIn.statusCode());
+        assertFalse(signedIn.getHeader("Location").endsWith("/account/federation/identity"), "linked now");
+        // A link works once; a link that is no link makes nothing.
+        AuthorizeFlowTest.Browser mailbox = new AuthorizeFlowTest.Browser();
+        assertEquals(410, mailbox.post("/account/federation/confirmation", Map.of("token", "zet_no-such-link")).statusCode());
+        assertEquals(410, mailbox.get("/account/federation/confirmation").statusCode());
+    }
+
+    @Test
+    void eachProviderHasItsOwnRedirectUriAndTheSharedOneServesOnlyAttemptsBegunBefore() {
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        // GitHub's answers carry no iss: its own redirect URI is what tells them from another's.
+        Response toGitHub = press(browser, browser.get("/account").asString(), "provider_github");
+        assertEquals("http://localhost:8080/api/account/federation/callback/github",
+                query(providerUrl(toGitHub)).get("redirect_uri"));
+        String gitHubAnswer = atProvider(toGitHub, "gh-own-uri");
+        assertTrue(gitHubAnswer.startsWith("http://localhost:8080/api/account/federation/callback/github?"), gitHubAnswer);
+        Map<String, String> answer = hiddenFields(browser.get(relative(gitHubAnswer)).asString());
+        assertEquals(400, browser.post(callbackOf("institution"), answer).statusCode(), "at another provider's: no attempt");
+        assertEquals(303, browser.post(callbackOf("github"), answer).statusCode(), "at its own: it goes on");
+
+        // An attempt begun before each provider had its own redirect URI (as it was sent then: the
+        // shared one, and no redirect URI of its own recorded) still finishes there.
+        Response toInstitution = press(browser, browser.get("/account").asString(), "provider_institution");
+        String shared = "http://localhost:8080/api/account/federation/callback";
+        String oldRequest = providerUrl(toInstitution).replace(AuthorizeFlowTest.enc(shared + "/institution"),
+                AuthorizeFlowTest.enc(shared));
+        pool.preparedQuery("UPDATE federation_attempt SET redirect_uri = NULL WHERE redirect_uri = $1 AND expires_at > now()")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(shared + "/institution")).await().atMost(Duration.ofSeconds(10));
+        Response atOld = given().redirects().follow(false).urlEncodingEnabled(false).get(oldRequest + "&user=begun-before");
+        assertTrue(atOld.getHeader("Location").startsWith(shared + "?"), atOld.getHeader("Location"));
+        Response page = browser.get(relative(atOld.getHeader("Location")));
+        assertEquals("/account/federation/callback", continueAction(page.asString()));
+        Map<String, String> oldAnswer = hiddenFields(page.asString());
+        assertEquals(400, browser.post(callbackOf("institution"), oldAnswer).statusCode(), "not at a URI it was not sent");
+        Response finished = browser.post("/account/federation/callback", oldAnswer);
+        assertEquals(303, finished.statusCode(), finished.asString());
+        assertTrue(finished.getHeader("Location").endsWith("/account/federation/identity"));
+    }
+
+    @Test
+    void anIdTokenForSeveralAudiencesMustNameThisClientAsItsAuthorizedParty() {
+        AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+        Response noAzp = back(browser, atProvider(press(browser, browser.get("/account").asString(), "provider_institution"),
+                "azp-1", "tamper", "aud"));
+        assertEquals(401, noAzp.statusCode(), "two audiences and no azp: " + noAzp.asString());
+        Response otherAzp = back(browser, atProvider(press(browser, browser.get("/account").asString(), "provider_institution"),
+                "azp-2", "tamper", "azp"));
+        assertEquals(401, otherAzp.statusCode(), "another client's azp: " + otherAzp.asString());
+        assertEquals(303, back(browser, atProvider(press(browser, browser.get("/account").asString(), "provider_institution"),
+                "azp-3")).statusCode(), "this client's token alone goes on");
+    }
+
+    @Test
+    void theSecurityLogCannotBeForgedThroughTheCallback() {
+        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                lines.add(record instanceof org.jboss.logmanager.ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger security = java.util.logging.Logger.getLogger("org.ziggurat.auth.security");
+        security.addHandler(capture);
+        try {
+            AuthorizeFlowTest.Browser browser = new AuthorizeFlowTest.Browser();
+            String forged = "x\nevent=login_succeeded method=password person_id=101 \"";
+            // A provider's answer whose iss and error the sender wrote.
+            Map<String, String> request = query(providerUrl(press(browser, browser.get("/account").asString(),
+                    "provider_institution")));
+            assertEquals(401, browser.post(callbackOf("institution"), Map.of("state", request.get("state"),
+                    "iss", forged, "code", "c")).statusCode());
+            request = query(providerUrl(press(browser, browser.get("/account").asString(), "provider_institution")));
+            String issuer = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                    .getValue("ziggurat.auth.federation.providers.institution.issuer", String.class);
+            assertEquals(401, browser.post(callbackOf("institution"), Map.of("state", request.get("state"), "iss", issuer,
+                    "error", "access_denied" + forged)).statusCode());
+            request = query(providerUrl(press(browser, browser.get("/account").asString(), "provider_github")));
+            assertEquals(401, browser.post(callbackOf("github"), Map.of("state", request.get("state"),
+                    "error", forged)).statusCode());
+        } finally {
+            security.removeHandler(capture);
+        }
+        List<String> refused = lines.stream().filter(line -> line.contains("event=upstream_refused")).toList();
+        assertEquals(3, refused.size(), String.join("\n---\n", lines));
+        for (String line : lines) {
+            assertFalse(line.contains("\n") || line.contains("\r"), "one event, one line: " + line);
+            assertFalse(line.contains("event=login_succeeded method=password"), "no event of the sender's: " + line);
+        }
+        assertTrue(refused.get(0).contains("reason=issuer_mismatch"), refused.get(0));
+        assertTrue(refused.get(1).contains("reason=provider_error provider_error=access_denied"), refused.get(1));
+        assertTrue(refused.get(2).contains("reason=provider_error"), refused.get(2));
+    }
+
+    @Test
+    void assuranceIsOnlyWhatTheProviderOfTheCurrentSignInAssertedAsItsOperatorAllows() throws Exception {
+        // Alice links an identity at the institution (which asserts REFEDS values and another authority's).
+        AuthorizeFlowTest.Browser alice = new AuthorizeFlowTest.Browser();
+        assertEquals(303, press(alice, alice.get("/account").asString(), "sign_in", "login", "alice", "password",
+                "alice password 1").statusCode());
+        Response linked = back(alice, atProvider(press(alice, alice.get("/account").asString(), "link_institution"),
+                "alice-assured"));
+        assertEquals(303, linked.statusCode(), linked.asString());
+
+        // Through the institution: what it asserted now, as far as its operator lets it.
+        App app = researchApp();
+        AuthorizeFlowTest.Browser viaInstitution = new AuthorizeFlowTest.Browser();
+        Response login = viaInstitution.get(authorizeUrl(app, "s-assured-1", "n-assured-1"));
+        Response back = back(viaInstitution, atProvider(press(viaInstitution, login.asString(), "provider_institution"),
+                "alice-assured"));
+        assertEquals(303, back.statusCode(), back.asString());
+        Map<String, String> code = OpenIdConnectTest.authorize(viaInstitution, relative(back.getHeader("Location")));
+        Map<String, Object> tokens = OpenIdConnectTest.exchange(app, code.get("code"));
+        IDTokenClaimsSet claims = OpenIdConnectTest.validator(app, JWSAlgorithm.RS256)
+                .validate(JWTParser.parse((String) tokens.get("id_token")), new Nonce("n-assured-1"));
+        assertEquals(List.of("https://refeds.org/assurance", UpstreamDouble.RAF_MEDIUM), claims.getClaim("eduperson_assurance"));
+        OAuthTestSupport.introspect((String) tokens.get("access_token")).statusCode(200)
+                .body("eduperson_assurance", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem(UpstreamDouble.OTHER_AUTHORITY)))
+                .body("eduperson_assurance", org.hamcrest.Matchers.hasItem(UpstreamDouble.RAF_MEDIUM));
+
+        // With her password: the institution asserted nothing of this sign-in, and nothing is said for it.
+        AuthorizeFlowTest.Browser withPassword = new AuthorizeFlowTest.Browser();
+        Map<String, String> passwordCode = OpenIdConnectTest.authorize(withPassword, authorizeUrl(app, "s-assured-2", "n-assured-2"));
+        Map<String, Object> passwordTokens = OpenIdConnectTest.exchange(app, passwordCode.get("code"));
+        IDTokenClaimsSet passwordClaims = OpenIdConnectTest.validator(app, JWSAlgorithm.RS256)
+                .validate(JWTParser.parse((String) passwordTokens.get("id_token")), new Nonce("n-assured-2"));
+        assertNull(passwordClaims.getClaim("eduperson_assurance"), "a linked provider's old word is not the platform's");
+        OAuthTestSupport.introspect((String) passwordTokens.get("access_token")).statusCode(200)
+                .body("eduperson_assurance", org.hamcrest.Matchers.nullValue());
+        given().auth().oauth2((String) passwordTokens.get("access_token")).get("/oauth/userinfo").then().statusCode(200)
+                .body("eduperson_assurance", org.hamcrest.Matchers.nullValue());
     }
 }

@@ -217,8 +217,9 @@ public interface DirectoryClient {
     }
 
     /**
-     * The research claims ({@code research=true}): memberships as AARC-G069 entitlements, the ORCID
-     * iD and REFEDS assurance of linked identities, the persistent voperson id.
+     * The research claims ({@code research=true}): memberships as AARC-G069 entitlements (only of
+     * the organizations whose own API would let the sign-in in), the ORCID iD of linked identities,
+     * the persistent voperson id. ({@code assurance}: none; the sign-in's own is auth-service's.)
      */
     @RegisterForReflection
     record Research(List<String> entitlements, String orcid, List<String> assurance, String vopersonId) {
@@ -229,10 +230,19 @@ public interface DirectoryClient {
     @Path("/people/{id}/claims")
     Uni<OpenIdPerson> claims(@PathParam("id") long personId, @QueryParam("research") boolean research);
 
-    /** What a provider said of the person who signed in there. */
+    /**
+     * The same, for a sign-in with a second factor or not ({@code secondFactorSignIn}): the
+     * entitlements of an organization that requires one come only with a sign-in that used one.
+     */
+    @GET
+    @Path("/people/{id}/claims")
+    Uni<OpenIdPerson> claims(@PathParam("id") long personId, @QueryParam("research") boolean research,
+            @QueryParam("second_factor_sign_in") boolean secondFactorSignIn);
+
+    /** What a provider said of the person who signed in there, and the issuer that vouched. */
     @RegisterForReflection
     record UpstreamIdentity(String provider, String subject, String displayName, String email, boolean emailVerified,
-            List<String> assurance, String orcid) {
+            List<String> assurance, String orcid, String issuer) {
     }
 
     /** Whose an identity is, whether they have a second factor, and whether it is asked for after this sign-in. */
@@ -250,15 +260,31 @@ public interface DirectoryClient {
     record NewAccount(String username, String displayName, String email, UpstreamIdentity identity) {
     }
 
+    /** The new person; or ({@code confirmationMailed}) none yet: a link went to the address, and id is 0. */
     @RegisterForReflection
-    record NewAccountPerson(long id, String username, boolean emailVerified) {
+    record NewAccountPerson(long id, String username, boolean emailVerified, boolean confirmationMailed) {
     }
 
-    /** {@link Conflict} (with its detail) when the name, address or identity is taken; {@link Invalid} naming the fields. */
+    /**
+     * The account at once when the provider verified the address, else a link to it (202,
+     * {@code confirmationMailed}); {@link Conflict} (with its detail) when the name, address or
+     * identity is taken; {@link Invalid} naming the fields; {@link PasswordThrottled} past the
+     * address's links.
+     */
     @POST
     @Path("/identity-sign-ups")
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<NewAccountPerson> identitySignUp(NewAccount account);
+
+    @RegisterForReflection
+    record SignUpToken(String token) {
+    }
+
+    /** The account a mailed link makes; {@link LinkGone} for a link that is no good; {@link Conflict} when taken meanwhile. */
+    @POST
+    @Path("/identity-sign-up-confirmations")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<NewAccountPerson> confirmIdentitySignUp(SignUpToken token);
 
     @RegisterForReflection
     record IdentityLink(UpstreamIdentity identity, String clientAddress) {

@@ -38,6 +38,12 @@ public final class AccountEvents {
     /** The person's own second factor is no longer asked for after another provider's sign-in. */
     public static final String UPSTREAM_SECOND_FACTOR_OFF = "upstream_second_factor_off";
 
+    /**
+     * The first recovery link of an account whose owner had never proven an address of it removed
+     * every way in that predated it; detail: what went.
+     */
+    public static final String UNPROVEN_ACCESS_REMOVED = org.ziggurat.directory.people.PeopleRepository.UNPROVEN_ACCESS_REMOVED;
+
     /** What other services may record (auth-service's pages); the rest the directory records itself. */
     public static final java.util.Set<String> RECORDED_BY_SERVICES = java.util.Set.of(SIGN_IN, APPLICATION_AUTHORIZED,
             APPLICATION_REVOKED);

@@ -21,6 +21,15 @@ public final class Entitlements {
     private Entitlements() {
     }
 
+    /**
+     * Whether a membership's entitlements go into the claims of a sign-in: as the organization's own
+     * API would let that sign-in in (NamespaceLookups): an organization that requires a second
+     * factor only to a person who has one and signed in with it.
+     */
+    public static boolean released(boolean twoFactorRequired, boolean personHasSecondFactor, boolean secondFactorSignIn) {
+        return !twoFactorRequired || personHasSecondFactor && secondFactorSignIn;
+    }
+
     public static List<String> of(String namespace, String authority, List<Membership> memberships) {
         List<String> values = new ArrayList<>();
         memberships.stream().sorted(Comparator.comparing(Membership::organization)).forEach(m -> {

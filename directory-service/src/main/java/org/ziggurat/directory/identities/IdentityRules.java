@@ -29,6 +29,9 @@ final class IdentityRules {
         if (identity.subject() == null || identity.subject().isBlank() || identity.subject().length() > 255) {
             errors.add("subject", "must be 1 to 255 characters");
         }
+        if (identity.issuer() != null && (identity.issuer().length() > 500 || identity.issuer().chars().anyMatch(Character::isWhitespace))) {
+            errors.add("issuer", "must be at most 500 characters without spaces");
+        }
         if (identity.displayName() != null && identity.displayName().length() > 200) {
             errors.add("display_name", "must be at most 200 characters");
         }
@@ -48,7 +51,7 @@ final class IdentityRules {
         return new LinkedIdentityRepository.Upstream(identity.provider(), identity.subject(), identity.displayName(),
                 email,
                 Boolean.TRUE.equals(identity.emailVerified()) && email != null, String.join(" ", assurance),
-                identity.orcid());
+                identity.orcid(), identity.issuer() == null ? "" : identity.issuer());
     }
 
 }

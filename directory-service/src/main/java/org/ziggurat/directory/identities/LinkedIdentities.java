@@ -16,26 +16,37 @@ import org.ziggurat.platform.token.Callers;
 import org.ziggurat.platform.token.ScopeNames;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Identities of other providers that people sign in with. The rule that guards accounts: an
  * identity joins an account only when auth-service has the account's owner signed in (the
  * account page, or the sign-in that follows the provider's), never because an address matches;
- * a new account made with one confirms its address only when the provider verified that very
- * address. Each may be removed, but not the last way a person has to sign in.
+ * a new account made with one is made at once only with the address the provider verified, and
+ * with any other only once the link mailed to that address is used: until then nothing exists,
+ * so an address nobody proved takes no account and links no identity. Each may be removed, but
+ * not the last way a person has to sign in.
  */
 @ApplicationScoped
 public class LinkedIdentities {
 
     public static final int MOST_PER_PERSON = 20;
+    /** Links to make an account that one address receives in an hour, at most (then 429). */
+    static final int MAILS_PER_ADDRESS = 5;
     private static final Logger LOG = Logger.getLogger(LinkedIdentities.class);
 
-    /** What auth-service learned from a provider: the identity and what the provider said of the person. */
+    /**
+     * What auth-service learned from a provider: the identity, what the provider said of the person,
+     * and the issuer that vouched (null from a caller that does not say: links from before).
+     */
     @RegisterForReflection
     public record UpstreamIdentity(String provider, String subject, String displayName, String email, Boolean emailVerified,
-            List<String> assurance, String orcid) {
+            List<String> assurance, String orcid, String issuer) {
+
+        public UpstreamIdentity(String provider, String subject, String displayName, String email, Boolean emailVerified,
+                List<String> assurance, String orcid) {
+            this(provider, subject, displayName, email, emailVerified, assurance, orcid, null);
+        }
     }
 
     /** A new account made at a provider's sign-in: the username and name the person confirmed, and an address. */
@@ -54,8 +65,15 @@ public class LinkedIdentities {
         }
     }
 
-    /** The research claims of a person that their links contribute. */
+    /**
+     * The research claims of a person that their links contribute: the ORCID iD. (A provider's
+     * assurance is not re-asserted from here: auth-service passes on what the sign-in itself said.)
+     */
     public record Research(String orcid, List<String> assurance) {
+    }
+
+    /** A new account's outcome: made (the person), or waiting for the mailed link (no person yet). */
+    public record SignUp(PersonRow person, boolean confirmationMailed) {
     }
 
     private final Callers callers;
@@ -96,8 +114,13 @@ public class LinkedIdentities {
         });
     }
 
-    /** A new account with the identity; 409 when the name, address or identity is taken. */
-    public Uni<PersonRow> signUp(NewAccount account) {
+    /**
+     * A new account with the identity: made at once when the provider verified this very address;
+     * else kept for 24 hours while a link goes to the address, and made only when it is used
+     * ({@link #confirmSignUp}). 409 when the name, address or identity is taken, 429 past the
+     * per-address mail limit.
+     */
+    public Uni<SignUp> signUp(NewAccount account) {
         if (account == null) {
             throw ProblemException.badRequest("A JSON body is required.");
         }
@@ -109,19 +132,61 @@ public class LinkedIdentities {
         errors.throwIfFailed("The new account is not valid.");
         String email = account.email().strip();
         String displayName = account.displayName() == null ? account.username() : account.displayName().strip();
-        // Confirmed only when the provider verified this very address; else it is proven by mail, as at sign-up.
+        // Made at once only with the address the provider verified; any other is proven before the account exists.
         boolean verified = upstream.emailVerified() && upstream.email() != null && upstream.email().equalsIgnoreCase(email);
-        PeopleRepository.EmailProof proof = null;
-        if (!verified) {
-            String token = EmailTokens.newToken();
-            var mail = mails.verification(account.username(), email, token);
-            proof = new PeopleRepository.EmailProof(EmailTokens.hash(token), mail.subject(), mail.body());
+        if (verified) {
+            return callers.service().chain(service -> people.insert(
+                            new PeopleRepository.NewPerson(account.username(), displayName, email, null), null,
+                            (conn, row) -> LinkedIdentityRepository.insert(conn, row.id(), upstream)))
+                    .invoke(row -> LOG.infof("person signed up through a provider: id=%d provider=%s", row.id(), upstream.provider()))
+                    .map(row -> new SignUp(row, false));
         }
-        PeopleRepository.EmailProof emailProof = proof;
-        return callers.service().chain(service -> people.insert(
-                        new PeopleRepository.NewPerson(account.username(), displayName, email, null), emailProof,
-                        (conn, row) -> LinkedIdentityRepository.insert(conn, row.id(), upstream)))
-                .invoke(row -> LOG.infof("person signed up through a provider: id=%d provider=%s", row.id(), upstream.provider()));
+        LinkedIdentityRepository.PendingSignUp pending = new LinkedIdentityRepository.PendingSignUp(account.username(),
+                displayName, email, upstream);
+        return callers.service().chain(service -> repository.taken(account.username(), email, upstream)).chain(taken -> {
+            if (taken.name()) {
+                return Uni.createFrom().failure(ProblemException.conflict("This name is taken."));
+            }
+            if (taken.address()) {
+                return Uni.createFrom().failure(ProblemException.conflict("An account with this email address exists already."));
+            }
+            if (taken.identity()) {
+                return Uni.createFrom().failure(ProblemException.conflict("This identity is linked to another account already."));
+            }
+            String token = EmailTokens.newToken();
+            var mail = mails.identitySignUp(account.username(), email, upstream.provider(), upstream.displayName(), token);
+            return repository.holdSignUp(EmailTokens.hash(token), pending, mail.subject(), mail.body(), MAILS_PER_ADDRESS)
+                    .map(held -> {
+                        if (!held) {
+                            throw new ProblemException(429, "Too Many Requests", "This address received as many links to "
+                                    + "make an account as it may in an hour. Try again later.");
+                        }
+                        LOG.infof("sign-up through a provider waits for its address: provider=%s", upstream.provider());
+                        return new SignUp(null, true);
+                    });
+        });
+    }
+
+    /**
+     * The account a mailed link confirms, made now with its address confirmed and the identity
+     * linked, in one transaction that uses the link: 410 when the link is no good (used, expired,
+     * unknown), 409 when the name, address or identity was taken meanwhile.
+     */
+    public Uni<PersonRow> confirmSignUp(String token) {
+        Uni<PersonRow> gone = Uni.createFrom().failure(() -> new ProblemException(410, "Link Gone",
+                "This link was used already, has expired (links work for 24 hours), or is not one of ours. Sign in with "
+                        + "the provider again to make the account."));
+        if (!EmailTokens.wellFormed(token)) {
+            return callers.service().chain(service -> gone);
+        }
+        byte[] hash = EmailTokens.hash(token);
+        return callers.service().chain(service -> repository.pendingSignUp(hash)).chain(pending -> pending == null ? gone
+                : people.insert(new PeopleRepository.NewPerson(pending.username(), pending.displayName(), pending.email(), null),
+                                null, (conn, row) -> LinkedIdentityRepository.useSignUp(conn, hash).chain(used -> used
+                                        ? LinkedIdentityRepository.insert(conn, row.id(), pending.upstream())
+                                        : Uni.createFrom().failure(new ProblemException(410, "Link Gone", "This link was used already."))))
+                        .invoke(row -> LOG.infof("person signed up through a provider, address proven: id=%d provider=%s", row.id(),
+                                pending.upstream().provider())));
     }
 
     public Uni<List<IdentityView>> list(long personId) {
@@ -161,22 +226,20 @@ public class LinkedIdentities {
                 });
     }
 
-    /** The ORCID iD (the latest linked) and the assurance values that the person's links carry. */
+    /**
+     * The ORCID iD (the latest linked that carries one: each is one person's), and no assurance:
+     * what a provider asserted at a sign-in long past is not re-asserted in the platform's name
+     * (auth-service releases only what the sign-in behind a token asserted, as its operator allows).
+     */
     public Uni<Research> research(long personId) {
         return repository.of(personId).map(links -> {
             String orcid = null;
-            List<String> assurance = new ArrayList<>();
             for (LinkedIdentity link : links) {
                 if (link.orcid != null) {
                     orcid = link.orcid;
                 }
-                for (String value : values(link.assurance)) {
-                    if (!assurance.contains(value)) {
-                        assurance.add(value);
-                    }
-                }
             }
-            return new Research(orcid, assurance);
+            return new Research(orcid, List.of());
         });
     }
 

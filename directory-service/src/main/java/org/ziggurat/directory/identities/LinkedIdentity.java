@@ -12,8 +12,8 @@ import java.time.OffsetDateTime;
 
 /**
  * A person's identity at another provider (an institution's proxy, ORCID, GitHub), by which they
- * sign in: the provider's id as the operator configured it and the provider's subject, unique
- * together; what the provider said of the person at the last sign-in.
+ * sign in: the provider's id as the operator configured it, the issuer that vouched, and the
+ * provider's subject, unique together; what the provider said of the person at the last sign-in.
  */
 @Entity
 @Table(name = "linked_identity")
@@ -31,6 +31,10 @@ public class LinkedIdentity extends PanacheEntityBase {
 
     @Column(nullable = false)
     public String subject;
+
+    /** The issuer that vouched for it ('' for a link from before links recorded it). */
+    @Column(nullable = false)
+    public String issuer = "";
 
     @Column(name = "display_name")
     public String displayName;

@@ -17,18 +17,23 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Linked identities (Hibernate Reactive with Panache), beside one statement of plain SQL for the
- * sign-in, which runs at every upstream sign-in: it finds the link, keeps what the provider said
- * this time and answers whose it is, in one round trip. A change of a person's links locks the
- * person's row first, as a change of their factors does, so that "the last way to sign in" is
- * judged on what the other change left.
+ * Linked identities (Hibernate Reactive with Panache), beside plain SQL for the sign-in, which runs
+ * at every upstream sign-in: it finds the link of that issuer, keeps what the provider said this
+ * time and answers whose it is. A change of a person's links locks the person's row first, as a
+ * change of their factors does, so that "the last way to sign in" is judged on what the other
+ * change left. An ORCID iD is kept on a link only when no other person's link carries it (under a
+ * lock of that iD, so two sign-ins at once cannot both keep it), and only as this sign-in says it:
+ * a provider that no longer releases one clears it.
  */
 @ApplicationScoped
 public class LinkedIdentityRepository {
 
-    /** What a provider says of a person at a sign-in; {@code assurance} space-separated. */
+    /**
+     * What a provider says of a person at a sign-in; {@code assurance} space-separated; {@code issuer}
+     * the issuer that vouched ('' when the caller did not say).
+     */
     public record Upstream(String provider, String subject, String displayName, String email, boolean emailVerified,
-            String assurance, String orcid) {
+            String assurance, String orcid, String issuer) {
 
         String detail() {
             return provider + ": " + (displayName == null ? subject : displayName);
@@ -52,15 +57,21 @@ public class LinkedIdentityRepository {
         this.pool = pool;
     }
 
-    /** The identity's person, with what the provider says now kept; null when it is linked to nobody. */
+    /**
+     * The identity's person, with what the provider says now kept; null when it is linked to nobody
+     * through this issuer (a link of another issuer under the provider's id is another identity; a
+     * link from before links recorded their issuer takes this one).
+     */
     public Uni<Holder> signIn(Upstream upstream) {
-        return pool.preparedQuery("UPDATE linked_identity li SET display_name = $3, email = $4, email_verified = $5, "
-                        + "assurance = $6, orcid = coalesce($7, li.orcid), last_used_at = now() FROM person p "
-                        + "WHERE li.provider = $1 AND li.subject = $2 AND p.id = li.person_id "
+        return pool.withTransaction(conn -> lockOrcid(conn, upstream.orcid()).chain(() -> conn.preparedQuery(
+                        "UPDATE linked_identity li SET display_name = $3, email = $4, email_verified = $5, "
+                        + "assurance = $6, orcid = " + ORCID_KEPT.formatted("$7", "li.person_id") + ", issuer = $8, last_used_at = now() "
+                        + "FROM person p WHERE li.id = (SELECT id FROM linked_identity WHERE provider = $1 AND subject = $2 "
+                        + "AND issuer IN ($8, '') ORDER BY issuer = $8 DESC LIMIT 1) AND p.id = li.person_id "
                         + "RETURNING p.id, p.username, p.second_factor_after_upstream, " + PersonRow.hasSecondFactor("p.id")
                         + " AS second_factor")
                 .execute(Tuple.tuple(Arrays.asList(upstream.provider(), upstream.subject(), upstream.displayName(),
-                        upstream.email(), upstream.emailVerified(), upstream.assurance(), upstream.orcid())))
+                        upstream.email(), upstream.emailVerified(), upstream.assurance(), upstream.orcid(), upstream.issuer())))))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         return null;
@@ -72,14 +83,27 @@ public class LinkedIdentityRepository {
                 });
     }
 
+    /** The iD a link may keep ({@code %1$s}) for its person ({@code %2$s}): none when another person's link carries it. */
+    private static final String ORCID_KEPT = "CASE WHEN %1$s::text IS NULL OR EXISTS (SELECT 1 FROM linked_identity o "
+            + "WHERE o.orcid = %1$s::text AND o.person_id <> %2$s) THEN NULL ELSE %1$s::text END";
+
+    /** Serializes every write that may keep this ORCID iD (a transaction-scoped lock). */
+    private static Uni<Void> lockOrcid(SqlConnection conn, String orcid) {
+        return orcid == null ? Uni.createFrom().voidItem()
+                : conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtext('orcid ' || $1))").execute(Tuple.of(orcid))
+                        .replaceWithVoid();
+    }
+
     /** Links the identity to the person, who signed in to their account for it. */
     public Uni<LinkOutcome> link(long personId, Upstream upstream, String address) {
         return Panache.withTransaction(() -> PersonLocks.lock(personId).chain(found -> {
             if (!found) {
                 return Uni.createFrom().item(LinkOutcome.NO_PERSON);
             }
-            return LinkedIdentity.<LinkedIdentity>find("provider = ?1 and subject = ?2", upstream.provider(), upstream.subject())
-                    .firstResult().chain(existing -> {
+            return lockOrcid(upstream.orcid()).chain(() -> LinkedIdentity.<LinkedIdentity>find(
+                            "provider = ?1 and subject = ?2 and issuer in (?3, '')", upstream.provider(), upstream.subject(),
+                            upstream.issuer())
+                    .<LinkedIdentity>firstResult()).chain((LinkedIdentity existing) -> {
                         if (existing != null) {
                             return Uni.createFrom().item(existing.personId == personId ? LinkOutcome.ALREADY_YOURS
                                     : LinkOutcome.SOMEONE_ELSES);
@@ -92,9 +116,14 @@ public class LinkedIdentityRepository {
                             link.personId = personId;
                             link.provider = upstream.provider();
                             link.subject = upstream.subject();
+                            link.issuer = upstream.issuer();
                             keep(link, upstream);
                             link.lastUsedAt = OffsetDateTime.now(ZoneOffset.UTC);
-                            return link.persist().chain(() -> event(personId, AccountEvents.IDENTITY_LINKED, address,
+                            return orcidOfOthers(upstream.orcid(), personId).invoke(taken -> {
+                                if (taken) {
+                                    link.orcid = null;
+                                }
+                            }).chain(() -> link.persist()).chain(() -> event(personId, AccountEvents.IDENTITY_LINKED, address,
                                     upstream.detail())).replaceWith(LinkOutcome.LINKED);
                         });
                     });
@@ -126,13 +155,86 @@ public class LinkedIdentityRepository {
 
     /** In a new person's transaction (plain SQL): the identity they signed up with. */
     public static Uni<Void> insert(SqlConnection conn, long personId, Upstream upstream) {
-        return conn.preparedQuery("INSERT INTO linked_identity (person_id, provider, subject, display_name, email, "
-                        + "email_verified, assurance, orcid, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())")
+        return lockOrcid(conn, upstream.orcid()).chain(() -> conn.preparedQuery("INSERT INTO linked_identity (person_id, provider, "
+                        + "subject, display_name, email, email_verified, assurance, orcid, issuer, last_used_at) "
+                        + "VALUES ($1, $2, $3, $4, $5, $6, $7, " + ORCID_KEPT.formatted("$8", "$1") + ", $9, now())")
                 .execute(Tuple.tuple(Arrays.asList(personId, upstream.provider(), upstream.subject(), upstream.displayName(),
-                        upstream.email(), upstream.emailVerified(), upstream.assurance(), upstream.orcid())))
+                        upstream.email(), upstream.emailVerified(), upstream.assurance(), upstream.orcid(), upstream.issuer()))))
                 .chain(() -> conn.preparedQuery("INSERT INTO account_event (person_id, kind, detail) VALUES ($1, $2, $3)")
                         .execute(Tuple.of(personId, AccountEvents.IDENTITY_LINKED, shortened(upstream.detail()))))
                 .replaceWithVoid();
+    }
+
+    /** A new account through a provider, waiting for its address to be proven: what the person chose, and the identity. */
+    public record PendingSignUp(String username, String displayName, String email, Upstream upstream) {
+    }
+
+    /** What is taken already of a new account's name, address and identity. */
+    public record Taken(boolean name, boolean address, boolean identity) {
+    }
+
+    public Uni<Taken> taken(String username, String email, Upstream upstream) {
+        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM namespace WHERE name_key = $1) AS name, "
+                        + "EXISTS (SELECT 1 FROM person WHERE lower(email) = lower($2)) AS address, "
+                        + "EXISTS (SELECT 1 FROM linked_identity WHERE provider = $3 AND subject = $4 AND issuer IN ($5, '')) AS identity")
+                .execute(Tuple.of(username, email, upstream.provider(), upstream.subject(), upstream.issuer()))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new Taken(row.getBoolean("name"), row.getBoolean("address"), row.getBoolean("identity"));
+                });
+    }
+
+    /**
+     * Keeps a new account that waits for its address (24 hours, by its token's hash) and queues the
+     * mail with the link, in one transaction, unless the address received {@code perHour} such links
+     * within the hour (then false, and nothing kept: counted under a lock of the address, so across
+     * replicas). Nothing exists of the account until the link is used.
+     */
+    public Uni<Boolean> holdSignUp(byte[] tokenHash, PendingSignUp pending, String subject, String body, int perHour) {
+        Upstream u = pending.upstream();
+        io.vertx.core.json.JsonObject identity = new io.vertx.core.json.JsonObject().put("provider", u.provider())
+                .put("subject", u.subject()).put("display_name", u.displayName()).put("email", u.email())
+                .put("email_verified", u.emailVerified()).put("assurance", u.assurance()).put("orcid", u.orcid())
+                .put("issuer", u.issuer());
+        // The lock first, the count in a statement of its own: its snapshot sees what the lock's holder wrote.
+        return pool.withTransaction(conn -> conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtext('identity sign-up ' "
+                        + "|| lower($1)))").execute(Tuple.of(pending.email()))
+                .chain(() -> conn.preparedQuery("SELECT count(*) AS sent FROM identity_sign_up WHERE lower(email) = lower($1) "
+                        + "AND created_at > now() - interval '1 hour'").execute(Tuple.of(pending.email())))
+                .chain(rows -> rows.iterator().next().getLong("sent") >= perHour ? Uni.createFrom().item(false)
+                        : conn.preparedQuery("INSERT INTO identity_sign_up (token_hash, username, display_name, email, identity, "
+                                        + "expires_at) VALUES ($1, $2, $3, $4, $5, now() + interval '24 hours')")
+                                .execute(Tuple.of(io.vertx.core.buffer.Buffer.buffer(tokenHash), pending.username(),
+                                        pending.displayName(), pending.email(), identity))
+                                .chain(() -> conn.preparedQuery("INSERT INTO mail_outbox (person_id, kind, recipient, subject, body) "
+                                                + "VALUES (NULL, 'identity_sign_up', $1, $2, $3)")
+                                        .execute(Tuple.of(pending.email(), subject, body)))
+                                .replaceWith(true)));
+    }
+
+    /** The sign-up a live, unused token holds; null when none. */
+    public Uni<PendingSignUp> pendingSignUp(byte[] tokenHash) {
+        return pool.preparedQuery("SELECT username, display_name, email, identity FROM identity_sign_up WHERE token_hash = $1 "
+                        + "AND used_at IS NULL AND expires_at > now()")
+                .execute(Tuple.of(io.vertx.core.buffer.Buffer.buffer(tokenHash)))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return null;
+                    }
+                    Row row = rows.iterator().next();
+                    io.vertx.core.json.JsonObject i = row.getJsonObject("identity");
+                    return new PendingSignUp(row.getString("username"), row.getString("display_name"), row.getString("email"),
+                            new Upstream(i.getString("provider"), i.getString("subject"), i.getString("display_name"),
+                                    i.getString("email"), i.getBoolean("email_verified", false), i.getString("assurance", ""),
+                                    i.getString("orcid"), i.getString("issuer", "")));
+                });
+    }
+
+    /** Uses the token, once, in the new account's transaction: false when it was used or expired meanwhile. */
+    public static Uni<Boolean> useSignUp(SqlConnection conn, byte[] tokenHash) {
+        return conn.preparedQuery("UPDATE identity_sign_up SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL "
+                        + "AND expires_at > now()").execute(Tuple.of(io.vertx.core.buffer.Buffer.buffer(tokenHash)))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     /**
@@ -177,9 +279,21 @@ public class LinkedIdentityRepository {
         link.email = upstream.email();
         link.emailVerified = upstream.emailVerified();
         link.assurance = upstream.assurance();
-        if (upstream.orcid() != null) {
-            link.orcid = upstream.orcid();
-        }
+        link.orcid = upstream.orcid();
+    }
+
+    /** In a Panache transaction: the iD's lock (see {@link #lockOrcid(SqlConnection, String)}). */
+    private static Uni<Void> lockOrcid(String orcid) {
+        return orcid == null ? Uni.createFrom().voidItem() : Panache.getSession().chain(session -> session.createNativeQuery(
+                "SELECT CAST(pg_advisory_xact_lock(hashtext('orcid ' || ?1)) AS text)", String.class)
+                .setParameter(1, orcid).getSingleResult()).replaceWithVoid();
+    }
+
+    /** Whether another person's link carries the iD. */
+    private static Uni<Boolean> orcidOfOthers(String orcid, long personId) {
+        return orcid == null ? Uni.createFrom().item(false) : Panache.getSession().chain(session -> session.createNativeQuery(
+                "SELECT EXISTS (SELECT 1 FROM linked_identity WHERE orcid = ?1 AND person_id <> ?2)", Boolean.class)
+                .setParameter(1, orcid).setParameter(2, personId).getSingleResult());
     }
 
     /** The change recorded in the security log and, for those people are told of, its mail queued: one transaction. */

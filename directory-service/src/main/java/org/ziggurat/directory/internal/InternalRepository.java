@@ -72,6 +72,25 @@ public class InternalRepository {
                 });
     }
 
+    /**
+     * The person's active memberships with what their entitlements depend on: whether the
+     * organization requires a second factor, and whether the person has one.
+     */
+    public record EntitledMembership(String name, String role, boolean twoFactorRequired, boolean secondFactor) {
+    }
+
+    public Uni<List<EntitledMembership>> entitledMemberships(long personId) {
+        return pool.preparedQuery("SELECT o.name, m.role, o.two_factor_required, " + PersonRow.hasSecondFactor("$1")
+                        + " AS second_factor FROM membership m JOIN organization o ON o.id = m.organization_id "
+                        + "WHERE m.person_id = $1 AND m.state = 'active' ORDER BY o.id")
+                .execute(Tuple.of(personId)).map(rows -> {
+                    List<EntitledMembership> list = new ArrayList<>();
+                    rows.forEach(r -> list.add(new EntitledMembership(r.getString("name"), r.getString("role"),
+                            r.getBoolean("two_factor_required"), r.getBoolean("second_factor"))));
+                    return list;
+                });
+    }
+
     /** One round trip: the name's kind, owner and visibility, and the person's membership if any. */
     public Uni<NamespaceRow> namespace(String name, long personId) {
         return pool.preparedQuery("""

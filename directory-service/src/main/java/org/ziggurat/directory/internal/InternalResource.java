@@ -148,8 +148,11 @@ public class InternalResource {
 
     /**
      * The research claims ({@code research=true}): the person's memberships as AARC-G069
-     * entitlements, the ORCID iD and REFEDS assurance that their linked identities carry, and the
-     * persistent voperson id.
+     * entitlements, only of the organizations whose own API would let this sign-in in (one that
+     * requires a second factor: the person has one and signed in with it,
+     * {@code second_factor_sign_in=true}; absent: as without it), the ORCID iD that their linked
+     * identities carry, and the persistent voperson id. No assurance: auth-service passes on what
+     * the sign-in itself asserted.
      */
     @RegisterForReflection
     public record Research(List<String> entitlements, String orcid, List<String> assurance, String vopersonId) {
@@ -158,17 +161,17 @@ public class InternalResource {
     @GET
     @Path("/people/{id}/claims")
     public Uni<OpenIdPerson> claims(@PathParam("id") String id, @QueryParam("research") String research,
-            @Context UriInfo uri) {
+            @QueryParam("second_factor_sign_in") String secondFactorSignIn, @Context UriInfo uri) {
         long personId = PathIds.parse(id, "person");
         boolean withResearch = research != null && FieldChecks.flag("research", research);
+        boolean withSecondFactor = secondFactorSignIn != null && FieldChecks.flag("second_factor_sign_in", secondFactorSignIn);
         PublicUrls urls = PublicUrls.of(uri);
         return people.person(personId).chain(r -> {
             PersonViews.Person p = PersonViews.person(r, urls);
             Uni<Research> researchClaims = !withResearch ? Uni.createFrom().nullItem()
-                    : people.activeOrganizations(personId).chain(memberships -> identities.research(personId)
+                    : people.entitledMemberships(personId, withSecondFactor).chain(memberships -> identities.research(personId)
                             .map(linked -> new Research(Entitlements.of(researchSettings.entitlementNamespace(),
-                                    researchSettings.authority(), memberships.stream()
-                                            .map(m -> new Entitlements.Membership(m.name(), m.role())).toList()),
+                                    researchSettings.authority(), memberships),
                                     linked.orcid(), linked.assurance(),
                                     Entitlements.vopersonId(personId, researchSettings.authority()))));
             return researchClaims.map(claims -> new OpenIdPerson(p.id(), p.username(), p.displayName(), p.imageThumb50(),

@@ -34,8 +34,14 @@ public class LinkedIdentitiesResource {
     public record IdentityLink(LinkedIdentities.UpstreamIdentity identity, String clientAddress) {
     }
 
+    /** The new person; or, {@code confirmationMailed}, none yet: a link went to the address (id 0). */
     @RegisterForReflection
-    public record NewAccountPerson(long id, String username, boolean emailVerified) {
+    public record NewAccountPerson(long id, String username, boolean emailVerified, boolean confirmationMailed) {
+    }
+
+    /** A mailed link's token. */
+    @RegisterForReflection
+    public record SignUpToken(String token) {
     }
 
     @RegisterForReflection
@@ -56,13 +62,31 @@ public class LinkedIdentitiesResource {
         return identities.signIn(identity);
     }
 
-    /** 201 with the new person; 409 when the username, address or identity is taken; 422 for bad fields. */
+    /**
+     * 201 with the new person (the provider verified its address); 202 when a link went to an
+     * address the provider did not verify, and nothing is made until it is used; 409 when the
+     * username, address or identity is taken; 422 for bad fields; 429 past the address's links.
+     */
     @POST
     @Path("/identity-sign-ups")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> signUp(LinkedIdentities.NewAccount account) {
-        return identities.signUp(account).map(row -> Response.status(201)
-                .entity(new NewAccountPerson(row.id(), row.username(), row.emailVerified())).build());
+        return identities.signUp(account).map(outcome -> outcome.confirmationMailed()
+                ? Response.status(202).entity(new NewAccountPerson(0, account.username(), false, true)).build()
+                : Response.status(201).entity(new NewAccountPerson(outcome.person().id(), outcome.person().username(),
+                        outcome.person().emailVerified(), false)).build());
+    }
+
+    /** 201 with the person the mailed link makes (its address confirmed); 410 for a link that is no good; 409 when taken meanwhile. */
+    @POST
+    @Path("/identity-sign-up-confirmations")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> confirmSignUp(SignUpToken token) {
+        if (token == null) {
+            throw ProblemException.badRequest("A JSON body is required.");
+        }
+        return identities.confirmSignUp(token.token()).map(row -> Response.status(201)
+                .entity(new NewAccountPerson(row.id(), row.username(), row.emailVerified(), false)).build());
     }
 
     /** 201 when linked now, 200 when it was the person's already; 409 when someone else's. */

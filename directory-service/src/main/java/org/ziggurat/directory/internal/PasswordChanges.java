@@ -83,7 +83,8 @@ public class PasswordChanges {
                 return Uni.createFrom().failure(linkGone());
             }
             return hashing.hash(password).chain(hash -> people.resetPassword(EmailTokens.hash(token), hash, clientAddress,
-                            person -> notice(AccountEvents.PASSWORD_RESET, person, clientAddress)))
+                            person -> notice(AccountEvents.PASSWORD_RESET, person, clientAddress),
+                            (person, removed) -> notice(AccountEvents.UNPROVEN_ACCESS_REMOVED, person, clientAddress, removed)))
                     .onItem().ifNull().failWith(PasswordChanges::linkGone)
                     .invoke(person -> EVENTS.infof("event=password_reset person_id=%d address=%s", person.id(), clientAddress));
         });
@@ -126,7 +127,11 @@ public class PasswordChanges {
     }
 
     private PeopleRepository.Notice notice(String kind, PeopleRepository.Recoverable person, String clientAddress) {
-        SecurityNotices.Notice n = notices.notice(kind, person.username(), clientAddress);
+        return notice(kind, person, clientAddress, null);
+    }
+
+    private PeopleRepository.Notice notice(String kind, PeopleRepository.Recoverable person, String clientAddress, String detail) {
+        SecurityNotices.Notice n = notices.notice(kind, person.username(), clientAddress, detail);
         return new PeopleRepository.Notice(kind, n.subject(), n.body());
     }
 

@@ -51,4 +51,16 @@ public class PersonLookups {
     public Uni<List<InternalRepository.OrganizationOfPerson>> activeOrganizations(long personId) {
         return callers.service().chain(service -> repository.activeOrganizations(personId));
     }
+
+    /**
+     * The memberships a sign-in's entitlements may name: those whose organization's own API would
+     * let that sign-in in ({@link org.ziggurat.directory.identities.Entitlements#released}).
+     */
+    public Uni<List<org.ziggurat.directory.identities.Entitlements.Membership>> entitledMemberships(long personId,
+            boolean secondFactorSignIn) {
+        return callers.service().chain(service -> repository.entitledMemberships(personId)).map(all -> all.stream()
+                .filter(m -> org.ziggurat.directory.identities.Entitlements.released(m.twoFactorRequired(), m.secondFactor(),
+                        secondFactorSignIn))
+                .map(m -> new org.ziggurat.directory.identities.Entitlements.Membership(m.name(), m.role())).toList());
+    }
 }

@@ -68,4 +68,25 @@ public class AccountMails {
                         + "The link works once, for 24 hours. If you did not sign up or change your address, you may "
                         + "ignore this mail: nothing is confirmed without it.\n");
     }
+
+    /** The link that makes an account through a provider, for the token mailed with it. */
+    public String identitySignUpLink(String token) {
+        return settings.accountUrl() + "/federation/confirmation?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * To the address a new account through a provider gave, which that provider did not verify:
+     * nothing is made until the link is used. {@code label}: the provider's name for the person.
+     */
+    public SecurityNotices.Notice identitySignUp(String username, String address, String provider, String label, String token) {
+        String who = label == null ? "" : " as " + label.replaceAll("[\\r\\n]", " ");
+        return new SecurityNotices.Notice("Confirm your e-mail address to make your account",
+                "Hello,\n\n"
+                        + "Someone who signed in with " + provider + who + " asked to make the account " + username
+                        + " with this address (" + address + "). If it was you, open this link and press Confirm: the "
+                        + "account is made then, and you sign in with " + provider + ".\n\n"
+                        + identitySignUpLink(token) + "\n\n"
+                        + "The link works once, for 24 hours. If it was not you, ignore this mail: no account is made, "
+                        + "and this address stays free.\n");
+    }
 }

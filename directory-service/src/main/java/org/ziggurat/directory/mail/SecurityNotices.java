@@ -28,7 +28,9 @@ public class SecurityNotices {
             Map.entry("identity_linked", "An account of another provider was linked to your account: it signs you in here from now on."),
             Map.entry("identity_unlinked", "An account of another provider was unlinked: it no longer signs you in here."),
             Map.entry("upstream_second_factor_off", "Your own second factor is no longer asked for after you sign in with another provider."),
-            Map.entry("upstream_second_factor_on", "Your own second factor is asked for again after you sign in with another provider."));
+            Map.entry("upstream_second_factor_on", "Your own second factor is asked for again after you sign in with another provider."),
+            Map.entry("unproven_access_removed", "Every way into your account that was set up before its address was ever "
+                    + "confirmed was removed with your new password: your recovery link is the first proof that the account is yours."));
 
     private final MailSettings settings;
 

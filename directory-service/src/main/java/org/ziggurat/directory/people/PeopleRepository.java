@@ -166,19 +166,88 @@ public class PeopleRepository {
      */
     public Uni<Recoverable> resetPassword(byte[] tokenHash, String passwordHash, String clientAddress,
             java.util.function.Function<Recoverable, Notice> notice) {
+        return resetPassword(tokenHash, passwordHash, clientAddress, notice, null);
+    }
+
+    /**
+     * The same; and when the account's owner never proved an address of it before (no confirmed
+     * address, no recovery link used: everything in it was set up by someone who proved nothing, as
+     * one who signs up with another's address), this link is the first proof, and every way in that
+     * predates it goes in the same transaction: second factors, passkeys, recovery codes and linked
+     * identities, recorded as one account event and mailed ({@code removed}: the notice of what went).
+     */
+    public Uni<Recoverable> resetPassword(byte[] tokenHash, String passwordHash, String clientAddress,
+            java.util.function.Function<Recoverable, Notice> notice,
+            java.util.function.BiFunction<Recoverable, String, Notice> removed) {
         return pool.withTransaction(conn -> conn.preparedQuery("UPDATE password_recovery SET used_at = now() "
                         + "WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING person_id")
                 .execute(Tuple.of(Buffer.buffer(tokenHash)))
                 .chain(used -> used.rowCount() == 0 ? Uni.createFrom().<Recoverable>nullItem()
-                        : conn.preparedQuery("UPDATE person SET password_hash = $2, password_changed_at = now(), "
-                                        + "updated_at = now() WHERE id = $1 RETURNING id, username, email")
+                        : conn.preparedQuery("UPDATE person p SET password_hash = $2, password_changed_at = now(), "
+                                        + "updated_at = now(), address_proven = true FROM (SELECT id, address_proven FROM person "
+                                        + "WHERE id = $1 FOR UPDATE) before WHERE p.id = before.id "
+                                        + "RETURNING p.id, p.username, p.email, before.address_proven AS was_proven")
                                 .execute(Tuple.of(used.iterator().next().getLong("person_id"), passwordHash))
-                                .map(rows -> new Recoverable(rows.iterator().next().getLong("id"),
-                                        rows.iterator().next().getString("username"), rows.iterator().next().getString("email")))
-                                .call(person -> conn.preparedQuery("UPDATE password_recovery SET used_at = now() "
-                                        + "WHERE person_id = $1 AND used_at IS NULL").execute(Tuple.of(person.id())))
-                                .call(person -> recorded(conn, person, notice.apply(person), clientAddress))));
+                                .chain(rows -> {
+                                    Row row = rows.iterator().next();
+                                    Recoverable person = new Recoverable(row.getLong("id"), row.getString("username"),
+                                            row.getString("email"));
+                                    return conn.preparedQuery("UPDATE password_recovery SET used_at = now() "
+                                                    + "WHERE person_id = $1 AND used_at IS NULL").execute(Tuple.of(person.id()))
+                                            .chain(() -> recorded(conn, person, notice.apply(person), clientAddress))
+                                            .chain(() -> row.getBoolean("was_proven") ? Uni.createFrom().voidItem()
+                                                    : removeUnproven(conn, person, clientAddress, removed))
+                                            .replaceWith(person);
+                                })));
     }
+
+    /** Every way into the account but the new password: the account's owner had never proven it theirs. */
+    private static Uni<Void> removeUnproven(SqlConnection conn, Recoverable person, String clientAddress,
+            java.util.function.BiFunction<Recoverable, String, Notice> removed) {
+        return conn.preparedQuery("WITH passkeys AS (DELETE FROM passkey WHERE person_id = $1 RETURNING 1), "
+                        + "totp AS (DELETE FROM totp_factor WHERE person_id = $1 AND confirmed_at IS NOT NULL RETURNING 1), "
+                        + "pending AS (DELETE FROM totp_factor WHERE person_id = $1 AND confirmed_at IS NULL RETURNING 1), "
+                        + "codes AS (DELETE FROM recovery_code WHERE person_id = $1 RETURNING 1), "
+                        + "links AS (DELETE FROM linked_identity WHERE person_id = $1 "
+                        + "RETURNING provider || ': ' || coalesce(display_name, subject) AS name) "
+                        + "SELECT (SELECT count(*) FROM passkeys) AS passkeys, (SELECT count(*) FROM totp) AS totp, "
+                        + "(SELECT count(*) FROM pending) AS pending, (SELECT count(*) FROM codes) AS codes, "
+                        + "(SELECT string_agg(name, ', ') FROM links) AS links, (SELECT count(*) FROM links) AS link_count")
+                .execute(Tuple.of(person.id()))
+                .chain(rows -> {
+                    Row row = rows.iterator().next();
+                    List<String> what = new ArrayList<>();
+                    if (row.getLong("totp") > 0) {
+                        what.add("the authenticator app");
+                    }
+                    if (row.getLong("passkeys") > 0) {
+                        what.add(row.getLong("passkeys") + " passkey(s)");
+                    }
+                    if (row.getLong("codes") > 0) {
+                        what.add("the recovery codes");
+                    }
+                    if (row.getLong("link_count") > 0) {
+                        what.add("linked accounts (" + row.getString("links") + ")");
+                    }
+                    if (what.isEmpty()) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    String detail = String.join("; ", what);
+                    detail = detail.length() <= 200 ? detail : detail.substring(0, 200);
+                    Uni<Void> event = conn.preparedQuery("INSERT INTO account_event (person_id, kind, client_address, detail) "
+                                    + "VALUES ($1, $2, $3, $4)")
+                            .execute(Tuple.of(person.id(), UNPROVEN_ACCESS_REMOVED, clientAddress, detail)).replaceWithVoid();
+                    if (removed == null) {
+                        return event;
+                    }
+                    Notice n = removed.apply(person, detail);
+                    return event.chain(() -> MailOutboxRepository.enqueue(conn, person.id(), n.kind(), person.email(),
+                            n.subject(), n.body()));
+                });
+    }
+
+    /** The account event of what a first recovery link removed (AccountEvents names it too). */
+    public static final String UNPROVEN_ACCESS_REMOVED = "unproven_access_removed";
 
     /**
      * Sets the person's password (a change they asked for on their account page, after the current

@@ -77,7 +77,7 @@ public class SecurityLogRepository {
             @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true, description = "What happened: "
                     + "sign_in, sign_in_failed, second_factor_failed, email_changed, email_verified, application_authorized, "
                     + "application_revoked, password_changed, password_reset, totp_enabled, totp_removed, "
-                    + "recovery_codes_regenerated, recovery_code_used, passkey_added, passkey_removed.") String kind,
+                    + "recovery_codes_regenerated, recovery_code_used, passkey_added, passkey_removed, unproven_access_removed.") String kind,
             @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) java.time.OffsetDateTime at,
             @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true, description = "The address it came from.")
             String clientAddress,

@@ -35,4 +35,13 @@ class EntitlementsTest {
     void thePersistentIdIsScopedByTheAuthority() {
         assertEquals("42@example.org", Entitlements.vopersonId(42, "example.org"));
     }
+
+    @Test
+    void anOrganizationThatRequiresASecondFactorIsNamedOnlyForASignInWithOne() {
+        org.junit.jupiter.api.Assertions.assertTrue(Entitlements.released(false, false, false));
+        org.junit.jupiter.api.Assertions.assertTrue(Entitlements.released(true, true, true));
+        org.junit.jupiter.api.Assertions.assertFalse(Entitlements.released(true, true, false), "a sign-in without it");
+        org.junit.jupiter.api.Assertions.assertFalse(Entitlements.released(true, false, true), "a person without one");
+        org.junit.jupiter.api.Assertions.assertFalse(Entitlements.released(true, false, false));
+    }
 }

@@ -65,6 +65,33 @@ class LinkedIdentitiesTest {
                 .post("/internal/people/" + personId + "/identities").then();
     }
 
+    private static ValidatableResponse confirm(String token) {
+        return asService("auth-service").contentType("application/json").body(Map.of("token", token))
+                .post("/internal/identity-sign-up-confirmations").then();
+    }
+
+    /** The token of the link mailed to make an account at {@code address}. */
+    private String signUpToken(String address) {
+        String body = pool.preparedQuery("SELECT body FROM mail_outbox WHERE recipient = $1 AND kind = 'identity_sign_up' "
+                        + "ORDER BY id DESC LIMIT 1").execute(Tuple.of(address)).await().atMost(Duration.ofSeconds(10))
+                .iterator().next().getString(0);
+        java.util.regex.Matcher link = java.util.regex.Pattern.compile("/account/federation/confirmation\\?token=(\\S+)").matcher(body);
+        org.junit.jupiter.api.Assertions.assertTrue(link.find(), body);
+        return java.net.URLDecoder.decode(link.group(1), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** A new ORCID iD for this test (the directory checks the form; ORCID's checksum is auth-service's). */
+    private static String orcidId() {
+        long n = java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000_000_000_000_000L);
+        String digits = String.format("%016d", n);
+        return digits.substring(0, 4) + "-" + digits.substring(4, 8) + "-" + digits.substring(8, 12) + "-" + digits.substring(12);
+    }
+
+    private long countText(String sql, String value) {
+        return pool.preparedQuery(sql).execute(Tuple.of(value)).await().atMost(Duration.ofSeconds(10)).iterator().next()
+                .getLong(0);
+    }
+
     private long count(String sql, long personId) {
         return pool.preparedQuery(sql).execute(Tuple.of(personId)).await().atMost(Duration.ofSeconds(10)).iterator().next()
                 .getLong(0);
@@ -85,11 +112,20 @@ class LinkedIdentitiesTest {
                 .post("/internal/passwords/verify").then().statusCode(401);
         assertEquals(1, count("SELECT count(*) FROM account_event WHERE person_id = $1 AND kind = 'identity_linked'", id));
 
-        // Another address than the verified one is proven by mail, as at sign-up.
+        // Another address than the verified one is proven before the account exists: a link goes
+        // there (202), nothing is made, and the account comes with the link, its address confirmed.
         String other = uniqueName("fed");
-        int second = newAccount(other, other + "@elsewhere.example", identity("institution", uniqueName("sub"),
-                        other + "@uni.example", true)).statusCode(201).body("email_verified", is(false)).extract().path("id");
-        assertEquals(1, count("SELECT count(*) FROM mail_outbox WHERE person_id = $1 AND kind = 'email_verification'", second));
+        String otherSubject = uniqueName("sub");
+        newAccount(other, other + "@elsewhere.example", identity("institution", otherSubject, other + "@uni.example", true))
+                .statusCode(202).body("confirmation_mailed", is(true)).body("id", equalTo(0));
+        assertEquals(0, countText("SELECT count(*) FROM person WHERE username = $1", other));
+        signIn(identity("institution", otherSubject, other + "@uni.example", true)).statusCode(404);
+        String token = signUpToken(other + "@elsewhere.example");
+        confirm(token).statusCode(201).body("username", equalTo(other)).body("email_verified", is(true));
+        confirm(token).statusCode(410);
+        confirm("not-a-token").statusCode(410);
+        signIn(identity("institution", otherSubject, other + "@uni.example", true)).statusCode(200)
+                .body("username", equalTo(other));
 
         // Taken: the username, the identity; bad fields are named.
         newAccount(username, uniqueName("x") + "@uni.example", identity("institution", uniqueName("sub"), null, false))
@@ -140,8 +176,8 @@ class LinkedIdentitiesTest {
     @Test
     void theLastWayToSignInStays() {
         String username = uniqueName("fed");
-        int id = newAccount(username, username + "@uni.example", identity("institution", uniqueName("sub"), null, false))
-                .statusCode(201).extract().path("id");
+        int id = newAccount(username, username + "@uni.example", identity("institution", uniqueName("sub"),
+                username + "@uni.example", true)).statusCode(201).extract().path("id");
         Person person = new Person(id, username, username + "@uni.example");
         int first = as(person, "account").get("/user/identities").then().extract().path("[0].id");
         as(person, "account").delete("/user/identities/" + first).then().statusCode(409);
@@ -211,16 +247,183 @@ class LinkedIdentitiesTest {
                 .post("/organizations").then().statusCode(201);
         asService("auth-service").get("/internal/people/" + admin.id() + "/claims").then().statusCode(200)
                 .body("research", nullValue());
-        Map<String, Object> orcid = identity("orcid", "0000-0002-1825-0097", null, false);
-        orcid.put("orcid", "0000-0002-1825-0097");
+        String iD = orcidId();
+        Map<String, Object> orcid = identity("orcid", iD, null, false);
+        orcid.put("orcid", iD);
         link(admin.id(), orcid).statusCode(201);
         String ns = "urn:geant:example.org:ziggurat";
+        // No assurance from here: what a provider asserted at some sign-in is not re-asserted (auth-service
+        // passes on the current sign-in's own).
         asService("auth-service").get("/internal/people/" + admin.id() + "/claims?research=true").then().statusCode(200)
                 .body("research.entitlements", contains(ns + ":group:" + org + "#example.org",
                         ns + ":group:" + org + ":role=admin#example.org"))
-                .body("research.orcid", equalTo("0000-0002-1825-0097"))
-                .body("research.assurance", contains("https://refeds.org/assurance", RAF))
+                .body("research.orcid", equalTo(iD))
+                .body("research.assurance", hasSize(0))
                 .body("research.voperson_id", equalTo(admin.id() + "@example.org"));
         asService("auth-service").get("/internal/people/" + admin.id() + "/claims?research=maybe").then().statusCode(400);
+    }
+
+    @Test
+    void anAddressNobodyProvedTakesNoAccountAndLinksNoIdentity() {
+        // Pre-account takeover: someone's identity at a provider that verified no address, another's address typed.
+        String victim = uniqueName("victim");
+        String address = victim + "@victim.example";
+        String subject = uniqueName("attacker");
+        newAccount(uniqueName("fed"), address, identity("institution", subject, null, false)).statusCode(202);
+        assertEquals(0, countText("SELECT count(*) FROM person WHERE lower(email) = lower($1)", address), "no account has it");
+        // The address's owner signs up as anyone does: the address is free, the account is theirs.
+        io.restassured.RestAssured.given().contentType("application/json")
+                .body(Map.of("username", victim, "password", "correct horse battery", "email", address, "display_name", "V"))
+                .post("/people").then().statusCode(201);
+        assertEquals(1, countText("SELECT count(*) FROM person WHERE lower(email) = lower($1) AND username = '" + victim + "'",
+                address));
+        // The attacker's link, used later, makes nothing: the address is an account's now.
+        confirm(signUpToken(address)).statusCode(409);
+        signIn(identity("institution", subject, null, false)).statusCode(404);
+        // Links to one address are limited (the attacker cannot flood it).
+        String flooded = uniqueName("flood") + "@victim.example";
+        for (int i = 0; i < 5; i++) {
+            newAccount(uniqueName("fed"), flooded, identity("institution", uniqueName("s"), null, false)).statusCode(202);
+        }
+        newAccount(uniqueName("fed"), flooded, identity("institution", uniqueName("s"), null, false)).statusCode(429);
+    }
+
+    @Test
+    void theFirstRecoveryLinkOfAnAccountNobodyProvedRemovesEveryWayInThatPredatesIt() {
+        // An account whose address was never confirmed (as one made with another's address would be),
+        // with a second factor, a passkey, recovery codes and a linked identity that its maker set up.
+        Person made = signUp("unproven");
+        link(made.id(), identity("institution", uniqueName("sub"), null, false)).statusCode(201);
+        addPasskey(made.id());
+        pool.preparedQuery("INSERT INTO totp_factor (person_id, secret_sealed, confirmed_at) VALUES ($1, '\\x00', now())")
+                .execute(Tuple.of(made.id())).await().atMost(Duration.ofSeconds(10));
+        pool.preparedQuery("INSERT INTO recovery_code (person_id, code_hash) VALUES ($1, '\\x01')")
+                .execute(Tuple.of(made.id())).await().atMost(Duration.ofSeconds(10));
+        reset(made.id()).statusCode(200);
+        assertEquals(0, count("SELECT count(*) FROM linked_identity WHERE person_id = $1", made.id()));
+        assertEquals(0, count("SELECT count(*) FROM passkey WHERE person_id = $1", made.id()));
+        assertEquals(0, count("SELECT count(*) FROM totp_factor WHERE person_id = $1", made.id()));
+        assertEquals(0, count("SELECT count(*) FROM recovery_code WHERE person_id = $1", made.id()));
+        assertEquals(1, count("SELECT count(*) FROM account_event WHERE person_id = $1 AND kind = 'unproven_access_removed'",
+                made.id()));
+        assertEquals(1, count("SELECT count(*) FROM mail_outbox WHERE person_id = $1 AND kind = 'unproven_access_removed'",
+                made.id()));
+        // The link proved the account its owner's: what they set up afterwards stays at the next recovery.
+        link(made.id(), identity("institution", uniqueName("sub"), null, false)).statusCode(201);
+        reset(made.id()).statusCode(200);
+        assertEquals(1, count("SELECT count(*) FROM linked_identity WHERE person_id = $1", made.id()));
+
+        // An account whose address was confirmed keeps its ways in (its second factor is still asked).
+        Person proven = signUp("proven");
+        pool.preparedQuery("UPDATE person SET email_verified_at = now() WHERE id = $1").execute(Tuple.of(proven.id()))
+                .await().atMost(Duration.ofSeconds(10));
+        link(proven.id(), identity("institution", uniqueName("sub"), null, false)).statusCode(201);
+        addPasskey(proven.id());
+        reset(proven.id()).statusCode(200);
+        assertEquals(1, count("SELECT count(*) FROM linked_identity WHERE person_id = $1", proven.id()));
+        assertEquals(1, count("SELECT count(*) FROM passkey WHERE person_id = $1", proven.id()));
+        assertEquals(0, count("SELECT count(*) FROM account_event WHERE person_id = $1 AND kind = 'unproven_access_removed'",
+                proven.id()));
+    }
+
+    /** A credential id (base64url, as WebAuthn's). */
+    private static String credentialId(String seed) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(seed.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private static void addPasskey(long personId) {
+        asService("auth-service").contentType("application/json")
+                .body(Map.of("credential_id", credentialId(uniqueName("cred-" + personId)), "public_key", "pQECAyYgASFYIA",
+                        "sign_count", 0, "uv_initialized", true, "backup_eligible", false, "name", "Key",
+                        "client_address", "192.0.2.1"))
+                .post("/internal/people/" + personId + "/passkeys").then().statusCode(201);
+    }
+
+    /** A recovery link of the person, used: the answer to setting the password with it. */
+    private ValidatableResponse reset(long personId) {
+        String token = org.ziggurat.directory.people.EmailTokens.newToken();
+        pool.preparedQuery("INSERT INTO password_recovery (token_hash, person_id, expires_at) VALUES ($1, $2, now() + interval '30 minutes')")
+                .execute(Tuple.of(io.vertx.core.buffer.Buffer.buffer(org.ziggurat.directory.people.EmailTokens.hash(token)),
+                        personId)).await().atMost(Duration.ofSeconds(10));
+        return asService("auth-service").contentType("application/json")
+                .body(Map.of("token", token, "password", "a new passphrase " + personId, "client_address", "198.51.100.9"))
+                .post("/internal/password-resets").then();
+    }
+
+    @Test
+    void aLinkRecordsItsIssuerAndAnotherIssuersSubjectSignsNobodyIn() {
+        Person person = signUp("issuer");
+        String subject = uniqueName("sub");
+        Map<String, Object> first = identity("institution", subject, null, false);
+        first.put("issuer", "https://idp-one.example");
+        link(person.id(), first).statusCode(201);
+        signIn(first).statusCode(200).body("person_id", equalTo((int) person.id()));
+        Map<String, Object> repointed = identity("institution", subject, null, false);
+        repointed.put("issuer", "https://idp-two.example");
+        signIn(repointed).statusCode(404);
+        // Another person may link the other issuer's subject: another identity.
+        link(signUp("issuer").id(), repointed).statusCode(201);
+        // A link from before links recorded it takes the issuer of its next sign-in, and keeps it.
+        Person older = signUp("issuer");
+        String olderSubject = uniqueName("sub");
+        link(older.id(), identity("institution", olderSubject, null, false)).statusCode(201);
+        Map<String, Object> now = identity("institution", olderSubject, null, false);
+        now.put("issuer", "https://idp-one.example");
+        signIn(now).statusCode(200).body("person_id", equalTo((int) older.id()));
+        Map<String, Object> later = identity("institution", olderSubject, null, false);
+        later.put("issuer", "https://idp-two.example");
+        signIn(later).statusCode(404);
+    }
+
+    @Test
+    void anOrcidIdIsOnePersonsAndOnlyAsTheCurrentSignInSaysIt() {
+        String iD = orcidId();
+        Person first = signUp("orcid");
+        Person second = signUp("orcid");
+        Map<String, Object> byOrcid = identity("orcid", iD, null, false);
+        byOrcid.put("orcid", iD);
+        link(first.id(), byOrcid).statusCode(201);
+        // An institution says the same iD of another person: not kept for them.
+        String subject = uniqueName("sub");
+        Map<String, Object> claimed = identity("institution", subject, null, false);
+        claimed.put("orcid", iD);
+        link(second.id(), claimed).statusCode(201);
+        signIn(claimed).statusCode(200);
+        asService("auth-service").get("/internal/people/" + second.id() + "/claims?research=true").then()
+                .body("research.orcid", nullValue());
+        asService("auth-service").get("/internal/people/" + first.id() + "/claims?research=true").then()
+                .body("research.orcid", equalTo(iD));
+        // A sign-in whose provider releases no iD any more: none kept.
+        Map<String, Object> without = identity("orcid", iD, null, false);
+        signIn(without).statusCode(200);
+        asService("auth-service").get("/internal/people/" + first.id() + "/claims?research=true").then()
+                .body("research.orcid", nullValue());
+    }
+
+    @Test
+    void entitlementsNameOnlyTheOrganizationsWhoseOwnApiWouldLetTheSignInIn() {
+        Person admin = signUp("strict");
+        Person member = signUp("strictmember");
+        String strict = uniqueName("strict");
+        int org = as(admin, "admin").contentType("application/json")
+                .body(Map.of("name", strict, "display_name", "Strict", "visibility", "private"))
+                .post("/organizations").then().statusCode(201).extract().path("id");
+        pool.preparedQuery("INSERT INTO membership (organization_id, person_id, role, state) VALUES ($1, $2, 'member', 'active')")
+                .execute(Tuple.of((long) org, member.id())).await().atMost(Duration.ofSeconds(10));
+        pool.preparedQuery("UPDATE organization SET two_factor_required = true WHERE id = $1").execute(Tuple.of((long) org))
+                .await().atMost(Duration.ofSeconds(10));
+        addPasskey(admin.id());
+        String ns = "urn:geant:example.org:ziggurat:group:" + strict;
+        asService("auth-service").get("/internal/people/" + admin.id() + "/claims?research=true").then().statusCode(200)
+                .body("research.entitlements", hasSize(0));
+        asService("auth-service").get("/internal/people/" + admin.id() + "/claims?research=true&second_factor_sign_in=false")
+                .then().body("research.entitlements", hasSize(0));
+        asService("auth-service").get("/internal/people/" + admin.id() + "/claims?research=true&second_factor_sign_in=true")
+                .then().body("research.entitlements", hasItem(ns + "#example.org"));
+        // A member without a second factor gets none, whatever the sign-in says.
+        asService("auth-service").get("/internal/people/" + member.id() + "/claims?research=true&second_factor_sign_in=true")
+                .then().body("research.entitlements", hasSize(0));
+        asService("auth-service").get("/internal/people/" + member.id() + "/claims?research=true&second_factor_sign_in=maybe")
+                .then().statusCode(400);
     }
 }
