@@ -86,7 +86,9 @@ public class EmailAddressRepository {
                     SecurityNotices.Notice notice = mails.notice(holder);
                     return countMail(conn, personId, email)
                             .chain(() -> conn.preparedQuery("UPDATE person SET email = $2, email_verified_at = NULL, "
-                                    + "public_email = NULL, updated_at = now() WHERE id = $1").execute(Tuple.of(personId, email)))
+                                    // The proof was of the old address: a recovery through the new one, unproven,
+                                    // is a first recovery again (it removes the ways in set up before it).
+                                    + "address_proven = false, public_email = NULL, updated_at = now() WHERE id = $1").execute(Tuple.of(personId, email)))
                             .chain(() -> proof(conn, personId, email, tokenHash, verification))
                             .chain(() -> conn.preparedQuery("INSERT INTO account_event (person_id, kind, client_address, detail) "
                                     + "VALUES ($1, 'email_changed', $2, $3)").execute(Tuple.of(personId, clientAddress, email)))

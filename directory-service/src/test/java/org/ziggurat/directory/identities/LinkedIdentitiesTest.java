@@ -324,6 +324,18 @@ class LinkedIdentitiesTest {
         assertEquals(1, count("SELECT count(*) FROM passkey WHERE person_id = $1", proven.id()));
         assertEquals(0, count("SELECT count(*) FROM account_event WHERE person_id = $1 AND kind = 'unproven_access_removed'",
                 proven.id()));
+
+        // Proven once, then moved to an address nobody proved (one who took an account over and put another's
+        // address on it, then added a way in): the recovery through that address removes it.
+        Person moved = signUp("moved");
+        pool.preparedQuery("UPDATE person SET email_verified_at = now() WHERE id = $1").execute(Tuple.of(moved.id()))
+                .await().atMost(Duration.ofSeconds(10));
+        as(moved, "user", "account").contentType("application/json")
+                .body(Map.of("email", uniqueName("elsewhere") + "@example.org", "password", "correct horse battery"))
+                .put("/user/email").then().statusCode(200);
+        addPasskey(moved.id());
+        reset(moved.id()).statusCode(200);
+        assertEquals(0, count("SELECT count(*) FROM passkey WHERE person_id = $1", moved.id()));
     }
 
     /** A credential id (base64url, as WebAuthn's). */
