@@ -394,6 +394,9 @@ class BadInputTest {
         if (request.matches("PATCH /[^/]+/vocab/schemes/[^/?\\s]+([?\\s].*)?")) {
             return "vocab.scheme"; // as for organizations: an object naming no field it knows, updated_at moves
         }
+        if (request.matches("PATCH /[^/]+/vocab/schemes/[^/?\\s]+/concepts/[^/?\\s]+([?\\s].*)?")) {
+            return "vocab.concept,vocab.scheme"; // as for schemes: a known-nothing object; its updated_at and the scheme's revision move
+        }
         if (request.matches("POST /user/email/verification-mails([?\\s].*)?")) {
             // Asks for a new link (the address is not confirmed): it takes no body, so any body is one.
             return "directory.email_verification,directory.mail_outbox";
