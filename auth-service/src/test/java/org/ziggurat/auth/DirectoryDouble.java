@@ -43,6 +43,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             Map.entry("ivy", new Person(109, "ivy", "ivy password 9")),
             // jo changes the password through the API (PersonDataTest): signed out here after.
             Map.entry("jo", new Person(110, "jo", "jo password 10")),
+            // The platform's operator (ziggurat.auth.operators=990 in the tests).
+            Map.entry("opal", new Person(990, "opal", "opal password 0")),
             // kai signs in through a provider, then with his own second factor (FederationFlowTest).
             Map.entry("kai", new Person(111, "kai", "kai password 11")),
             // lee's session grows old before lee adds ways in (RecentSignInTest).

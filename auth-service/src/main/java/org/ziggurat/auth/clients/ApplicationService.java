@@ -66,9 +66,13 @@ public class ApplicationService {
         return create(caller.requireUser(), body, null, operators.actsAsOperator(caller));
     }
 
-    /** {@code registration}: for a client that registers itself (RFC 7591), else null. */
+    /**
+     * A client that registers itself (RFC 7591): never with the platform's name, whoever's token it
+     * brings. The token may be an operator's issued to any application that asked for admin; an
+     * operator names an application after the platform through /applications, with their own token.
+     */
     public Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration) {
-        return create(owner, f, registration, platformName.isOperator(owner));
+        return create(owner, f, registration, false);
     }
 
     private Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration,
@@ -92,17 +96,21 @@ public class ApplicationService {
         return update(caller.requireUser(), id, body, replace, null, operators.actsAsOperator(caller));
     }
 
-    /** {@code registrationMetadata}: a registered client's other metadata (RFC 7592 PUT), else null. */
+    /**
+     * A registered client's metadata replaced (RFC 7592 PUT) with its registration access token:
+     * never to the platform's name (as {@link #create(long, ApplicationFields, ApplicationRepository.Registration)}).
+     */
     public Uni<ApplicationRow> update(long owner, long id, ApplicationFields f, boolean replace,
             String registrationMetadata) {
-        return update(owner, id, f, replace, registrationMetadata, platformName.isOperator(owner));
+        return update(owner, id, f, replace, registrationMetadata, false);
     }
 
     private Uni<ApplicationRow> update(long owner, long id, ApplicationFields f, boolean replace,
             String registrationMetadata, boolean mayTakeThePlatformsName) {
-        refuseThePlatformsName(mayTakeThePlatformsName, f.name());
         checkAuthorizationLifetime(f);
         return owned(id, owner).chain(app -> {
+            // A name an operator gave stays through the owner's other changes (a PUT sends it again).
+            refuseThePlatformsName(mayTakeThePlatformsName || app.name().equals(f.name()), f.name());
             if (f.confidential() != null && f.confidential() != app.confidential()) {
                 throw ProblemException.invalidField("confidential", "cannot change: create a new application instead");
             }

@@ -46,6 +46,29 @@ class ClientRegistrationTest {
         return given().header("Authorization", "Bearer " + token).contentType("application/json");
     }
 
+    /**
+     * A client that registers itself never takes the platform's name, even with an operator's token:
+     * that token may be one issued to any application that asked the operator for admin. An
+     * operator names an application after the platform through /applications with their own token.
+     */
+    @Test
+    void aRegistrationNeverTakesThePlatformsName() {
+        String operator = post("/oauth/token", null, "grant_type", "password", "username", "opal", "password",
+                "opal password 0", "scope", "admin").statusCode(200).extract().path("access_token");
+        Map<String, Object> named = notebook();
+        named.put("client_name", "Ziggurat CLI");
+        bearer(operator).body(named).post("/oauth/register").then().statusCode(400)
+                .body("error", equalTo("invalid_client_metadata"));
+        Map<String, Object> registered = bearer(operator).body(notebook()).post("/oauth/register").then().statusCode(201)
+                .extract().as(Map.class);
+        Map<String, Object> renamed = new HashMap<>(notebook());
+        renamed.put("client_id", registered.get("client_id"));
+        renamed.put("client_name", "Ziggurat notes");
+        bearer((String) registered.get("registration_access_token")).body(renamed)
+                .put("/oauth/register/" + registered.get("client_id")).then().statusCode(400)
+                .body("error", equalTo("invalid_client_metadata"));
+    }
+
     @Test
     void aToolRegistersItselfAndManagesItsRegistration() {
         String admin = aliceToken("admin");
