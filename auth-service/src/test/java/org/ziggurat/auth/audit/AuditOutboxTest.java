@@ -130,6 +130,8 @@ class AuditOutboxTest {
                 .getList());
         assertEquals(List.of("user", "write"), told("authorization.changed", subject).get(0).getJsonObject("data")
                 .getJsonArray("scopes").getList(), "the grant widened");
+        assertEquals(app.clientId(), told("authorization.revoked", subject).get(0).getJsonObject("data").getString("client_id"),
+                "events-service knows the application by the client of the token that made a webhook");
     }
 
     @Test

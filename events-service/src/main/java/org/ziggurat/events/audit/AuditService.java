@@ -31,10 +31,12 @@ public class AuditService {
 
     private final AuditRepository repository;
     private final Operators operators;
+    private final AuditFollowUps followUps;
 
-    AuditService(AuditRepository repository, Operators operators) {
+    AuditService(AuditRepository repository, Operators operators, AuditFollowUps followUps) {
         this.repository = repository;
         this.operators = operators;
+        this.followUps = followUps;
     }
 
     /** An event a service tells of, as that service: 403 for any other caller, 422 for what is not one. */
@@ -57,7 +59,9 @@ public class AuditService {
         if (occurredAt == null) {
             throw ProblemException.invalidField("time", "is required (ISO 8601)");
         }
-        return repository.record(source, sourceId, type, subject, actorId, data, occurredAt);
+        // The follow-up also when the event was recorded before: an earlier telling may have failed after it.
+        return repository.record(source, sourceId, type, subject, actorId, data, occurredAt)
+                .chain(() -> followUps.told(source, type, data));
     }
 
     /** A page of the stream for an operator, oldest first after {@code afterId}. */

@@ -49,7 +49,7 @@ public class OwnerNotices {
                 + ", was disabled: " + owed.reason() + "\n\n";
         if (WebhookSubscription.CREATOR.equals(owed.cause())) {
             return new DirectoryClient.AdminNotice("webhook_creator_left",
-                    "A webhook of " + owed.namespace() + " stopped: its creator is no longer an admin",
+                    "A webhook of " + owed.namespace() + " stopped: the rights it was made with are gone",
                     what + "Nothing is sent to it until one of you makes it active again (PATCH its \"active\" to true), "
                             + "and whoever does answers for it from then on; events recorded meanwhile are kept. If nobody "
                             + "here should receive them, delete it.\n");

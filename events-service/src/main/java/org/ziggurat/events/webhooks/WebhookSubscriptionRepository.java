@@ -28,11 +28,38 @@ public class WebhookSubscriptionRepository {
                         : made.<WebhookSubscription>persist().call(saved -> audit("webhook.created", saved, saved.creatorId))));
     }
 
+    /**
+     * Every active webhook made through the client (by the person; by anyone when null) disabled as
+     * one whose creator lost their rights, in one transaction, each in the audit stream; their ids.
+     */
+    public Uni<List<Long>> disableMadeThrough(String clientId, Long person, String reason) {
+        return Panache.withTransaction(() -> (person == null
+                ? WebhookSubscription.<WebhookSubscription>find("state = ?1 AND creatorClientId = ?2", WebhookSubscription.ACTIVE,
+                        clientId)
+                : WebhookSubscription.<WebhookSubscription>find("state = ?1 AND creatorClientId = ?2 AND creatorId = ?3",
+                        WebhookSubscription.ACTIVE, clientId, person))
+                .withLock(jakarta.persistence.LockModeType.PESSIMISTIC_WRITE).<WebhookSubscription>list()
+                .call(found -> io.smallrye.mutiny.Multi.createFrom().iterable(found).onItem().transformToUniAndConcatenate(s -> {
+                    s.state = WebhookSubscription.DISABLED;
+                    s.disabledCause = WebhookSubscription.CREATOR;
+                    s.disabledReason = reason;
+                    s.noticeDueAt = s.namespace == null ? null : WebhookService.now();
+                    s.updatedAt = WebhookService.now();
+                    return AuditRepository.recordOwn("webhook.disabled", "webhook/" + s.id, null, data(s)
+                            .put("creator_id", s.creatorId).put("reason", reason));
+                }).collect().last())
+                .map(found -> found.stream().map(s -> s.id).toList()));
+    }
+
     /** The change in the audit stream, in the transaction of the change. */
     private static Uni<Void> audit(String type, WebhookSubscription s, long actor) {
-        return AuditRepository.recordOwn(type, "webhook/" + s.id, actor, new JsonObject().put("webhook_id", s.id)
-                .put("stream", s.stream).put("namespace", s.namespace).put("repository", s.repository)
-                .put("target_url", s.targetUrl).put("events", java.util.Arrays.asList(s.kinds)).put("state", s.state));
+        return AuditRepository.recordOwn(type, "webhook/" + s.id, actor, data(s));
+    }
+
+    private static JsonObject data(WebhookSubscription s) {
+        return new JsonObject().put("webhook_id", s.id).put("stream", s.stream).put("namespace", s.namespace)
+                .put("repository", s.repository).put("target_url", s.targetUrl).put("events", java.util.Arrays.asList(s.kinds))
+                .put("state", s.state);
     }
 
     public Uni<List<WebhookSubscription>> at(String namespace, String repository) {
