@@ -55,8 +55,8 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
     /** The people for whom an authenticator app's enrolment was started ({@code POST /internal/people/:id/factors/totp}). */
     public static final java.util.Set<Long> TOTP_STARTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** dora, erin, fay, kai and mia have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
-    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L, 111L, 113L);
+    /** dora, erin, fay, kai, mia and opal (the operator) have a second factor (each test uses one's codes): a TOTP key ({@link #totp}) and recovery codes. */
+    public static final java.util.Set<Long> SECOND_FACTOR = java.util.Set.of(104L, 105L, 106L, 111L, 113L, 990L);
     /** How many codes were sent for each person ({@code POST /internal/second-factors/verify}), checked or refused. */
     public static final Map<Long, java.util.concurrent.atomic.AtomicInteger> SECOND_FACTOR_CHECKS =
             new java.util.concurrent.ConcurrentHashMap<>();

@@ -28,6 +28,8 @@ public final class OAuthDocs {
             @Schema(description = "The PKCE verifier (RFC 7636) of the code's challenge.") String codeVerifier,
             String username,
             @Schema(format = "password") String password,
+            @Schema(format = "password", description = "password grant without a client (the platform's own tools), for a "
+                    + "person with two-factor authentication: a code of it (TOTP or a recovery code).") String otp,
             String refreshToken,
             @Schema(description = "RFC 8628: the device code of /oauth/device_authorization.") String deviceCode,
             @Schema(description = "Space-delimited scopes: public, user, write, update, admin, openid, profile, email.")

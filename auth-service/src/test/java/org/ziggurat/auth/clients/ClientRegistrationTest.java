@@ -54,7 +54,7 @@ class ClientRegistrationTest {
     @Test
     void aRegistrationNeverTakesThePlatformsName() {
         String operator = post("/oauth/token", null, "grant_type", "password", "username", "opal", "password",
-                "opal password 0", "scope", "admin").statusCode(200).extract().path("access_token");
+                "opal password 0", "otp", org.ziggurat.auth.DirectoryDouble.RECOVERY_CODES.get(0), "scope", "admin").statusCode(200).extract().path("access_token");
         Map<String, Object> named = notebook();
         named.put("client_name", "Ziggurat CLI");
         bearer(operator).body(named).post("/oauth/register").then().statusCode(400)

@@ -5,6 +5,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.DirectoryDouble;
+import org.ziggurat.auth.OAuthTestSupport;
 import org.ziggurat.auth.OAuthTestSupport.App;
 
 import java.util.List;
@@ -12,6 +13,8 @@ import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -227,6 +230,32 @@ class SecondFactorSignInTest {
                 .body("error_description", containsString("authorization code flow"));
         post("/oauth/token", app, "grant_type", "password", "username", "dora", "password", "wrong",
                 "scope", "user").statusCode(400).body("error_description", containsString("not valid"));
+    }
+
+    /**
+     * The platform's own tools (the client-less form, how operators act) take the second factor's
+     * code with the password, so that an operator may have one; an application's password grant never
+     * carries it, even with the code.
+     */
+    @Test
+    void theClientlessPasswordGrantTakesTheSecondFactorsCode() {
+        App app = openIdApp(null);
+        post("/oauth/token", app, "grant_type", "password", "username", "opal", "password", "opal password 0", "otp",
+                DirectoryDouble.RECOVERY_CODES.get(2), "scope", "user").statusCode(400).body("error", equalTo("invalid_grant"))
+                .body("error_description", containsString("authorization code flow"));
+        post("/oauth/token", null, "grant_type", "password", "username", "opal", "password", "opal password 0",
+                "scope", "admin").statusCode(400).body("error", equalTo("invalid_grant"))
+                .body("error_description", containsString("otp"));
+        post("/oauth/token", null, "grant_type", "password", "username", "opal", "password", "opal password 0", "otp",
+                "000000", "scope", "admin").statusCode(400).body("error_description", containsString("code is not valid"));
+        post("/oauth/token", null, "grant_type", "password", "username", "opal", "password", "wrong", "otp",
+                DirectoryDouble.RECOVERY_CODES.get(2), "scope", "admin").statusCode(400)
+                .body("error_description", containsString("username or password"));
+        String token = post("/oauth/token", null, "grant_type", "password", "username", "opal", "password", "opal password 0",
+                "otp", DirectoryDouble.totp(DirectoryDouble.currentStep() + 1), "scope", "admin").statusCode(200)
+                .extract().path("access_token");
+        OAuthTestSupport.introspect(token).statusCode(200).body("active", equalTo(true)).body("client_id", nullValue())
+                .body("amr", hasItem("otp")).body("acr", equalTo("https://refeds.org/profile/mfa"));
     }
 
     @Test
