@@ -229,9 +229,8 @@ public class PeopleRepository {
                     if (row.getLong("link_count") > 0) {
                         what.add("linked accounts (" + row.getString("links") + ")");
                     }
-                    if (what.isEmpty()) {
-                        return Uni.createFrom().voidItem();
-                    }
+                    // Always said: events-service stops the webhooks its maker set up (it follows this event).
+                    what.add("the webhooks made before (stopped until an admin makes them active again)");
                     String detail = String.join("; ", what);
                     detail = detail.length() <= 200 ? detail : detail.substring(0, 200);
                     Uni<Void> event = conn.preparedQuery("INSERT INTO account_event (person_id, kind, client_address, detail) "

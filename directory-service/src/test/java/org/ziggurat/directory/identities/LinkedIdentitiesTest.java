@@ -313,6 +313,13 @@ class LinkedIdentitiesTest {
         reset(made.id()).statusCode(200);
         assertEquals(1, count("SELECT count(*) FROM linked_identity WHERE person_id = $1", made.id()));
 
+        // With nothing but the password set up, it is still said (and events-service, which follows the
+        // event in the audit stream, stops the webhooks its maker set up).
+        Person bare = signUp("bare");
+        reset(bare.id()).statusCode(200);
+        assertEquals(1, count("SELECT count(*) FROM account_event WHERE person_id = $1 AND kind = 'unproven_access_removed' "
+                + "AND detail LIKE '%webhooks made before%'", bare.id()));
+
         // An account whose address was confirmed keeps its ways in (its second factor is still asked).
         Person proven = signUp("proven");
         pool.preparedQuery("UPDATE person SET email_verified_at = now() WHERE id = $1").execute(Tuple.of(proven.id()))

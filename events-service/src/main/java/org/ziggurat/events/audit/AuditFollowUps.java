@@ -3,6 +3,8 @@ package org.ziggurat.events.audit;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 
+import java.time.OffsetDateTime;
+
 /**
  * What this service does when another tells of a change: implemented where the consequence lives
  * (the webhooks), so that the stream depends on none of them. Each is idempotent: a source tells of
@@ -10,5 +12,5 @@ import io.vertx.core.json.JsonObject;
  */
 public interface AuditFollowUps {
 
-    Uni<Void> told(String source, String type, JsonObject data);
+    Uni<Void> told(String source, String type, JsonObject data, OffsetDateTime occurredAt);
 }

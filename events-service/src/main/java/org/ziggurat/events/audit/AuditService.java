@@ -61,7 +61,7 @@ public class AuditService {
         }
         // The follow-up also when the event was recorded before: an earlier telling may have failed after it.
         return repository.record(source, sourceId, type, subject, actorId, data, occurredAt)
-                .chain(() -> followUps.told(source, type, data));
+                .chain(() -> followUps.told(source, type, data, occurredAt));
     }
 
     /** A page of the stream for an operator, oldest first after {@code afterId}. */

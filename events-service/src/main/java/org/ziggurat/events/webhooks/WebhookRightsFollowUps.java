@@ -7,53 +7,63 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.events.audit.AuditFollowUps;
 
+import java.time.OffsetDateTime;
+
 /**
- * A webhook made with a person's token issued to an application answers to that person's grant to
- * it: when auth-service tells the stream that the grant was revoked, narrowed below {@code admin},
- * or the application deleted, each such webhook is disabled as one whose creator lost their rights
- * (nothing sent, its admins told, the change in the stream) until an admin makes it active again
- * and answers for it. A namespace's admin who revokes an application therefore also stops what it
- * set up in their name.
+ * Webhooks that stop because of what another service tells the audit stream. One made with a
+ * person's token issued to an application answers to that person's grant to it: when auth-service
+ * tells that the grant was revoked, narrowed below {@code admin}, or the application deleted, each
+ * webhook made through it stops. And when directory-service tells that the first recovery link of
+ * an account nobody had proven removed every way in set up before it, the webhooks its maker set up
+ * before stop too (its namespace is the recovered owner's now, and its events would go on to the
+ * maker's receivers). Each is disabled as one whose creator lost their rights (nothing sent, its
+ * admins told, the change in the stream) until an admin makes it active again and answers for it.
  */
 @ApplicationScoped
-public class ApplicationAccessEnds implements AuditFollowUps {
+public class WebhookRightsFollowUps implements AuditFollowUps {
 
-    private static final Logger LOG = Logger.getLogger(ApplicationAccessEnds.class);
+    private static final Logger LOG = Logger.getLogger(WebhookRightsFollowUps.class);
+    private static final String AGAIN = " An admin makes it active again (PATCH its \"active\" to true), and answers for it "
+            + "from then on.";
 
     private final WebhookSubscriptionRepository subscriptions;
 
-    ApplicationAccessEnds(WebhookSubscriptionRepository subscriptions) {
+    WebhookRightsFollowUps(WebhookSubscriptionRepository subscriptions) {
         this.subscriptions = subscriptions;
     }
 
     @Override
-    public Uni<Void> told(String source, String type, JsonObject data) {
-        if (!"auth-service".equals(source)) {
-            return Uni.createFrom().voidItem();
+    public Uni<Void> told(String source, String type, JsonObject data, OffsetDateTime occurredAt) {
+        Long person = data.getValue("person_id") instanceof Number n ? n.longValue() : null;
+        if ("directory-service".equals(source) && "account.unproven_access_removed".equals(type) && person != null) {
+            return stop(new WebhookSubscriptionRepository.MadeBy(person, null, occurredAt), "Its creator's (person " + person
+                    + ") account was recovered by the owner of its address, who had never proven it theirs before: what "
+                    + "was set up before is stopped.", "unproven_account_recovered");
         }
         String clientId = data.getValue("client_id") instanceof String s ? s : null;
-        Long person = data.getValue("person_id") instanceof Number n ? n.longValue() : null;
-        if (clientId == null) {
+        if (!"auth-service".equals(source) || clientId == null) {
             return Uni.createFrom().voidItem();
         }
         return switch (type) {
-            case "application.deleted" -> stop(clientId, null, "The application " + clientId + " it was made through was "
-                    + "deleted.");
-            case "authorization.revoked" -> person == null ? Uni.createFrom().voidItem() : stop(clientId, person,
-                    "Its creator (person " + person + ") revoked the access of the application " + clientId
-                            + " it was made through.");
-            case "authorization.changed" -> person == null || data.getJsonArray("scopes", new JsonArray())
-                    .contains("admin") ? Uni.createFrom().voidItem() : stop(clientId, person, "Its creator (person " + person
-                    + ") no longer lets the application " + clientId + " it was made through act as an admin.");
+            case "application.deleted" -> stop(new WebhookSubscriptionRepository.MadeBy(null, clientId, null),
+                    "The application " + clientId + " it was made through was deleted.", "application_deleted");
+            case "authorization.revoked" -> person == null ? Uni.createFrom().voidItem()
+                    : stop(new WebhookSubscriptionRepository.MadeBy(person, clientId, null), "Its creator (person " + person
+                            + ") revoked the access of the application " + clientId + " it was made through.",
+                            "application_access_revoked");
+            case "authorization.changed" -> person == null || data.getJsonArray("scopes", new JsonArray()).contains("admin")
+                    ? Uni.createFrom().voidItem()
+                    : stop(new WebhookSubscriptionRepository.MadeBy(person, clientId, null), "Its creator (person " + person
+                            + ") no longer lets the application " + clientId + " it was made through act as an admin.",
+                            "application_access_narrowed");
             default -> Uni.createFrom().voidItem();
         };
     }
 
-    private Uni<Void> stop(String clientId, Long person, String why) {
-        return subscriptions.disableMadeThrough(clientId, person, why + " An admin makes it active again (PATCH its "
-                        + "\"active\" to true), and answers for it from then on.")
-                .invoke(stopped -> stopped.forEach(id -> LOG.warnf("event=webhook_disabled subscription_id=%d client_id=%s "
-                        + "reason=application_access_ended", id, clientId)))
+    private Uni<Void> stop(WebhookSubscriptionRepository.MadeBy madeBy, String why, String logReason) {
+        return subscriptions.disableMadeBy(madeBy, why + AGAIN)
+                .invoke(stopped -> stopped.forEach(id -> LOG.warnf("event=webhook_disabled subscription_id=%d reason=%s", id,
+                        logReason)))
                 .replaceWithVoid();
     }
 }

@@ -1,13 +1,18 @@
 package org.ziggurat.events.webhooks;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import org.ziggurat.events.audit.AuditRepository;
 import org.ziggurat.platform.data.RowMissing;
 
+import java.time.OffsetDateTime;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -29,17 +34,35 @@ public class WebhookSubscriptionRepository {
     }
 
     /**
-     * Every active webhook made through the client (by the person; by anyone when null) disabled as
-     * one whose creator lost their rights, in one transaction, each in the audit stream; their ids.
+     * Whose active webhooks: made by the person (any when null), through the client (any, or
+     * none, when null), last made active or re-targeted at or before {@code notAfter} (any time when
+     * null). Not all null.
      */
-    public Uni<List<Long>> disableMadeThrough(String clientId, Long person, String reason) {
-        return Panache.withTransaction(() -> (person == null
-                ? WebhookSubscription.<WebhookSubscription>find("state = ?1 AND creatorClientId = ?2", WebhookSubscription.ACTIVE,
-                        clientId)
-                : WebhookSubscription.<WebhookSubscription>find("state = ?1 AND creatorClientId = ?2 AND creatorId = ?3",
-                        WebhookSubscription.ACTIVE, clientId, person))
-                .withLock(jakarta.persistence.LockModeType.PESSIMISTIC_WRITE).<WebhookSubscription>list()
-                .call(found -> io.smallrye.mutiny.Multi.createFrom().iterable(found).onItem().transformToUniAndConcatenate(s -> {
+    public record MadeBy(Long person, String clientId, OffsetDateTime notAfter) {
+    }
+
+    /**
+     * Those active webhooks disabled as ones whose creator lost their rights, in one transaction,
+     * each in the audit stream; their ids.
+     */
+    public Uni<List<Long>> disableMadeBy(MadeBy madeBy, String reason) {
+        StringBuilder query = new StringBuilder("state = :active");
+        Map<String, Object> parameters = new HashMap<>(Map.of("active", WebhookSubscription.ACTIVE));
+        if (madeBy.person() != null) {
+            query.append(" AND creatorId = :person");
+            parameters.put("person", madeBy.person());
+        }
+        if (madeBy.clientId() != null) {
+            query.append(" AND creatorClientId = :client");
+            parameters.put("client", madeBy.clientId());
+        }
+        if (madeBy.notAfter() != null) {
+            query.append(" AND updatedAt <= :notAfter");
+            parameters.put("notAfter", madeBy.notAfter());
+        }
+        return Panache.withTransaction(() -> WebhookSubscription.<WebhookSubscription>find(query.toString(), parameters)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).<WebhookSubscription>list()
+                .call(found -> Multi.createFrom().iterable(found).onItem().transformToUniAndConcatenate(s -> {
                     s.state = WebhookSubscription.DISABLED;
                     s.disabledCause = WebhookSubscription.CREATOR;
                     s.disabledReason = reason;

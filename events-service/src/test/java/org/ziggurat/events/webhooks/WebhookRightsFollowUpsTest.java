@@ -24,7 +24,7 @@ import static org.ziggurat.platform.testing.NamespaceDirectoryDouble.ADMIN;
  * deleted), the webhooks made through it stop, their admins are told, and the others go on.
  */
 @QuarkusTest
-class ApplicationAccessEndsTest {
+class WebhookRightsFollowUpsTest {
 
     static RequestSpecification through(String clientId) {
         return given().header("X-Platform-Token", TestTokens.userWithClient(ADMIN, "admin", clientId, "admin", "write"));
@@ -79,6 +79,32 @@ class ApplicationAccessEndsTest {
             org.junit.jupiter.api.Assertions.assertEquals("active", state(otherApp), "made active again with an own token");
             org.junit.jupiter.api.Assertions.assertEquals("active", state(own));
             for (long id : List.of(made, otherApp, own, againThrough)) {
+                through(null).delete("/vault/webhooks/" + id).then().statusCode(204);
+            }
+        }
+    }
+
+    /**
+     * The first recovery of an account nobody had proven: the webhooks its maker set up before stop
+     * (the namespace is the address's owner's now); one made after the recovery goes on.
+     */
+    @Test
+    void theFirstRecoveryOfAnUnprovenAccountStopsTheWebhooksSetUpBefore() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            long before = webhook(through(null), receiver.url("/before"));
+            Thread.sleep(5);
+            Instant recovered = Instant.now();
+            Thread.sleep(5);
+            long after = webhook(through(null), receiver.url("/after"));
+            given().header("X-Platform-Token", TestTokens.service("directory-service")).contentType("application/json")
+                    .body(Map.of("source_id", ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE),
+                            "type", "account.unproven_access_removed", "subject", "person/" + ADMIN, "actor_id", ADMIN,
+                            "time", recovered.toString(), "data", Map.of("person_id", ADMIN, "kind", "unproven_access_removed")))
+                    .post("/internal/audit-events").then().statusCode(204);
+            through(null).get("/vault/webhooks/" + before).then().statusCode(200).body("state", equalTo("disabled"))
+                    .body("disabled_reason", containsString("never proven it theirs"));
+            org.junit.jupiter.api.Assertions.assertEquals("active", state(after));
+            for (long id : List.of(before, after)) {
                 through(null).delete("/vault/webhooks/" + id).then().statusCode(204);
             }
         }
