@@ -22,12 +22,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
 
 /**
- * The module graph inside auth-service points one way (README, "Inside"): the protocol
- * ({@code oauth}) and the machinery ({@code throughput}, {@code http}) use nothing of the domain;
- * clients nothing of tokens; tokens nothing of the authorization flow or of the grant types; and
- * nothing uses the HTTP layers ({@code pages}, {@code endpoints}, the grants API). Each grant type
- * of the token endpoint is one {@link TokenGrant}, reached only through {@link TokenGrants}.
- * Plain JUnit: no Quarkus starts.
+ * The module graph inside auth-service points one way (auth-service/README.md, "Inside"): the
+ * protocol ({@code oauth}) and the machinery ({@code throughput}, {@code http}) use nothing of the
+ * domain; clients nothing of tokens; tokens nothing of the authorization flow or of the grant
+ * types; and nothing uses the HTTP layers ({@code pages}, {@code endpoints}, the grants API). Each
+ * grant type of the token endpoint is one {@link TokenGrant}, reached only through
+ * {@link TokenGrants}. Plain JUnit: no Quarkus starts.
  */
 class ArchitectureTest extends ModuleGraphChecks {
 

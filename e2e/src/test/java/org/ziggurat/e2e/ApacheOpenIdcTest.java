@@ -22,9 +22,10 @@ import static org.ziggurat.e2e.Platform.as;
 /**
  * Apache httpd with mod_auth_openidc, from the OS's packages, in front of a research portal's pages:
  * configured with the discovery document, a client id and secret and nothing else Ziggurat-specific
- * (the README's few lines). Chromium opens a protected page, signs in at Ziggurat, approves, and
- * the page shows the claims the module validated; the module's session holds on a second page; the
- * module's logout signs the person out of Ziggurat too (RP-initiated logout with the ID token).
+ * (the few lines of docs/developers.md, "Apache httpd with mod_auth_openidc"). Chromium opens a
+ * protected page, signs in at Ziggurat, approves, and the page shows the claims the module
+ * validated; the module's session holds on a second page; the module's logout signs the person
+ * out of Ziggurat too (RP-initiated logout with the ID token).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ApacheOpenIdcTest {
@@ -96,7 +97,7 @@ class ApacheOpenIdcTest {
                   Require all granted
                 </Directory>
 
-                # The README's configuration: discovery, the application's id and secret, PKCE.
+                # As docs/developers.md has it: discovery, the application's id and secret, PKCE.
                 OIDCProviderMetadataURL %5$s/.well-known/openid-configuration
                 OIDCClientID %6$s
                 OIDCClientSecret %7$s

@@ -64,7 +64,8 @@ public final class Stack {
      * full JIT, the others the tests' usual C1-only JVM. The cache holds the loaded and linked
      * classes but not the journeys' method profiles (JEP 515, recorded by default). With them,
      * reading a concept ran at 0.82x of the same build without a cache, side by side; without
-     * them, at 1.06x and 0.93x, and start-up was the same (README, Performance).
+     * them, at 1.06x and 0.93x, and start-up was the same (the "Footprint" of
+     * bench/results/readme-performance-to-20261128.md).
      */
     static final String TRAINING_JAVA = System.getenv("ZIGGURAT_AOT_TRAINING_JAVA");
     static final String AOT_CACHE = "app.aot";

@@ -9,11 +9,12 @@ import static java.util.Map.entry;
 import static org.ziggurat.platform.testing.ModuleGraph.ROOT;
 
 /**
- * The gateway's feature packages point one way (README, "Inside"): its settings at the root;
- * who calls ({@code identity}: the access token, the platform token, the caller's address);
- * where a request goes ({@code route}: public routes, CORS, the services and their streams);
- * how much a caller may ({@code limits}); the access log; the merged API reference; and on top
- * the {@code pipeline} that takes every request through them. Plain JUnit: no Quarkus starts.
+ * The gateway's feature packages point one way (gateway/README.md, "Inside"): its settings at
+ * the root; who calls ({@code identity}: the access token, the platform token, the caller's
+ * address); where a request goes ({@code route}: public routes, CORS, the services and their
+ * streams); how much a caller may ({@code limits}); the access log; the merged API reference; and
+ * on top the {@code pipeline} that takes every request through them. Plain JUnit: no Quarkus
+ * starts.
  */
 class ArchitectureTest extends PackageGraphChecks {
 

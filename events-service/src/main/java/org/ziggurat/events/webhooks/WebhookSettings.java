@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** Webhooks: where they may point, how they are delivered and retried (README, "Webhooks"). */
+/** Webhooks: where they may point, how they are delivered and retried (docs/webhooks.md). */
 @ConfigMapping(prefix = "ziggurat.events.webhooks")
 public interface WebhookSettings {
 
