@@ -408,7 +408,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
 
     /** Checks a code as the real directory does, with its throttle: 429 after three wrong codes for a person. */
     private void verifySecondFactor(io.vertx.core.http.HttpServerRequest request, JsonObject check) {
-        if (check == null || check.getValue("person_id") == null || check.getString("code") == null) {
+        // As SecondFactorChecks: a code longer than 30 characters is no code, refused unchecked.
+        if (check == null || check.getValue("person_id") == null || check.getString("code") == null
+                || check.getString("code").length() > 30) {
             json(request, 422, "{\"status\":422}");
             return;
         }

@@ -124,9 +124,23 @@ public class ProviderHttp {
                 .onFailure(AddressRefused.class).invoke(e -> LOG.warnf("a call to a provider was refused: %s", e.getMessage()));
     }
 
-    /** The same, on a worker thread (the OpenID Connect SDK's code is blocking). */
+    /**
+     * The same, on a worker thread (the OpenID Connect SDK's code is blocking). The address is
+     * checked on this thread: handing it to another worker and waiting for it would hold one worker
+     * per call waiting for a second, and enough sign-ins at once would wait on each other until their
+     * timeouts (no worker left to do the checks).
+     */
     public Reply sendBlocking(String method, String url, Map<String, String> headers, String body) {
-        return send(method, url, headers, body).await().atMost(timeout.plusSeconds(2));
+        Target target;
+        try {
+            target = checkBlocking(url);
+        } catch (AddressRefused e) {
+            LOG.warnf("a call to a provider was refused: %s", e.getMessage());
+            throw e;
+        } catch (RuntimeException e) {
+            throw new DependencyUnavailable("the provider's address cannot be checked", e);
+        }
+        return exchange(target, method, headers, body).await().atMost(timeout.plusSeconds(2));
     }
 
     /** The provider's key set (its jwks_uri), by the same rules: a 200 with a body, else an IOException. */

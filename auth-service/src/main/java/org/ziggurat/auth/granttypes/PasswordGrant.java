@@ -125,7 +125,9 @@ public class PasswordGrant implements TokenGrant {
                             + " (or use the device flow)."));
         }
         return directory.verifySecondFactor(new DirectoryClient.SecondFactorCheck(person.userId(), code, clientAddress))
-                .onFailure(DirectoryClient.PasswordRefused.class).transform(e -> {
+                // Invalid: not the shape of a code at all (too long), which the directory refuses unchecked.
+                .onFailure(e -> e instanceof DirectoryClient.PasswordRefused || e instanceof DirectoryClient.Invalid)
+                .transform(e -> {
                     EVENTS.infof("event=second_factor_failed grant=password person_id=%d", person.userId());
                     return OAuthException.invalidGrant("The second factor's code is not valid.");
                 })

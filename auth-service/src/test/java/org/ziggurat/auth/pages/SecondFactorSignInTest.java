@@ -248,6 +248,8 @@ class SecondFactorSignInTest {
                 .body("error_description", containsString("otp"));
         post("/oauth/token", null, "grant_type", "password", "username", "opal", "password", "opal password 0", "otp",
                 "000000", "scope", "admin").statusCode(400).body("error_description", containsString("code is not valid"));
+        post("/oauth/token", null, "grant_type", "password", "username", "opal", "password", "opal password 0", "otp",
+                "9".repeat(200), "scope", "admin").statusCode(400).body("error", equalTo("invalid_grant"));
         post("/oauth/token", null, "grant_type", "password", "username", "opal", "password", "wrong", "otp",
                 DirectoryDouble.RECOVERY_CODES.get(2), "scope", "admin").statusCode(400)
                 .body("error_description", containsString("username or password"));

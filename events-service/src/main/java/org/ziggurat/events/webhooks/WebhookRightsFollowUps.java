@@ -27,16 +27,18 @@ public class WebhookRightsFollowUps implements AuditFollowUps {
             + "from then on.";
 
     private final WebhookSubscriptionRepository subscriptions;
+    private final WebhookSettings settings;
 
-    WebhookRightsFollowUps(WebhookSubscriptionRepository subscriptions) {
+    WebhookRightsFollowUps(WebhookSubscriptionRepository subscriptions, WebhookSettings settings) {
         this.subscriptions = subscriptions;
+        this.settings = settings;
     }
 
     @Override
     public Uni<Void> told(String source, String type, JsonObject data, OffsetDateTime occurredAt) {
         Long person = data.getValue("person_id") instanceof Number n ? n.longValue() : null;
         if ("directory-service".equals(source) && "account.unproven_access_removed".equals(type) && person != null) {
-            return stop(new WebhookSubscriptionRepository.MadeBy(person, null, occurredAt), "Its creator's (person " + person
+            return stop(new WebhookSubscriptionRepository.Ended(person, null, occurredAt), "Its creator's (person " + person
                     + ") account was recovered by the owner of its address, who had never proven it theirs before: what "
                     + "was set up before is stopped.", "unproven_account_recovered");
         }
@@ -45,23 +47,23 @@ public class WebhookRightsFollowUps implements AuditFollowUps {
             return Uni.createFrom().voidItem();
         }
         return switch (type) {
-            case "application.deleted" -> stop(new WebhookSubscriptionRepository.MadeBy(null, clientId, null),
+            case "application.deleted" -> stop(new WebhookSubscriptionRepository.Ended(null, clientId, occurredAt),
                     "The application " + clientId + " it was made through was deleted.", "application_deleted");
             case "authorization.revoked" -> person == null ? Uni.createFrom().voidItem()
-                    : stop(new WebhookSubscriptionRepository.MadeBy(person, clientId, null), "Its creator (person " + person
+                    : stop(new WebhookSubscriptionRepository.Ended(person, clientId, occurredAt), "Its creator (person " + person
                             + ") revoked the access of the application " + clientId + " it was made through.",
                             "application_access_revoked");
             case "authorization.changed" -> person == null || data.getJsonArray("scopes", new JsonArray()).contains("admin")
                     ? Uni.createFrom().voidItem()
-                    : stop(new WebhookSubscriptionRepository.MadeBy(person, clientId, null), "Its creator (person " + person
+                    : stop(new WebhookSubscriptionRepository.Ended(person, clientId, occurredAt), "Its creator (person " + person
                             + ") no longer lets the application " + clientId + " it was made through act as an admin.",
                             "application_access_narrowed");
             default -> Uni.createFrom().voidItem();
         };
     }
 
-    private Uni<Void> stop(WebhookSubscriptionRepository.MadeBy madeBy, String why, String logReason) {
-        return subscriptions.disableMadeBy(madeBy, why + AGAIN)
+    private Uni<Void> stop(WebhookSubscriptionRepository.Ended ended, String why, String logReason) {
+        return subscriptions.disableMadeBy(ended, settings.endedAccessGrace(), why + AGAIN)
                 .invoke(stopped -> stopped.forEach(id -> LOG.warnf("event=webhook_disabled subscription_id=%d reason=%s", id,
                         logReason)))
                 .replaceWithVoid();

@@ -118,7 +118,7 @@ public class WebhookService {
         Boolean active = body.has("active") ? errors.bool(body.get("active"), "active") : Boolean.TRUE;
         String description = errors.string(body.get("description"), "description", MAX_DESCRIPTION, false);
         errors.throwIfFailed("The webhook is not valid.");
-        return administered(place, caller).chain(ns -> checkedUrl(url).chain(() -> {
+        return administered(place, caller).call(ns -> notEnded(caller)).chain(ns -> checkedUrl(url).chain(() -> {
             String secret = secrets.generate();
             OffsetDateTime now = now();
             WebhookSubscription made = new WebhookSubscription();
@@ -135,6 +135,7 @@ public class WebhookService {
             made.creatorClientId = caller.clientId().orElse(null);
             made.createdAt = now;
             made.updatedAt = now;
+            made.creatorSince = now;
             return subscriptions.create(made, settings.maxPerNamespace()).map(saved -> {
                 if (saved == null) {
                     throw ProblemException.conflict("A namespace may have at most " + settings.maxPerNamespace()
@@ -145,6 +146,22 @@ public class WebhookService {
                 return WebhookViews.webhook(saved, urls, secret);
             });
         }));
+    }
+
+    /**
+     * 403 while the caller's way to act ended elsewhere within the grace ({@link WebhookSettings#endedAccessGrace}):
+     * a token from before the end may still pass the gateway, and must not make or take on a webhook.
+     */
+    private Uni<Void> notEnded(Caller caller) {
+        return subscriptions.endedWithin(caller.requireUser(), caller.clientId().orElse(null), settings.endedAccessGrace())
+                .invoke(ended -> {
+                    if (ended) {
+                        SECURITY.infof("event=webhook_refused reason=access_ended person_id=%d client_id=%s",
+                                caller.requireUser(), caller.clientId().orElse("-"));
+                        throw ProblemException.forbidden("This way to act ended a moment ago (an application's access "
+                                + "revoked, or the account recovered): sign in again and try in a few minutes.");
+                    }
+                }).replaceWithVoid();
     }
 
     public Uni<List<WebhookViews.Webhook>> list(Place place, Caller caller, PublicUrls urls) {
@@ -167,7 +184,8 @@ public class WebhookService {
         String description = body.has("description") ? errors.string(body.get("description"), "description", MAX_DESCRIPTION, false)
                 : null;
         errors.throwIfFailed("The webhook is not valid.");
-        return administered(place, caller)
+        boolean takesItOn = url != null || Boolean.TRUE.equals(active);
+        return administered(place, caller).call(ns -> takesItOn ? notEnded(caller) : Uni.createFrom().voidItem())
                 .chain(ns -> (url == null ? Uni.createFrom().voidItem() : checkedUrl(url)).chain(() -> subscriptions.change(
                         ns, place.repository(), id, s -> {
                             if (url != null) {
@@ -185,11 +203,12 @@ public class WebhookService {
                                 s.disabledCause = null;
                                 s.noticeDueAt = null;
                             }
-                            if (url != null || Boolean.TRUE.equals(active)) {
+                            if (takesItOn) {
                                 // Who sends it somewhere, or makes it send again, answers for it from now on:
                                 // its deliveries stop when they lose the rights that let them (DeliveryWorker).
                                 s.creatorId = caller.requireUser();
                                 s.creatorClientId = caller.clientId().orElse(null);
+                                s.creatorSince = now();
                             }
                             s.updatedAt = now();
                             SECURITY.infof("event=webhook_changed webhook_id=%d namespace=%s person_id=%d", s.id, s.namespace,

@@ -73,6 +73,15 @@ public interface WebhookSettings {
     @WithDefault("100")
     int maxPerNamespace();
 
+    /**
+     * After a person's way to act ends elsewhere (a grant revoked, an unproven account recovered):
+     * how long tokens from before may still reach this service (the gateway's token cache, 30 s by
+     * default, and the audit relay's delay, with a margin for clocks). Within it nobody the end names
+     * makes or takes on a webhook, and what they took on up to its close stops too.
+     */
+    @WithDefault("2m")
+    Duration endedAccessGrace();
+
     /** How long finished deliveries and their attempts stay in the log. */
     @WithDefault("30d")
     Duration keepLog();

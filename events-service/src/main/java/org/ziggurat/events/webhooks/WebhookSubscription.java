@@ -83,6 +83,10 @@ public class WebhookSubscription extends PanacheEntityBase {
     @Column(name = "creator_client_id")
     public String creatorClientId;
 
+    /** When {@link #creatorId} took it on: made it, made it active or gave it a target (V7); other edits leave it. */
+    @Column(name = "creator_since", nullable = false)
+    public OffsetDateTime creatorSince;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     public OffsetDateTime createdAt;
 

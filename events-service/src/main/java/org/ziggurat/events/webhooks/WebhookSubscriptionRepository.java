@@ -9,6 +9,7 @@ import jakarta.persistence.LockModeType;
 import org.ziggurat.events.audit.AuditRepository;
 import org.ziggurat.platform.data.RowMissing;
 
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
 import java.util.List;
@@ -33,35 +34,36 @@ public class WebhookSubscriptionRepository {
                         : made.<WebhookSubscription>persist().call(saved -> audit("webhook.created", saved, saved.creatorId))));
     }
 
-    /**
-     * Whose active webhooks: made by the person (any when null), through the client (any, or
-     * none, when null), last made active or re-targeted at or before {@code notAfter} (any time when
-     * null). Not all null.
-     */
-    public record MadeBy(Long person, String clientId, OffsetDateTime notAfter) {
+    /** Whose way to act ended, when: a person's (any when null) through a client (any, or none, when null). Not both null. */
+    public record Ended(Long person, String clientId, OffsetDateTime at) {
     }
 
     /**
-     * Those active webhooks disabled as ones whose creator lost their rights, in one transaction,
-     * each in the audit stream; their ids.
+     * The end recorded (once, however often it is told), and every webhook it names disabled as one
+     * whose creator lost their rights (each in the audit stream), in one transaction: those taken on
+     * by the person, through the client, up to the end and the grace after it (tokens from before
+     * pass the gateway that long), whatever their state but an earlier stop of this kind. Their ids.
      */
-    public Uni<List<Long>> disableMadeBy(MadeBy madeBy, String reason) {
-        StringBuilder query = new StringBuilder("state = :active");
-        Map<String, Object> parameters = new HashMap<>(Map.of("active", WebhookSubscription.ACTIVE));
-        if (madeBy.person() != null) {
+    public Uni<List<Long>> disableMadeBy(Ended ended, Duration grace, String reason) {
+        StringBuilder query = new StringBuilder("NOT (state = :disabled AND disabledCause = :creator) "
+                + "AND creatorSince <= :until");
+        Map<String, Object> parameters = new HashMap<>(Map.of("disabled", WebhookSubscription.DISABLED,
+                "creator", WebhookSubscription.CREATOR, "until", ended.at().plus(grace)));
+        if (ended.person() != null) {
             query.append(" AND creatorId = :person");
-            parameters.put("person", madeBy.person());
+            parameters.put("person", ended.person());
         }
-        if (madeBy.clientId() != null) {
+        if (ended.clientId() != null) {
             query.append(" AND creatorClientId = :client");
-            parameters.put("client", madeBy.clientId());
+            parameters.put("client", ended.clientId());
         }
-        if (madeBy.notAfter() != null) {
-            query.append(" AND updatedAt <= :notAfter");
-            parameters.put("notAfter", madeBy.notAfter());
-        }
-        return Panache.withTransaction(() -> WebhookSubscription.<WebhookSubscription>find(query.toString(), parameters)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).<WebhookSubscription>list()
+        return Panache.withTransaction(() -> Panache.getSession().chain(session -> session.createNativeQuery(
+                        "WITH old AS (DELETE FROM ended_access WHERE ended_at < now() - interval '1 day') "
+                                + "INSERT INTO ended_access (person_id, client_id, ended_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
+                        .setParameter(1, ended.person()).setParameter(2, ended.clientId()).setParameter(3, ended.at())
+                        .executeUpdate())
+                .chain(() -> WebhookSubscription.<WebhookSubscription>find(query.toString(), parameters)
+                        .withLock(LockModeType.PESSIMISTIC_WRITE).<WebhookSubscription>list())
                 .call(found -> Multi.createFrom().iterable(found).onItem().transformToUniAndConcatenate(s -> {
                     s.state = WebhookSubscription.DISABLED;
                     s.disabledCause = WebhookSubscription.CREATOR;
@@ -72,6 +74,16 @@ public class WebhookSubscriptionRepository {
                             .put("creator_id", s.creatorId).put("reason", reason));
                 }).collect().last())
                 .map(found -> found.stream().map(s -> s.id).toList()));
+    }
+
+    /** Whether an end naming this person and client (their own token: null) was told within the grace. */
+    public Uni<Boolean> endedWithin(long person, String clientId, Duration grace) {
+        return Panache.withSession(() -> Panache.getSession().chain(session -> session.createNativeQuery(
+                        "SELECT count(*) FROM ended_access WHERE ended_at > now() - make_interval(secs => ?1) "
+                                + "AND (person_id IS NULL OR person_id = ?2) AND (client_id IS NULL OR client_id = ?3)", Long.class)
+                .setParameter(1, (double) grace.toMillis() / 1000).setParameter(2, person).setParameter(3, clientId)
+                .getSingleResult()))
+                .map(count -> count > 0);
     }
 
     /** The change in the audit stream, in the transaction of the change. */

@@ -22,6 +22,8 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
     public static final long BOB = 102;
     /** The active admin of "vault" (and of nothing else). */
     public static final long ADMIN = 900;
+    /** A person whose own namespace a test recovers from a maker who never proved the account (nobody else uses it). */
+    public static final long RECOVERED = 950;
     /** A name whose look-up the directory answers 503, as when its database is away. */
     public static final String UNAVAILABLE = "unavailable";
 
@@ -40,6 +42,7 @@ public class NamespaceDirectoryDouble implements QuarkusTestResourceLifecycleMan
     private static final Map<String, Ns> NAMESPACES = Map.of(
             "alice", new Ns("person", ALICE, "public", Set.of(), Set.of()),
             "bob", new Ns("person", BOB, "public", Set.of(), Set.of()),
+            "recovered", new Ns("person", RECOVERED, "public", Set.of(), Set.of()),
             "lab", new Ns("organization", 201, "public", Set.of(ALICE), Set.of()),
             "vault", new Ns("organization", 202, "private", Set.of(BOB), Set.of(ADMIN)),
             STUDIO, new Ns("organization", 203, "private", STUDIO_MEMBERS, Set.of()),
