@@ -100,12 +100,19 @@ def sql(query, db=DB):
 
 
 def await_condition(check, timeout_seconds, failure):
-    """Polls `check` every quarter second until it is true; dies after `timeout_seconds`."""
+    """Polls `check` every quarter second until it is true; dies after `timeout_seconds`, saying
+    `failure` (or what it returns then, when it is a function)."""
     deadline = time.time() + timeout_seconds
     while not check():
         if time.time() > deadline:
-            die(failure)
+            die(failure() if callable(failure) else failure)
         time.sleep(0.25)
+
+
+def database_named(url):
+    """A postgresql:// URL's server and database, HOST:PORT/NAME, without its user and password."""
+    parts = urllib.parse.urlparse(url)
+    return f"{parts.hostname or '127.0.0.1'}:{parts.port or 5432}/{parts.path.lstrip('/')}"
 
 
 def write_lines(name, values):

@@ -1,7 +1,7 @@
 """Data events: the million-event repository (written with SQL), appends through the gateway, and
 the newest page."""
-from .common import (API, APPEND_REPO, BIG_REPO, EVENTS, GATEWAY, GATEWAY_PREFIX, OWNER, http, log, owner_token,
-                     sql)
+from .common import (API, APPEND_REPO, BIG_REPO, DB, EVENTS, GATEWAY, GATEWAY_PREFIX, OWNER, database_named, die,
+                     http, log, owner_token, sql)
 from .targets import floor, get
 
 
@@ -13,6 +13,10 @@ def seed_events(state):
         http("POST", f"{API}/{OWNER}/repositories/{BIG_REPO}/data/events", headers=auth, expect=[201],
              body={"kind": "FileUpload", "note": "first"})
         repo = sql(f"SELECT id FROM events.repository WHERE namespace = '{OWNER}' AND name = '{BIG_REPO}'")
+    if not repo.isdigit():
+        die(f"the repository {OWNER}/{BIG_REPO}: its first event was appended through the API, yet the bench's "
+            f"database, {database_named(DB)} (BENCH_DB_URL), has no such repository: the bench reads another "
+            "database than the one the stack's services write to")
     have = int(sql(f"SELECT count(*) FROM events.data_event WHERE repository_id = {repo}"))
     if have < EVENTS:
         # A million appends through the API would take a quarter of an hour: the rows are written

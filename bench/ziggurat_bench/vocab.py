@@ -6,7 +6,8 @@ import sys
 import time
 import urllib.parse
 
-from .common import (API, BENCH, GATEWAY, GATEWAY_PREFIX, OWNER, RUNS, SCHEME, STATE, await_condition, die, http,
+from .common import (API, BENCH, DB, GATEWAY, GATEWAY_PREFIX, OWNER, RUNS, SCHEME, STATE, await_condition,
+                     database_named, die, http,
                      log, owner_token, save_state, sql, write_lines)
 from .targets import floor, get
 
@@ -21,8 +22,16 @@ def vocabulary_file():
     return path
 
 
+# The import job's states (api/openapi.json, ImportJob.state): queued and running, then one of these.
+IMPORT_ENDED = ("succeeded", "failed")
+IMPORT_WAIT_SECONDS = 600
+
+
 def import_vocabulary(token, slug):
-    """Creates the scheme, uploads the document, waits for the job: seconds from upload to done."""
+    """Creates the scheme, uploads the document, waits for the job: seconds from upload to done, and
+    the job as its resource last showed it. The upload answers 202 with the job queued; the concepts
+    are written by a background worker, and the job's resource (the answer's Location) tells when
+    that ended: at most IMPORT_WAIT_SECONDS, with its progress in the log every half minute."""
     auth = {"Authorization": f"Bearer {token}"}
     http("POST", f"{API}/{OWNER}/vocab/schemes", headers=auth, expect=[201, 409, 422],
          body={"slug": slug, "title": f"Synthetic vocabulary {slug}"})
@@ -34,27 +43,45 @@ def import_vocabulary(token, slug):
         die(f"import answered {status}: {job}")
     location = headers["Location"]
     url = location if location.startswith("http") else GATEWAY + location
-    job = {}
+    told = [started]
 
     def finished():
         nonlocal job
         _, job, _ = http("GET", url, headers=auth, expect=[200])
-        return job.get("state") in ("succeeded", "failed", "done", "completed", "error")
-    await_condition(finished, 600, f"the import {url} did not finish in 10 minutes")
+        if time.time() - told[0] >= 30:
+            told[0] = time.time()
+            log(f"   (import {url}: {progress(job)}, {time.time() - started:.0f} s)")
+        return job.get("state") in IMPORT_ENDED
+    await_condition(finished, IMPORT_WAIT_SECONDS, lambda: f"the import {url} did not end in {IMPORT_WAIT_SECONDS} s: "
+                    f"{progress(job)}")
     elapsed = time.time() - started
-    if job.get("state") not in ("succeeded", "done", "completed"):
+    if job.get("state") != "succeeded":
         die(f"import ended {job.get('state')}: {json.dumps(job)[:500]}")
     return elapsed, job
+
+
+def progress(job):
+    """A job's state and concepts written, as its resource shows them."""
+    total = job.get("concepts_total")
+    return f"{job.get('state')}, {job.get('concepts_done', 0)} of {total if total is not None else '?'} concepts"
 
 
 def seed_vocabulary(state):
     count = sql(f"SELECT count(*) FROM vocab.concept c JOIN vocab.scheme s ON s.id = c.scheme_id "
                 f"WHERE s.namespace = '{OWNER}' AND s.slug = '{SCHEME}'") or "0"
+    job = None
     if int(count) < 40000:
         log("seed: importing the vocabulary")
-        elapsed, _ = import_vocabulary(owner_token("user write update"), SCHEME)
+        elapsed, job = import_vocabulary(owner_token("user write update"), SCHEME)
         log(f"seed: vocabulary imported in {elapsed:.1f}s")
+    # The numeric id, which the SQL below and the floor's scripts need, is the database's alone: the
+    # API names a scheme by its slug (the job's "scheme": {"id": "agro", ...}).
     scheme_id = sql(f"SELECT id FROM vocab.scheme WHERE namespace = '{OWNER}' AND slug = '{SCHEME}'")
+    if not scheme_id.isdigit():
+        done = (f"its import (job {job.get('id')}) succeeded through the API with {job.get('concepts_total')} concepts, "
+                "yet ") if job else ""
+        die(f"the scheme {OWNER}/{SCHEME}: {done}the bench's database, {database_named(DB)} (BENCH_DB_URL), has "
+            "no such scheme: the bench reads another database than the one the stack's services write to")
     if sql(f"SELECT count(DISTINCT updated_at) < 1000 FROM vocab.concept WHERE scheme_id = {scheme_id}") == "t":
         # One import gives every concept the same modification time, and since= would find nothing
         # or everything. A real vocabulary's concepts changed over years: spread them over one.
