@@ -4,6 +4,7 @@ import os
 import signal
 import subprocess
 import time
+import urllib.parse
 from pathlib import Path
 
 from .common import ROOT, SERVICE_PORTS, await_condition, die, http
@@ -17,6 +18,21 @@ def running_env(module):
     """The environment of the launcher's running instance of a module."""
     return dict(entry.split("=", 1) for entry in
                 Path(f"/proc/{launcher_pid(module)}/environ").read_bytes().decode().split("\0") if "=" in entry)
+
+
+def stack_database():
+    """Where the launcher's running stack keeps its data: (host, port, database) from vocab-service's
+    QUARKUS_DATASOURCE_JDBC_URL (jdbc:postgresql://HOST:PORT/NAME, Flyway's connection, straight to
+    PostgreSQL even behind PgBouncer). None when no instance of it runs or its environment cannot be
+    read."""
+    try:
+        url = running_env("vocab-service").get("QUARKUS_DATASOURCE_JDBC_URL", "")
+    except (OSError, ValueError):
+        return None
+    if not url.startswith("jdbc:postgresql://"):
+        return None
+    parts = urllib.parse.urlparse(url[len("jdbc:"):])
+    return parts.hostname, parts.port or 5432, parts.path.lstrip("/")
 
 
 def running_command(module, jar):

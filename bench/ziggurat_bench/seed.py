@@ -7,11 +7,44 @@ import sys
 import time
 import urllib.parse
 
-from .common import (API, OWNER, PASSWORD, PEOPLE, ROOT, SERVER_DB, STATE, await_condition, basic, die, http,
-                     log, owner_token, parallel, password_grant, read_state, save_state, sql, username, write_lines)
+from .common import (API, DB, OWNER, PASSWORD, PEOPLE, ROOT, SERVER_DB, STATE, await_condition, basic,
+                     database_named, die, http, log, owner_token, parallel, password_grant, read_state, save_state, sql,
+                     username, write_lines)
 from .events import seed_events
 from .peers import seed_keycloak
+from .processes import stack_database
 from .vocab import seed_vocabulary
+
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+
+
+def same_database(a, b):
+    """Whether two (host, port, name) are one database, the loopback's names being one host."""
+    key = lambda host, port, name: ("127.0.0.1" if host in LOOPBACK else host, port, name)
+    return key(*a) == key(*b)
+
+
+def check_stack_database(stack_must_run):
+    """The seeding writes through the API and reads back with SQL (the scheme's id, the events'
+    repository, the floor's tokens), so BENCH_DB_URL must name the database the stack's services
+    use. The launcher chooses that one by its own rules (ZIGGURAT_DB_URL, else the server on 5432,
+    else its private cluster on 15432); when the two differ, every SQL read finds nothing of what
+    went through the API. Stops then, naming the stack's database. `stack_must_run`: after
+    ./ziggurat up, where a stack whose database cannot be read is worth a word."""
+    stack = stack_database()
+    if stack is None:
+        if stack_must_run:
+            log("bench: the stack's database could not be read from its running vocab-service; "
+                "BENCH_DB_URL is taken to be it")
+        return
+    ours = urllib.parse.urlparse(DB)
+    if not same_database(stack, (ours.hostname or "127.0.0.1", ours.port or 5432, ours.path.lstrip("/"))):
+        host, port, name = stack
+        said = "BENCH_DB_URL" if "BENCH_DB_URL" in os.environ else "BENCH_DB_URL's default"
+        die(f"the stack's services use the database {host}:{port}/{name}, but the bench would read "
+            f"{database_named(DB)} ({said}), where nothing the seeding sends through the API arrives. Name the "
+            f"stack's: BENCH_DB_URL=postgresql://postgres@{host}:{port}/{name} (with a password if its server asks "
+            "for one)")
 
 
 def seed_people(state):
@@ -192,8 +225,10 @@ def ensure_server_settings():
 
 
 def seed(with_keycloak=True):
+    check_stack_database(stack_must_run=False)  # a stack that runs already: before its server's settings
     ensure_server_settings()
     subprocess.run([str(ROOT / "ziggurat"), "up"], check=True, stdout=subprocess.DEVNULL)
+    check_stack_database(stack_must_run=True)
     state = read_state()
     seed_people(state)
     seed_applications(state)
