@@ -199,25 +199,47 @@ def seed_resource_clients(state):
     save_state(state)
 
 
+def debian_cluster(port):
+    """(version, name) of the Debian cluster (pg_lsclusters) configured on `port`, or None."""
+    if not shutil.which("pg_lsclusters"):
+        return None
+    listed = subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True).stdout
+    for line in listed.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[2] == str(port):
+            return fields[0], fields[1]
+    return None
+
+
 def ensure_server_settings():
     """Keycloak's pool, the five services' pools and pgbench's 32 clients together need more than
     PostgreSQL's default 100 connections. shared_buffers is the production cluster's
     (deploy/k8s/base/postgres.yaml), not Debian's default of 128 MB, which a 40,000-concept import
-    outgrows: its label indexes alone are larger, and every insert then reads and evicts pages."""
+    outgrows: its label indexes alone are larger, and every insert then reads and evicts pages.
+
+    The settings take a restart of the server that BENCH_DB_URL names: the Debian cluster on its
+    port (as root), or the launcher's private cluster (./ziggurat down stops it, and the seeding's
+    ./ziggurat up starts it again). For any other server, it says what to run."""
     connections = int(sql("SHOW max_connections", SERVER_DB))
     buffers_mb = int(sql("SELECT setting::bigint * 8192 / 1048576 FROM pg_settings WHERE name = 'shared_buffers'",
                          SERVER_DB))
     if connections >= 250 and buffers_mb >= 512:
         return
-    version = sql("SHOW server_version_num", SERVER_DB)[:2]
-    if os.geteuid() == 0 and shutil.which("pg_ctlcluster"):
+    port = urllib.parse.urlparse(SERVER_DB).port or 5432
+    cluster = debian_cluster(port) if os.geteuid() == 0 and shutil.which("pg_ctlcluster") else None
+    private = (ROOT / ".run" / "own-postgres").exists() and port == int(os.environ.get("ZIGGURAT_OWN_PG_PORT", "15432"))
+    if cluster or private:
+        what = f"the local cluster {' '.join(cluster)}" if cluster else "the launcher's private cluster, and the stack with it"
         log(f"bench: raising PostgreSQL's max_connections ({connections}) to 250 and shared_buffers ({buffers_mb} MB) "
-            "to 512 MB, as in production (restarts the local cluster)")
+            f"to 512 MB, as in production (restarts {what})")
         sql("ALTER SYSTEM SET max_connections = 250", SERVER_DB)
         sql("ALTER SYSTEM SET shared_buffers = '512MB'", SERVER_DB)
-        subprocess.run(["pg_ctlcluster", version, "main", "restart"], check=True)
+    if cluster:
+        subprocess.run(["pg_ctlcluster", *cluster, "restart"], check=True)
         await_condition(lambda: subprocess.run(["pg_isready", "-q", "-d", SERVER_DB]).returncode == 0, 60,
                         "PostgreSQL did not accept connections after its restart")
+    elif private:
+        subprocess.run([str(ROOT / "ziggurat"), "down"], check=True, stdout=subprocess.DEVNULL)
     else:
         die(f"PostgreSQL allows {connections} connections with {buffers_mb} MB of shared buffers; the benchmarks need "
             "250 and 512 MB: ALTER SYSTEM SET max_connections = 250; ALTER SYSTEM SET shared_buffers = '512MB'; "
