@@ -1,0 +1,42 @@
+"""DPoP (RFC 9449) at the gateway: GET /user with a DPoP-bound token and a new proof on each call
+(bench/DpopProofs.java makes them), beside a bearer token."""
+import os
+import subprocess
+from pathlib import Path
+
+from .common import API, BENCH, GATEWAY, GATEWAY_PREFIX, OWNER, PASSWORD, STATE
+from .gateway import cached_tokens
+from .targets import get
+
+
+def java_home_bin():
+    """The java launcher of the JDK that runs the stack (single-file source programs need 11 or newer)."""
+    home = os.environ.get("JAVA_HOME")
+    return str(Path(home) / "bin" / "java") if home else "java"
+
+
+def scenarios(state):
+    gw = GATEWAY + GATEWAY_PREFIX
+
+    def dpop_proofs(env):
+        # A proof is good once and for a minute: a file of new ones before each run.
+        out = STATE / "dpop-proofs.txt"
+        subprocess.run([java_home_bin(), str(BENCH / "DpopProofs.java"), f"{API}/oauth/token",
+                        state.get("dpop_client", {}).get("client_id", ""), OWNER, PASSWORD, f"{API}/user",
+                        os.environ.get("BENCH_DPOP_PROOFS", "100000"), str(out)], check=True)
+        env["BENCH_LINES"] = str(out)
+
+    return {
+        # RFC 9449 at the gateway: each call's proof checked (signature, htm, htu, iat, ath, the
+        # token's key) and its first use recorded for every replica, beside a bearer token.
+        "dpop": {
+            "title": "GET /user through the gateway: a DPoP token with a new proof on each call beside a bearer token",
+            "connections": 32,
+            "bars": [],
+            "targets": [
+                dict(get("bearer token", "ziggurat", gw, f"{GATEWAY_PREFIX}/user", 32, "access-tokens.txt",
+                         "Authorization: Bearer {}"), prepare=cached_tokens),
+                {"name": "DPoP token and proof", "system": "ziggurat", "url": gw, "connections": 32,
+                 "script": "dpop.lua", "prepare": dpop_proofs, "env": {"BENCH_PATH": f"{GATEWAY_PREFIX}/user"}},
+            ]},
+    }
