@@ -81,7 +81,9 @@ public class ApplicationService {
         checkAuthorizationLifetime(f);
         boolean confidential = f.confidential() == null || f.confidential();
         refusePrivateUseSchemes(confidential, f.redirectUris());
-        String secret = confidential ? crypto.newClientSecret() : null;
+        // A client that proves itself with its keys (private_key_jwt) has no secret to leak.
+        String secret = confidential && (registration == null || !ClientMetadata.authenticatesWithKeys(registration.metadata()))
+                ? crypto.newClientSecret() : null;
         return applications.insert(new ApplicationRepository.NewApplication(owner, f.name(), crypto.newClientId(),
                         secret == null ? null : crypto.hash(secret), confidential, f.redirectUris(), f.scopes(),
                         // Opt-in (RFC 9700 §2.4): off unless the owner asks for it.

@@ -7,16 +7,21 @@ import org.ziggurat.auth.clients.ApplicationRepository;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.crypto.TokenCrypto;
 
-/** Client authentication ({@link ClientCredentials}' rules) against the stored applications. */
+/**
+ * Client authentication ({@link ClientCredentials}' rules) against the stored applications; for a
+ * client registered with private_key_jwt, its assertion ({@link ClientAssertionVerifier}).
+ */
 @ApplicationScoped
 public class ClientAuthenticator {
 
     private final ApplicationRepository applications;
     private final TokenCrypto crypto;
+    private final ClientAssertionVerifier assertions;
 
-    ClientAuthenticator(ApplicationRepository applications, TokenCrypto crypto) {
+    ClientAuthenticator(ApplicationRepository applications, TokenCrypto crypto, ClientAssertionVerifier assertions) {
         this.applications = applications;
         this.crypto = crypto;
+        this.assertions = assertions;
     }
 
     /** The authenticated application; {@code invalid_client} otherwise. */
@@ -26,7 +31,10 @@ public class ClientAuthenticator {
         } catch (OAuthException refused) {
             return Uni.createFrom().failure(refused);
         }
-        return applications.byClientId(claimed.clientId()).map(app -> ClientCredentials.proven(claimed, app, crypto::matches));
+        // A client registered with private_key_jwt proves itself that way only (its registered method).
+        return applications.byClientId(claimed.clientId()).chain(app -> app != null && ClientMetadata.keysOf(app).authenticates()
+                ? assertions.verify(app, claimed.assertion())
+                : Uni.createFrom().item(() -> ClientCredentials.proven(claimed, app, crypto::matches)));
     }
 
     /** Confidential clients only (introspection). */

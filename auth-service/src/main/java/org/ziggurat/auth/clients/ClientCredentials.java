@@ -26,14 +26,25 @@ public final class ClientCredentials {
     private ClientCredentials() {
     }
 
-    /** Who claims to be calling, before any secret is checked. */
-    public record Claimed(String clientId, String secret, boolean basic) {
+    /**
+     * Who claims to be calling, before any secret is checked: by a secret (HTTP Basic or the form), by
+     * its id alone (a public client), or by a signed JWT ({@code assertion}, RFC 7523: private_key_jwt).
+     */
+    public record Claimed(String clientId, String secret, boolean basic, String assertion) {
+        public Claimed(String clientId, String secret, boolean basic) {
+            this(clientId, secret, basic, null);
+        }
     }
 
     /** The claimed client, or null when the request names none. */
     public static Claimed claimed(String authorization, OAuthForm form) {
         String formId = form.get("client_id");
         String formSecret = form.get("client_secret");
+        String assertionType = form.get("client_assertion_type");
+        String assertion = form.get("client_assertion");
+        if (assertionType != null || assertion != null) {
+            return asserted(authorization, formId, formSecret, assertionType, assertion);
+        }
         if (authorization != null && authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
             if (formSecret != null) {
                 throw OAuthException.invalidRequest("Use one client authentication method, not two.");
@@ -56,6 +67,26 @@ public final class ClientCredentials {
             return new Claimed(id, secret.isEmpty() ? null : secret, true);
         }
         return formId == null ? null : new Claimed(formId, formSecret, false);
+    }
+
+    /** RFC 7521 §4.2 with RFC 7523 §2.2: the client is the assertion's subject, and nothing else authenticates it. */
+    private static Claimed asserted(String authorization, String formId, String formSecret, String assertionType,
+            String assertion) {
+        if (!ClientAssertions.TYPE.equals(assertionType) || assertion == null || assertion.isBlank()) {
+            throw OAuthException.invalidRequest("client_assertion_type must be " + ClientAssertions.TYPE
+                    + ", with a client_assertion.");
+        }
+        if (formSecret != null || (authorization != null && authorization.regionMatches(true, 0, "Basic ", 0, 6))) {
+            throw OAuthException.invalidRequest("Use one client authentication method, not two.");
+        }
+        String subject = ClientAssertions.subject(assertion);
+        if (subject == null) {
+            throw OAuthException.invalidClient("The client assertion is not a signed JWT naming its client (sub).");
+        }
+        if (formId != null && !formId.equals(subject)) {
+            throw OAuthException.invalidClient("client_id is not the client assertion's subject.");
+        }
+        return new Claimed(subject, null, false, assertion);
     }
 
     /**
@@ -87,6 +118,10 @@ public final class ClientCredentials {
         if (app == null) {
             LOG.infof("event=client_authentication_failed client_id=%s reason=unknown", safe(claimed.clientId()));
             throw OAuthException.invalidClient("Client authentication failed.");
+        }
+        if (claimed.assertion() != null) {
+            LOG.infof("event=client_authentication_failed client_id=%s reason=method", app.clientId());
+            throw OAuthException.invalidClient("This client did not register private_key_jwt: it authenticates as it registered.");
         }
         if (app.confidential()) {
             if (!secretMatches.test(claimed.secret(), app.clientSecretHash())) {

@@ -25,14 +25,16 @@ import java.util.stream.Collectors;
  */
 public final class ClientMetadata {
 
-    static final List<String> AUTH_METHODS = List.of("client_secret_basic", "client_secret_post", "none");
+    static final List<String> AUTH_METHODS = List.of("client_secret_basic", "client_secret_post", "private_key_jwt", "none");
+    /** A client that proves itself with a JWT signed by one of its registered keys (RFC 7523, OpenID Connect Core §9). */
+    static final String PRIVATE_KEY_JWT = "private_key_jwt";
     /** Kept and returned as registered; not used by this server. */
     static final List<String> DESCRIPTIVE = List.of("client_uri", "logo_uri", "tos_uri", "policy_uri", "software_id",
             "software_version");
     /** Metadata this server does not support: asking for it is refused rather than ignored. */
-    static final List<String> UNSUPPORTED = List.of("jwks", "jwks_uri", "request_uris", "sector_identifier_uri",
+    static final List<String> UNSUPPORTED = List.of("request_uris", "sector_identifier_uri",
             "initiate_login_uri", "software_statement", "userinfo_signed_response_alg", "request_object_signing_alg",
-            "id_token_encrypted_response_alg", "token_endpoint_auth_signing_alg");
+            "id_token_encrypted_response_alg");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private ClientMetadata() {
@@ -63,6 +65,7 @@ public final class ClientMetadata {
             throw invalid("grant_types may hold " + String.join(", ", GrantTypes.SUPPORTED) + ".");
         }
         boolean confidential = !method.equals("none");
+        Keys keys = keys(metadata, method);
         if (!confidential && grants.contains("client_credentials")) {
             throw invalid("client_credentials needs a confidential client (a token_endpoint_auth_method other than none).");
         }
@@ -97,6 +100,15 @@ public final class ClientMetadata {
         }
         ObjectNode kept = JSON.createObjectNode();
         kept.put("token_endpoint_auth_method", method);
+        if (keys.jwks() != null) {
+            kept.set("jwks", metadata.get("jwks"));
+        }
+        if (keys.jwksUri() != null) {
+            kept.put("jwks_uri", keys.jwksUri());
+        }
+        if (keys.signingAlg() != null) {
+            kept.put("token_endpoint_auth_signing_alg", keys.signingAlg());
+        }
         ArrayNode grantArray = kept.putArray("grant_types");
         grants.forEach(grantArray::add);
         for (String name : DESCRIPTIVE) {
@@ -117,6 +129,62 @@ public final class ClientMetadata {
             contacts.forEach(array::add);
         }
         return new Parsed(application, kept);
+    }
+
+    /**
+     * A client's public keys as it registered them (RFC 7591 §2: {@code jwks} or {@code jwks_uri},
+     * never both), and whether it authenticates with them (private_key_jwt) and with which algorithm.
+     */
+    public record Keys(String jwks, String jwksUri, String signingAlg, boolean authenticates) {
+    }
+
+    private static Keys keys(JsonNode metadata, String method) {
+        JsonNode jwks = metadata.get("jwks");
+        String jwksUri = text(metadata, "jwks_uri", null);
+        String alg = text(metadata, "token_endpoint_auth_signing_alg", null);
+        if (jwks != null && !jwks.isNull() && jwksUri != null) {
+            throw invalid("jwks and jwks_uri: one or the other, not both (RFC 7591 section 2).");
+        }
+        String set = null;
+        if (jwks != null && !jwks.isNull()) {
+            String problem = jwks.isObject() ? ClientAssertions.keySetProblem(jwks.toString()) : "must be a JWK set (an object)";
+            if (problem != null || jwks.toString().length() > 16384) {
+                throw invalid("jwks " + (problem != null ? problem : "must be at most 16384 characters") + ".");
+            }
+            set = jwks.toString();
+        }
+        if (jwksUri != null && (jwksUri.length() > 2000 || !(jwksUri.startsWith("https://") || jwksUri.startsWith("http://"))
+                || RedirectUris.problem(jwksUri) != null)) {
+            throw invalid("jwks_uri must be an absolute https URI of at most 2000 characters.");
+        }
+        if (alg != null && !ClientAssertions.knownAlgorithm(alg)) {
+            throw invalid("token_endpoint_auth_signing_alg must be one of " + String.join(", ", ClientAssertions.ALGORITHMS) + ".");
+        }
+        boolean authenticates = PRIVATE_KEY_JWT.equals(method);
+        if (authenticates && set == null && jwksUri == null) {
+            throw invalid("private_key_jwt needs the client's public keys: jwks or jwks_uri.");
+        }
+        return new Keys(set, jwksUri, alg, authenticates);
+    }
+
+    /** The keys an application registered (none for one made through /applications). */
+    public static Keys keysOf(ApplicationRow app) {
+        return keysOfKept(keptOf(app));
+    }
+
+    /** Whether a registration's kept metadata (JSON) says the client authenticates with its keys. */
+    public static boolean authenticatesWithKeys(String keptMetadata) {
+        try {
+            return keptMetadata != null && keysOfKept(JSON.readTree(keptMetadata)).authenticates();
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private static Keys keysOfKept(JsonNode kept) {
+        return new Keys(kept.hasNonNull("jwks") ? kept.get("jwks").toString() : null, kept.path("jwks_uri").asText(null),
+                kept.path("token_endpoint_auth_signing_alg").asText(null),
+                PRIVATE_KEY_JWT.equals(kept.path("token_endpoint_auth_method").asText(null)));
     }
 
     /**
@@ -190,6 +258,14 @@ public final class ClientMetadata {
         out.put("dpop_bound_access_tokens", app.dpopBoundAccessTokens());
         out.put("access_token_format", app.accessTokenFormat());
         for (String name : DESCRIPTIVE) {
+            if (kept.hasNonNull(name)) {
+                out.put(name, kept.get(name).asText());
+            }
+        }
+        if (kept.hasNonNull("jwks")) {
+            out.put("jwks", JSON.convertValue(kept.get("jwks"), Map.class));
+        }
+        for (String name : List.of("jwks_uri", "token_endpoint_auth_signing_alg")) {
             if (kept.hasNonNull(name)) {
                 out.put(name, kept.get(name).asText());
             }

@@ -9,6 +9,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.clients.ClientAssertions;
 import org.ziggurat.auth.keys.SigningKeys;
 import org.ziggurat.auth.oauth.GrantTypes;
 import org.ziggurat.auth.oauth.Pkce;
@@ -21,6 +22,7 @@ import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.oauth.UserInfoClaims;
 
 import java.util.LinkedHashMap;
+
 import java.util.List;
 import java.util.Map;
 
@@ -103,9 +105,15 @@ public class MetadataResource {
         m.put("response_types_supported", List.of("code"));
         m.put("response_modes_supported", List.of("query"));
         m.put("grant_types_supported", GrantTypes.SUPPORTED);
-        m.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post", "none"));
-        m.put("revocation_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
-        m.put("introspection_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
+        m.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post", "private_key_jwt",
+                "none"));
+        m.put("token_endpoint_auth_signing_alg_values_supported", ClientAssertions.ALGORITHMS);
+        m.put("revocation_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post",
+                "private_key_jwt"));
+        m.put("revocation_endpoint_auth_signing_alg_values_supported", ClientAssertions.ALGORITHMS);
+        m.put("introspection_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post",
+                "private_key_jwt"));
+        m.put("introspection_endpoint_auth_signing_alg_values_supported", ClientAssertions.ALGORITHMS);
         m.put("code_challenge_methods_supported", List.of(Pkce.S256));
         m.put("authorization_response_iss_parameter_supported", true);
         m.put("subject_types_supported", List.of("public"));

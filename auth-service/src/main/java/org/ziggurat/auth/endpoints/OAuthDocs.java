@@ -36,6 +36,10 @@ public final class OAuthDocs {
             String scope,
             @Schema(description = "client_secret_post, or a public client naming itself.") String clientId,
             @Schema(format = "password") String clientSecret,
+            @Schema(description = "private_key_jwt (RFC 7523): urn:ietf:params:oauth:client-assertion-type:jwt-bearer.")
+            String clientAssertionType,
+            @Schema(description = "private_key_jwt: a JWT signed with a key the client registered (iss and sub its "
+                    + "client_id, aud this server, exp, jti; good once).") String clientAssertion,
             @Schema(description = "RFC 8707: the resource server the access token is for (an absolute URI a resource "
                     + "server registered; repeat it for several); the token's scopes are then those it understands.")
             String resource,
@@ -79,13 +83,17 @@ public final class OAuthDocs {
             + "credentials) or by a bearer of a live token of the same application.")
     public record TokenRevocation(@Schema(required = true) String token,
             @Schema(enumeration = {"access_token", "refresh_token"}) String tokenTypeHint,
-            String clientId, @Schema(format = "password") String clientSecret) {
+            String clientId, @Schema(format = "password") String clientSecret,
+            @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertionType,
+            @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertion) {
     }
 
     @Schema(name = "TokenIntrospectionRequest", description = "RFC 7662, by a confidential client.")
     public record TokenIntrospectionRequest(@Schema(required = true) String token,
             @Schema(enumeration = {"access_token", "refresh_token"}) String tokenTypeHint,
-            String clientId, @Schema(format = "password") String clientSecret) {
+            String clientId, @Schema(format = "password") String clientSecret,
+            @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertionType,
+            @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertion) {
     }
 
     @Schema(name = "TokenIntrospection", description = "RFC 7662 section 2.2; an inactive token is {\"active\": false} alone.")
@@ -128,8 +136,11 @@ public final class OAuthDocs {
             List<String> responseModesSupported,
             List<String> grantTypesSupported,
             List<String> tokenEndpointAuthMethodsSupported,
+            List<String> tokenEndpointAuthSigningAlgValuesSupported,
             List<String> revocationEndpointAuthMethodsSupported,
+            List<String> revocationEndpointAuthSigningAlgValuesSupported,
             List<String> introspectionEndpointAuthMethodsSupported,
+            List<String> introspectionEndpointAuthSigningAlgValuesSupported,
             List<String> codeChallengeMethodsSupported,
             Boolean authorizationResponseIssParameterSupported,
             @Schema(description = "OpenID Connect: public, the same sub for every client.") List<String> subjectTypesSupported,
@@ -164,7 +175,8 @@ public final class OAuthDocs {
 
     @Schema(name = "DeviceAuthorizationRequest", description = "RFC 8628 section 3.1.")
     public record DeviceAuthorizationRequest(@Schema(description = "Public clients; confidential ones use Basic.")
-            String clientId, @Schema(format = "password") String clientSecret,
+            String clientId, @Schema(format = "password") String clientSecret, @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertionType,
+            @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertion,
             @Schema(description = "Space-delimited.", example = "openid user") String scope) {
     }
 
@@ -182,8 +194,16 @@ public final class OAuthDocs {
     public record ClientMetadataInput(
             @Schema(description = "Required with the authorization_code grant.") List<String> redirectUris,
             String clientName,
-            @Schema(enumeration = {"client_secret_basic", "client_secret_post", "none"},
-                    description = "none: a public client (PKCE); client_secret_basic by default.") String tokenEndpointAuthMethod,
+            @Schema(enumeration = {"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
+                    description = "none: a public client (PKCE); private_key_jwt: a JWT signed with a key of jwks or "
+                    + "jwks_uri (no secret is issued); client_secret_basic by default.") String tokenEndpointAuthMethod,
+            @Schema(description = "RFC 7591: the client's public keys (a JWK set: RSA of 2048 bits or more, or EC; at "
+                    + "most 10); not with jwks_uri.") Map<String, Object> jwks,
+            @Schema(description = "RFC 7591: where the client publishes its JWK set (https; read under the same "
+                    + "address rules as webhooks, no redirects, kept 5 minutes).") String jwksUri,
+            @Schema(enumeration = {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"},
+                    description = "The one algorithm its client assertions use (any of these when left out).")
+            String tokenEndpointAuthSigningAlg,
             @Schema(description = "authorization_code (the default), refresh_token, password, client_credentials, "
                     + "urn:ietf:params:oauth:grant-type:device_code.") List<String> grantTypes,
             @Schema(description = "[\"code\"] with authorization_code.") List<String> responseTypes,
@@ -207,7 +227,8 @@ public final class OAuthDocs {
             @Schema(description = "Only in the answer to registering.") String registrationAccessToken,
             @Schema(required = true) String registrationClientUri,
             String clientName, List<String> redirectUris, String scope, List<String> grantTypes, List<String> responseTypes,
-            String tokenEndpointAuthMethod, List<String> postLogoutRedirectUris, String idTokenSignedResponseAlg,
+            String tokenEndpointAuthMethod, Map<String, Object> jwks, String jwksUri, String tokenEndpointAuthSigningAlg,
+            List<String> postLogoutRedirectUris, String idTokenSignedResponseAlg,
             Boolean requirePushedAuthorizationRequests, String clientUri, String logoUri, String tosUri, String policyUri,
             List<String> contacts, String softwareId, String softwareVersion, Boolean dpopBoundAccessTokens,
             @Schema(enumeration = {"opaque", "jwt"}) String accessTokenFormat) {
@@ -216,7 +237,8 @@ public final class OAuthDocs {
     @Schema(name = "PushedAuthorizationRequest", description = "RFC 9126 section 2.1: an authorization request's "
             + "parameters, with the client's authentication (Basic, or client_id for public clients).")
     public record PushedRequest(@Schema(required = true, enumeration = "code") String responseType, String clientId,
-            @Schema(format = "password") String clientSecret, String redirectUri, String scope, String state,
+            @Schema(format = "password") String clientSecret, @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertionType,
+            @Schema(description = "private_key_jwt: as at the token endpoint.") String clientAssertion, String redirectUri, String scope, String state,
             String codeChallenge, @Schema(enumeration = "S256") String codeChallengeMethod, String nonce, String prompt,
             String maxAge, @Schema(description = "RFC 8707: a resource the tokens are for (repeat it for several).")
             String resource, @Schema(description = "RFC 9449 section 10: the thumbprint of the DPoP key the code is "

@@ -205,7 +205,7 @@ class ClientRegistrationTest {
         noRedirect.remove("redirect_uris");
         bearer(admin).body(noRedirect).post("/oauth/register").then().statusCode(400)
                 .body("error", equalTo("invalid_redirect_uri"));
-        for (Map.Entry<String, Object> bad : Map.<String, Object>of("jwks_uri", "https://hub.example.org/jwks",
+        for (Map.Entry<String, Object> bad : Map.<String, Object>of("sector_identifier_uri", "https://hub.example.org/sectors",
                 "scope", "root", "grant_types", List.of("implicit"), "response_types", List.of("token"),
                 "token_endpoint_auth_method", "private_key_jwt", "id_token_signed_response_alg", "none",
                 "client_name", 12).entrySet()) {
