@@ -134,6 +134,59 @@ class OpenIdRelyingPartyTest {
         assertEquals(first.getSubject(), userInfo(provider, after.getOIDCTokens().getBearerAccessToken()).getSubject());
     }
 
+    /**
+     * A relying party that proves itself with its own key (private_key_jwt, OpenID Connect Core §9):
+     * Nimbus registers it with its public JWK set, gets no secret, signs in a person and redeems the
+     * code with a signed assertion; a replayed assertion is refused.
+     */
+    @Test
+    void nimbusRegistersItsKeysAndAuthenticatesWithPrivateKeyJwt() throws Exception {
+        OIDCProviderMetadata provider = OIDCProviderMetadata.resolve(new Issuer(Platform.api()));
+        assertTrue(provider.getTokenEndpointAuthMethods().contains(com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod
+                .PRIVATE_KEY_JWT));
+        com.nimbusds.jose.jwk.RSAKey key = new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).keyID("rp-1").generate();
+        Platform.Person ada = Platform.signUp("pkjwt");
+        OIDCClientMetadata metadata = new OIDCClientMetadata();
+        metadata.setName("Signed notebook hub");
+        metadata.setRedirectionURI(URI.create("http://127.0.0.1:9/pkjwt/callback"));
+        metadata.setScope(new Scope("openid", "profile"));
+        metadata.setGrantTypes(java.util.Set.of(GrantType.AUTHORIZATION_CODE));
+        metadata.setTokenEndpointAuthMethod(com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod.PRIVATE_KEY_JWT);
+        metadata.setTokenEndpointAuthJWSAlg(JWSAlgorithm.RS256);
+        metadata.setJWKSet(new com.nimbusds.jose.jwk.JWKSet(key.toPublicJWK()));
+        metadata.applyDefaults();
+        var registered = OIDCClientRegistrationResponseParser.parse(new OIDCClientRegistrationRequest(
+                provider.getRegistrationEndpointURI(), metadata, new BearerAccessToken(Platform.accessToken(ada, "admin")))
+                .toHTTPRequest().send());
+        assertTrue(registered.indicatesSuccess(), () -> ((com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse)
+                registered).getErrorObject().toJSONObject().toString());
+        OIDCClientInformation info = ((OIDCClientInformationResponse) registered).getOIDCClientInformation();
+        assertEquals(null, info.getSecret(), "no secret for a client that proves itself with its key");
+
+        CodeVerifier verifier = new CodeVerifier();
+        AuthenticationRequest request = new AuthenticationRequest.Builder(new ResponseType(ResponseType.Value.CODE),
+                new Scope("openid", "profile"), info.getID(), metadata.getRedirectionURI())
+                .endpointURI(provider.getAuthorizationEndpointURI()).state(new State()).nonce(new Nonce())
+                .codeChallenge(verifier, CodeChallengeMethod.S256).build();
+        AuthenticationResponse answer = AuthenticationResponseParser.parse(
+                new OAuthJourneyTest.BrowserlessUser(ada).authorize(request.toURI()));
+        assertTrue(answer.indicatesSuccess(), answer.toString());
+        var assertion = new com.nimbusds.oauth2.sdk.auth.PrivateKeyJWT(info.getID(), provider.getTokenEndpointURI(),
+                JWSAlgorithm.RS256, key.toPrivateKey(), key.getKeyID(), null);
+        var http = new TokenRequest(provider.getTokenEndpointURI(), assertion, new AuthorizationCodeGrant(
+                answer.toSuccessResponse().getAuthorizationCode(), metadata.getRedirectionURI(), verifier)).toHTTPRequest();
+        var tokens = OIDCTokenResponseParser.parse(http.send());
+        assertTrue(tokens.indicatesSuccess(), () -> tokens.toErrorResponse().getErrorObject().toJSONObject().toString());
+        IDTokenClaimsSet claims = new IDTokenValidator(provider.getIssuer(), info.getID(), JWSAlgorithm.RS256,
+                provider.getJWKSetURI().toURL()).validate(((OIDCTokenResponse) tokens.toSuccessResponse()).getOIDCTokens()
+                .getIDToken(), null);
+        assertEquals(Long.toString(ada.id()), claims.getSubject().getValue());
+        // The same assertion again (with a code it would not redeem anyway): refused as a replay.
+        var replay = OIDCTokenResponseParser.parse(new TokenRequest(provider.getTokenEndpointURI(), assertion,
+                new com.nimbusds.oauth2.sdk.ClientCredentialsGrant(), new Scope("profile")).toHTTPRequest().send());
+        assertEquals("invalid_client", replay.toErrorResponse().getErrorObject().getCode());
+    }
+
     static OIDCTokenResponse token(OIDCProviderMetadata provider, RelyingParty rp, AuthorizationGrant grant) throws Exception {
         var http = new TokenRequest(provider.getTokenEndpointURI(), new ClientSecretBasic(rp.id(), rp.secret()), grant)
                 .toHTTPRequest();
