@@ -25,11 +25,11 @@ public interface VocabConfig {
 
     interface Imports {
 
-        /** How often each replica looks for queued import jobs. */
+        /** How often each replica looks for queued import jobs when no notification woke it (a new job wakes it at once). */
         @WithDefault("5s")
         Duration poll();
 
-        /** A running job whose replica has not beaten for this long is taken for gone and claimed again. */
+        /** A running job whose replica has not beaten for this long is taken for gone and claimed again (its lease). */
         @WithDefault("2m")
         Duration staleAfter();
     }

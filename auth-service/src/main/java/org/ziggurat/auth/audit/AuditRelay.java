@@ -1,6 +1,6 @@
 package org.ziggurat.auth.audit;
 
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
@@ -9,92 +9,77 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.core.http.HttpClient;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+import org.ziggurat.platform.rest.queue.AuditLane;
+import org.ziggurat.platform.rest.queue.QueueRepository;
+import org.ziggurat.platform.rest.queue.QueueSettings;
+import org.ziggurat.platform.rest.queue.QueueTable;
+import org.ziggurat.platform.rest.queue.QueueWorker;
+import org.ziggurat.platform.rest.queue.Queues;
 import org.ziggurat.platform.token.PlatformClaims;
-import org.ziggurat.platform.time.Backoff;
 import org.ziggurat.platform.token.PlatformTokenSigner;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Optional;
 
 /**
- * Relays the audit outbox to events-service ({@code POST /internal/audit-events}, with this
- * service's own platform token), from whichever replica holds the lane, one event after another in
- * the order of their numbers (AuditOutboxRepository): done when events-service answers 204 (it
- * records an event once, so one sent again after a replica stopped mid-way changes nothing); at
- * the first failure the round stops, and that event is tried again, with a doubling wait, before
- * any later one. So events-service records this service's events in the order they were made.
+ * Relays the audit outbox (V25, V30: written by triggers) to events-service
+ * ({@code POST /internal/audit-events}, with this service's own platform token), in one lane for
+ * every replica, one event after another in the order the queue first saw them
+ * ({@link AuditLane}): done when events-service answers 204 (it records an event once, so one sent
+ * again after a replica stopped mid-way changes nothing); a failed one is tried again, with a
+ * doubling wait, before any later one. So events-service records this service's events in the
+ * order they were made.
  */
 @ApplicationScoped
 public class AuditRelay {
 
-    private static final Logger LOG = Logger.getLogger("org.ziggurat.auth.audit");
-    private static final int BATCH = 50;
+    /** Delivered events go after a day (events-service keeps them). */
+    static final QueueTable OUTBOX = AuditLane.of("auth_audit", "audit_outbox", "q.done_at IS NULL", "ziggurat.auth.audit_outbox")
+            .purgeable("q.done_at < {cutoff}").build();
 
-    private final AuditOutboxRepository outbox;
+    private static final Logger LOG = Logger.getLogger("org.ziggurat.auth.audit");
+
     private final AuditSettings settings;
     private final PlatformTokenSigner signer;
     private final HttpClient client;
+    private final QueueWorker worker;
 
-    AuditRelay(AuditOutboxRepository outbox, AuditSettings settings, PlatformTokenSigner signer, Vertx vertx) {
-        this.outbox = outbox;
+    AuditRelay(Queues queues, AuditSettings settings, PlatformTokenSigner signer, Vertx vertx) {
         this.settings = settings;
         this.signer = signer;
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout((int) settings.timeout().toMillis()));
+        this.worker = queues.worker(OUTBOX, new QueueSettings(settings.poll(), settings.lease(), 1, 1, settings.firstRetry(),
+                settings.longestRetry(), Optional.of(Duration.ofDays(1))), this::send);
     }
 
-    @Scheduled(every = "${ziggurat.auth.audit.poll:2s}", delayed = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> relayDue() {
-        if (settings.eventsUrl().isEmpty()) {
-            return Uni.createFrom().voidItem();
+    /** Without events-service's URL the outbox keeps the events until it is set. */
+    void start(@Observes StartupEvent started) {
+        if (settings.eventsUrl().isPresent()) {
+            worker.start();
         }
-        return relay().replaceWithVoid()
-                .onFailure().invoke(e -> LOG.warnf("event=audit_outbox_unavailable error=%s", e.toString()))
-                .onFailure().recoverWithNull();
     }
 
-    /**
-     * One round: the lane's events in order, batch after batch while they come full, up to the first
-     * failure; how many were relayed.
-     */
+    /** The lane's events in order while they are recorded, up to the first failure; how many were relayed. */
     public Uni<Integer> relay() {
-        return outbox.claim(BATCH, settings.lease()).chain(claimed -> sendInOrder(claimed, 0).chain(sent ->
-                sent == BATCH ? relay().map(more -> sent + more) : Uni.createFrom().item(sent)));
+        return worker.drain();
     }
 
-    /** From the {@code from}-th on, each once the one before was recorded; how many were, up to the first failure. */
-    private Uni<Integer> sendInOrder(List<AuditOutboxRepository.Claimed> claimed, int from) {
-        if (from == claimed.size()) {
-            return Uni.createFrom().item(from);
-        }
-        return send(claimed.get(from)).chain(sent -> sent ? sendInOrder(claimed, from + 1) : Uni.createFrom().item(from));
-    }
-
-    private Uni<Boolean> send(AuditOutboxRepository.Claimed event) {
+    private Uni<QueueWorker.Outcome> send(QueueRepository.Claimed event) {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST)
                 .setAbsoluteURI(settings.eventsUrl().orElseThrow() + "/internal/audit-events")
                 .putHeader(PlatformClaims.HEADER, signer.cachedServiceToken()).putHeader("Content-Type", "application/json")
                 .setIdleTimeout(settings.timeout().toMillis());
-        return client.request(options).chain(request -> request.send(Buffer.buffer(event.payload())))
+        return client.request(options).chain(request -> request.send(Buffer.buffer(event.row().getJsonObject("payload").encode())))
                 .chain(response -> response.body().map(body -> {
                     if (response.statusCode() != 204) {
                         throw new IllegalStateException("events-service answered " + response.statusCode());
                     }
-                    return true;
+                    return QueueWorker.Outcome.done();
                 }))
                 .ifNoItem().after(settings.timeout()).fail()
-                .call(() -> outbox.done(event.id()))
-                .onFailure().recoverWithUni(e -> {
-                    int attempts = event.attempts() + 1;
-                    Duration wait = Backoff.doubling(attempts, settings.firstRetry(), settings.longestRetry());
-                    LOG.warnf("event=audit_relay_failed outbox_id=%d source_id=%d attempts=%d retry_in=%ds error=%s", event.id(),
-                            event.seq(), attempts, wait.toSeconds(), e.toString());
-                    return outbox.failed(event.id(), String.valueOf(e.getMessage()), wait).replaceWith(false);
-                });
-    }
-
-    @Scheduled(every = "1h", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> purge() {
-        return outbox.purgeDone(Duration.ofDays(1)).replaceWithVoid().onFailure().recoverWithNull();
+                .onFailure().invoke(e -> LOG.warnf("event=audit_relay_failed outbox_id=%d source_id=%d attempts=%d error=%s",
+                        event.id(), event.row().getLong("seq"), event.attempts(), e.toString()));
     }
 }

@@ -13,6 +13,7 @@ public interface AuditSettings {
     /** events-service's base URL; without it the outbox keeps the events until it is set. */
     Optional<String> eventsUrl();
 
+    /** How often each replica looks for events to relay when no notification woke it. */
     @WithDefault("2s")
     Duration poll();
 

@@ -4,10 +4,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.PgConnection;
 import org.jboss.logging.Logger;
 import org.ziggurat.platform.database.DatasourceSettings;
+import org.ziggurat.platform.rest.listen.ListenConnection;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -28,38 +27,28 @@ import java.util.function.Supplier;
  * is read from or kept in memory, and everything is forgotten when it is back, since
  * notifications sent meanwhile are lost.</li>
  * </ul>
- * The connection goes straight to the server ({@link DatasourceSettings#listenUrl()}): a pooler
- * in transaction mode does not carry LISTEN.
+ * The connection is a {@link ListenConnection}: straight to the server, a pooler in transaction
+ * mode does not carry LISTEN.
  */
 public final class NotifiedCache<V> {
 
     private static final Logger LOG = Logger.getLogger(NotifiedCache.class);
 
-    private final Vertx vertx;
     private final String channel;
-    private final String applicationName;
     private final Cache<String, V> kept;
-    private final long heartbeatMillis;
     private final Predicate<V> stillGood;
+    private final ListenConnection connection;
     /** Bumped by every forgetting: a read that began before one never keeps what it read. */
     private long generation;
-    private volatile boolean listening;
-    /** When the LISTEN connection last proved itself alive (System.nanoTime). */
-    private volatile long provenAt;
-    private DatasourceSettings database;
-    private PgConnection connection;
-    private long heartbeatTimer = -1;
-    private volatile boolean stopped;
 
     /** {@code size} 0 or less keeps nothing: every read loads. {@code stillGood} is asked on every read. */
     public NotifiedCache(Vertx vertx, String channel, String applicationName, int size, Duration ttl, Duration heartbeat,
             Predicate<V> stillGood) {
-        this.vertx = vertx;
         this.channel = channel;
-        this.applicationName = applicationName;
         this.kept = size <= 0 ? null : Caffeine.newBuilder().maximumSize(size).expireAfterWrite(ttl).build();
-        this.heartbeatMillis = heartbeat.toMillis();
         this.stillGood = stillGood;
+        this.connection = new ListenConnection(vertx, applicationName, heartbeat, new Forgetting());
+        connection.listen(channel);
     }
 
     /** The value of a key, from memory when it may; else loaded, and kept when {@code keepable} says so. */
@@ -104,8 +93,7 @@ public final class NotifiedCache<V> {
 
     /** Whether memory is read and written now. */
     public boolean usable() {
-        // A connection silent for two heartbeats may be dead without having said so.
-        return kept != null && listening && System.nanoTime() - provenAt < 2_000_000L * heartbeatMillis + 1_000_000_000L;
+        return kept != null && connection.proven();
     }
 
     public long size() {
@@ -121,13 +109,11 @@ public final class NotifiedCache<V> {
             LOG.warnf("no datasource URL to LISTEN on %s: every read goes to the database", channel);
             return;
         }
-        database = settings.get();
-        connect();
+        connection.start(settings);
     }
 
     public void stop() {
-        stopped = true;
-        lost();
+        connection.stop();
     }
 
     private synchronized long generation() {
@@ -140,89 +126,32 @@ public final class NotifiedCache<V> {
         }
     }
 
-    private void heard(String payload) {
-        if (payload.equals("*")) {
-            forgetAll();
-            return;
-        }
-        synchronized (this) {
-            generation++;
-            for (String key : payload.split(",")) {
-                kept.invalidate(key);
-            }
-        }
-    }
-
-    private void connect() {
-        if (stopped) {
-            return;
-        }
-        PgConnectOptions options = PgConnectOptions.fromUri(database.listenUrl());
-        database.username().ifPresent(options::setUser);
-        database.password().ifPresent(options::setPassword);
-        options.addProperty("application_name", applicationName);
-        PgConnection.connect(vertx, options).compose(conn -> {
-            synchronized (this) {
-                connection = conn;
-            }
-            conn.notificationHandler(n -> {
-                if (channel.equals(n.getChannel())) {
-                    heard(n.getPayload());
-                }
-            });
-            conn.closeHandler(v -> {
-                LOG.warnf("the connection listening on %s closed: reads go to the database until it is back", channel);
-                lost();
-                vertx.setTimer(1000, t -> connect());
-            });
-            return conn.query("LISTEN " + channel).execute().map(conn);
-        }).onSuccess(conn -> {
-            synchronized (this) {
-                if (connection != conn) {
-                    return; // closed between LISTEN and here: its close handler reconnects
-                }
-                // Whatever changed while nobody listened is unknown: start from nothing.
-                generation++;
-                kept.invalidateAll();
-                provenAt = System.nanoTime();
-                listening = true;
-                heartbeatTimer = vertx.setPeriodic(heartbeatMillis, t -> heartbeat(conn));
-            }
-        }).onFailure(e -> {
-            LOG.warnf("cannot LISTEN on %s yet (%s): reads go to the database", channel, e.toString());
-            lost();
-            vertx.setTimer(1000, t -> connect());
-        });
-    }
-
     /**
-     * A round trip on the LISTEN connection: it carries notifications only while it carries this.
-     * One that stays unanswered (a peer gone without a word) is closed, and so reconnected.
+     * What the connection tells: a key heard is forgotten; listening (again) and losing the
+     * connection forget everything, since what was notified while nobody listened is unknown.
      */
-    private void heartbeat(PgConnection conn) {
-        if (System.nanoTime() - provenAt > 2_000_000L * heartbeatMillis) {
-            LOG.warnf("the connection listening on %s stopped answering: reconnecting", channel);
-            conn.close();
-            return;
-        }
-        conn.query("SELECT 1").execute().onSuccess(rows -> provenAt = System.nanoTime());
-    }
+    private final class Forgetting implements ListenConnection.Listener {
 
-    private void lost() {
-        listening = false;
-        PgConnection conn;
-        synchronized (this) {
-            conn = connection;
-            connection = null;
-            if (heartbeatTimer >= 0) {
-                vertx.cancelTimer(heartbeatTimer);
-                heartbeatTimer = -1;
+        @Override
+        public void heard(String heardOn, String payload) {
+            if (!channel.equals(heardOn)) {
+                return;
             }
+            if (payload.equals("*")) {
+                forgetAll();
+                return;
+            }
+            forget(java.util.Arrays.asList(payload.split(",")));
         }
-        forgetAll();
-        if (conn != null) {
-            conn.closeHandler(null);
-            conn.close();
+
+        @Override
+        public void listening() {
+            forgetAll();
+        }
+
+        @Override
+        public void lost() {
+            forgetAll();
         }
     }
 }

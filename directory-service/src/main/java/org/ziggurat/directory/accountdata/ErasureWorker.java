@@ -1,23 +1,26 @@
 package org.ziggurat.directory.accountdata;
 
-import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Multi;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
-import org.ziggurat.directory.mail.MailWorker;
+import org.ziggurat.platform.rest.queue.QueueRepository;
+import org.ziggurat.platform.rest.queue.QueueSettings;
+import org.ziggurat.platform.rest.queue.QueueWorker;
+import org.ziggurat.platform.rest.queue.Queues;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Optional;
 
 /**
  * Delivers deleted accounts' erasures to the services that hold their data, and sign-outs after a
- * password changed through the API to auth-service, on every replica:
- * each claims what is due, calls the service, and records it done; a failure is tried again later,
- * the wait doubling. At least once: a service's erasure is idempotent. The audit stream's events go
- * to events-service in one lane (V17), from whichever replica holds it, one after another in the
- * order of their numbers; at the first failure the round stops, and that event is tried again
- * before any later one, so events-service records them in the order they were made.
+ * password changed through the API to auth-service, on every replica: the queue claims what is due,
+ * this calls the service, and the queue records it done, or tries it again later. At least once: a
+ * service's erasure is idempotent. The audit stream's events go to events-service in one lane
+ * ({@link ErasureRepository#AUDIT}): one after another in the order of their numbers, a failed one
+ * tried again before any later one, so events-service records them in the order they were made.
  */
 @ApplicationScoped
 public class ErasureWorker {
@@ -25,83 +28,57 @@ public class ErasureWorker {
     private static final Logger LOG = Logger.getLogger(ErasureWorker.class);
     private static final int BATCH = 20;
 
-    private final ErasureRepository erasures;
     private final Peers peers;
     private final PeerSettings settings;
+    private final QueueWorker deliveries;
+    private final QueueWorker audit;
 
-    ErasureWorker(ErasureRepository erasures, Peers peers, PeerSettings settings) {
-        this.erasures = erasures;
+    ErasureWorker(Queues queues, Peers peers, PeerSettings settings) {
         this.peers = peers;
         this.settings = settings;
+        this.deliveries = queues.worker(ErasureRepository.DELIVERIES, settings(Optional.empty()), this::deliver);
+        this.audit = queues.worker(ErasureRepository.AUDIT, settings(Optional.of(Duration.ofDays(1))), this::audit);
     }
 
-    @Scheduled(every = "${ziggurat.directory.peers.poll:2s}", delayed = "1s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> deliverDue() {
-        return deliverBatch().replaceWithVoid()
-                .onFailure().invoke(e -> LOG.warnf("event=erasures_unavailable error=%s", e.toString()))
-                .onFailure().recoverWithNull();
+    private QueueSettings settings(Optional<Duration> keepDone) {
+        return new QueueSettings(settings.poll(), settings.lease(), BATCH, 1, settings.firstRetry(), settings.longestRetry(),
+                keepDone);
     }
 
-    @Scheduled(every = "1h", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> purgeDeliveredAudit() {
-        return erasures.purgeDeliveredAudit(Duration.ofDays(1)).replaceWithVoid().onFailure().recoverWithNull();
+    void start(@Observes StartupEvent started) {
+        deliveries.start();
+        audit.start();
     }
 
-    /** One round: the erasures and sign-outs due when it started, then the audit lane; how many were delivered. */
+    /** One round: the erasures and sign-outs due when it started, then the audit lane while it moves; how many were delivered. */
     public Uni<Integer> deliverBatch() {
-        return erasures.claim(BATCH, settings.lease())
-                .onItem().transformToMulti(claimed -> Multi.createFrom().iterable(claimed))
-                .onItem().transformToUniAndConcatenate(this::deliver)
-                .collect().asList()
-                .map(results -> (int) results.stream().filter(Boolean::booleanValue).count())
-                .chain(delivered -> relayAudit().map(audited -> delivered + audited));
+        return deliveries.round().chain(delivered -> audit.drain().map(audited -> delivered + audited));
     }
 
-    /** The audit lane's events in order, batch after batch while they come full, up to the first failure; how many. */
-    public Uni<Integer> relayAudit() {
-        return erasures.claimAudit(BATCH, settings.lease()).chain(claimed -> auditInOrder(claimed, 0).chain(sent ->
-                sent == BATCH ? relayAudit().map(more -> sent + more) : Uni.createFrom().item(sent)));
-    }
-
-    /** From the {@code from}-th on, each once the one before was recorded; how many were, up to the first failure. */
-    private Uni<Integer> auditInOrder(List<ErasureRepository.Claimed> claimed, int from) {
-        if (from == claimed.size()) {
-            return Uni.createFrom().item(from);
-        }
-        return audit(claimed.get(from)).chain(sent -> sent ? auditInOrder(claimed, from + 1) : Uni.createFrom().item(from));
-    }
-
-    private Uni<Boolean> audit(ErasureRepository.Claimed event) {
-        return peers.audit(event.peer(), event.payload())
+    private Uni<QueueWorker.Outcome> audit(QueueRepository.Claimed event) {
+        Row row = event.row();
+        return peers.audit(row.getString("peer"), row.getJsonObject("payload").encode())
                 .ifNoItem().after(settings.lease().dividedBy(2)).fail()
-                .chain(() -> erasures.auditDone(event.id()))
-                .replaceWith(true)
-                .onFailure().recoverWithUni(e -> {
-                    int attempts = event.attempts() + 1;
-                    Duration wait = MailWorker.retryAfter(attempts, settings.firstRetry(), settings.longestRetry());
-                    LOG.warnf("event=peer_delivery_failed kind=audit peer=%s person_id=%d attempts=%d retry_in=%ds error=%s",
-                            event.peer(), event.personId(), attempts, wait.toSeconds(), e.toString());
-                    return erasures.auditFailed(event.id(), String.valueOf(e.getMessage()), wait).replaceWith(false);
-                });
+                .replaceWith(QueueWorker.Outcome.done())
+                .onFailure().invoke(e -> LOG.warnf("event=peer_delivery_failed kind=audit peer=%s person_id=%d attempts=%d "
+                        + "error=%s", row.getString("peer"), row.getLong("person_id"), event.attempts(), e.toString()));
     }
 
-    private Uni<Boolean> deliver(ErasureRepository.Claimed erasure) {
-        Uni<Void> delivered = switch (erasure.kind()) {
-            case "sign_out" -> peers.signOut(erasure.peer(), erasure.personId());
-            default -> peers.erase(erasure.peer(), erasure.personId(), erasure.username());
+    private Uni<QueueWorker.Outcome> deliver(QueueRepository.Claimed erasure) {
+        Row row = erasure.row();
+        String kind = row.getString("kind");
+        String peer = row.getString("peer");
+        long personId = row.getLong("person_id");
+        Uni<Void> delivered = switch (kind) {
+            case "sign_out" -> peers.signOut(peer, personId);
+            default -> peers.erase(peer, personId, row.getString("username"));
         };
         return delivered
                 .ifNoItem().after(settings.lease().dividedBy(2)).fail()
-                .chain(() -> erasures.done(erasure.id()))
-                .invoke(() -> LOG.infof("event=peer_delivered kind=%s peer=%s person_id=%d attempts=%d", erasure.kind(), erasure.peer(),
-                        erasure.personId(), erasure.attempts()))
-                .replaceWith(true)
-                .onFailure().recoverWithUni(e -> {
-                    Duration wait = MailWorker.retryAfter(erasure.attempts(), settings.firstRetry(), settings.longestRetry());
-                    LOG.warnf("event=peer_delivery_failed kind=%s peer=%s person_id=%d attempts=%d retry_in=%ds error=%s", erasure.kind(), erasure.peer(),
-                            erasure.personId(), erasure.attempts(), wait.toSeconds(), e.toString());
-                    return erasures.failed(erasure.id(), String.valueOf(e.getMessage()), wait).replaceWith(false);
-                });
+                .invoke(() -> LOG.infof("event=peer_delivered kind=%s peer=%s person_id=%d attempts=%d", kind, peer, personId,
+                        erasure.attempts()))
+                .replaceWith(QueueWorker.Outcome.done())
+                .onFailure().invoke(e -> LOG.warnf("event=peer_delivery_failed kind=%s peer=%s person_id=%d attempts=%d error=%s",
+                        kind, peer, personId, erasure.attempts(), e.toString()));
     }
 }

@@ -24,11 +24,11 @@ public interface PeerSettings {
     @WithDefault("20s")
     Duration timeout();
 
-    /** How often each replica looks for erasures to deliver. */
+    /** How often each replica looks for erasures and audit events to deliver when no notification woke it. */
     @WithDefault("2s")
     Duration poll();
 
-    /** The first wait after a failed delivery, doubled each time up to the longest. */
+    /** The first wait after a failed delivery, doubled each time up to the longest, less a random part of up to half. */
     @WithDefault("10s")
     Duration firstRetry();
 

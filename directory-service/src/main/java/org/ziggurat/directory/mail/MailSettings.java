@@ -12,7 +12,7 @@ import java.time.Duration;
 @ConfigMapping(prefix = "ziggurat.mail")
 public interface MailSettings {
 
-    /** How often each replica looks for mail to send. */
+    /** How often each replica looks for mail to send when no notification woke it (a new mail wakes it at once). */
     @WithDefault("2s")
     Duration poll();
 
@@ -27,7 +27,10 @@ public interface MailSettings {
     @WithDefault("2m")
     Duration lease();
 
-    /** The first wait after a failure; each further failure doubles it, up to {@link #longestRetry()}. */
+    /**
+     * The first wait after a failure; each further failure doubles it, up to {@link #longestRetry()},
+     * less a random part of up to half (so that mail failed in one outage is not all tried at once).
+     */
     @WithDefault("10s")
     Duration firstRetry();
 

@@ -1,53 +1,37 @@
 package org.ziggurat.events.webhooks;
 
-import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.SocketAddress;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+import org.ziggurat.platform.rest.queue.QueueSettings;
+import org.ziggurat.platform.rest.queue.QueueWorker;
+import org.ziggurat.platform.rest.queue.Queues;
 import org.ziggurat.platform.time.Backoff;
 
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Delivers the outbox, on every replica: claims the due heads of the lanes
- * ({@link WebhookDeliveryRepository#claim}), sends each, signed, to its receiver, and records the attempt.
- * Deliveries run side by side up to {@link WebhookSettings#concurrency}, without blocking a
- * thread, so a slow receiver holds only its own lane (and never the recording of events, which
- * only writes the outbox). A delivery that ends frees its lane's next at once, not at the next poll.
- * A delivery is sent once unless a replica stops between the receiver's answer and its record
- * (then again after the lease, with the same {@code webhook-id}: receivers deduplicate by it).
+ * Delivers the outbox, on every replica: the queue claims the due heads of the lanes
+ * ({@link WebhookDeliveryRepository#DELIVERIES}); each is sent, signed, to its receiver
+ * ({@link WebhookSender}), and its attempt recorded. Deliveries run side by side up to
+ * {@link WebhookSettings#concurrency}, without blocking a thread, so a slow receiver holds only its
+ * own lane (and never the recording of events, which only writes the outbox). A delivery that ends
+ * frees its lane's next at once, and a new one wakes every replica, not the next poll. A delivery
+ * is sent once unless a replica stops between the receiver's answer and its record (then again
+ * after the lease, with the same {@code webhook-id}: receivers deduplicate by it).
  */
 @ApplicationScoped
 public class DeliveryWorker {
 
     private static final Logger LOG = Logger.getLogger("org.ziggurat.events.webhooks");
-    /** An answer is read this far at most (the log keeps {@link WebhookSettings#answerBytes} of it); past it the connection is closed. */
-    static final int MOST_READ = 64 * 1024;
 
     private final WebhookDeliveryRepository deliveries;
     private final WebhookSettings settings;
@@ -55,85 +39,35 @@ public class DeliveryWorker {
     private final WebhookSecrets secrets;
     private final WebhookBodies bodies;
     private final WebhookCreators creators;
-    private final Vertx vertx;
+    private final WebhookSender sender;
+    private final QueueWorker worker;
 
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicBoolean claiming = new AtomicBoolean();
-    private final AtomicBoolean claimAgain = new AtomicBoolean();
-    private volatile HttpClient client;
-    private volatile long timer = -1;
-
-    DeliveryWorker(WebhookDeliveryRepository deliveries, WebhookSettings settings, TargetAddresses targets, WebhookSecrets secrets,
-            WebhookBodies bodies, WebhookCreators creators, Vertx vertx) {
-        this.creators = creators;
+    DeliveryWorker(Queues queues, WebhookDeliveryRepository deliveries, WebhookSettings settings, TargetAddresses targets,
+            WebhookSecrets secrets, WebhookBodies bodies, WebhookCreators creators, WebhookSender sender) {
         this.deliveries = deliveries;
         this.settings = settings;
         this.targets = targets;
         this.secrets = secrets;
         this.bodies = bodies;
-        this.vertx = vertx;
+        this.creators = creators;
+        this.sender = sender;
+        // The lease: longer than any attempt can take, so that no other replica takes one that is under way.
+        this.worker = queues.worker(WebhookDeliveryRepository.DELIVERIES, new QueueSettings(settings.poll(),
+                settings.connectTimeout().plus(settings.timeout()).plusSeconds(30), settings.concurrency(), settings.concurrency(),
+                settings.firstRetry(), settings.longestRetry(), Optional.of(settings.keepLog())),
+                claimed -> attempt(WebhookDeliveryRepository.Claimed.from(claimed)));
     }
 
-    /**
-     * Polls every {@link WebhookSettings#poll} from a random point in the first period: the
-     * scheduler's jobs tick on whole seconds at the earliest, on every replica at once; a timer of
-     * our own keeps the period asked for and spreads the replicas' claims over it.
-     */
     void start(@Observes StartupEvent started) {
-        long period = Math.max(50, settings.poll().toMillis());
-        timer = vertx.setPeriodic(1000 + ThreadLocalRandom.current().nextLong(period), period, id -> claimSoon());
-    }
-
-    /** A round of claims now, or right after the one under way (rounds never overlap on a replica). */
-    void claimSoon() {
-        claimAgain.set(true);
-        if (claiming.compareAndSet(false, true)) {
-            claimAgain.set(false);
-            int room = settings.concurrency() - inFlight.get();
-            Uni<Integer> round = room <= 0 ? Uni.createFrom().item(0)
-                    : deliveries.claim(room, lease()).map(claimed -> {
-                        claimed.forEach(this::start);
-                        return claimed.size();
-                    });
-            round.subscribe().with(n -> roundEnded(), e -> {
-                // The database away now is the next round's problem: nothing was claimed, or the lease returns it.
-                LOG.warnf("event=webhook_outbox_unavailable error=%s", e.toString());
-                claimAgain.set(false);
-                roundEnded();
-            });
-        }
-    }
-
-    private void roundEnded() {
-        claiming.set(false);
-        if (claimAgain.get()) {
-            claimSoon();
-        }
-    }
-
-    /** Longer than any attempt can take, so that no other replica takes one that is under way. */
-    private Duration lease() {
-        return settings.connectTimeout().plus(settings.timeout()).plusSeconds(30);
-    }
-
-    private void start(WebhookDeliveryRepository.Claimed delivery) {
-        inFlight.incrementAndGet();
-        attempt(delivery).subscribe().with(next -> {
-            inFlight.decrementAndGet();
-            claimSoon();
-        }, e -> {
-            inFlight.decrementAndGet();
-            LOG.warnf("event=webhook_record_failed delivery_id=%d error=%s", delivery.id(), e.toString());
-        });
+        worker.start();
     }
 
     /**
-     * The attempt, and its record; whether the record took (false: another replica had taken it
-     * over). First, whether the person who answers for the webhook still has the rights that let
+     * The attempt, and its record (which matches nothing when another replica had taken it over). First, whether the person who answers for the webhook still has the rights that let
      * them ({@link WebhookCreators}): when not, nothing is sent and the webhook is disabled; when the
      * directory cannot say, nothing is sent and the attempt fails (tried again as any other).
      */
-    Uni<Boolean> attempt(WebhookDeliveryRepository.Claimed delivery) {
+    Uni<QueueWorker.Outcome> attempt(WebhookDeliveryRepository.Claimed delivery) {
         OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
         long started = System.nanoTime();
         return Uni.createFrom().deferred(() -> creators.lostRights(delivery)).onItemOrFailure().transformToUni((lost, failure) -> {
@@ -144,13 +78,13 @@ public class DeliveryWorker {
             if (lost != null) {
                 LOG.warnf("event=webhook_disabled delivery_id=%d subscription_id=%d creator_id=%d reason=creator_lost_rights",
                         delivery.id(), delivery.subscriptionId(), delivery.creatorId());
-                return deliveries.creatorLostRights(delivery, lost);
+                return deliveries.creatorLostRights(delivery, lost).replaceWith(QueueWorker.Outcome.recorded(false));
             }
             return deliver(delivery, at, started);
         });
     }
 
-    private Uni<Boolean> deliver(WebhookDeliveryRepository.Claimed delivery, OffsetDateTime at, long started) {
+    private Uni<QueueWorker.Outcome> deliver(WebhookDeliveryRepository.Claimed delivery, OffsetDateTime at, long started) {
         Uni<WebhookDeliveryRepository.Outcome> sent;
         try {
             byte[] body = bodies.body(delivery);
@@ -158,7 +92,7 @@ public class DeliveryWorker {
             long timestamp = at.toEpochSecond();
             String signature = WebhookSecrets.signature(id, timestamp, body, signingSecrets(delivery, at));
             sent = targets.check(delivery.targetUrl())
-                    .chain(target -> send(target, id, timestamp, signature, body))
+                    .chain(target -> sender.send(target, id, timestamp, signature, body))
                     .map(answer -> new WebhookDeliveryRepository.Outcome(at, millisSince(started), answer.status(), null, answer.text()))
                     .onFailure().recoverWithItem(e -> new WebhookDeliveryRepository.Outcome(at, millisSince(started), null, error(e), ""));
         } catch (RuntimeException e) {
@@ -167,11 +101,11 @@ public class DeliveryWorker {
         return sent.chain(outcome -> record(delivery, outcome));
     }
 
-    private Uni<Boolean> record(WebhookDeliveryRepository.Claimed delivery, WebhookDeliveryRepository.Outcome outcome) {
+    private Uni<QueueWorker.Outcome> record(WebhookDeliveryRepository.Claimed delivery, WebhookDeliveryRepository.Outcome outcome) {
         if (outcome.accepted()) {
             LOG.infof("event=webhook_delivered delivery_id=%d subscription_id=%d status=%d attempts=%d", delivery.id(),
                     delivery.subscriptionId(), outcome.status(), delivery.attempts());
-            return deliveries.delivered(delivery, outcome);
+            return deliveries.delivered(delivery, outcome).map(QueueWorker.Outcome::recorded);
         }
         String failure = outcome.status() != null ? "status " + outcome.status() : outcome.error();
         if (outcome.status() != null && outcome.status() == 410) {
@@ -185,13 +119,13 @@ public class DeliveryWorker {
         }
         LOG.infof("event=webhook_failed delivery_id=%d subscription_id=%d attempts=%d retry_in_ms=%d failure=%s",
                 delivery.id(), delivery.subscriptionId(), delivery.attempts(), wait.toMillis(), failure);
-        return deliveries.retry(delivery, outcome, wait);
+        return deliveries.retry(delivery, outcome, wait).replaceWith(QueueWorker.Outcome.recorded(false));
     }
 
-    private Uni<Boolean> giveUp(WebhookDeliveryRepository.Claimed delivery, WebhookDeliveryRepository.Outcome outcome, String reason) {
+    private Uni<QueueWorker.Outcome> giveUp(WebhookDeliveryRepository.Claimed delivery, WebhookDeliveryRepository.Outcome outcome, String reason) {
         LOG.warnf("event=webhook_disabled delivery_id=%d subscription_id=%d attempts=%d reason=%s", delivery.id(),
                 delivery.subscriptionId(), delivery.attempts(), reason);
-        return deliveries.givenUp(delivery, outcome, reason);
+        return deliveries.givenUp(delivery, outcome, reason).map(QueueWorker.Outcome::recorded);
     }
 
     /**
@@ -200,8 +134,7 @@ public class DeliveryWorker {
      * tried again at the same instant.
      */
     static Duration retryAfter(int attempts, Duration first, Duration longest) {
-        long full = Backoff.doubling(attempts, first, longest).toMillis();
-        return Duration.ofMillis(full - ThreadLocalRandom.current().nextLong(full / 2 + 1));
+        return Backoff.jittered(attempts, first, longest);
     }
 
     /** The secret, and during a rotation the previous one too (a receiver that has either verifies). */
@@ -230,95 +163,11 @@ public class DeliveryWorker {
         return message.length() > 500 ? message.substring(0, 500) : message;
     }
 
-    /** A receiver's answer: its status and the first bytes of its body (none from a target that is not public). */
-    record Answer(int status, String text) {
-    }
-
-    /**
-     * One POST to the address checked (the host named for TLS and {@code Host}), no redirect
-     * followed, the whole exchange within the timeout (then the connection is reset).
-     */
-    private Uni<Answer> send(TargetAddresses.Target target, String id, long timestamp, String signature, byte[] body) {
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST)
-                .setServer(SocketAddress.inetSocketAddress(new InetSocketAddress(target.address(), target.port())))
-                .setHost(target.host()).setPort(target.port()).setSsl(target.ssl()).setURI(target.requestUri())
-                .setFollowRedirects(false).setConnectTimeout(settings.connectTimeout().toMillis())
-                .putHeader("content-type", WebhookBodies.CONTENT_TYPE)
-                .putHeader("user-agent", "Ziggurat-Webhooks/1")
-                .putHeader("webhook-id", id)
-                .putHeader("webhook-timestamp", Long.toString(timestamp))
-                .putHeader("webhook-signature", signature);
-        AtomicReference<HttpClientRequest> sending = new AtomicReference<>();
-        Future<Answer> exchange = client().request(options).compose(request -> {
-            sending.set(request);
-            return request.send(Buffer.buffer(body));
-        }).compose(response -> read(response, kept(target, settings.answerBytes())));
-        return Uni.createFrom().completionStage(exchange.toCompletionStage())
-                .ifNoItem().after(settings.timeout()).failWith(TimeoutException::new)
-                .onFailure().invoke(e -> {
-                    HttpClientRequest request = sending.get();
-                    if (request != null) {
-                        request.reset();
-                    }
-                });
-    }
-
     /**
      * How much of an answer's body the log keeps: {@code answerBytes} from a public target, nothing
      * from one the operator let into a private network (the log would read an internal endpoint back).
      */
     static int kept(TargetAddresses.Target target, int answerBytes) {
         return target.open() ? answerBytes : 0;
-    }
-
-    /** The status and up to {@code keep} bytes of the body; a long answer is cut off. */
-    private Future<Answer> read(HttpClientResponse response, int keep) {
-        Promise<Answer> answer = Promise.promise();
-        Buffer kept = Buffer.buffer();
-        AtomicInteger total = new AtomicInteger();
-        response.handler(chunk -> {
-            if (kept.length() < keep) {
-                kept.appendBuffer(chunk.slice(0, Math.min(chunk.length(), keep - kept.length())));
-            }
-            if (total.addAndGet(chunk.length()) > MOST_READ && answer.tryComplete(answer(response, kept))) {
-                response.request().reset();
-            }
-        });
-        response.exceptionHandler(answer::tryFail);
-        response.endHandler(v -> answer.tryComplete(answer(response, kept)));
-        return answer.future();
-    }
-
-    private static Answer answer(HttpClientResponse response, Buffer kept) {
-        // Text for the log, never a NUL (PostgreSQL's text refuses it); bytes cut mid-character become U+FFFD.
-        String text = new String(kept.getBytes(), StandardCharsets.UTF_8).replace('\u0000', '\uFFFD');
-        return new Answer(response.statusCode(), text);
-    }
-
-    private HttpClient client() {
-        if (client == null) {
-            synchronized (this) {
-                if (client == null) {
-                    // TLS verified against the JDK's trusted authorities, host names checked.
-                    client = vertx.createHttpClient(new HttpClientOptions().setVerifyHost(true)
-                            .setMaxPoolSize(4).setKeepAlive(true).setKeepAliveTimeout(30)
-                            .setMaxRedirects(0).setTryUseCompression(false)
-                            .setMaxHeaderSize(16 * 1024).setMaxInitialLineLength(8 * 1024));
-                }
-            }
-        }
-        return client;
-    }
-
-    @Scheduled(every = "1h", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> purge() {
-        return deliveries.purge(settings.keepLog()).replaceWithVoid().onFailure().recoverWithNull();
-    }
-
-    void close(@Observes ShutdownEvent stop) {
-        vertx.cancelTimer(timer);
-        if (client != null) {
-            client.close();
-        }
     }
 }

@@ -1,41 +1,52 @@
 package org.ziggurat.events.webhooks;
 
-import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Multi;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 import org.ziggurat.directory.client.DirectoryClient;
+import org.ziggurat.platform.rest.queue.QueueRepository;
+import org.ziggurat.platform.rest.queue.QueueSettings;
+import org.ziggurat.platform.rest.queue.QueueTable;
+import org.ziggurat.platform.rest.queue.QueueWorker;
+import org.ziggurat.platform.rest.queue.Queues;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Tells a namespace's admins that one of its webhooks was disabled (its deliveries failed, or its
  * creator lost their rights), by mail through
  * directory-service (which knows the admins and their addresses, and keeps the mail outbox). The
  * subscription's row is this notice's outbox: disabling sets {@code notice_due_at} in the same
- * transaction; any replica claims it with a lease, asks the directory, and clears it; a directory
- * that is away is asked again later. A namespace that no longer exists owes nothing.
+ * transaction (which wakes the queue's workers); any replica claims it with a lease, asks the
+ * directory, and clears it; a directory that is away is asked again later, after a doubling wait
+ * of at most the lease. A namespace that no longer exists owes nothing.
  */
 @ApplicationScoped
 public class OwnerNotices {
 
+    /** A notice is owed while its due time is set; its claims are counted apart (V7), and cleared with it. */
+    static final QueueTable NOTICES = QueueTable.of("events_notices", "webhook_subscription", "q.notice_due_at IS NOT NULL")
+            .due("notice_due_at").attempts("notice_attempts").error(null).done("notice_due_at = NULL, notice_attempts = 0")
+            .build();
+
     private static final Logger LOG = Logger.getLogger("org.ziggurat.events.webhooks");
+    private static final Duration LEASE = Duration.ofMinutes(5);
 
     record Owed(long id, String namespace, String repository, String targetUrl, String reason, String cause) {
     }
 
-    private final Pool pool;
     private final DirectoryClient directory;
+    private final QueueWorker worker;
 
-    OwnerNotices(Pool pool, @RestClient DirectoryClient directory) {
-        this.pool = pool;
+    OwnerNotices(Queues queues, @RestClient DirectoryClient directory, WebhookSettings settings) {
         this.directory = directory;
+        this.worker = queues.worker(NOTICES, new QueueSettings(settings.noticePoll(), LEASE, 20, 1, settings.noticePoll(), LEASE,
+                Optional.empty()), this::tell);
     }
 
     /**
@@ -60,41 +71,23 @@ public class OwnerNotices {
                         + "deliveries (POST its redeliveries with a \"since\").\n");
     }
 
-    @Scheduled(every = "${ziggurat.events.webhooks.notice-poll:10s}", delayed = "2s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> sendDue() {
-        return send().replaceWithVoid().onFailure().invoke(e -> LOG.warnf("event=webhook_notice_unavailable error=%s", e))
-                .onFailure().recoverWithNull();
+    void start(@Observes StartupEvent started) {
+        worker.start();
     }
 
     /** One round; how many notices the directory took. */
     public Uni<Integer> send() {
-        return pool.preparedQuery("UPDATE webhook_subscription SET notice_due_at = now() + interval '5 minutes' "
-                        + "WHERE id IN (SELECT id FROM webhook_subscription WHERE notice_due_at <= now() ORDER BY notice_due_at "
-                        + "LIMIT 20 FOR UPDATE SKIP LOCKED) RETURNING id, namespace, repository, target_url, disabled_reason, disabled_cause")
-                .execute().map(rows -> {
-                    List<Owed> owed = new ArrayList<>();
-                    for (Row r : rows) {
-                        owed.add(new Owed(r.getLong("id"), r.getString("namespace"), r.getString("repository"),
-                                r.getString("target_url"), r.getString("disabled_reason"), r.getString("disabled_cause")));
-                    }
-                    return owed;
-                })
-                .onItem().transformToMulti(owed -> Multi.createFrom().iterable(owed))
-                .onItem().transformToUniAndConcatenate(this::tell)
-                .collect().asList().map(told -> (int) told.stream().filter(Boolean::booleanValue).count());
+        return worker.round();
     }
 
-    private Uni<Boolean> tell(Owed owed) {
-        DirectoryClient.AdminNotice notice = notice(owed);
-        return directory.noticeAdmins(owed.namespace(), notice).replaceWith(true)
-                .onFailure(DirectoryClient.NotFound.class).recoverWithItem(true)
-                .call(() -> pool.preparedQuery("UPDATE webhook_subscription SET notice_due_at = NULL WHERE id = $1")
-                        .execute(Tuple.of(owed.id())))
+    private Uni<QueueWorker.Outcome> tell(QueueRepository.Claimed claimed) {
+        Row r = claimed.row();
+        Owed owed = new Owed(claimed.id(), r.getString("namespace"), r.getString("repository"), r.getString("target_url"),
+                r.getString("disabled_reason"), r.getString("disabled_cause"));
+        return directory.noticeAdmins(owed.namespace(), notice(owed)).replaceWith(QueueWorker.Outcome.done())
+                .onFailure(DirectoryClient.NotFound.class).recoverWithItem(QueueWorker.Outcome.done())
                 .invoke(() -> LOG.infof("event=webhook_notice_sent subscription_id=%d namespace=%s", owed.id(), owed.namespace()))
-                .onFailure().recoverWithItem(e -> {
-                    LOG.warnf("event=webhook_notice_failed subscription_id=%d error=%s", owed.id(), e.toString());
-                    return false;
-                });
+                .onFailure().invoke(e -> LOG.warnf("event=webhook_notice_failed subscription_id=%d error=%s", owed.id(),
+                        e.toString()));
     }
 }

@@ -8,6 +8,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.events.audit.AuditRepository;
 import org.ziggurat.events.data.EventRepository;
+import org.ziggurat.platform.rest.queue.QueueRepository;
+import org.ziggurat.platform.rest.queue.QueueTable;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -15,16 +17,35 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The delivery outbox in hand-written SQL (the hot path: every replica polls it). Deliveries are
- * queued by the statement that records their event (EventRepository). A lane is one
- * subscription's deliveries of one repository; only the oldest pending delivery of a lane (its
- * head) may be claimed, so a receiver gets a repository's events in order, and a head that is
- * being retried holds the rest back. A claim moves the head's next attempt past a lease (FOR
- * UPDATE SKIP LOCKED: two replicas never claim one), so one that dies mid-delivery leaves it to
- * another after the lease.
+ * The delivery outbox in hand-written SQL (the hot path). Deliveries are queued by the statement
+ * that records their event (EventRepository, AuditRepository). A lane is one subscription's
+ * deliveries of one repository; the queue ({@link #DELIVERIES}) hands out only the oldest pending
+ * delivery of a lane (its head), so a receiver gets a repository's events in order, and a head
+ * that is being retried holds the rest back. How each attempt ended is recorded here, with the
+ * attempt's log, in one statement that matches nothing once another replica has taken the
+ * delivery over (its lease ran out).
  */
 @ApplicationScoped
 public class WebhookDeliveryRepository {
+
+    /**
+     * The deliveries as a queue: pending ones are owed, in lanes of a subscription and a repository,
+     * claimed only while their subscription is active, each claim returned with its subscription and
+     * its event; finished ones stay as the log until they are purged, and so do those a disabled
+     * subscription queued that long ago (nobody made it active again).
+     */
+    static final QueueTable DELIVERIES = QueueTable.of("events_webhooks", "webhook_delivery", "q.state = 'pending'").error(null)
+            .lanes(List.of("subscription_id", "lane"), "id")
+            .claimable("EXISTS (SELECT 1 FROM webhook_subscription s WHERE s.id = q.subscription_id AND s.state = 'active')")
+            .onClaim("first_attempt_at = coalesce(q.first_attempt_at, now())")
+            .purgeable("q.finished_at < {cutoff} OR (q.state = 'pending' AND q.created_at < {cutoff} AND q.subscription_id IN "
+                    + "(SELECT id FROM webhook_subscription WHERE state = 'disabled'))")
+            .view("c.subscription_id, c.first_attempt_at, s.target_url, s.secret_sealed, s.previous_secret_sealed, "
+                    + "s.previous_secret_until, s.api_base, s.creator_id, s.creator_client_id, s.namespace AS subscription_namespace, "
+                    + "r.namespace, r.name AS repository, " + EventRepository.EventRow.COLUMNS + ", " + AuditRepository.AuditRow.COLUMNS
+                    + " FROM claimed c JOIN webhook_subscription s ON s.id = c.subscription_id LEFT JOIN data_event e ON e.id = c.event_id "
+                    + "LEFT JOIN repository r ON r.id = e.repository_id LEFT JOIN audit_event a ON a.id = c.audit_event_id")
+            .build();
 
     /**
      * A delivery claimed for an attempt, with what its request is made of: a data event, or an audit
@@ -35,33 +56,17 @@ public class WebhookDeliveryRepository {
             byte[] secretSealed, byte[] previousSecretSealed, OffsetDateTime previousSecretUntil, String apiBase,
             String namespace, String repository, EventRepository.EventRow event, AuditRepository.AuditRow audit,
             long creatorId, String creatorClientId, String subscriptionNamespace) {
-    }
 
-    /**
-     * The heads of the lanes by a skip scan of the pending index (one probe per lane, not a read
-     * of every pending row: a receiver down for days leaves many), the due ones of active
-     * subscriptions locked, leased and returned with their subscription and event.
-     */
-    static final String CLAIM = "WITH RECURSIVE heads AS ("
-            + "(SELECT subscription_id, lane, id FROM webhook_delivery WHERE state = 'pending' "
-            + "ORDER BY subscription_id, lane, id LIMIT 1) "
-            + "UNION ALL SELECT n.subscription_id, n.lane, n.id FROM heads h CROSS JOIN LATERAL ("
-            + "SELECT d.subscription_id, d.lane, d.id FROM webhook_delivery d WHERE d.state = 'pending' "
-            + "AND (d.subscription_id, d.lane) > (h.subscription_id, h.lane) ORDER BY d.subscription_id, d.lane, d.id LIMIT 1) n), "
-            + "due AS (SELECT d.id FROM webhook_delivery d JOIN heads h ON h.id = d.id "
-            + "JOIN webhook_subscription s ON s.id = d.subscription_id "
-            + "WHERE s.state = 'active' AND d.state = 'pending' AND d.next_attempt_at <= now() "
-            + "ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED) "
-            + "UPDATE webhook_delivery d SET attempts = d.attempts + 1, "
-            + "next_attempt_at = now() + $2 * interval '1 millisecond', first_attempt_at = coalesce(d.first_attempt_at, now()) "
-            + "FROM (SELECT x.id AS due_id, s.target_url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, "
-            + "s.api_base, s.creator_id, s.creator_client_id, s.namespace AS subscription_namespace, "
-            + "r.namespace, r.name AS repository, " + EventRepository.EventRow.COLUMNS + ", "
-            + AuditRepository.AuditRow.COLUMNS + " FROM due JOIN webhook_delivery x ON x.id = due.id "
-            + "JOIN webhook_subscription s ON s.id = x.subscription_id LEFT JOIN data_event e ON e.id = x.event_id "
-            + "LEFT JOIN repository r ON r.id = e.repository_id LEFT JOIN audit_event a ON a.id = x.audit_event_id) j "
-            + "WHERE d.id = j.due_id "
-            + "RETURNING d.id AS delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, j.*";
+        static Claimed from(QueueRepository.Claimed claimed) {
+            Row r = claimed.row();
+            return new Claimed(claimed.id(), r.getLong("subscription_id"), claimed.attempts(), r.getOffsetDateTime("first_attempt_at"),
+                    r.getString("target_url"), bytes(r, "secret_sealed"), bytes(r, "previous_secret_sealed"),
+                    r.getOffsetDateTime("previous_secret_until"), r.getString("api_base"), r.getString("namespace"),
+                    r.getString("repository"), r.getLong("id") == null ? null : EventRepository.EventRow.from(r),
+                    r.getLong("audit_id") == null ? null : AuditRepository.AuditRow.from(r), r.getLong("creator_id"),
+                    r.getString("creator_client_id"), r.getString("subscription_namespace"));
+        }
+    }
 
     /** The attempt's record and the delivery's new state, in one statement; nothing if another replica took it over. */
     private static final String RECORD_ATTEMPT = "WITH d AS (UPDATE webhook_delivery SET state = $7, last_status = $4, "
@@ -75,23 +80,6 @@ public class WebhookDeliveryRepository {
 
     WebhookDeliveryRepository(Pool pool) {
         this.pool = pool;
-    }
-
-    /** Up to {@code limit} due heads, each held for {@code lease}. */
-    public Uni<List<Claimed>> claim(int limit, Duration lease) {
-        return pool.preparedQuery(CLAIM).execute(Tuple.of(limit, lease.toMillis())).map(rows -> {
-            List<Claimed> claimed = new ArrayList<>(rows.rowCount());
-            for (Row r : rows) {
-                claimed.add(new Claimed(r.getLong("delivery_id"), r.getLong("subscription_id"), r.getInteger("attempts"),
-                        r.getOffsetDateTime("first_attempt_at"), r.getString("target_url"), bytes(r, "secret_sealed"),
-                        bytes(r, "previous_secret_sealed"), r.getOffsetDateTime("previous_secret_until"),
-                        r.getString("api_base"), r.getString("namespace"), r.getString("repository"),
-                        r.getLong("id") == null ? null : EventRepository.EventRow.from(r),
-                        r.getLong("audit_id") == null ? null : AuditRepository.AuditRow.from(r),
-                        r.getLong("creator_id"), r.getString("creator_client_id"), r.getString("subscription_namespace")));
-            }
-            return claimed;
-        });
     }
 
     private static byte[] bytes(Row row, String column) {
@@ -250,16 +238,5 @@ public class WebhookDeliveryRepository {
                         + "first_attempt_at = NULL, finished_at = NULL WHERE subscription_id = $1 AND state = 'failed' "
                         + "AND created_at >= $2")
                 .execute(Tuple.of(subscriptionId, since)).map(RowSet::rowCount);
-    }
-
-    /**
-     * Finished deliveries (and their attempts) older than {@code keep}, and those a disabled
-     * subscription queued that long ago (nobody made it active again); how many.
-     */
-    public Uni<Integer> purge(Duration keep) {
-        return pool.preparedQuery("DELETE FROM webhook_delivery WHERE finished_at < now() - $1 * interval '1 millisecond' "
-                        + "OR (state = 'pending' AND created_at < now() - $1 * interval '1 millisecond' AND subscription_id IN "
-                        + "(SELECT id FROM webhook_subscription WHERE state = 'disabled'))")
-                .execute(Tuple.of(keep.toMillis())).map(RowSet::rowCount);
     }
 }

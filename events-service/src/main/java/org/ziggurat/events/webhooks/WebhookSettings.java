@@ -28,11 +28,14 @@ public interface WebhookSettings {
      */
     Optional<List<String>> allowedNetworks();
 
-    /** How often each replica looks for due deliveries. */
+    /** How often each replica looks for due deliveries when no notification woke it (a new delivery wakes it at once). */
     @WithDefault("1s")
     Duration poll();
 
-    /** How often each replica looks for mails owed to the admins of a disabled webhook. */
+    /**
+     * How often each replica looks for mails owed to the admins of a disabled webhook when no
+     * notification woke it; also the first wait after the directory could not take one.
+     */
     @WithDefault("10s")
     Duration noticePoll();
 

@@ -1,33 +1,47 @@
 package org.ziggurat.vocab.imports;
 
-import org.ziggurat.vocab.VocabConfig;
 import io.vertx.core.buffer.Buffer;
-import java.time.Duration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.platform.rest.queue.QueueRepository;
+import org.ziggurat.platform.rest.queue.QueueTable;
 
 import java.util.List;
 
 @ApplicationScoped
 public class ImportJobRepository {
 
+    /**
+     * The jobs as a queue (V8): queued and running ones are owed; a claim makes a job running, its
+     * lease the time by which its run must beat again ({@link ImportWorker}). How a run ended, the
+     * import records itself, in its own transaction.
+     */
+    static final QueueTable JOBS = QueueTable.of("vocab_imports", "import_job", "q.state IN ('queued', 'running')").error(null)
+            .onClaim("state = 'running', started_at = coalesce(q.started_at, date_trunc('milliseconds', now())), "
+                    + "concepts_done = 0")
+            .view("c.scheme_id, c.format, c.document, c.requester_id, c.requester_username FROM claimed c").build();
+
     /** A job a replica has claimed, with what it needs to run it. */
     public record Claimed(long id, long schemeId, String format, byte[] document, long requesterId, String requesterUsername,
             int attempts) {
+
+        static Claimed from(QueueRepository.Claimed claimed) {
+            Row r = claimed.row();
+            return new Claimed(claimed.id(), r.getLong("scheme_id"), r.getString("format"), r.getBuffer("document").getBytes(),
+                    r.getLong("requester_id"), r.getString("requester_username"), claimed.attempts());
+        }
     }
 
-    /** A replica that stopped beating for this long is taken to be gone; its job is claimed again. */
-    private final Duration staleAfter;
     private final Pool pool;
     private final ObjectMapper mapper;
 
-    ImportJobRepository(Pool pool, ObjectMapper mapper, VocabConfig config) {
-        this.staleAfter = config.imports().staleAfter();
+    ImportJobRepository(Pool pool, ObjectMapper mapper) {
         this.pool = pool;
         this.mapper = mapper;
     }
@@ -48,28 +62,9 @@ public class ImportJobRepository {
                 .map(rows -> rows.rowCount() == 0 ? null : ImportJob.from(rows.iterator().next(), mapper));
     }
 
-    /** The oldest queued job, or a running one whose replica went away; null when there is none. */
-    public Uni<Claimed> claim() {
-        return pool.preparedQuery("UPDATE import_job SET state = 'running', "
-                        + "started_at = coalesce(started_at, date_trunc('milliseconds', now())), heartbeat_at = now(), "
-                        + "concepts_done = 0, attempts = attempts + 1 WHERE id = (SELECT id FROM import_job WHERE state = 'queued' "
-                        + "OR (state = 'running' AND heartbeat_at < now() - make_interval(secs => $1)) "
-                        + "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) "
-                        + "RETURNING id, scheme_id, format, document, requester_id, requester_username, attempts")
-                .execute(Tuple.of((double) staleAfter.toMillis() / 1000)).map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        return null;
-                    }
-                    var r = rows.iterator().next();
-                    return new Claimed(r.getLong("id"), r.getLong("scheme_id"), r.getString("format"),
-                            r.getBuffer("document").getBytes(), r.getLong("requester_id"), r.getString("requester_username"),
-                            r.getInteger("attempts"));
-                });
-    }
-
-    /** Progress and heartbeat of this run of the job ({@code attempt}); a later claim has taken over when it matches nothing. */
+    /** Progress of this run of the job ({@code attempt}); a later claim has taken over when it matches nothing. */
     public Uni<Void> progress(long id, int attempt, int total, int done) {
-        return pool.preparedQuery("UPDATE import_job SET concepts_total = $2, concepts_done = $3, heartbeat_at = now() "
+        return pool.preparedQuery("UPDATE import_job SET concepts_total = $2, concepts_done = $3 "
                 + "WHERE id = $1 AND attempts = $4 AND state = 'running'").execute(Tuple.of(id, total, done, attempt))
                 .replaceWithVoid();
     }

@@ -2,14 +2,20 @@ package org.ziggurat.vocab.imports;
 
 import java.util.ArrayList;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.data.InvalidReference;
 import org.ziggurat.platform.problem.ProblemException;
+import org.ziggurat.platform.rest.queue.QueueRepository;
+import org.ziggurat.platform.rest.queue.QueueSettings;
+import org.ziggurat.platform.rest.queue.QueueWorker;
+import org.ziggurat.platform.rest.queue.Queues;
+import org.ziggurat.vocab.VocabConfig;
 import org.ziggurat.vocab.rdf.Skos;
 import org.ziggurat.vocab.rdf.SkosDocument;
 import org.ziggurat.vocab.schemes.SchemeRepository;
@@ -17,13 +23,14 @@ import org.ziggurat.vocab.schemes.SchemeRow;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
 
 /**
- * Carries out import jobs, one at a time per replica, oldest first. A job is claimed in the
- * database (so replicas never run the same one) and beats while it runs; a job whose replica
- * stopped beating is claimed again, and since an import is one transaction, running it again is
- * safe. New jobs are started at once; the schedule picks up the rest.
+ * Carries out import jobs, one at a time per replica, oldest first, on a worker thread. The queue
+ * ({@link ImportJobRepository#JOBS}) claims a job (so replicas never run the same one) with a
+ * lease that the running import renews as it goes; a job whose replica stopped renewing is claimed
+ * again, and since an import is one transaction, running it again is safe. A new job wakes the
+ * workers of every replica at once; polling picks up the rest.
  */
 @ApplicationScoped
 public class ImportWorker {
@@ -34,12 +41,20 @@ public class ImportWorker {
     private final ConceptImportRepository importer;
     private final SchemeRepository schemes;
     private final ObjectMapper mapper;
+    private final Duration lease;
+    private final QueueWorker worker;
 
-    ImportWorker(ImportJobRepository jobs, ConceptImportRepository importer, SchemeRepository schemes, ObjectMapper mapper) {
+    ImportWorker(Queues queues, ImportJobRepository jobs, ConceptImportRepository importer, SchemeRepository schemes,
+            ObjectMapper mapper, VocabConfig config) {
         this.jobs = jobs;
         this.importer = importer;
         this.schemes = schemes;
         this.mapper = mapper;
+        this.lease = config.imports().staleAfter();
+        // No backoff: a job fails for good on its document, or waits for its lease when its run stopped.
+        this.worker = queues.worker(ImportJobRepository.JOBS, new QueueSettings(config.imports().poll(), lease, 1, 1, lease,
+                lease, Optional.empty()), job -> Uni.createFrom().item(() -> run(job))
+                        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()));
     }
 
     static final int MAX_WARNINGS = 100;
@@ -47,53 +62,41 @@ public class ImportWorker {
     static final int ANALYZE_THRESHOLD = 1000;
     static final int MAX_ATTEMPTS = 3;
 
-    private final AtomicBoolean busy = new AtomicBoolean();
+    void start(@Observes StartupEvent started) {
+        worker.start();
+    }
 
-    /** Starts draining the queue on a worker thread, unless this replica is at it already. */
+    /** Claims now on this replica (the job just accepted), unless it is at it already. */
     public void wake() {
-        Infrastructure.getDefaultWorkerPool().execute(this::drain);
+        worker.wake();
     }
 
-    @Scheduled(every = "${ziggurat.vocab.imports.poll:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void drain() {
-        if (!busy.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            ImportJobRepository.Claimed job;
-            while ((job = jobs.claim().await().atMost(Duration.ofSeconds(30))) != null) {
-                run(job);
-            }
-        } catch (RuntimeException e) {
-            LOG.warnf("Import jobs could not be claimed now (%s); the schedule will try again.", e.getMessage());
-        } finally {
-            busy.set(false);
-        }
-    }
-
-    private void run(ImportJobRepository.Claimed job) {
+    /** The job's run, recorded by the import itself (or left to its lease); whether it ended. */
+    private QueueWorker.Outcome run(QueueRepository.Claimed claimed) {
+        ImportJobRepository.Claimed job = ImportJobRepository.Claimed.from(claimed);
         SkosDocument.Result parsed = null;
         try {
             if (job.attempts() > MAX_ATTEMPTS) {
                 jobs.failed(job.id(), job.attempts(), List.of(new Problem.FieldError("document", "the import stopped " + MAX_ATTEMPTS
                         + " times without finishing; nothing of it was kept")), List.of()).await().atMost(Duration.ofSeconds(30));
-                return;
+                return QueueWorker.Outcome.recorded(true);
             }
             SchemeRow scheme = scheme(job.schemeId());
             if (scheme == null) {
-                return; // the scheme was deleted, and its jobs with it
+                return QueueWorker.Outcome.recorded(true); // the scheme was deleted, and its jobs with it
             }
             parsed = SkosDocument.read(job.document(), Skos.format(job.format()).orElseThrow(), scheme.defaultLanguage(),
                     mapper);
             if (!parsed.errors().isEmpty()) {
                 jobs.failed(job.id(), job.attempts(), parsed.errors(), parsed.warnings()).await().atMost(Duration.ofSeconds(30));
-                return;
+                return QueueWorker.Outcome.recorded(true);
             }
             int total = parsed.concepts().size();
             jobs.progress(job.id(), job.attempts(), total, 0).await().atMost(Duration.ofSeconds(30));
             List<String> warnings = new ArrayList<>(parsed.warnings());
             ConceptImportRepository.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
-                    done -> jobs.progress(job.id(), job.attempts(), total, done),
+                    done -> jobs.progress(job.id(), job.attempts(), total, done)
+                            .chain(() -> worker.queue().extend(claimed, lease)).replaceWithVoid(),
                     (conn, done) -> {
                         warnings.addAll(done.warnings());
                         // In the import's transaction, so the job reads as done only with them in place.
@@ -104,17 +107,21 @@ public class ImportWorker {
                     }).await().atMost(Duration.ofMinutes(30));
             LOG.infof("Import %d into scheme %d: %d concepts created, %d replaced", job.id(), job.schemeId(),
                     outcome.created(), outcome.replaced());
+            return QueueWorker.Outcome.recorded(true);
         } catch (ProblemException e) {
             List<Problem.FieldError> errors = e.errors().isEmpty()
                     ? List.of(new Problem.FieldError("document", e.detail())) : e.errors();
             jobs.failed(job.id(), job.attempts(), errors, parsed == null ? List.of() : parsed.warnings()).await().atMost(Duration.ofSeconds(30));
+            return QueueWorker.Outcome.recorded(true);
         } catch (InvalidReference e) {
             jobs.failed(job.id(), job.attempts(), List.of(new Problem.FieldError(e.field(), e.getMessage())),
                     parsed == null ? List.of() : parsed.warnings()).await().atMost(Duration.ofSeconds(30));
+            return QueueWorker.Outcome.recorded(true);
         } catch (RuntimeException e) {
             // Not the document's fault (the database went away, say): the job stays claimed and,
-            // once its heartbeat is stale, is claimed and run again.
+            // once its lease runs out, is claimed and run again.
             LOG.errorf(e, "Import %d stopped; it will be tried again", job.id());
+            return QueueWorker.Outcome.recorded(false);
         }
     }
 
