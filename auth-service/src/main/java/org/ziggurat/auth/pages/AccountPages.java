@@ -38,12 +38,9 @@ class AccountPages {
     private final PlatformName platformName;
     private final Passkeys passkeys;
 
-    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
-
     AccountPages(@Location("account_security") Template security, @Location("account_totp") Template totp,
             @Location("account_codes") Template codes, AuthorizePages authorizePages, PlatformName platformName,
-            Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
-        this.recentSignIns = recentSignIns;
+            Passkeys passkeys) {
         this.passkeys = passkeys;
         this.security = security;
         this.totp = totp;
@@ -151,7 +148,7 @@ class AccountPages {
                 .data("passkeyOptions", passkeys.registrationOptions(session.personId(), session.username(), platformName.name()))
                 .data("sudoOptions", status.passkeys() == null || status.passkeys().isEmpty() ? null
                         : passkeys.signInOptions(PasskeyChallenges.Ceremony.SUDO, session.personId()))
-                .data("confirmNeeded", !recentSignIns.recent(session))
+                .data("confirmNeeded", !session.recent())
                 .data("error", message).data("signedInWith", session.amr().contains("mfa")
                         ? "your password and a second factor" : "your password").render();
         return PageHeaders.page(code, html, null).build();

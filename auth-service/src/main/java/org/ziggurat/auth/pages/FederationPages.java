@@ -32,14 +32,10 @@ class FederationPages {
     private final Template confirm;
     private final Passkeys passkeys;
 
-    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
-
     FederationPages(@Location("federation_continue") Template continueForm, @Location("federation_identity") Template identity,
             @Location("federation_error") Template error, @Location("federation_onward") Template onward, TokenCrypto crypto,
-            FederationSettings settings, Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns,
-            @Location("federation_confirm") Template confirm) {
+            FederationSettings settings, Passkeys passkeys, @Location("federation_confirm") Template confirm) {
         this.confirm = confirm;
-        this.recentSignIns = recentSignIns;
         this.onward = onward;
         this.passkeys = passkeys;
         this.continueForm = continueForm;
@@ -102,7 +98,7 @@ class FederationPages {
                 .data("provider", provider.displayName()).data("label", who.label()).data("error", message)
                 .data("username", session == null ? null : session.username())
                 .data("sessionCsrf", session == null ? null : session.csrfToken())
-                .data("confirmNeeded", session != null && !recentSignIns.recent(session))
+                .data("confirmNeeded", session != null && !session.recent())
                 .data("newAccounts", provider.newAccounts()).data("csrf", csrf).data("login", login)
                 .data("proposedUsername", typed != null ? typed[0] : UsernameProposals.of(who))
                 .data("proposedName", typed != null ? typed[1] : who.name() == null ? "" : who.name())

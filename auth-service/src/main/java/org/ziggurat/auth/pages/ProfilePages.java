@@ -24,12 +24,8 @@ class ProfilePages {
 
     private final UpstreamProviders providers;
 
-    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
-
     ProfilePages(@Location("account") Template account, @Location("account_deleted") Template deleted,
-            AuthorizePages authorizePages, UpstreamProviders providers,
-            org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
-        this.recentSignIns = recentSignIns;
+            AuthorizePages authorizePages, UpstreamProviders providers) {
         this.providers = providers;
         this.account = account;
         this.deleted = deleted;
@@ -87,7 +83,7 @@ class ProfilePages {
                 .data("linkedSection", !identities.isEmpty() || !buttons.isEmpty())
                 .data("federationStart", PagePaths.apiPath(uri, FederationResource.START))
                 .data("secondFactorAfterUpstream", linked.secondFactorAfterUpstream())
-                .data("confirmNeeded", !recentSignIns.recent(session))
+                .data("confirmNeeded", !session.recent())
                 .data("security", PagePaths.apiPath(uri, AccountPages.PATH)).data("csrf", session.csrfToken())
                 .data("avatarAction", PagePaths.apiPath(uri, PATH + "/avatar"))
                 .data("profile", profile).data("error", error).data("notice", notice).render();
