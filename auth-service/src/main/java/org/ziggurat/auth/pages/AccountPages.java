@@ -34,33 +34,16 @@ class AccountPages {
     private final Template security;
     private final Template totp;
     private final Template codes;
-    private final AuthorizePages authorizePages;
     private final PlatformName platformName;
     private final Passkeys passkeys;
 
     AccountPages(@Location("account_security") Template security, @Location("account_totp") Template totp,
-            @Location("account_codes") Template codes, AuthorizePages authorizePages, PlatformName platformName,
-            Passkeys passkeys) {
+            @Location("account_codes") Template codes, PlatformName platformName, Passkeys passkeys) {
         this.passkeys = passkeys;
         this.security = security;
         this.totp = totp;
         this.codes = codes;
-        this.authorizePages = authorizePages;
         this.platformName = platformName;
-    }
-
-    Response login(UriInfo uri, String message, String login, int status) {
-        return authorizePages.loginPage(PATH, null, null, Map.of(), null, uri, message, login, status);
-    }
-
-    /** After signing in: to the security section, with the session (post/redirect/get). */
-    Response signedIn(UriInfo uri, LoginSessions.Created created) {
-        return authorizePages.backWithSession(PATH, Map.of(), uri, created);
-    }
-
-    /** Post/redirect/get after a change (the Location set as it is: see {@link PagePaths#apiPath}). */
-    Response changed(UriInfo uri) {
-        return Response.status(303).header("Location", PagePaths.apiPath(uri, PATH)).header("Cache-Control", "no-store").build();
     }
 
     /** What the security section shows, in words. */

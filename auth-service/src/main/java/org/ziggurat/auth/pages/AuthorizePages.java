@@ -1,6 +1,5 @@
 package org.ziggurat.auth.pages;
 
-import io.smallrye.mutiny.Uni;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateData;
@@ -20,8 +19,6 @@ import org.ziggurat.auth.passkeys.Passkeys;
 import org.ziggurat.platform.rest.http.PublicUrls;
 
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +34,7 @@ public class AuthorizePages {
 
     private final Template login;
     private final Template consent;
-    private final Template error;
+    private final PageForms forms;
     private final Template code;
     private final Template redirect;
     private final Template logout;
@@ -50,7 +47,7 @@ public class AuthorizePages {
     private final UpstreamProviders providers;
 
     public AuthorizePages(@Location("login") Template login, @Location("consent") Template consent,
-            @Location("error") Template error, @Location("code") Template code, @Location("redirect") Template redirect,
+            PageForms forms, @Location("code") Template code, @Location("redirect") Template redirect,
             @Location("logout") Template logout, @Location("signed_out") Template signedOut,
             @Location("leave") Template leave, TokenCrypto crypto,
             AuthConfig config, PlatformName platformName, Passkeys passkeys, UpstreamProviders providers) {
@@ -62,7 +59,7 @@ public class AuthorizePages {
         this.signedOut = signedOut;
         this.login = login;
         this.consent = consent;
-        this.error = error;
+        this.forms = forms;
         this.code = code;
         this.redirect = redirect;
         this.crypto = crypto;
@@ -173,25 +170,6 @@ public class AuthorizePages {
                 .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
     }
 
-    /**
-     * A page's form, parsed ({@code application/x-www-form-urlencoded}), handed to {@code then};
-     * a body that is no such form is a 400 page.
-     */
-    public Uni<Response> withForm(String contentType, String body,
-            java.util.function.Function<org.ziggurat.auth.oauth.OAuthForm, Uni<Response>> then) {
-        org.ziggurat.auth.oauth.OAuthForm form;
-        try {
-            form = org.ziggurat.auth.oauth.OAuthForm.parse(contentType, body);
-        } catch (org.ziggurat.auth.oauth.OAuthException e) {
-            return Uni.createFrom().item(error(400, e.getMessage()));
-        }
-        return then.apply(form);
-    }
-
-    public Response error(int status, String message) {
-        return PageHeaders.page(status, error.data("assets", "/oauth/assets").data("message", message).render(), null).build();
-    }
-
     /** The out-of-band page: the code in {@code #authorization_code}. */
     public Response code(String codeValue, UriInfo uri) {
         return PageHeaders.page(200, code.data("assets", PagePaths.assets(uri)).data("code", codeValue).render(), null).build();
@@ -240,7 +218,7 @@ public class AuthorizePages {
     /** The person's refusal, back to the client (RFC 6749 §4.1.2.1). */
     public Response redirectError(AuthorizationRequest request, String errorCode, String description) {
         if (RedirectUris.isOutOfBand(request.redirectUri())) {
-            return error(400, description);
+            return forms.error(400, description);
         }
         Map<String, String> answer = new LinkedHashMap<>();
         answer.put("error", errorCode);

@@ -5,12 +5,12 @@ import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -31,11 +31,8 @@ import org.ziggurat.auth.authorization.AuthorizationRequests;
 import org.ziggurat.auth.authorization.FederatedSignIns;
 import org.ziggurat.auth.authorization.FederationAttempts;
 import org.ziggurat.auth.authorization.LoginSessions;
-import org.ziggurat.auth.authorization.SignIns;
-import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.federation.Upstream;
 import org.ziggurat.auth.federation.UpstreamProviders;
-import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.problem.FailureKinds;
@@ -60,7 +57,6 @@ public class FederationResource {
     static final String CONFIRMATION = "/account/federation/confirmation";
     private static final java.util.regex.Pattern PROVIDER_ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
     private static final Set<String> ACCOUNT_PATHS = Set.of(ProfilePages.PATH, AccountPages.PATH);
-    private static final Response.Status SEE_OTHER = Response.Status.SEE_OTHER;
 
     private final FederatedSignIns federated;
     private final UpstreamProviders providers;
@@ -68,24 +64,24 @@ public class FederationResource {
     private final AuthorizePages authorizePages;
     private final SecondFactorPages secondFactorPages;
     private final SignInForm signInForm;
-    private final SignIns signIns;
+    private final PageForms forms;
     private final LoginSessions sessions;
     private final AuthorizationRequests requests;
     private final AccountSecurity security;
 
     FederationResource(FederatedSignIns federated, UpstreamProviders providers, FederationPages pages,
-            AuthorizePages authorizePages, SecondFactorPages secondFactorPages, SignInForm signInForm, SignIns signIns,
+            AuthorizePages authorizePages, SecondFactorPages secondFactorPages, SignInForm signInForm, PageForms forms,
             LoginSessions sessions, AuthorizationRequests requests, AccountSecurity security) {
-        this.security = security;
         this.federated = federated;
         this.providers = providers;
         this.pages = pages;
         this.authorizePages = authorizePages;
         this.secondFactorPages = secondFactorPages;
         this.signInForm = signInForm;
-        this.signIns = signIns;
+        this.forms = forms;
         this.sessions = sessions;
         this.requests = requests;
+        this.security = security;
     }
 
     @Operation(operationId = "startFederatedSignIn", summary = "Sign in with another provider (the sign-in page's buttons)",
@@ -104,44 +100,26 @@ public class FederationResource {
     @POST
     @Path("/start")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> start(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        return authorizePages.withForm(contentType, body, form -> {
+    public Uni<Response> start(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        return forms.take(post, form -> {
             Upstream provider = providers.find(form.get("provider"));
             if (provider == null) {
-                return Uni.createFrom().item(pages.error(400, "There is no such way to sign in here.", null, uri));
+                return PageForms.page(pages.error(400, "There is no such way to sign in here.", null, uri));
             }
+            FederationAttempts.Return account = new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-");
+            SignInForm.Flow flow = SignInForm.Flow.signedInElsewhere("federation", uri,
+                    (message, login, status) -> pages.error(status, message, account, uri));
             if ("link".equals(form.get("intent"))) {
-                return sessions.find(sessionCookie).chain(session -> {
-                    if (session == null) {
-                        return Uni.createFrom().item(pages.error(401, "Your session ended. Sign in again.",
-                                new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-"), uri));
-                    }
-                    if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
-                        signIns.csrfRefused("account", "-", session);
-                        return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
-                    }
-                    // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
-                    FederationAttempts.Return back = new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-");
-                    return security.recentOrSudo(session, confirmation(form), CallerAddress.of(http))
-                            .chain(() -> toProvider(provider, back, session, uri))
-                            .onFailure(AccountSecurity.SudoRefused.class).recoverWithItem(e -> pages.error(
-                                    ((AccountSecurity.SudoRefused) e).throttled() ? 429 : 401,
-                                    ((AccountSecurity.SudoRefused) e).throttled()
-                                            ? "Too many attempts. Wait a few minutes and try again."
-                                            : "Confirm with your password to link another account: it was missing or not right. "
-                                                    + "Nothing was linked.", back, uri));
-                });
+                // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
+                return forms.signedIn(post, form.get("csrf"), flow, PageForms.Unsent.ACCOUNT, session -> Sudo.confirmed(
+                        security.recentOrSudo(session, Sudo.password(form), post.address())
+                                .chain(() -> toProvider(provider, account, session, uri)),
+                        Sudo.Words.LINK_ANOTHER, (message, status) -> PageForms.page(pages.error(status, message, account, uri))));
             }
-            if (!TokenCrypto.sameValue(form.get("csrf"), loginCsrfCookie)) {
-                signIns.csrfRefused("federation", "-", null);
-                return Uni.createFrom().item(authorizePages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
-            }
-            return back(form).chain(back -> back == null
-                    ? Uni.createFrom().item(pages.error(400, "This sign-in cannot go on. Start again from the application.", null, uri))
-                    : toProvider(provider, back, null, uri));
+            return forms.beforeSession(post, form, flow, PageForms.Unsent.SIGN_IN, () -> back(form).chain(back -> back == null
+                    ? PageForms.page(pages.error(400, "This sign-in cannot go on. Start again from the application.", null, uri))
+                    : toProvider(provider, back, null, uri)));
         });
     }
 
@@ -237,11 +215,9 @@ public class FederationResource {
     @POST
     @Path("/callback")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> finishShared(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        return finishAt(null, body, contentType, browser, sessionCookie, uri, http);
+    public Uni<Response> finishShared(String body, @Context UriInfo uri, @Context HttpHeaders headers,
+            @Context HttpServerRequest http) {
+        return finishAt(null, new PagePost(body, uri, headers, http));
     }
 
     @Operation(operationId = "finishFederatedSignIn", summary = "Finish a sign-in with another provider",
@@ -262,26 +238,22 @@ public class FederationResource {
     @POST
     @Path("/callback/{provider}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> finish(@PathParam("provider") String provider, String body,
-            @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
+    public Uni<Response> finish(@PathParam("provider") String provider, String body, @Context UriInfo uri,
+            @Context HttpHeaders headers, @Context HttpServerRequest http) {
         if (provider == null || !PROVIDER_ID.matcher(provider).matches()) {
             return Uni.createFrom().item(pages.error(400,
                     "This sign-in took too long, was finished already, or began in another browser. Start again.", null, uri));
         }
-        return finishAt(provider, body, contentType, browser, sessionCookie, uri, http);
+        return finishAt(provider, new PagePost(body, uri, headers, http));
     }
 
     /** The answer that came to {@code provider}'s redirect URI (null: the shared one of old). */
-    private Uni<Response> finishAt(String provider, String body, String contentType, String browser, String sessionCookie,
-            UriInfo uri, HttpServerRequest http) {
+    private Uni<Response> finishAt(String provider, PagePost post) {
         var record = signInForm.signInRecorder();
-        String address = CallerAddress.of(http);
-        return authorizePages.withForm(contentType, body, form -> sessions.find(sessionCookie)
-                .chain(session -> federated.finish(form.get("state"), browser,
-                        new Upstream.Answer(form.get("code"), form.get("iss"), form.get("error")), session, address, provider))
+        UriInfo uri = post.uri();
+        return forms.take(post, form -> sessions.find(post.sessionCookie())
+                .chain(session -> federated.finish(form.get("state"), post.cookie(FederationAttempts.COOKIE),
+                        new Upstream.Answer(form.get("code"), form.get("iss"), form.get("error")), session, post.address(), provider))
                 .chain(outcome -> next(outcome, record, uri))
                 .onFailure(FederatedSignIns.AttemptGone.class).recoverWithItem(() -> pages.error(400,
                         "This sign-in took too long, was finished already, or began in another browser. Start again.", null, uri))
@@ -312,8 +284,7 @@ public class FederationResource {
             return Uni.createFrom().item(pages.toChoice(unlinked.held(), uri));
         }
         FederatedSignIns.Linked linked = (FederatedSignIns.Linked) outcome;
-        return Uni.createFrom().item(Response.status(SEE_OTHER).header("Location", PagePaths.apiPath(uri, linked.back().path()))
-                .header("Cache-Control", "no-store").cookie(pages.attemptCleared(uri)).build());
+        return PageForms.page(PagePaths.seeOther(PagePaths.apiPath(uri, linked.back().path())).cookie(pages.attemptCleared(uri)).build());
     }
 
     @Operation(operationId = "showFederatedIdentity", summary = "The choice for a new identity (browser)",
@@ -350,38 +321,26 @@ public class FederationResource {
     @POST
     @Path("/identity")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> choose(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(FederationAttempts.PENDING_COOKIE) String held,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
+    public Uni<Response> choose(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        String held = post.cookie(FederationAttempts.PENDING_COOKIE);
         var record = signInForm.signInRecorder();
-        String address = CallerAddress.of(http);
-        return authorizePages.withForm(contentType, body, form -> withHeld(held, uri, (found, provider) -> {
+        return forms.take(post, form -> withHeld(held, uri, (found, provider) -> {
             SignInForm.Flow flow = new SignInForm.Flow("federation", found.back().clientId(), IDENTITY, Map.of(), uri,
                     (message, login, status) -> pages.identity(found, provider, null, message, status, null, login, uri),
                     created -> authorizePages.backWithSession(IDENTITY, Map.of(), uri, created), found.back().formTarget());
-            String action = form.get("action");
-            if (action == null) {
-                return Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
-            }
-            return switch (action) {
-                case "login" -> signInForm.submit(form, loginCsrfCookie, http, flow);
-                case "second_factor" -> signInForm.submitSecondFactor(form, loginCsrfCookie, http, flow);
-                case "passkey" -> signInForm.submitPasskey(form, loginCsrfCookie, flow);
-                case "create" -> create(form, held, loginCsrfCookie, found, provider, record, uri);
-                case "link" -> link(form, held, sessionCookie, found, provider, address, uri);
-                default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
-            };
+            return forms.signInOr(post, form, () -> flow, action -> switch (action) {
+                case "create" -> forms.beforeSession(post, form, flow, PageForms.Unsent.NEW_ACCOUNT,
+                        () -> create(form, held, found, provider, record, uri));
+                case "link" -> forms.signedIn(post, form.get("csrf"), flow, PageForms.Unsent.LINK,
+                        session -> link(form, held, session, found, provider, post.address(), uri));
+                default -> forms.unknownAction();
+            });
         }));
     }
 
-    private Uni<Response> create(OAuthForm form, String held, String loginCsrfCookie, FederationAttempts.Held found,
-            Upstream provider, java.util.function.Function<LoginSessions.Created, Uni<Void>> record, UriInfo uri) {
-        if (!TokenCrypto.sameValue(form.get("csrf"), loginCsrfCookie)) {
-            signIns.csrfRefused("federation", found.back().clientId(), null);
-            return Uni.createFrom().item(authorizePages.error(403, "The form expired or was not sent by this site. Start again."));
-        }
+    private Uni<Response> create(OAuthForm form, String held, FederationAttempts.Held found, Upstream provider,
+            java.util.function.Function<LoginSessions.Created, Uni<Void>> record, UriInfo uri) {
         String username = trimmed(form.get("username"));
         String displayName = trimmed(form.get("display_name"));
         String email = trimmed(form.get("email"));
@@ -409,34 +368,21 @@ public class FederationResource {
                         invalid(((DirectoryClient.Invalid) e).fields()), 422, typed, null, uri));
     }
 
-    private Uni<Response> link(OAuthForm form, String held, String sessionCookie, FederationAttempts.Held found,
+    private Uni<Response> link(OAuthForm form, String held, LoginSessions.Session session, FederationAttempts.Held found,
             Upstream provider, String address, UriInfo uri) {
-        return sessions.find(sessionCookie).chain(session -> {
-            if (session == null) {
-                return Uni.createFrom().item(pages.identity(found, provider, null, "Your session ended. Sign in again.", 401, null,
-                        null, uri));
-            }
-            if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
-                signIns.csrfRefused("federation", found.back().clientId(), session);
-                return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
-            }
-            // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
-            return security.recentOrSudo(session, confirmation(form), address)
-                    .chain(() -> federated.linkHeld(held, session, address))
-                    .map(back -> Response.status(SEE_OTHER).header("Location",
-                                    PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params()))
-                            .header("Cache-Control", "no-store").cookie(pages.heldCleared(uri)).build())
-                    .onFailure(FederatedSignIns.LinkedElsewhere.class).recoverWithItem(() -> pages.identity(found, provider,
-                            session, "That " + provider.displayName() + " account is linked to another account here.", 409,
-                            null, null, uri))
-                    .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> pages.identity(found, provider, session,
-                            "Your account links as many other accounts as it may. Unlink one on your account page first.",
-                            422, null, null, uri))
-                    .onFailure(AccountSecurity.SudoRefused.class).recoverWithItem(e -> pages.identity(found, provider, session,
-                            ((AccountSecurity.SudoRefused) e).throttled() ? "Too many attempts. Wait a few minutes and try again."
-                                    : "Confirm with your password to link it: it was missing or not right. Nothing was linked.",
-                            ((AccountSecurity.SudoRefused) e).throttled() ? 429 : 401, null, null, uri));
-        });
+        // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
+        return Sudo.confirmed(security.recentOrSudo(session, Sudo.password(form), address)
+                .chain(() -> federated.linkHeld(held, session, address))
+                .map(back -> PagePaths.seeOther(PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params()))
+                        .cookie(pages.heldCleared(uri)).build())
+                .onFailure(FederatedSignIns.LinkedElsewhere.class).recoverWithItem(() -> pages.identity(found, provider,
+                        session, "That " + provider.displayName() + " account is linked to another account here.", 409,
+                        null, null, uri))
+                .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> pages.identity(found, provider, session,
+                        "Your account links as many other accounts as it may. Unlink one on your account page first.",
+                        422, null, null, uri)),
+                Sudo.Words.LINK_IT, (message, status) -> PageForms.page(pages.identity(found, provider, session, message, status,
+                        null, null, uri)));
     }
 
     @Operation(operationId = "showFederatedAccountConfirmation", summary = "The page a link to make an account opens (browser)",
@@ -467,9 +413,9 @@ public class FederationResource {
     @POST
     @Path("/confirmation")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> confirm(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Context UriInfo uri) {
-        return authorizePages.withForm(contentType, body, form -> {
+    public Uni<Response> confirm(String body, @Context UriInfo uri, @Context HttpHeaders headers,
+            @Context HttpServerRequest http) {
+        return forms.take(new PagePost(body, uri, headers, http), form -> {
             String token = form.get("token");
             if (token == null || token.isBlank()) {
                 return Uni.createFrom().item(pages.confirmation(410, "gone", null, null, null, null, null, uri));
@@ -496,10 +442,6 @@ public class FederationResource {
                         "Nothing waits here: that sign-in took too long or was finished already. Start again.", null, uri))
                 .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
                         "Signing in is not possible for a moment. Try again shortly.", null, uri));
-    }
-
-    private static AccountSecurity.Confirmation confirmation(OAuthForm form) {
-        return new AccountSecurity.Confirmation(form.get("password"), null);
     }
 
     private static String conflict(DirectoryClient.Conflict conflict) {

@@ -10,7 +10,6 @@ import org.ziggurat.auth.authorization.LinkedSignIns;
 import org.ziggurat.auth.federation.UpstreamProviders;
 import org.ziggurat.directory.client.DirectoryClient;
 
-import java.util.Map;
 
 /** The account page itself ({@code /account}): the profile and the sign-in address; security has its own page. */
 @ApplicationScoped
@@ -20,16 +19,12 @@ class ProfilePages {
 
     private final Template account;
     private final Template deleted;
-    private final AuthorizePages authorizePages;
-
     private final UpstreamProviders providers;
 
-    ProfilePages(@Location("account") Template account, @Location("account_deleted") Template deleted,
-            AuthorizePages authorizePages, UpstreamProviders providers) {
+    ProfilePages(@Location("account") Template account, @Location("account_deleted") Template deleted, UpstreamProviders providers) {
         this.providers = providers;
         this.account = account;
         this.deleted = deleted;
-        this.authorizePages = authorizePages;
     }
 
     /** The account's export, as a file the browser keeps. */
@@ -48,18 +43,8 @@ class ProfilePages {
                 .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
     }
 
-    Response login(UriInfo uri, String message, String login, int status) {
-        return authorizePages.loginPage(PATH, null, null, Map.of(), null, uri, message, login, status);
-    }
 
-    Response signedIn(UriInfo uri, LoginSessions.Created created) {
-        return authorizePages.backWithSession(PATH, Map.of(), uri, created);
-    }
 
-    /** Post/redirect/get after a change. */
-    Response changed(UriInfo uri) {
-        return Response.status(303).header("Location", PagePaths.apiPath(uri, PATH)).header("Cache-Control", "no-store").build();
-    }
 
     /** A linked identity as the page lists it. */
     @io.quarkus.qute.TemplateData
