@@ -59,13 +59,13 @@ public class AuthorizeResource {
 
     private final AuthorizeSteps steps;
     private final AuthorizationCodes codes;
-    private final AuthorizePages pages;
+    private final ClientAnswers answers;
     private final PageForms forms;
 
-    AuthorizeResource(AuthorizeSteps steps, AuthorizationCodes codes, AuthorizePages pages, PageForms forms) {
+    AuthorizeResource(AuthorizeSteps steps, AuthorizationCodes codes, ClientAnswers answers, PageForms forms) {
         this.steps = steps;
         this.codes = codes;
-        this.pages = pages;
+        this.answers = answers;
         this.forms = forms;
     }
 
@@ -168,7 +168,7 @@ public class AuthorizeResource {
         var approval = new AuthorizationCodes.ApiApproval(new ClientCredentials.Claimed(form.require("client_id"),
                 form.get("client_secret"), false), username, redirectUri, form.get("scope"), form.get("state"),
                 form.get("code_challenge"), form.get("code_challenge_method"));
-        return codes.approveByApi(approval, bearer).map(approved -> pages.codeFound(approved.request(),
+        return codes.approveByApi(approval, bearer).map(approved -> answers.codeFound(approved.request(),
                 approved.code(), uri));
     }
 
@@ -184,7 +184,7 @@ public class AuthorizeResource {
         if (codeValue == null || !CODE.matcher(codeValue).matches()) {
             return forms.error(404, "This is not an authorization code.");
         }
-        return pages.code(codeValue, uri);
+        return answers.code(codeValue, uri);
     }
 
     /** The spec's DELETE: revokes an access token's authorization, then back to the client's redirect URI. */

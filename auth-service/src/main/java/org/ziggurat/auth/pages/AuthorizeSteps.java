@@ -28,16 +28,18 @@ class AuthorizeSteps {
     private final AuthorizationCodes codes;
     private final LoginSessions sessions;
     private final AuthorizePages pages;
+    private final ClientAnswers answers;
     private final PageForms forms;
     private final SecondFactorPages secondFactorPages;
     private final AccountSecurity security;
 
     AuthorizeSteps(AuthorizationRequests requests, AuthorizationCodes codes, LoginSessions sessions, AuthorizePages pages,
-            PageForms forms, SecondFactorPages secondFactorPages, AccountSecurity security) {
+            ClientAnswers answers, PageForms forms, SecondFactorPages secondFactorPages, AccountSecurity security) {
         this.requests = requests;
         this.codes = codes;
         this.sessions = sessions;
         this.pages = pages;
+        this.answers = answers;
         this.forms = forms;
         this.secondFactorPages = secondFactorPages;
         this.security = security;
@@ -57,7 +59,7 @@ class AuthorizeSteps {
             }
             return codes.codeIfGranted(request, session).chain(code -> {
                 if (code != null) {
-                    return Uni.createFrom().item(pages.codeRedirect(request, code, uri));
+                    return Uni.createFrom().item(answers.codeRedirect(request, code, uri));
                 }
                 return request.silent()
                         ? silentAnswer(request, session, OAuthError.CONSENT_REQUIRED.code(), "The person must consent.", uri)
@@ -96,8 +98,8 @@ class AuthorizeSteps {
     private Uni<Response> silentAnswer(AuthorizationRequest request, LoginSessions.Session session, String error,
             String description, UriInfo uri) {
         return requests.answersSilently(request, session).map(trusted -> trusted
-                ? pages.redirectError(request, error, description)
-                : pages.silentAnswerChoice(request, error, description, uri));
+                ? answers.redirectError(request, error, description)
+                : answers.silentAnswerChoice(request, error, description, uri));
     }
 
     /** The sign-in of a request's pages: back to the request once signed in; the way on may end at the client. */
@@ -111,9 +113,9 @@ class AuthorizeSteps {
     Uni<Response> decide(AuthorizationRequest request, boolean approved, LoginSessions.Session session, UriInfo uri) {
         if (!approved) {
             codes.denied(request, session);
-            return PageForms.page(pages.redirectError(request, OAuthError.ACCESS_DENIED.code(), "The person denied the request."));
+            return PageForms.page(answers.redirectError(request, OAuthError.ACCESS_DENIED.code(), "The person denied the request."));
         }
-        return codes.approve(request, session).map(code -> pages.codeRedirect(request, code, uri));
+        return codes.approve(request, session).map(code -> answers.codeRedirect(request, code, uri));
     }
 
     /** The next step of a request whose client, redirect URI and parameters are good; an error page otherwise. */

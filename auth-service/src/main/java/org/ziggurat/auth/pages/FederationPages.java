@@ -14,8 +14,6 @@ import org.ziggurat.auth.federation.UsernameProposals;
 import org.ziggurat.auth.passkeys.PasskeyChallenges;
 import org.ziggurat.auth.passkeys.Passkeys;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /** The pages of a sign-in through another provider: the way back from it, the choice for a new identity, its errors. */
@@ -51,10 +49,8 @@ class FederationPages {
      * sign-in may end (the client's), which the form must be let lead to.
      */
     Response continueForm(Map<String, String> fields, String formTarget, UriInfo uri, String callbackPath) {
-        List<AuthorizePages.Param> hidden = new ArrayList<>();
-        fields.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
         String html = continueForm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, callbackPath))
-                .data("params", hidden).render();
+                .data("params", AuthorizePages.Param.all(fields)).render();
         return PageHeaders.page(200, html, formTarget).build();
     }
 
@@ -108,7 +104,7 @@ class FederationPages {
                 .render();
         // Its forms (sign in, make an account, link) lead back where the sign-in began: perhaps the client.
         return PageHeaders.page(status, html, held.back().formTarget())
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
+                .cookie(PageForms.signInCookie(csrf, uri)).build();
     }
 
     /** Held: on to the choice page, with the held identity's cookie; the attempt's cookie has served. */

@@ -41,10 +41,10 @@ public class LogoutResource {
 
     private final LogoutService logout;
     private final LoginSessions sessions;
-    private final AuthorizePages pages;
+    private final LogoutPages pages;
     private final PageForms forms;
 
-    LogoutResource(LogoutService logout, LoginSessions sessions, AuthorizePages pages, PageForms forms) {
+    LogoutResource(LogoutService logout, LoginSessions sessions, LogoutPages pages, PageForms forms) {
         this.logout = logout;
         this.sessions = sessions;
         this.pages = pages;

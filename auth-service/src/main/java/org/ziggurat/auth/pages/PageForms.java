@@ -4,7 +4,9 @@ import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.SignIns;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -121,6 +123,14 @@ class PageForms {
 
     Uni<Response> unknownAction() {
         return page(error(400, "Unknown action."));
+    }
+
+    /**
+     * The sign-in form's double-submit cookie, for a page that shows a form with {@code token}
+     * before there is a session (the sign-in, second-factor and federation choice pages).
+     */
+    static NewCookie signInCookie(String token, UriInfo uri) {
+        return PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, token, PagePaths.secure(uri), 3600);
     }
 
     /** The error page: what cannot go on. */

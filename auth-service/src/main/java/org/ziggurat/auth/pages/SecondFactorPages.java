@@ -47,14 +47,12 @@ class SecondFactorPages {
     Response form(String path, Map<String, String> params, String formTarget, UriInfo uri, String message, int status,
             String pendingValue, long personId) {
         String csrf = crypto.newCsrfToken();
-        List<AuthorizePages.Param> hidden = new ArrayList<>();
-        params.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
         String html = secondFactor.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
-                .data("error", message).data("csrf", csrf).data("params", hidden)
+                .data("error", message).data("csrf", csrf).data("params", AuthorizePages.Param.all(params))
                 .data("passkeyOptions", personId > 0 ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SECOND_FACTOR, personId) : null)
                 .render();
         Response.ResponseBuilder page = PageHeaders.page(status, html, formTarget)
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600));
+                .cookie(PageForms.signInCookie(csrf, uri));
         if (pendingValue != null) {
             page.cookie(PageHeaders.cookie(PendingSignIns.COOKIE, pendingValue, PagePaths.secure(uri),
                     (int) PendingSignIns.LIFETIME.toSeconds()));
