@@ -13,6 +13,7 @@ import org.ziggurat.auth.federation.Upstream;
 import org.ziggurat.auth.federation.UsernameProposals;
 import org.ziggurat.auth.passkeys.PasskeyChallenges;
 import org.ziggurat.auth.passkeys.Passkeys;
+import org.ziggurat.directory.client.DirectoryClient;
 
 import java.util.Map;
 
@@ -90,7 +91,7 @@ class FederationPages {
             int status, String[] typed, String login, UriInfo uri) {
         String csrf = crypto.newCsrfToken();
         var who = held.identity();
-        String html = identity.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationResource.IDENTITY))
+        String html = identity.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationIdentityResource.PATH))
                 .data("provider", provider.displayName()).data("label", who.label()).data("error", message)
                 .data("username", session == null ? null : session.username())
                 .data("sessionCsrf", session == null ? null : session.csrfToken())
@@ -111,8 +112,7 @@ class FederationPages {
     Response toChoice(String heldValue, UriInfo uri) {
         // The Location header itself: JAX-RS's seeOther would resolve the path against the base URI,
         // with the gateway's prefix twice.
-        return Response.status(Response.Status.SEE_OTHER).header("Location", PagePaths.apiPath(uri, FederationResource.IDENTITY))
-                .header("Cache-Control", "no-store")
+        return PagePaths.seeOther(PagePaths.apiPath(uri, FederationIdentityResource.PATH))
                 .cookie(PageHeaders.cookie(FederationAttempts.PENDING_COOKIE, heldValue, PagePaths.secure(uri),
                         (int) settings.attemptLifetime().toSeconds()))
                 .cookie(attemptCleared(uri)).build();
@@ -130,7 +130,14 @@ class FederationPages {
 
     /** An error that ended the browser's attempt (its answer was taken): its cookie goes too. */
     Response attemptEnded(int status, String message, FederationAttempts.Return back, UriInfo uri) {
-        return Response.fromResponse(error(status, message, back, uri)).cookie(attemptCleared(uri)).build();
+        return PageHeaders.withCookie(error(status, message, back, uri), attemptCleared(uri));
+    }
+
+    /** What a conflict took (the username, the address, the identity), in words; for a taken address, the way on. */
+    static String taken(DirectoryClient.Conflict conflict) {
+        return conflict.detail() != null ? conflict.detail() + (conflict.detail().contains("email")
+                ? " If it is yours, sign in to that account to link this one." : "")
+                : "That username or address is taken.";
     }
 
     jakarta.ws.rs.core.NewCookie attemptCleared(UriInfo uri) {

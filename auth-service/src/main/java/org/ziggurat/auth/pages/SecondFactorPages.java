@@ -6,7 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.PendingSignIns;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.passkeys.PasskeyChallenges;
@@ -62,7 +61,7 @@ class SecondFactorPages {
 
     /** The page's way on after the second factor, the pending sign-in's cookie cleared. */
     Response clearPending(Response signedIn, UriInfo uri) {
-        return Response.fromResponse(signedIn).cookie(pendingCleared(uri)).build();
+        return PageHeaders.withCookie(signedIn, pendingCleared(uri));
     }
 
     /**

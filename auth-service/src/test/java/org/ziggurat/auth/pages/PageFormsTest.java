@@ -74,6 +74,20 @@ class PageFormsTest {
     }
 
     @Test
+    void aProvidersAnswerComesOnlyToAnAddressThatCanBeAProviders() {
+        Browser browser = new Browser();
+        for (String path : List.of("/account/federation/callback", "/account/federation/callback/institution",
+                "/account/federation/callback/Not_A_Provider")) {
+            page(browser.get(path + (path.endsWith("Not_A_Provider") ? "?state=s&code=c" : "?code=c")), 400,
+                    "This is not an answer of a sign-in that began here. Start again.");
+        }
+        page(browser.post("/account/federation/callback/Not_A_Provider", form("state", "s", "code", "c")), 400,
+                "This sign-in took too long, was finished already, or began in another browser. Start again.");
+        page(browser.post("/account/federation/callback", form("state", "s", "code", "c")), 400,
+                "This sign-in took too long, was finished already, or began in another browser. Start again.");
+    }
+
+    @Test
     void theSessionsFormsRefuseAnotherToken() throws java.io.IOException {
         Browser nia = AccountProfilePageTest.onTheAccountPage("nia", "nia password 14");
         page(nia.post("/account/security", form("action", "totp_start", "csrf", "forged")), 403, CHANGED);
