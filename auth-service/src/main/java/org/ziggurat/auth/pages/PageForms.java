@@ -3,6 +3,7 @@ package org.ziggurat.auth.pages;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
@@ -85,7 +86,7 @@ class PageForms {
     }
 
     private interface SignInStep {
-        Uni<Response> submit(OAuthForm form, io.vertx.core.http.HttpServerRequest http, SignInForm.Flow flow);
+        Uni<Response> submit(OAuthForm form, HttpServerRequest http, SignInForm.Flow flow);
     }
 
     private Uni<Response> signIn(PagePost post, OAuthForm form, SignInForm.Flow flow, SignInStep step) {
