@@ -54,7 +54,7 @@ class AccountForms {
 
     Uni<Response> post(PagePost post, SignInForm.Flow flow, Change change) {
         return forms.take(post, form -> forms.signInOr(post, form, () -> flow,
-                action -> withSession(post, form.get("csrf"), flow, session -> change.apply(action, form, session))));
+                action -> withSession(post, PageForms.token(form), flow, session -> change.apply(action, form, session))));
     }
 
     /** A change with the live session whose CSRF token the form carried ({@code csrf}). */

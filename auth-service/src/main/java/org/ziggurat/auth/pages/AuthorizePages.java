@@ -85,17 +85,13 @@ public class AuthorizePages {
      */
     Response loginPage(String path, String appName, String unverified, Map<String, String> params, String formTarget,
             UriInfo uri, String message, String loginName, int status) {
-        String csrf = crypto.newCsrfToken();
-        String html = login.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
-                .data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
-                .data("error", message).data("login", loginName)
-                .data("csrf", csrf).data("params", Param.all(params))
+        return PageView.of(login.data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
+                .data("error", message).data("login", loginName).data("params", Param.all(params))
                 .data("passkeyOptions", passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0))
                 .data("forgot", PagePaths.apiPath(uri, "/account/password/recovery"))
                 .data("providers", providers.all().stream().map(p -> new ProviderButton(p.id(), p.displayName())).toList())
-                .data("federationStart", PagePaths.apiPath(uri, FederationResource.START)).data("returnPath", path).render();
-        return PageHeaders.page(status, html, formTarget)
-                .cookie(PageForms.signInCookie(csrf, uri)).build();
+                .data("federationStart", PagePaths.apiPath(uri, FederationResource.START)).data("returnPath", path), uri)
+                .posting(path).beforeSession(crypto.newCsrfToken()).leadingTo(formTarget).answer(status).build();
     }
 
     /** Post/redirect/get after signing in: back to the authorization request, now with a session. */
@@ -117,12 +113,11 @@ public class AuthorizePages {
 
     public Response consent(AuthorizationRequest request, LoginSessions.Session session, Set<String> scopes, UriInfo uri) {
         String target = formTarget(request);
-        String html = consent.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/authorize"))
-                .data("appName", request.app().name()).data("username", session.username())
+        return PageView.of(consent.data("appName", request.app().name()).data("username", session.username())
                 .data("unverified", request.registeredBy()).data("platform", platformName.name())
                 .data("scopes", ScopeDescriptions.describe(scopes))
                 .data("redirectHost", target == null ? "this page" : target)
-                .data("csrf", session.csrfToken()).data("params", Param.all(request.frontChannel())).render();
-        return PageHeaders.page(200, html, target).build();
+                .data("params", Param.all(request.frontChannel())), uri)
+                .posting("/oauth/authorize").signedIn(session).leadingTo(target).answer(200).build();
     }
 }

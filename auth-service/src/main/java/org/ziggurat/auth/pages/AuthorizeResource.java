@@ -144,7 +144,7 @@ public class AuthorizeResource {
         return steps.checked(params, request -> {
             SignInForm.Flow flow = steps.flow(request, uri);
             return forms.signInOr(post, form, () -> flow, own -> switch (own) {
-                case "approve", "deny" -> forms.signedIn(post, form.get("csrf"), flow, PageForms.Unsent.CONSENT,
+                case "approve", "deny" -> forms.signedIn(post, PageForms.token(form), flow, PageForms.Unsent.CONSENT,
                         session -> steps.decide(request, own.equals("approve"), session, uri));
                 default -> forms.unknownAction();
             });

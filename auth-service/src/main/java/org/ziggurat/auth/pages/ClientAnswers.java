@@ -43,7 +43,7 @@ class ClientAnswers {
 
     /** The out-of-band page: the code in {@code #authorization_code}. */
     public Response code(String codeValue, UriInfo uri) {
-        return PageHeaders.page(200, code.data("assets", PagePaths.assets(uri)).data("code", codeValue).render(), null).build();
+        return PageView.of(code.data("code", codeValue), uri).answer(200).build();
     }
 
     /** The browser's way on with a code: to the client, or to our out-of-band page. */
@@ -79,10 +79,9 @@ class ClientAnswers {
             return redirect;
         }
         String location = redirect.getHeaderString("Location");
-        String html = leave.data("assets", PagePaths.assets(uri)).data("appName", request.app().name())
+        return PageView.of(leave.data("appName", request.app().name())
                 .data("unverified", request.registeredBy()).data("platform", platformName.name())
-                .data("location", location).data("host", PageHeaders.origin(request.redirectUri())).render();
-        return PageHeaders.page(200, html, null).build();
+                .data("location", location).data("host", PageHeaders.origin(request.redirectUri())), uri).answer(200).build();
     }
 
     /** The person's refusal, back to the client (RFC 6749 §4.1.2.1). */

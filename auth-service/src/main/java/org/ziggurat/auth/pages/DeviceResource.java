@@ -109,7 +109,7 @@ public class DeviceResource {
         // The sign-in carries the user code on: made when needed, as the code is read no sooner.
         return forms.take(post, form -> forms.signInOr(post, form, () -> signInFlow(form, uri),
                 action -> !ACTIONS.contains(action) ? forms.unknownAction()
-                        : forms.signedIn(post, form.get("csrf"), signInFlow(form, uri), PageForms.Unsent.DEVICE,
+                        : forms.signedIn(post, PageForms.token(form), signInFlow(form, uri), PageForms.Unsent.DEVICE,
                                 session -> answer(action, form.get(USER_CODE), post.sessionCookie(), session, uri))));
     }
 
@@ -163,7 +163,7 @@ public class DeviceResource {
 
     private SignInForm.Flow signInFlow(OAuthForm form, UriInfo uri) {
         Map<String, String> params = codeOf(form);
-        return new SignInForm.Flow("device", "-", "/oauth/device", params, uri,
+        return new SignInForm.Flow("device", "-", DevicePages.PATH, params, uri,
                 (message, login, status) -> devicePages.deviceLogin(params, uri, message, login, status),
                 created -> devicePages.deviceSignedIn(params, uri, created), null);
     }

@@ -92,10 +92,8 @@ public class EmailVerificationResource {
     }
 
     private Response render(String state, String token, String email, String username, UriInfo uri, int status) {
-        String html = page.data("assets", PagePaths.assets(uri)).data("state", state).data("token", token)
-                .data("action", PagePaths.apiPath(uri, "/account/email/verification"))
-                .data("email", email).data("username", username)
-                .data("security", PagePaths.apiPath(uri, "/account/security")).render();
-        return PageHeaders.page(status, html, null).build();
+        return PageView.of(page.data("state", state).data("token", token).data("email", email).data("username", username)
+                .data("security", PagePaths.apiPath(uri, AccountPages.PATH)), uri)
+                .posting("/account/email/verification").answer(status).build();
     }
 }

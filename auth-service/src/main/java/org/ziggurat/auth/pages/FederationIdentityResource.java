@@ -108,7 +108,7 @@ public class FederationIdentityResource {
             return forms.signInOr(post, form, () -> flow, action -> switch (action) {
                 case "create" -> forms.beforeSession(post, form, flow, PageForms.Unsent.NEW_ACCOUNT,
                         () -> create(form, held, found, provider, record, uri));
-                case "link" -> forms.signedIn(post, form.get("csrf"), flow, PageForms.Unsent.LINK,
+                case "link" -> forms.signedIn(post, PageForms.token(form), flow, PageForms.Unsent.LINK,
                         session -> link(form, held, session, found, provider, post.address(), uri));
                 default -> forms.unknownAction();
             });

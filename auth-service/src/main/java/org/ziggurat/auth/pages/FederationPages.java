@@ -50,9 +50,8 @@ class FederationPages {
      * sign-in may end (the client's), which the form must be let lead to.
      */
     Response continueForm(Map<String, String> fields, String formTarget, UriInfo uri, String callbackPath) {
-        String html = continueForm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, callbackPath))
-                .data("params", AuthorizePages.Param.all(fields)).render();
-        return PageHeaders.page(200, html, formTarget).build();
+        return PageView.of(continueForm.data("params", AuthorizePages.Param.all(fields)), uri)
+                .posting(callbackPath).leadingTo(formTarget).answer(200).build();
     }
 
     /**
@@ -62,11 +61,10 @@ class FederationPages {
      */
     Response confirmation(int status, String state, String provider, String email, String username, String token,
             String message, UriInfo uri) {
-        String html = confirm.data("assets", PagePaths.assets(uri)).data("state", state).data("provider", provider)
-                .data("email", email).data("username", username).data("token", token).data("message", message)
-                .data("action", PagePaths.apiPath(uri, FederationResource.CONFIRMATION))
-                .data("account", PagePaths.apiPath(uri, ProfilePages.PATH)).render();
-        return PageHeaders.page(status, html, null).build();
+        return PageView.of(confirm.data("state", state).data("provider", provider).data("email", email)
+                .data("username", username).data("token", token).data("message", message)
+                .data("account", PagePaths.apiPath(uri, ProfilePages.PATH)), uri)
+                .posting(FederationResource.CONFIRMATION).answer(status).build();
     }
 
     /**
@@ -75,8 +73,7 @@ class FederationPages {
      * (its CSP's form-action), and a provider's authorization endpoint is on another.
      */
     Response toProvider(String providerName, String providerUrl, String browserValue, UriInfo uri) {
-        String html = onward.data("assets", PagePaths.assets(uri)).data("provider", providerName).data("url", providerUrl).render();
-        return PageHeaders.page(200, html, null)
+        return PageView.of(onward.data("provider", providerName).data("url", providerUrl), uri).answer(200)
                 .cookie(PageHeaders.cookie(FederationAttempts.COOKIE, browserValue, PagePaths.secure(uri),
                         (int) settings.attemptLifetime().toSeconds()))
                 .build();
@@ -89,23 +86,20 @@ class FederationPages {
      */
     Response identity(FederationAttempts.Held held, Upstream provider, LoginSessions.Session session, String message,
             int status, String[] typed, String login, UriInfo uri) {
-        String csrf = crypto.newCsrfToken();
         var who = held.identity();
-        String html = identity.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationIdentityResource.PATH))
-                .data("provider", provider.displayName()).data("label", who.label()).data("error", message)
+        // Its forms (sign in, make an account, link) lead back where the sign-in began: perhaps the client.
+        return PageView.of(identity.data("provider", provider.displayName()).data("label", who.label()).data("error", message)
                 .data("username", session == null ? null : session.username())
                 .data("sessionCsrf", session == null ? null : session.csrfToken())
                 .data("confirmNeeded", session != null && !session.recent())
-                .data("newAccounts", provider.newAccounts()).data("csrf", csrf).data("login", login)
+                .data("newAccounts", provider.newAccounts()).data("login", login)
                 .data("proposedUsername", typed != null ? typed[0] : UsernameProposals.of(who))
                 .data("proposedName", typed != null ? typed[1] : who.name() == null ? "" : who.name())
                 .data("proposedEmail", typed != null ? typed[2] : who.email() == null ? "" : who.email())
                 .data("emailVerified", who.emailVerified())
-                .data("passkeyOptions", session == null ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0) : null)
-                .render();
-        // Its forms (sign in, make an account, link) lead back where the sign-in began: perhaps the client.
-        return PageHeaders.page(status, html, held.back().formTarget())
-                .cookie(PageForms.signInCookie(csrf, uri)).build();
+                .data("passkeyOptions", session == null ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0) : null), uri)
+                .posting(FederationIdentityResource.PATH).beforeSession(crypto.newCsrfToken())
+                .leadingTo(held.back().formTarget()).answer(status).build();
     }
 
     /** Held: on to the choice page, with the held identity's cookie; the attempt's cookie has served. */
@@ -124,8 +118,7 @@ class FederationPages {
      */
     Response error(int status, String message, FederationAttempts.Return back, UriInfo uri) {
         String again = back == null ? null : PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params());
-        String html = error.data("assets", PagePaths.assets(uri)).data("message", message).data("again", again).render();
-        return PageHeaders.page(status, html, null).build();
+        return PageView.of(error.data("message", message).data("again", again), uri).answer(status).build();
     }
 
     /** An error that ended the browser's attempt (its answer was taken): its cookie goes too. */

@@ -96,7 +96,7 @@ public class FederationResource {
                     (message, login, status) -> pages.error(status, message, account, uri));
             if ("link".equals(form.get("intent"))) {
                 // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
-                return forms.signedIn(post, form.get("csrf"), flow, PageForms.Unsent.ACCOUNT, session -> Sudo.confirmed(
+                return forms.signedIn(post, PageForms.token(form), flow, PageForms.Unsent.ACCOUNT, session -> Sudo.confirmed(
                         security.recentOrSudo(session, Sudo.password(form), post.address())
                                 .chain(() -> toProvider(provider, account, session, uri)),
                         Sudo.Words.LINK_ANOTHER, (message, status) -> PageForms.page(pages.error(status, message, account, uri))));

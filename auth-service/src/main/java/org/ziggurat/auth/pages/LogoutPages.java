@@ -24,18 +24,17 @@ class LogoutPages {
 
     /** RP-initiated logout's question; its form may lead to where the browser goes after. */
     Response logoutConfirmation(LoginSessions.Session session, Map<String, String> params, String returnTo, UriInfo uri) {
-        String html = logout.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/logout"))
-                .data("username", session.username()).data("csrf", session.csrfToken()).data("params", AuthorizePages.Param.all(params))
-                .data("returnHost", returnTo == null ? null : PageHeaders.origin(returnTo)).render();
-        return PageHeaders.page(200, html, returnTo == null ? null : PageHeaders.origin(returnTo)).build();
+        String returnHost = returnTo == null ? null : PageHeaders.origin(returnTo);
+        return PageView.of(logout.data("username", session.username()).data("params", AuthorizePages.Param.all(params))
+                .data("returnHost", returnHost), uri)
+                .posting("/oauth/logout").signedIn(session).leadingTo(returnHost).answer(200).build();
     }
 
     /** Signed out: to the client's post-logout URI, or our page; the session cookie goes either way. */
     Response signedOut(String returnTo, UriInfo uri) {
         Response.ResponseBuilder answer = returnTo != null
                 ? Response.seeOther(URI.create(returnTo)).header("Cache-Control", "no-store")
-                : PageHeaders.page(200, signedOut.data("assets", PagePaths.assets(uri)).data("returnTo", null)
-                        .data("returnHost", null).render(), null);
+                : PageView.of(signedOut.data("returnTo", null).data("returnHost", null), uri).answer(200);
         return answer.cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
     }
 
@@ -47,9 +46,7 @@ class LogoutPages {
         if (returnTo == null) {
             return signedOut(null, uri);
         }
-        String html = signedOut.data("assets", PagePaths.assets(uri)).data("returnTo", returnTo)
-                .data("returnHost", PageHeaders.origin(returnTo)).render();
-        return PageHeaders.page(200, html, null)
+        return PageView.of(signedOut.data("returnTo", returnTo).data("returnHost", PageHeaders.origin(returnTo)), uri).answer(200)
                 .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
     }
 }

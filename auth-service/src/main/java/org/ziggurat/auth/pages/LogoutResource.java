@@ -104,7 +104,7 @@ public class LogoutResource {
                 // A browser's page, not an OAuth client's answer: the error page.
                 return PageForms.page(forms.error(400, e.getMessage()));
             }
-            return handle(params, form.get("action"), form.get("csrf"), post.sessionCookie(), uri);
+            return handle(params, form.get("action"), PageForms.token(form), post.sessionCookie(), uri);
         });
     }
 

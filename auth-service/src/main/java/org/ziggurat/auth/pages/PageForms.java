@@ -5,9 +5,7 @@ import io.quarkus.qute.Template;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.SignIns;
 import org.ziggurat.auth.crypto.TokenCrypto;
@@ -57,6 +55,11 @@ class PageForms {
         this.error = error;
     }
 
+    /** The CSRF token a form carries back ({@link PageView} puts it there). */
+    static String token(OAuthForm form) {
+        return form.get("csrf");
+    }
+
     /** The POST's body as a form ({@code application/x-www-form-urlencoded}) for {@code then}; else the error page (400). */
     Uni<Response> take(PagePost post, Function<OAuthForm, Uni<Response>> then) {
         OAuthForm form;
@@ -96,7 +99,7 @@ class PageForms {
     /** A form sent before there is a session: {@code then} when it carries the sign-in form's cookie's token. */
     Uni<Response> beforeSession(PagePost post, OAuthForm form, SignInForm.Flow flow, Unsent unsent,
             Supplier<Uni<Response>> then) {
-        return TokenCrypto.sameValue(form.get("csrf"), post.signInCookie()) ? then.get()
+        return TokenCrypto.sameValue(token(form), post.signInCookie()) ? then.get()
                 : refused(unsent, flow.pageName(), flow.clientId(), null);
     }
 
@@ -124,14 +127,6 @@ class PageForms {
 
     Uni<Response> unknownAction() {
         return page(error(400, "Unknown action."));
-    }
-
-    /**
-     * The sign-in form's double-submit cookie, for a page that shows a form with {@code token}
-     * before there is a session (the sign-in, second-factor and federation choice pages).
-     */
-    static NewCookie signInCookie(String token, UriInfo uri) {
-        return PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, token, PagePaths.secure(uri), 3600);
     }
 
     /** The error page: what cannot go on. */

@@ -134,11 +134,9 @@ public class PasswordRecoveryResource {
     }
 
     private Response render(String state, String token, String error, String username, UriInfo uri, int status) {
-        String html = page.data("assets", PagePaths.assets(uri)).data("state", state).data("token", token)
-                .data("error", error).data("username", username)
-                .data("action", PagePaths.apiPath(uri, state.equals("reset") ? "/account/password/reset" : "/account/password/recovery"))
+        return PageView.of(page.data("state", state).data("token", token).data("error", error).data("username", username)
                 .data("askAgain", PagePaths.apiPath(uri, "/account/password/recovery"))
-                .data("security", PagePaths.apiPath(uri, "/account/security")).render();
-        return PageHeaders.page(status, html, null).build();
+                .data("security", PagePaths.apiPath(uri, AccountPages.PATH)), uri)
+                .posting(state.equals("reset") ? "/account/password/reset" : "/account/password/recovery").answer(status).build();
     }
 }

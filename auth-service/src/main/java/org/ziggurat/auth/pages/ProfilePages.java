@@ -36,15 +36,11 @@ class ProfilePages {
 
     /** The account is gone: this page, and the session's cookie with it. */
     Response deleted(DirectoryClient.DeletedAccount gone, UriInfo uri) {
-        String html = deleted.data("assets", PagePaths.assets(uri)).data("username", gone.username())
+        return PageView.of(deleted.data("username", gone.username())
                 .data("organizations", gone.organizationsDeleted() == null || gone.organizationsDeleted().isEmpty() ? null
-                        : String.join(", ", gone.organizationsDeleted())).render();
-        return PageHeaders.page(200, html, null)
+                        : String.join(", ", gone.organizationsDeleted())), uri).answer(200)
                 .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
     }
-
-
-
 
     /** A linked identity as the page lists it. */
     @io.quarkus.qute.TemplateData
@@ -63,15 +59,14 @@ class ProfilePages {
         }).toList();
         java.util.List<AuthorizePages.ProviderButton> buttons = providers.all().stream()
                 .map(p -> new AuthorizePages.ProviderButton(p.id(), p.displayName())).toList();
-        String html = account.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
-                .data("identities", identities).data("providers", buttons)
+        return PageView.of(account.data("identities", identities).data("providers", buttons)
                 .data("linkedSection", !identities.isEmpty() || !buttons.isEmpty())
                 .data("federationStart", PagePaths.apiPath(uri, FederationResource.START))
                 .data("secondFactorAfterUpstream", linked.secondFactorAfterUpstream())
                 .data("confirmNeeded", !session.recent())
-                .data("security", PagePaths.apiPath(uri, AccountPages.PATH)).data("csrf", session.csrfToken())
+                .data("security", PagePaths.apiPath(uri, AccountPages.PATH))
                 .data("avatarAction", PagePaths.apiPath(uri, PATH + "/avatar"))
-                .data("profile", profile).data("error", error).data("notice", notice).render();
-        return PageHeaders.page(status, html, null).build();
+                .data("profile", profile).data("error", error).data("notice", notice), uri)
+                .posting(PATH).signedIn(session).answer(status).build();
     }
 }

@@ -45,13 +45,11 @@ class SecondFactorPages {
      */
     Response form(String path, Map<String, String> params, String formTarget, UriInfo uri, String message, int status,
             String pendingValue, long personId) {
-        String csrf = crypto.newCsrfToken();
-        String html = secondFactor.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
-                .data("error", message).data("csrf", csrf).data("params", AuthorizePages.Param.all(params))
-                .data("passkeyOptions", personId > 0 ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SECOND_FACTOR, personId) : null)
-                .render();
-        Response.ResponseBuilder page = PageHeaders.page(status, html, formTarget)
-                .cookie(PageForms.signInCookie(csrf, uri));
+        Response.ResponseBuilder page = PageView.of(secondFactor.data("error", message)
+                        .data("params", AuthorizePages.Param.all(params))
+                        .data("passkeyOptions", personId > 0
+                                ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SECOND_FACTOR, personId) : null), uri)
+                .posting(path).beforeSession(crypto.newCsrfToken()).leadingTo(formTarget).answer(status);
         if (pendingValue != null) {
             page.cookie(PageHeaders.cookie(PendingSignIns.COOKIE, pendingValue, PagePaths.secure(uri),
                     (int) PendingSignIns.LIFETIME.toSeconds()));
@@ -69,18 +67,16 @@ class SecondFactorPages {
      * (where the page would have gone), and the session's cookies.
      */
     Response recoveryCodeUsed(Response signedIn, long left, UriInfo uri) {
-        String html = recoveryUsed.data("assets", PagePaths.assets(uri)).data("left", left)
-                .data("next", signedIn.getHeaderString("Location")).render();
         List<NewCookie> cookies = new ArrayList<>(signedIn.getCookies().values());
         cookies.add(pendingCleared(uri));
-        return PageHeaders.page(200, html, null).cookie(cookies.toArray(NewCookie[]::new)).build();
+        return PageView.of(recoveryUsed.data("left", left).data("next", signedIn.getHeaderString("Location")), uri).answer(200)
+                .cookie(cookies.toArray(NewCookie[]::new)).build();
     }
 
     /** An application asks for two-factor authentication, which the person has not set up: where to. */
     Response required(String appName, UriInfo uri) {
-        String html = required.data("assets", PagePaths.assets(uri)).data("appName", appName)
-                .data("security", PagePaths.apiPath(uri, "/account/security")).render();
-        return PageHeaders.page(403, html, null).build();
+        return PageView.of(required.data("appName", appName).data("security", PagePaths.apiPath(uri, AccountPages.PATH)), uri)
+                .answer(403).build();
     }
 
     private static NewCookie pendingCleared(UriInfo uri) {
