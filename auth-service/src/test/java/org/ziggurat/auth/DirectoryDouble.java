@@ -50,7 +50,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             // lee's session grows old before lee adds ways in (RecentSignInTest).
             Map.entry("lee", new Person(112, "lee", "lee password 12")),
             // mia sends many codes at once after one password (SecondFactorSignInTest).
-            Map.entry("mia", new Person(113, "mia", "mia password 13")));
+            Map.entry("mia", new Person(113, "mia", "mia password 13")),
+            // nia's forms are forged and refused (PageFormsTest): nothing of hers changes.
+            Map.entry("nia", new Person(114, "nia", "nia password 14")));
 
     /** The people for whom an authenticator app's enrolment was started ({@code POST /internal/people/:id/factors/totp}). */
     public static final java.util.Set<Long> TOTP_STARTED = java.util.concurrent.ConcurrentHashMap.newKeySet();

@@ -45,11 +45,9 @@ public class AccountSecurity {
 
     private final SecurityLogEntries securityLog;
     private final org.ziggurat.auth.tokens.TokenRepository tokens;
-    private final RecentSignIns recentSignIns;
 
     AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions, GrantRepository grants,
-            SecurityLogEntries securityLog, org.ziggurat.auth.tokens.TokenRepository tokens, RecentSignIns recentSignIns) {
-        this.recentSignIns = recentSignIns;
+            SecurityLogEntries securityLog, org.ziggurat.auth.tokens.TokenRepository tokens) {
         this.securityLog = securityLog;
         this.tokens = tokens;
         this.directory = directory;
@@ -180,13 +178,13 @@ public class AccountSecurity {
 
     /**
      * Before a way into the account is added (or a protection turned off): nothing more within a
-     * few minutes of the session's sign-in ({@link RecentSignIns}), else {@link #sudo}. A
+     * few minutes of the session's sign-in ({@link LoginSessions.Session#recent}), else {@link #sudo}. A
      * confirmation given is checked either way. A stolen session cookie alone adds no factor.
      */
     public Uni<Void> recentOrSudo(LoginSessions.Session session, Confirmation confirmation, String clientAddress) {
         boolean given = confirmation != null && (confirmation.password() != null && !confirmation.password().isEmpty()
                 || confirmation.passkeyAssertion() != null && !confirmation.passkeyAssertion().isBlank());
-        if (!given && recentSignIns.recent(session)) {
+        if (!given && session.recent()) {
             return Uni.createFrom().voidItem();
         }
         if (!given) {

@@ -27,12 +27,14 @@ public class LoginSessions {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final LiveAccessTokens liveTokens;
+    private final RecentSignIns recentSignIns;
 
-    LoginSessions(Pool pool, TokenCrypto crypto, AuthConfig config, LiveAccessTokens liveTokens) {
+    LoginSessions(Pool pool, TokenCrypto crypto, AuthConfig config, LiveAccessTokens liveTokens, RecentSignIns recentSignIns) {
         this.pool = pool;
         this.crypto = crypto;
         this.config = config;
         this.liveTokens = liveTokens;
+        this.recentSignIns = recentSignIns;
     }
 
     /**
@@ -42,9 +44,12 @@ public class LoginSessions {
      * names the session in the database, which the tokens bound to it carry; {@code expiresAt}:
      * when it ends unless the person signs out before. {@code amr}: how the person signed in
      * (RFC 8176); {@code secondFactor}: whether they have one, which an application may ask for.
+     * {@code recent}: whether that sign-in was recent when the session was read ({@link RecentSignIns}),
+     * read once for the request, so that its page and its change agree on whether to ask for the
+     * password again.
      */
     public record Session(long personId, String username, String csrfToken, Instant authTime, Instant signedInAt,
-            byte[] hash, Instant expiresAt, List<String> amr, boolean secondFactor) {
+            byte[] hash, Instant expiresAt, List<String> amr, boolean secondFactor, boolean recent) {
     }
 
     public record Created(String cookieValue, Session session) {
@@ -73,11 +78,12 @@ public class LoginSessions {
                 .map(rows -> new Created(value, session(personId, username, csrf, hash, rows.iterator().next())));
     }
 
-    private static Session session(long personId, String username, String csrf, byte[] hash, Row row) {
+    private Session session(long personId, String username, String csrf, byte[] hash, Row row) {
         Instant signedInAt = row.getOffsetDateTime("created_at").toInstant();
-        return new Session(personId, username, csrf, signedInAt.truncatedTo(ChronoUnit.SECONDS), signedInAt, hash,
+        Instant authTime = signedInAt.truncatedTo(ChronoUnit.SECONDS);
+        return new Session(personId, username, csrf, authTime, signedInAt, hash,
                 row.getOffsetDateTime("expires_at").toInstant(), List.of(row.getArrayOfStrings("amr")),
-                row.getBoolean("second_factor"));
+                row.getBoolean("second_factor"), recentSignIns.recent(authTime));
     }
 
     /**

@@ -12,7 +12,7 @@ import java.time.Instant;
  * passkey again. A session cookie taken hours after its sign-in adds nothing on its own.
  */
 @ApplicationScoped
-public class RecentSignIns {
+class RecentSignIns {
 
     private final AuthConfig config;
 
@@ -20,7 +20,8 @@ public class RecentSignIns {
         this.config = config;
     }
 
-    public boolean recent(LoginSessions.Session session) {
-        return session.authTime() != null && session.authTime().isAfter(Instant.now().minus(config.recentSignIn()));
+    /** Read once, as a session is read ({@link LoginSessions.Session#recent}). */
+    boolean recent(Instant authTime) {
+        return authTime != null && authTime.isAfter(Instant.now().minus(config.recentSignIn()));
     }
 }

@@ -1,68 +1,73 @@
 package org.ziggurat.auth.pages;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
-import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.problem.FailureKinds;
 
+import java.util.Map;
+import java.util.function.Function;
+
 /**
- * The POST of an account page (the profile, the security section): a sign-in action with the
- * sign-in form's CSRF cookie, or a change, made only with a live session whose CSRF token the
- * form carries; the session counts as seen by it.
+ * The account pages (the profile, the security section) on top of {@link PageForms}: a GET shows
+ * the page to the session's person, else the sign-in form; a POST is a sign-in, or a change made
+ * only with a live session whose CSRF token the form carries, which counts as the session's use.
  */
 @ApplicationScoped
 class AccountForms {
 
-    /** A page's change, for the session's person, from the client's address. */
+    /** A page's change, for the session's person. */
     interface Change {
-        Uni<Response> apply(String action, OAuthForm form, LoginSessions.Session session, String address);
+        Uni<Response> apply(String action, OAuthForm form, LoginSessions.Session session);
     }
 
-    private final SignInForm signInForm;
+    private final PageForms forms;
     private final LoginSessions sessions;
     private final AuthorizePages authorizePages;
 
-    AccountForms(SignInForm signInForm, LoginSessions sessions, AuthorizePages authorizePages) {
-        this.signInForm = signInForm;
+    AccountForms(PageForms forms, LoginSessions sessions, AuthorizePages authorizePages) {
+        this.forms = forms;
         this.sessions = sessions;
         this.authorizePages = authorizePages;
     }
 
-    Uni<Response> post(String contentType, String body, String cookie, String loginCsrfCookie, HttpServerRequest http,
-            SignInForm.Flow flow, Change change) {
-        return authorizePages.withForm(contentType, body, form -> {
-            String action = form.get("action");
-            if ("login".equals(action)) {
-                return signInForm.submit(form, loginCsrfCookie, http, flow);
-            }
-            if ("second_factor".equals(action)) {
-                return signInForm.submitSecondFactor(form, loginCsrfCookie, http, flow);
-            }
-            if ("passkey".equals(action)) {
-                return signInForm.submitPasskey(form, loginCsrfCookie, flow);
-            }
-            return withSession(cookie, form.get("csrf"), flow,
-                    session -> change.apply(action, form, session, CallerAddress.of(http)));
-        });
+    /** The sign-in of the account page at {@code path}: its form, and back to the page once signed in. */
+    SignInForm.Flow flow(String path, UriInfo uri) {
+        return new SignInForm.Flow("account", "-", path, Map.of(), uri,
+                (message, login, status) -> authorizePages.loginPage(path, null, null, Map.of(), null, uri, message, login, status),
+                created -> authorizePages.backWithSession(path, Map.of(), uri, created), null);
     }
 
-    /** A change with the live session whose CSRF token the form carried ({@code csrf}); else the refusal. */
-    Uni<Response> withSession(String cookie, String csrf, SignInForm.Flow flow,
-            java.util.function.Function<LoginSessions.Session, Uni<Response>> change) {
-        return sessions.find(cookie).chain(session -> {
-            if (session == null) {
-                return Uni.createFrom().item(flow.formAgain().show("Your session ended. Sign in again.", null, 401));
-            }
-            if (!TokenCrypto.sameValue(csrf, session.csrfToken())) {
-                return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
-            }
-            return sessions.seen(session.hash()).chain(() -> change.apply(session));
-        }).onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
-                "Your account cannot be changed for a moment. Try again shortly."));
+    /** The page for the session's person, or the sign-in form; an account deleted meanwhile ends its session. */
+    Uni<Response> show(String cookie, SignInForm.Flow flow, Function<LoginSessions.Session, Uni<Response>> page) {
+        return sessions.find(cookie).chain(session -> session == null
+                ? PageForms.page(flow.formAgain().show(null, null, 200))
+                : page.apply(session)
+                        // The account was deleted elsewhere (the API) a moment ago: this sign-in ends with it.
+                        .onFailure(DirectoryClient.NotFound.class).recoverWithUni(() -> sessions.end(cookie)
+                                .map(ended -> flow.formAgain().show("That account no longer exists.", null, 200))));
+    }
+
+    Uni<Response> post(PagePost post, SignInForm.Flow flow, Change change) {
+        return forms.take(post, form -> forms.signInOr(post, form, () -> flow,
+                action -> withSession(post, PageForms.token(form), flow, session -> change.apply(action, form, session))));
+    }
+
+    /** A change with the live session whose CSRF token the form carried ({@code csrf}). */
+    Uni<Response> withSession(PagePost post, String csrf, SignInForm.Flow flow,
+            Function<LoginSessions.Session, Uni<Response>> change) {
+        return forms.signedIn(post, csrf, flow, PageForms.Unsent.ACCOUNT,
+                        session -> sessions.seen(session.hash()).chain(() -> change.apply(session)))
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> forms.error(503,
+                        "Your account cannot be changed for a moment. Try again shortly."));
+    }
+
+    /** Post/redirect/get after a change (the Location set as it is: see {@link PagePaths#apiPath}). */
+    static Response changed(String path, UriInfo uri) {
+        return PagePaths.seeOther(PagePaths.apiPath(uri, path)).build();
     }
 }

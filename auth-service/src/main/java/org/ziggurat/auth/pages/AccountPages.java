@@ -34,36 +34,16 @@ class AccountPages {
     private final Template security;
     private final Template totp;
     private final Template codes;
-    private final AuthorizePages authorizePages;
     private final PlatformName platformName;
     private final Passkeys passkeys;
 
-    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
-
     AccountPages(@Location("account_security") Template security, @Location("account_totp") Template totp,
-            @Location("account_codes") Template codes, AuthorizePages authorizePages, PlatformName platformName,
-            Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
-        this.recentSignIns = recentSignIns;
+            @Location("account_codes") Template codes, PlatformName platformName, Passkeys passkeys) {
         this.passkeys = passkeys;
         this.security = security;
         this.totp = totp;
         this.codes = codes;
-        this.authorizePages = authorizePages;
         this.platformName = platformName;
-    }
-
-    Response login(UriInfo uri, String message, String login, int status) {
-        return authorizePages.loginPage(PATH, null, null, Map.of(), null, uri, message, login, status);
-    }
-
-    /** After signing in: to the security section, with the session (post/redirect/get). */
-    Response signedIn(UriInfo uri, LoginSessions.Created created) {
-        return authorizePages.backWithSession(PATH, Map.of(), uri, created);
-    }
-
-    /** Post/redirect/get after a change (the Location set as it is: see {@link PagePaths#apiPath}). */
-    Response changed(UriInfo uri) {
-        return Response.status(303).header("Location", PagePaths.apiPath(uri, PATH)).header("Cache-Control", "no-store").build();
     }
 
     /** What the security section shows, in words. */
@@ -144,17 +124,16 @@ class AccountPages {
 
     Response security(LoginSessions.Session session, DirectoryClient.FactorStatus status,
             List<ApplicationView> applications, List<SessionView> sessions, String message, int code, UriInfo uri) {
-        String html = security.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
-                .data("applications", applications).data("sessions", sessions)
+        return PageView.of(security.data("applications", applications).data("sessions", sessions)
                 .data("otherSessions", sessions.stream().anyMatch(v -> !v.current()))
-                .data("username", session.username()).data("csrf", session.csrfToken()).data("view", view(status))
+                .data("username", session.username()).data("view", view(status))
                 .data("passkeyOptions", passkeys.registrationOptions(session.personId(), session.username(), platformName.name()))
                 .data("sudoOptions", status.passkeys() == null || status.passkeys().isEmpty() ? null
                         : passkeys.signInOptions(PasskeyChallenges.Ceremony.SUDO, session.personId()))
-                .data("confirmNeeded", !recentSignIns.recent(session))
+                .data("confirmNeeded", !session.recent())
                 .data("error", message).data("signedInWith", session.amr().contains("mfa")
-                        ? "your password and a second factor" : "your password").render();
-        return PageHeaders.page(code, html, null).build();
+                        ? "your password and a second factor" : "your password"), uri)
+                .posting(PATH).signedIn(session).answer(code).build();
     }
 
     /** Enrolling: the key's QR code and text ({@code enrolment} null: the form again after a wrong code). */
@@ -170,16 +149,13 @@ class AccountPages {
             qr = QrCodes.svg(otpauth, "QR code of the key for " + issuer);
             key = grouped(enrolment.secret());
         }
-        String html = totp.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
-                .data("csrf", session.csrfToken()).data("qr", qr).data("key", key).data("error", message).render();
-        return PageHeaders.page(code, html, null).build();
+        return PageView.of(totp.data("qr", qr).data("key", key).data("error", message), uri)
+                .posting(PATH).signedIn(session).answer(code).build();
     }
 
     /** New recovery codes, shown this once. */
     Response recoveryCodes(List<String> recoveryCodes, UriInfo uri) {
-        String html = codes.data("assets", PagePaths.assets(uri)).data("back", PagePaths.apiPath(uri, PATH))
-                .data("codes", recoveryCodes).render();
-        return PageHeaders.page(200, html, null).build();
+        return PageView.of(codes.data("back", PagePaths.apiPath(uri, PATH)).data("codes", recoveryCodes), uri).answer(200).build();
     }
 
     /** The key in groups of four, as apps that take it typed show it. */

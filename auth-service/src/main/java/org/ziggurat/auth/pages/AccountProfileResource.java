@@ -5,10 +5,10 @@ import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -26,10 +26,9 @@ import org.ziggurat.auth.authorization.AccountDetails;
 import org.ziggurat.auth.authorization.AccountSecurity;
 import org.ziggurat.auth.authorization.LinkedSignIns;
 import org.ziggurat.auth.authorization.LoginSessions;
+import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.problem.FailureKinds;
-
-import java.util.Map;
 
 /**
  * The account page ({@code /account}) in a browser, with the sign-in session's cookie: the name
@@ -41,24 +40,20 @@ import java.util.Map;
 public class AccountProfileResource {
 
     private final AccountDetails details;
-    private final LoginSessions sessions;
     private final AccountForms forms;
     private final ProfilePages pages;
-    private final AuthorizePages authorizePages;
-
+    private final PageForms pageForms;
     private final LinkedSignIns linkedSignIns;
+    private final AccountSecurity security;
 
-    private final org.ziggurat.auth.authorization.AccountSecurity security;
-
-    AccountProfileResource(AccountDetails details, LoginSessions sessions, AccountForms forms, ProfilePages pages,
-            AuthorizePages authorizePages, LinkedSignIns linkedSignIns, org.ziggurat.auth.authorization.AccountSecurity security) {
-        this.security = security;
-        this.linkedSignIns = linkedSignIns;
+    AccountProfileResource(AccountDetails details, AccountForms forms, ProfilePages pages, PageForms pageForms,
+            LinkedSignIns linkedSignIns, AccountSecurity security) {
         this.details = details;
-        this.sessions = sessions;
         this.forms = forms;
         this.pages = pages;
-        this.authorizePages = authorizePages;
+        this.pageForms = pageForms;
+        this.linkedSignIns = linkedSignIns;
+        this.security = security;
     }
 
     @Operation(operationId = "showAccount", summary = "The account page (browser)",
@@ -68,13 +63,8 @@ public class AccountProfileResource {
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     public Uni<Response> show(@Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
-        return sessions.find(cookie).chain(session -> session == null
-                ? Uni.createFrom().item(pages.login(uri, null, null, 200))
-                : page(session, null, null, 200, uri)
-                        // The account was deleted elsewhere (the API) a moment ago: this sign-in ends with it.
-                        .onFailure(DirectoryClient.NotFound.class).recoverWithUni(() -> sessions.end(cookie)
-                                .map(ended -> pages.login(uri, "That account no longer exists.", null, 200))))
-                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> authorizePages.error(503,
+        return forms.show(cookie, forms.flow(ProfilePages.PATH, uri), session -> page(session, null, null, 200, uri))
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pageForms.error(503,
                         "Your account cannot be shown for a moment. Try again shortly."));
     }
 
@@ -104,12 +94,10 @@ public class AccountProfileResource {
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        return forms.post(contentType, body, cookie, loginCsrfCookie, http, flow(uri),
-                (action, form, session, address) -> change(action, form, session, uri, address));
+    public Uni<Response> post(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        return forms.post(post, forms.flow(ProfilePages.PATH, uri),
+                (action, form, session) -> change(action, form, session, uri, post.address()));
     }
 
     /** The largest avatar the form takes (the directory's own limit; a body past 1 MiB is refused before this). */
@@ -131,20 +119,15 @@ public class AccountProfileResource {
     @io.smallrye.common.annotation.Blocking
     public Uni<Response> uploadAvatar(@org.jboss.resteasy.reactive.RestForm("csrf") String csrf,
             @org.jboss.resteasy.reactive.RestForm("avatar") org.jboss.resteasy.reactive.multipart.FileUpload avatar,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
+            @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
         byte[] image = read(avatar);
-        return forms.withSession(cookie, csrf, flow(uri), session -> image == null
-                ? page(session, AVATAR_REFUSED, null, 422, uri)
-                : details.setAvatar(session, image).map(done -> pages.changed(uri))
-                        .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session, AVATAR_REFUSED, null, 422, uri)));
+        return forms.withSession(new PagePost(null, uri, headers, http), csrf, forms.flow(ProfilePages.PATH, uri),
+                session -> image == null ? page(session, AVATAR_REFUSED, null, 422, uri)
+                        : details.setAvatar(session, image).map(done -> changed(uri))
+                                .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session, AVATAR_REFUSED, null, 422, uri)));
     }
 
     private static final String AVATAR_REFUSED = "Choose a PNG or JPEG image of at most 1 MB. Nothing was changed.";
-
-    private SignInForm.Flow flow(UriInfo uri) {
-        return new SignInForm.Flow("account", "-", ProfilePages.PATH, Map.of(), uri,
-                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created), null);
-    }
 
     /** The uploaded file's bytes; null when there is none, it is empty, or it is too large. */
     private static byte[] read(org.jboss.resteasy.reactive.multipart.FileUpload upload) {
@@ -158,44 +141,44 @@ public class AccountProfileResource {
         }
     }
 
-    private Uni<Response> change(String action, org.ziggurat.auth.oauth.OAuthForm form, LoginSessions.Session session,
-            UriInfo uri, String address) {
-        return switch (action == null ? "" : action) {
+    private Uni<Response> change(String action, OAuthForm form, LoginSessions.Session session, UriInfo uri, String address) {
+        Sudo.Again again = (message, status) -> page(session, message, null, status, uri);
+        return switch (action) {
             case "profile" -> details.change(session, form.get("display_name"), "yes".equals(form.get("show_email")))
-                    .map(done -> pages.changed(uri))
-                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session,
-                            "Give a name of 1 to 255 characters. Nothing was changed.", null, 422, uri));
-            case "email_change" -> sudoRefused(details.changeEmail(session, form.get("email"), confirmation(form), address)
+                    .map(done -> changed(uri))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> again.show(
+                            "Give a name of 1 to 255 characters. Nothing was changed.", 422));
+            case "email_change" -> Sudo.confirmed(details.changeEmail(session, form.get("email"), Sudo.given(form), address)
                     .chain(changed -> page(session, null, changed.changed()
                             ? "We mailed a link to " + changed.email() + ": open it to confirm the address. Your old address "
                                     + "was told of the change." : "That is your address already.", 200, uri))
-                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session,
-                            "That is not an e-mail address. Nothing was changed.", null, 422, uri)), session, uri)
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> page(session,
-                            "Another account has that address. Nothing was changed.", null, 409, uri))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> again.show(
+                            "That is not an e-mail address. Nothing was changed.", 422)), Sudo.Words.ACCOUNT, again)
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> again.show(
+                            "Another account has that address. Nothing was changed.", 409))
                     // Past the limit of mails with a link (per person and per address).
-                    .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithUni(() -> page(session,
-                            "Too many mails with a link were sent for now. Try again later. Nothing was changed.", null, 429, uri));
+                    .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithUni(() -> again.show(
+                            "Too many mails with a link were sent for now. Try again later. Nothing was changed.", 429));
             case "email_resend" -> details.resendVerification(session)
                     .chain(() -> page(session, null, "We mailed a new link. It works once, for 24 hours.", 200, uri))
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> page(session,
-                            "Your address is confirmed already.", null, 409, uri))
-                    .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithUni(() -> page(session,
-                            "Too many mails with a link were sent for now. Try again later.", null, 429, uri));
-            case "export" -> sudoRefused(details.export(session, confirmation(form), address)
-                    .map(json -> pages.export(session.username(), json)), session, uri);
-            case "delete" -> sudoRefused(details.delete(session, form.get("confirm"), confirmation(form), address)
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> again.show(
+                            "Your address is confirmed already.", 409))
+                    .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithUni(() -> again.show(
+                            "Too many mails with a link were sent for now. Try again later.", 429));
+            case "export" -> Sudo.confirmed(details.export(session, Sudo.given(form), address)
+                    .map(json -> pages.export(session.username(), json)), Sudo.Words.ACCOUNT, again);
+            case "delete" -> Sudo.confirmed(details.delete(session, form.get("confirm"), Sudo.given(form), address)
                     .map(gone -> pages.deleted(gone, uri))
-                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> page(session,
-                            "Type your username as it is written to confirm. Nothing was deleted.", null, 422, uri))
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(e -> page(session,
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> again.show(
+                            "Type your username as it is written to confirm. Nothing was deleted.", 422))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(e -> again.show(
                             ((DirectoryClient.Conflict) e).detail() == null ? "Your account cannot be deleted as things stand."
-                                    : ((DirectoryClient.Conflict) e).detail() + " Nothing was deleted.", null, 409, uri)),
-                    session, uri);
+                                    : ((DirectoryClient.Conflict) e).detail() + " Nothing was deleted.", 409)),
+                    Sudo.Words.ACCOUNT, again);
             case "unlink_identity" -> unlink(session, form.get("identity"), address, uri);
             case "upstream_settings" -> upstreamSettings(session, "yes".equals(form.get("second_factor_after_upstream")),
                     form, address, uri);
-            default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
+            default -> pageForms.unknownAction();
         };
     }
 
@@ -203,11 +186,11 @@ public class AccountProfileResource {
      * Asking for the second factor after another provider's sign-in: turning it on needs nothing
      * more; turning it off is a protection gone, so a recent sign-in or the password again.
      */
-    private Uni<Response> upstreamSettings(LoginSessions.Session session, boolean required,
-            org.ziggurat.auth.oauth.OAuthForm form, String address, UriInfo uri) {
-        Uni<Void> confirmed = required ? Uni.createFrom().voidItem() : security.recentOrSudo(session, confirmation(form), address);
-        return sudoRefused(confirmed.chain(() -> linkedSignIns.secondFactorAfterUpstream(session, required, address))
-                .map(done -> pages.changed(uri)), session, uri);
+    private Uni<Response> upstreamSettings(LoginSessions.Session session, boolean required, OAuthForm form, String address,
+            UriInfo uri) {
+        Uni<Void> confirmed = required ? Uni.createFrom().voidItem() : security.recentOrSudo(session, Sudo.given(form), address);
+        return Sudo.confirmed(confirmed.chain(() -> linkedSignIns.secondFactorAfterUpstream(session, required, address))
+                .map(done -> changed(uri)), Sudo.Words.ACCOUNT, (message, status) -> page(session, message, null, status, uri));
     }
 
     private Uni<Response> unlink(LoginSessions.Session session, String identity, String address, UriInfo uri) {
@@ -223,15 +206,8 @@ public class AccountProfileResource {
                         null, 409, uri));
     }
 
-    private static AccountSecurity.Confirmation confirmation(org.ziggurat.auth.oauth.OAuthForm form) {
-        return new AccountSecurity.Confirmation(form.get("password"), form.get("credential"));
-    }
-
-    /** The password given again was not right, or too many tries: the page says so, nothing changed. */
-    private Uni<Response> sudoRefused(Uni<Response> change, LoginSessions.Session session, UriInfo uri) {
-        return change.onFailure(AccountSecurity.SudoRefused.class).recoverWithUni(e -> ((AccountSecurity.SudoRefused) e).throttled()
-                ? page(session, "Too many attempts. Wait a few minutes and try again.", null, 429, uri)
-                : page(session, "Confirm with your password: it was missing or not right. Nothing was changed.", null, 401, uri));
+    private static Response changed(UriInfo uri) {
+        return AccountForms.changed(ProfilePages.PATH, uri);
     }
 
     private Uni<Response> page(LoginSessions.Session session, String error, String notice, int status, UriInfo uri) {

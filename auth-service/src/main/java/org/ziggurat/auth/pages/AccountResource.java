@@ -5,10 +5,10 @@ import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -28,8 +28,6 @@ import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.passkeys.PasskeyVerifier;
 import org.ziggurat.directory.client.DirectoryClient;
 
-import java.util.Map;
-
 /**
  * The account page's security section in a browser, with the sign-in session's cookie (the same
  * sign-in as the authorization pages'): a GET shows, every change is a POST with the session's
@@ -43,15 +41,15 @@ public class AccountResource {
     private final LoginSessions sessions;
     private final AccountForms forms;
     private final AccountPages pages;
-    private final AuthorizePages authorizePages;
+    private final PageForms pageForms;
 
     AccountResource(AccountSecurity security, LoginSessions sessions, AccountForms forms, AccountPages pages,
-            AuthorizePages authorizePages) {
+            PageForms pageForms) {
         this.security = security;
         this.sessions = sessions;
         this.forms = forms;
         this.pages = pages;
-        this.authorizePages = authorizePages;
+        this.pageForms = pageForms;
     }
 
     @Operation(operationId = "showAccountSecurity", summary = "The account page's security section (browser)",
@@ -62,12 +60,7 @@ public class AccountResource {
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     public Uni<Response> show(@Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
-        return sessions.find(cookie).chain(session -> session == null
-                ? Uni.createFrom().item(pages.login(uri, null, null, 200))
-                : showSecurity(session, null, 200, uri)
-                        // The account was deleted elsewhere (the API) a moment ago: this sign-in ends with it.
-                        .onFailure(DirectoryClient.NotFound.class).recoverWithUni(() -> sessions.end(cookie)
-                                .map(ended -> pages.login(uri, "That account no longer exists.", null, 200))));
+        return forms.show(cookie, forms.flow(AccountPages.PATH, uri), session -> showSecurity(session, null, 200, uri));
     }
 
     @Operation(operationId = "changeAccountSecurity", summary = "Change the account's security (the page's forms)",
@@ -94,70 +87,66 @@ public class AccountResource {
     @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        SignInForm.Flow flow = new SignInForm.Flow("account", "-", AccountPages.PATH, Map.of(), uri,
-                (message, login, status) -> pages.login(uri, message, login, status), created -> pages.signedIn(uri, created), null);
-        return forms.post(contentType, body, cookie, loginCsrfCookie, http, flow,
-                (action, form, session, address) -> change(action, form, session, uri, address));
+    public Uni<Response> post(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        return forms.post(post, forms.flow(AccountPages.PATH, uri),
+                (action, form, session) -> change(action, form, session, uri, post.address()));
     }
 
     private Uni<Response> change(String action, OAuthForm form, LoginSessions.Session session, UriInfo uri, String address) {
-        return switch (action == null ? "" : action) {
-            case "totp_start" -> sudoRefused(security.startTotp(session, confirmation(form), address)
+        Sudo.Again again = (message, status) -> showSecurity(session, message, status, uri);
+        return switch (action) {
+            case "totp_start" -> Sudo.confirmed(security.startTotp(session, Sudo.given(form), address)
                     .map(enrolment -> pages.totp(session, enrolment, null, 200, uri))
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
-                            "An authenticator app is set up already: remove it first.", 409, uri)), session, uri);
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> again.show(
+                            "An authenticator app is set up already: remove it first.", 409)), Sudo.Words.SECURITY, again);
             case "totp_confirm" -> security.confirmTotp(session, form.get("code") == null ? "" : form.get("code"), address)
                     .map(codes -> pages.recoveryCodes(codes, uri))
                     .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> pages.totp(session, null,
                             "That code is not right. Check the time on your phone, and enter the code your app shows now.", 422, uri))
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
-                            "There is no authenticator app being set up: start again.", 409, uri));
-            case "totp_remove" -> sudoRefused(security.removeTotp(session, confirmation(form), address)
-                    .map(done -> pages.changed(uri))
-                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri)), session, uri);
-            case "recovery_regenerate" -> sudoRefused(security.regenerateRecoveryCodes(session, confirmation(form), address)
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> again.show(
+                            "There is no authenticator app being set up: start again.", 409));
+            case "totp_remove" -> Sudo.confirmed(security.removeTotp(session, Sudo.given(form), address)
+                    .map(done -> changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> changed(uri)), Sudo.Words.SECURITY, again);
+            case "recovery_regenerate" -> Sudo.confirmed(security.regenerateRecoveryCodes(session, Sudo.given(form), address)
                     .map(codes -> pages.recoveryCodes(codes, uri))
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
-                            "Recovery codes come with two-factor authentication: turn it on first.", 409, uri)), session, uri);
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> again.show(
+                            "Recovery codes come with two-factor authentication: turn it on first.", 409)), Sudo.Words.SECURITY, again);
             // The form's credential is the new passkey's registration: only the password confirms here.
-            case "passkey_register" -> sudoRefused(security.addPasskey(session, form.get("credential"), form.get("name"),
-                            new AccountSecurity.Confirmation(form.get("password"), null), address)
-                    .map(codes -> codes.isEmpty() ? pages.changed(uri) : pages.recoveryCodes(codes, uri))
-                    .onFailure(PasskeyVerifier.PasskeyRefused.class).recoverWithUni(() -> showSecurity(session,
-                            "The passkey could not be added: the browser's answer did not pass. Try again.", 400, uri))
-                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> showSecurity(session,
-                            "Give the passkey a name (up to 64 characters) to tell it from others.", 422, uri))
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> showSecurity(session,
-                            "This passkey is registered already.", 409, uri)), session, uri);
-            case "passkey_remove" -> sudoRefused(passkeyId(form.get("passkey"))
-                    .chain(id -> security.removePasskey(session, id, confirmation(form), address))
-                    .map(done -> pages.changed(uri))
-                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri)), session, uri);
+            case "passkey_register" -> Sudo.confirmed(security.addPasskey(session, form.get("credential"), form.get("name"),
+                            Sudo.password(form), address)
+                    .map(codes -> codes.isEmpty() ? changed(uri) : pages.recoveryCodes(codes, uri))
+                    .onFailure(PasskeyVerifier.PasskeyRefused.class).recoverWithUni(() -> again.show(
+                            "The passkey could not be added: the browser's answer did not pass. Try again.", 400))
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> again.show(
+                            "Give the passkey a name (up to 64 characters) to tell it from others.", 422))
+                    .onFailure(DirectoryClient.Conflict.class).recoverWithUni(() -> again.show(
+                            "This passkey is registered already.", 409)), Sudo.Words.SECURITY, again);
+            case "passkey_remove" -> Sudo.confirmed(passkeyId(form.get("passkey"))
+                    .chain(id -> security.removePasskey(session, id, Sudo.given(form), address))
+                    .map(done -> changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> changed(uri)), Sudo.Words.SECURITY, again);
             case "password_change" -> !java.util.Objects.equals(form.get("new_password"), form.get("new_password_again"))
-                    ? showSecurity(session, "The two new passwords differ. Nothing was changed.", 422, uri)
-                    : sudoRefused(security.changePassword(session, form.get("password"), form.get("new_password"), address)
-                            .map(done -> pages.changed(uri))
-                            .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> showSecurity(session,
-                                    "Choose a new password of 10 to 128 characters. Nothing was changed.", 422, uri)),
-                            session, uri);
+                    ? again.show("The two new passwords differ. Nothing was changed.", 422)
+                    : Sudo.confirmed(security.changePassword(session, form.get("password"), form.get("new_password"), address)
+                            .map(done -> changed(uri))
+                            .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> again.show(
+                                    "Choose a new password of 10 to 128 characters. Nothing was changed.", 422)),
+                            Sudo.Words.SECURITY, again);
             case "session_end" -> passkeyId(form.get("session")).chain(id -> sessions.endOne(session, id))
-                    .map(done -> pages.changed(uri))
-                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri));
-            case "sessions_end_others" -> sessions.endOthers(session.personId(), session.hash()).map(done -> pages.changed(uri));
+                    .map(done -> changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> changed(uri));
+            case "sessions_end_others" -> sessions.endOthers(session.personId(), session.hash()).map(done -> changed(uri));
             case "application_revoke" -> passkeyId(form.get("grant"))
-                    .chain(id -> security.revokeApplication(session, id)).map(done -> pages.changed(uri))
-                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> pages.changed(uri));
-            default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
+                    .chain(id -> security.revokeApplication(session, id)).map(done -> changed(uri))
+                    .onFailure(DirectoryClient.NotFound.class).recoverWithItem(() -> changed(uri));
+            default -> pageForms.unknownAction();
         };
     }
 
-    /** The password given again, or a passkey's assertion in its place. */
-    private static AccountSecurity.Confirmation confirmation(OAuthForm form) {
-        return new AccountSecurity.Confirmation(form.get("password"), form.get("credential"));
+    private static Response changed(UriInfo uri) {
+        return AccountForms.changed(AccountPages.PATH, uri);
     }
 
     /** A form's numeric id (a passkey's, a grant's); an id that is none names nothing: NotFound. */
@@ -167,13 +156,6 @@ public class AccountResource {
         } catch (NumberFormatException e) {
             return Uni.createFrom().failure(new DirectoryClient.NotFound());
         }
-    }
-
-    private Uni<Response> sudoRefused(Uni<Response> change, LoginSessions.Session session, UriInfo uri) {
-        return change.onFailure(AccountSecurity.SudoRefused.class).recoverWithUni(e -> ((AccountSecurity.SudoRefused) e).throttled()
-                ? showSecurity(session, "Too many attempts. Wait a few minutes and try again.", 429, uri)
-                : showSecurity(session, "Confirm with your password (or a passkey): it was missing or not right. "
-                        + "Nothing was changed.", 401, uri));
     }
 
     private Uni<Response> showSecurity(LoginSessions.Session session, String message, int status, UriInfo uri) {

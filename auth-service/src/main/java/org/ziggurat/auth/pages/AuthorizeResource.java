@@ -26,6 +26,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -58,12 +59,14 @@ public class AuthorizeResource {
 
     private final AuthorizeSteps steps;
     private final AuthorizationCodes codes;
-    private final AuthorizePages pages;
+    private final ClientAnswers answers;
+    private final PageForms forms;
 
-    AuthorizeResource(AuthorizeSteps steps, AuthorizationCodes codes, AuthorizePages pages) {
+    AuthorizeResource(AuthorizeSteps steps, AuthorizationCodes codes, ClientAnswers answers, PageForms forms) {
         this.steps = steps;
         this.codes = codes;
-        this.pages = pages;
+        this.answers = answers;
+        this.forms = forms;
     }
 
     @Operation(operationId = "authorize", summary = "Start an authorization (browser)",
@@ -98,7 +101,7 @@ public class AuthorizeResource {
     public Uni<Response> authorize(@Context UriInfo uri, @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie) {
         QueryParameters.Read read = QueryParameters.read(uri, AuthorizationRequest.PARAMETERS);
         if (read.repeated() != null) {
-            return Uni.createFrom().item(pages.error(400, "The parameter '" + read.repeated() + "' is repeated."));
+            return PageForms.page(forms.error(400, "The parameter '" + read.repeated() + "' is repeated."));
         }
         return steps.checked(read.values(), request -> steps.show(request, sessionCookie, uri));
     }
@@ -127,11 +130,10 @@ public class AuthorizeResource {
     @APIResponse(responseCode = "429", description = "Too many sign-in attempts (page).", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @HeaderParam("Authorization") String authorizationHeader, @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie, @Context UriInfo uri,
-            @Context HttpServerRequest http) {
-        OAuthForm form = OAuthForm.parse(contentType, body);
+    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Authorization") String authorizationHeader,
+            @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        OAuthForm form = OAuthForm.parse(post.contentType(), body);
         String action = form.get("action");
         if (action == null) {
             return approveByApi(form, authorizationHeader, uri);
@@ -139,12 +141,13 @@ public class AuthorizeResource {
         Map<String, String> params = form.only(AuthorizationRequest.PARAMETERS);
         // The pages' forms carry the request back in hidden fields, which the browser (or anyone
         // posting) may change: each step checks it again, as the first one did.
-        return steps.checked(params, request -> switch (action) {
-            case "login" -> steps.signIn(request, form, loginCsrfCookie, uri, http);
-            case "second_factor" -> steps.secondFactor(request, form, loginCsrfCookie, uri, http);
-            case "passkey" -> steps.passkey(request, form, loginCsrfCookie, uri);
-            case "approve", "deny" -> steps.decide(request, action.equals("approve"), form.get("csrf"), sessionCookie, uri);
-            default -> Uni.createFrom().item(pages.error(400, "Unknown action."));
+        return steps.checked(params, request -> {
+            SignInForm.Flow flow = steps.flow(request, uri);
+            return forms.signInOr(post, form, () -> flow, own -> switch (own) {
+                case "approve", "deny" -> forms.signedIn(post, PageForms.token(form), flow, PageForms.Unsent.CONSENT,
+                        session -> steps.decide(request, own.equals("approve"), session, uri));
+                default -> forms.unknownAction();
+            });
         });
     }
 
@@ -165,7 +168,7 @@ public class AuthorizeResource {
         var approval = new AuthorizationCodes.ApiApproval(new ClientCredentials.Claimed(form.require("client_id"),
                 form.get("client_secret"), false), username, redirectUri, form.get("scope"), form.get("state"),
                 form.get("code_challenge"), form.get("code_challenge_method"));
-        return codes.approveByApi(approval, bearer).map(approved -> pages.codeFound(approved.request(),
+        return codes.approveByApi(approval, bearer).map(approved -> answers.codeFound(approved.request(),
                 approved.code(), uri));
     }
 
@@ -179,9 +182,9 @@ public class AuthorizeResource {
     @Path("/{code}")
     public Response showCode(@PathParam("code") String codeValue, @Context UriInfo uri) {
         if (codeValue == null || !CODE.matcher(codeValue).matches()) {
-            return pages.error(404, "This is not an authorization code.");
+            return forms.error(404, "This is not an authorization code.");
         }
-        return pages.code(codeValue, uri);
+        return answers.code(codeValue, uri);
     }
 
     /** The spec's DELETE: revokes an access token's authorization, then back to the client's redirect URI. */

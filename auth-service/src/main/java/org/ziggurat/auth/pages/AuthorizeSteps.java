@@ -1,18 +1,15 @@
 package org.ziggurat.auth.pages;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.ziggurat.auth.authorization.AccountSecurity;
 import org.ziggurat.auth.authorization.AuthorizationCodes;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.authorization.AuthorizationRequests;
 import org.ziggurat.auth.authorization.LoginSessions;
-import org.ziggurat.auth.authorization.SignIns;
-import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.OAuthError;
-import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 
 import java.util.Map;
@@ -29,24 +26,23 @@ class AuthorizeSteps {
 
     private final AuthorizationRequests requests;
     private final AuthorizationCodes codes;
-    private final SignIns signIns;
     private final LoginSessions sessions;
     private final AuthorizePages pages;
-    private final SignInForm signInForm;
+    private final ClientAnswers answers;
+    private final PageForms forms;
     private final SecondFactorPages secondFactorPages;
-    private final org.ziggurat.auth.authorization.AccountSecurity security;
+    private final AccountSecurity security;
 
-    AuthorizeSteps(AuthorizationRequests requests, AuthorizationCodes codes, SignIns signIns, LoginSessions sessions,
-            AuthorizePages pages, SignInForm signInForm, SecondFactorPages secondFactorPages,
-            org.ziggurat.auth.authorization.AccountSecurity security) {
-        this.security = security;
-        this.secondFactorPages = secondFactorPages;
+    AuthorizeSteps(AuthorizationRequests requests, AuthorizationCodes codes, LoginSessions sessions, AuthorizePages pages,
+            ClientAnswers answers, PageForms forms, SecondFactorPages secondFactorPages, AccountSecurity security) {
         this.requests = requests;
         this.codes = codes;
-        this.signIns = signIns;
         this.sessions = sessions;
         this.pages = pages;
-        this.signInForm = signInForm;
+        this.answers = answers;
+        this.forms = forms;
+        this.secondFactorPages = secondFactorPages;
+        this.security = security;
     }
 
     /** A checked request in a browser: the sign-in page, the consent page, or the code back to the client. */
@@ -63,7 +59,7 @@ class AuthorizeSteps {
             }
             return codes.codeIfGranted(request, session).chain(code -> {
                 if (code != null) {
-                    return Uni.createFrom().item(pages.codeRedirect(request, code, uri));
+                    return Uni.createFrom().item(answers.codeRedirect(request, code, uri));
                 }
                 return request.silent()
                         ? silentAnswer(request, session, OAuthError.CONSENT_REQUIRED.code(), "The person must consent.", uri)
@@ -102,66 +98,43 @@ class AuthorizeSteps {
     private Uni<Response> silentAnswer(AuthorizationRequest request, LoginSessions.Session session, String error,
             String description, UriInfo uri) {
         return requests.answersSilently(request, session).map(trusted -> trusted
-                ? pages.redirectError(request, error, description)
-                : pages.silentAnswerChoice(request, error, description, uri));
+                ? answers.redirectError(request, error, description)
+                : answers.silentAnswerChoice(request, error, description, uri));
     }
 
-    Uni<Response> signIn(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
-            HttpServerRequest http) {
-        return signInForm.submit(form, csrfCookie, http, flow(request, uri));
-    }
-
-    Uni<Response> secondFactor(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri,
-            HttpServerRequest http) {
-        return signInForm.submitSecondFactor(form, csrfCookie, http, flow(request, uri));
-    }
-
-    Uni<Response> passkey(AuthorizationRequest request, OAuthForm form, String csrfCookie, UriInfo uri) {
-        return signInForm.submitPasskey(form, csrfCookie, flow(request, uri));
-    }
-
-    private SignInForm.Flow flow(AuthorizationRequest request, UriInfo uri) {
+    /** The sign-in of a request's pages: back to the request once signed in; the way on may end at the client. */
+    SignInForm.Flow flow(AuthorizationRequest request, UriInfo uri) {
         return new SignInForm.Flow("login", request.app().clientId(), "/oauth/authorize", request.frontChannel(), uri,
                 (message, login, status) -> pages.login(request, uri, message, login, status),
                 created -> pages.signedIn(request, uri, created), AuthorizePages.formTarget(request));
     }
 
-    Uni<Response> decide(AuthorizationRequest request, boolean approved, String csrf, String sessionCookie,
-            UriInfo uri) {
-        return sessions.find(sessionCookie).chain(session -> {
-            if (session == null) {
-                return Uni.createFrom().item(pages.login(request, uri, "Your session ended. Sign in again.", null, 401));
-            }
-            if (!TokenCrypto.sameValue(csrf, session.csrfToken())) {
-                signIns.csrfRefused("consent", request.app().clientId(), session);
-                return Uni.createFrom().item(pages.error(403, "The consent form was not sent by this site. Nothing was shared."));
-            }
-            if (!approved) {
-                codes.denied(request, session);
-                return Uni.createFrom().item(pages.redirectError(request, OAuthError.ACCESS_DENIED.code(),
-                        "The person denied the request."));
-            }
-            return codes.approve(request, session).map(code -> pages.codeRedirect(request, code, uri));
-        });
+    /** The consent form's answer, from the signed-in person whose session's token it carried. */
+    Uni<Response> decide(AuthorizationRequest request, boolean approved, LoginSessions.Session session, UriInfo uri) {
+        if (!approved) {
+            codes.denied(request, session);
+            return PageForms.page(answers.redirectError(request, OAuthError.ACCESS_DENIED.code(), "The person denied the request."));
+        }
+        return codes.approve(request, session).map(code -> answers.codeRedirect(request, code, uri));
     }
 
     /** The next step of a request whose client, redirect URI and parameters are good; an error page otherwise. */
     Uni<Response> checked(Map<String, String> params, Function<AuthorizationRequest, Uni<Response>> next) {
         return requests.check(params).chain(request -> {
             if (request == null) {
-                return Uni.createFrom().item(pages.error(400, params.get("client_id") == null
+                return Uni.createFrom().item(forms.error(400, params.get("client_id") == null
                         ? "The request names no application (client_id)."
                         : "The application is unknown, or the redirect URI is not one it registered."));
             }
             if (AuthorizationRequests.pushRequired(request)) {
-                return Uni.createFrom().item(pages.error(400, "invalid_request: This application must push its "
+                return Uni.createFrom().item(forms.error(400, "invalid_request: This application must push its "
                         + "authorization requests first (RFC 9126): start again from the application."));
             }
             String refusal = requests.refusal(request);
-            return refusal != null ? Uni.createFrom().item(pages.error(400, refusal)) : next.apply(request)
-                    .onFailure(AuthorizationCodes.NonceReplayed.class).recoverWithItem(() -> pages.error(400,
+            return refusal != null ? Uni.createFrom().item(forms.error(400, refusal)) : next.apply(request)
+                    .onFailure(AuthorizationCodes.NonceReplayed.class).recoverWithItem(() -> forms.error(400,
                             "This sign-in request was used already (its nonce). Start again from the application."));
-        }).onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithItem(() -> pages.error(400,
+        }).onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithItem(() -> forms.error(400,
                 "invalid_request: The request_uri is unknown, another application's, used already or expired. "
                         + "Start again from the application."));
     }

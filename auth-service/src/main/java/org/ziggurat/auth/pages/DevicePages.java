@@ -19,6 +19,8 @@ import java.util.Map;
 @ApplicationScoped
 public class DevicePages {
 
+    static final String PATH = "/oauth/device";
+
     private final AuthorizePages authorizePages;
     private final Template device;
     private final Template deviceConfirm;
@@ -35,41 +37,32 @@ public class DevicePages {
         this.platformName = platformName;
     }
 
-
     /** The sign-in page of the device flow's verification page, which posts back there. */
     public Response deviceLogin(Map<String, String> params, UriInfo uri, String message, String loginName, int status) {
-        return authorizePages.loginPage("/oauth/device", "A device", null, params, null, uri, message, loginName, status);
+        return authorizePages.loginPage(PATH, "A device", null, params, null, uri, message, loginName, status);
     }
-
 
     /** After signing in on the device page: back to it, with the session (post/redirect/get). */
     public Response deviceSignedIn(Map<String, String> params, UriInfo uri, LoginSessions.Created created) {
-        return authorizePages.backWithSession("/oauth/device", params, uri, created);
+        return authorizePages.backWithSession(PATH, params, uri, created);
     }
-
 
     /** The device page: enter the code shown on the device. */
     public Response deviceCode(LoginSessions.Session session, UriInfo uri, String message, int status, String prefilled) {
-        String html = device.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/device"))
-                .data("username", session.username()).data("csrf", session.csrfToken()).data("error", message)
-                .data("code", prefilled).render();
-        return PageHeaders.page(status, html, null).build();
+        return PageView.of(device.data("username", session.username()).data("error", message).data("code", prefilled), uri)
+                .posting(PATH).signedIn(session).answer(status).build();
     }
-
 
     /** The device page: the request the code names, to approve or deny. */
     public Response deviceConfirm(LoginSessions.Session session, DeviceVerification.Found found, String userCode, UriInfo uri) {
-        String html = deviceConfirm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, "/oauth/device"))
-                .data("username", session.username()).data("appName", found.app().name()).data("userCode", userCode)
-                .data("unverified", found.registeredBy()).data("platform", platformName.name())
-                .data("scopes", ScopeDescriptions.describe(found.scopes())).data("csrf", session.csrfToken()).render();
-        return PageHeaders.page(200, html, null).build();
+        return PageView.of(deviceConfirm.data("username", session.username()).data("appName", found.app().name())
+                .data("userCode", userCode).data("unverified", found.registeredBy()).data("platform", platformName.name())
+                .data("scopes", ScopeDescriptions.describe(found.scopes())), uri)
+                .posting(PATH).signedIn(session).answer(200).build();
     }
-
 
     /** The device page: answered (or too late). */
     public Response deviceDone(boolean approved, String appName, UriInfo uri) {
-        String html = deviceDone.data("assets", PagePaths.assets(uri)).data("approved", approved).data("appName", appName).render();
-        return PageHeaders.page(200, html, null).build();
+        return PageView.of(deviceDone.data("approved", approved).data("appName", appName), uri).answer(200).build();
     }
 }

@@ -5,10 +5,10 @@ import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -25,8 +25,6 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.auth.authorization.DeviceVerification;
 import org.ziggurat.auth.authorization.LoginSessions;
-import org.ziggurat.auth.crypto.TokenCrypto;
-import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.UserCodes;
 
@@ -47,19 +45,17 @@ import java.util.Map;
 public class DeviceResource {
 
     private static final String USER_CODE = "user_code";
+    private static final java.util.Set<String> ACTIONS = java.util.Set.of("verify", "approve", "deny");
 
     private final DeviceVerification verification;
-    private final SignInForm signInForm;
+    private final PageForms forms;
     private final LoginSessions sessions;
-    private final AuthorizePages pages;
     private final DevicePages devicePages;
 
-    DeviceResource(DeviceVerification verification, SignInForm signInForm, LoginSessions sessions, AuthorizePages pages,
-            DevicePages devicePages) {
+    DeviceResource(DeviceVerification verification, PageForms forms, LoginSessions sessions, DevicePages devicePages) {
         this.verification = verification;
-        this.signInForm = signInForm;
+        this.forms = forms;
         this.sessions = sessions;
-        this.pages = pages;
         this.devicePages = devicePages;
     }
 
@@ -108,56 +104,35 @@ public class DeviceResource {
     @POST
     @Path("/device")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        OAuthForm form;
-        try {
-            form = OAuthForm.parse(contentType, body);
-        } catch (OAuthException e) {
-            return Uni.createFrom().item(pages.error(400, e.getMessage()));
+    public Uni<Response> post(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        // The sign-in carries the user code on: made when needed, as the code is read no sooner.
+        return forms.take(post, form -> forms.signInOr(post, form, () -> signInFlow(form, uri),
+                action -> !ACTIONS.contains(action) ? forms.unknownAction()
+                        : forms.signedIn(post, PageForms.token(form), signInFlow(form, uri), PageForms.Unsent.DEVICE,
+                                session -> answer(action, form.get(USER_CODE), post.sessionCookie(), session, uri))));
+    }
+
+    /** A signed-in person's code ({@code verify}), or their answer to what it asks ({@code approve}, {@code deny}). */
+    private Uni<Response> answer(String action, String typed, String cookie, LoginSessions.Session session, UriInfo uri) {
+        if (typed == null) {
+            return PageForms.page(devicePages.deviceCode(session, uri, "Enter the code that your device shows.", 400, null));
         }
-        String action = form.get("action");
-        if ("login".equals(action)) {
-            return signInForm.submit(form, loginCsrfCookie, http, signInFlow(form, uri));
-        }
-        if ("second_factor".equals(action)) {
-            return signInForm.submitSecondFactor(form, loginCsrfCookie, http, signInFlow(form, uri));
-        }
-        if ("passkey".equals(action)) {
-            return signInForm.submitPasskey(form, loginCsrfCookie, signInFlow(form, uri));
-        }
-        if (!"verify".equals(action) && !"approve".equals(action) && !"deny".equals(action)) {
-            return Uni.createFrom().item(pages.error(400, "Unknown action."));
-        }
-        return sessions.find(cookie).chain(session -> {
-            if (session == null) {
-                return Uni.createFrom().item(devicePages.deviceLogin(codeOf(form), uri, "Your session ended. Sign in again.", null, 401));
+        return verification.lockedUntil(cookie).chain(lockedUntil -> {
+            if (lockedUntil != null) {
+                return PageForms.page(locked(lockedUntil, session, uri));
             }
-            if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
-                return Uni.createFrom().item(pages.error(403, "The form was not sent by this site. Nothing was shared."));
+            if (action.equals("verify")) {
+                return lookUp(typed, cookie, session, uri);
             }
-            String typed = form.get(USER_CODE);
-            if (typed == null) {
-                return Uni.createFrom().item(devicePages.deviceCode(session, uri, "Enter the code that your device shows.", 400, null));
-            }
-            return verification.lockedUntil(cookie).chain(lockedUntil -> {
-                if (lockedUntil != null) {
-                    return Uni.createFrom().item(locked(lockedUntil, session, uri));
+            boolean approved = action.equals("approve");
+            return verification.find(cookie, session, typed).chain(lookup -> {
+                if (lookup.found() == null) {
+                    return PageForms.page(notFound(lookup, session, uri));
                 }
-                if (action.equals("verify")) {
-                    return lookUp(typed, cookie, session, uri);
-                }
-                boolean approved = action.equals("approve");
-                return verification.find(cookie, session, typed).chain(lookup -> {
-                    if (lookup.found() == null) {
-                        return Uni.createFrom().item(notFound(lookup, session, uri));
-                    }
-                    return verification.decide(lookup.found(), session, approved).map(decided -> decided
-                            ? devicePages.deviceDone(approved, lookup.found().app().name(), uri)
-                            : devicePages.deviceCode(session, uri, "This code was answered already, or it expired.", 400, null));
-                });
+                return verification.decide(lookup.found(), session, approved).map(decided -> decided
+                        ? devicePages.deviceDone(approved, lookup.found().app().name(), uri)
+                        : devicePages.deviceCode(session, uri, "This code was answered already, or it expired.", 400, null));
             });
         });
     }
@@ -188,12 +163,11 @@ public class DeviceResource {
 
     private SignInForm.Flow signInFlow(OAuthForm form, UriInfo uri) {
         Map<String, String> params = codeOf(form);
-        return new SignInForm.Flow("device", "-", "/oauth/device", params, uri,
+        return new SignInForm.Flow("device", "-", DevicePages.PATH, params, uri,
                 (message, login, status) -> devicePages.deviceLogin(params, uri, message, login, status),
                 created -> devicePages.deviceSignedIn(params, uri, created), null);
     }
 
-    /** The user code a form carries on (from the address, through sign-in), if any. */
     /** The device page's parameters that a form carries back: the user code, when it is one's length. */
     static Map<String, String> codeOf(OAuthForm form) {
         Map<String, String> params = new LinkedHashMap<>();

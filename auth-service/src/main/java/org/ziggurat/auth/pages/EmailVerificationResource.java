@@ -3,13 +3,14 @@ package org.ziggurat.auth.pages;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -17,7 +18,6 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
@@ -40,13 +40,13 @@ public class EmailVerificationResource {
 
     private final DirectoryClient directory;
     private final Template page;
-    private final AuthorizePages pages;
+    private final PageForms forms;
 
     EmailVerificationResource(@RestClient DirectoryClient directory, @Location("email_verification") Template page,
-            AuthorizePages pages) {
+            PageForms forms) {
         this.directory = directory;
         this.page = page;
-        this.pages = pages;
+        this.forms = forms;
     }
 
     @Operation(operationId = "showEmailVerification", summary = "The page a verification link opens (browser)",
@@ -72,9 +72,9 @@ public class EmailVerificationResource {
     schema = @Schema(implementation = AuthorizeDocs.EmailVerificationForm.class)))
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> confirm(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Context UriInfo uri) {
-        return pages.withForm(contentType, body, form -> confirm(form.get("token"), uri));
+    public Uni<Response> confirm(String body, @Context UriInfo uri, @Context HttpHeaders headers,
+            @Context HttpServerRequest http) {
+        return forms.take(new PagePost(body, uri, headers, http), form -> confirm(form.get("token"), uri));
     }
 
     private Uni<Response> confirm(String token, UriInfo uri) {
@@ -87,15 +87,13 @@ public class EmailVerificationResource {
                     return render("done", null, verified.email(), verified.username(), uri, 200);
                 })
                 .onFailure(DirectoryClient.LinkGone.class).recoverWithItem(() -> render("gone", null, null, null, uri, 410))
-                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> forms.error(503,
                         "We cannot confirm addresses for a moment. Go back and press Confirm again in a minute."));
     }
 
     private Response render(String state, String token, String email, String username, UriInfo uri, int status) {
-        String html = page.data("assets", PagePaths.assets(uri)).data("state", state).data("token", token)
-                .data("action", PagePaths.apiPath(uri, "/account/email/verification"))
-                .data("email", email).data("username", username)
-                .data("security", PagePaths.apiPath(uri, "/account/security")).render();
-        return PageHeaders.page(status, html, null).build();
+        return PageView.of(page.data("state", state).data("token", token).data("email", email).data("username", username)
+                .data("security", PagePaths.apiPath(uri, AccountPages.PATH)), uri)
+                .posting("/account/email/verification").answer(status).build();
     }
 }

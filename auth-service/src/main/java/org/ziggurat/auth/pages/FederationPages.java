@@ -13,9 +13,8 @@ import org.ziggurat.auth.federation.Upstream;
 import org.ziggurat.auth.federation.UsernameProposals;
 import org.ziggurat.auth.passkeys.PasskeyChallenges;
 import org.ziggurat.auth.passkeys.Passkeys;
+import org.ziggurat.directory.client.DirectoryClient;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /** The pages of a sign-in through another provider: the way back from it, the choice for a new identity, its errors. */
@@ -32,14 +31,10 @@ class FederationPages {
     private final Template confirm;
     private final Passkeys passkeys;
 
-    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
-
     FederationPages(@Location("federation_continue") Template continueForm, @Location("federation_identity") Template identity,
             @Location("federation_error") Template error, @Location("federation_onward") Template onward, TokenCrypto crypto,
-            FederationSettings settings, Passkeys passkeys, org.ziggurat.auth.authorization.RecentSignIns recentSignIns,
-            @Location("federation_confirm") Template confirm) {
+            FederationSettings settings, Passkeys passkeys, @Location("federation_confirm") Template confirm) {
         this.confirm = confirm;
-        this.recentSignIns = recentSignIns;
         this.onward = onward;
         this.passkeys = passkeys;
         this.continueForm = continueForm;
@@ -55,11 +50,8 @@ class FederationPages {
      * sign-in may end (the client's), which the form must be let lead to.
      */
     Response continueForm(Map<String, String> fields, String formTarget, UriInfo uri, String callbackPath) {
-        List<AuthorizePages.Param> hidden = new ArrayList<>();
-        fields.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
-        String html = continueForm.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, callbackPath))
-                .data("params", hidden).render();
-        return PageHeaders.page(200, html, formTarget).build();
+        return PageView.of(continueForm.data("params", AuthorizePages.Param.all(fields)), uri)
+                .posting(callbackPath).leadingTo(formTarget).answer(200).build();
     }
 
     /**
@@ -69,11 +61,10 @@ class FederationPages {
      */
     Response confirmation(int status, String state, String provider, String email, String username, String token,
             String message, UriInfo uri) {
-        String html = confirm.data("assets", PagePaths.assets(uri)).data("state", state).data("provider", provider)
-                .data("email", email).data("username", username).data("token", token).data("message", message)
-                .data("action", PagePaths.apiPath(uri, FederationResource.CONFIRMATION))
-                .data("account", PagePaths.apiPath(uri, ProfilePages.PATH)).render();
-        return PageHeaders.page(status, html, null).build();
+        return PageView.of(confirm.data("state", state).data("provider", provider).data("email", email)
+                .data("username", username).data("token", token).data("message", message)
+                .data("account", PagePaths.apiPath(uri, ProfilePages.PATH)), uri)
+                .posting(FederationResource.CONFIRMATION).answer(status).build();
     }
 
     /**
@@ -82,8 +73,7 @@ class FederationPages {
      * (its CSP's form-action), and a provider's authorization endpoint is on another.
      */
     Response toProvider(String providerName, String providerUrl, String browserValue, UriInfo uri) {
-        String html = onward.data("assets", PagePaths.assets(uri)).data("provider", providerName).data("url", providerUrl).render();
-        return PageHeaders.page(200, html, null)
+        return PageView.of(onward.data("provider", providerName).data("url", providerUrl), uri).answer(200)
                 .cookie(PageHeaders.cookie(FederationAttempts.COOKIE, browserValue, PagePaths.secure(uri),
                         (int) settings.attemptLifetime().toSeconds()))
                 .build();
@@ -96,31 +86,27 @@ class FederationPages {
      */
     Response identity(FederationAttempts.Held held, Upstream provider, LoginSessions.Session session, String message,
             int status, String[] typed, String login, UriInfo uri) {
-        String csrf = crypto.newCsrfToken();
         var who = held.identity();
-        String html = identity.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, FederationResource.IDENTITY))
-                .data("provider", provider.displayName()).data("label", who.label()).data("error", message)
+        // Its forms (sign in, make an account, link) lead back where the sign-in began: perhaps the client.
+        return PageView.of(identity.data("provider", provider.displayName()).data("label", who.label()).data("error", message)
                 .data("username", session == null ? null : session.username())
                 .data("sessionCsrf", session == null ? null : session.csrfToken())
-                .data("confirmNeeded", session != null && !recentSignIns.recent(session))
-                .data("newAccounts", provider.newAccounts()).data("csrf", csrf).data("login", login)
+                .data("confirmNeeded", session != null && !session.recent())
+                .data("newAccounts", provider.newAccounts()).data("login", login)
                 .data("proposedUsername", typed != null ? typed[0] : UsernameProposals.of(who))
                 .data("proposedName", typed != null ? typed[1] : who.name() == null ? "" : who.name())
                 .data("proposedEmail", typed != null ? typed[2] : who.email() == null ? "" : who.email())
                 .data("emailVerified", who.emailVerified())
-                .data("passkeyOptions", session == null ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0) : null)
-                .render();
-        // Its forms (sign in, make an account, link) lead back where the sign-in began: perhaps the client.
-        return PageHeaders.page(status, html, held.back().formTarget())
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600)).build();
+                .data("passkeyOptions", session == null ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0) : null), uri)
+                .posting(FederationIdentityResource.PATH).beforeSession(crypto.newCsrfToken())
+                .leadingTo(held.back().formTarget()).answer(status).build();
     }
 
     /** Held: on to the choice page, with the held identity's cookie; the attempt's cookie has served. */
     Response toChoice(String heldValue, UriInfo uri) {
         // The Location header itself: JAX-RS's seeOther would resolve the path against the base URI,
         // with the gateway's prefix twice.
-        return Response.status(Response.Status.SEE_OTHER).header("Location", PagePaths.apiPath(uri, FederationResource.IDENTITY))
-                .header("Cache-Control", "no-store")
+        return PagePaths.seeOther(PagePaths.apiPath(uri, FederationIdentityResource.PATH))
                 .cookie(PageHeaders.cookie(FederationAttempts.PENDING_COOKIE, heldValue, PagePaths.secure(uri),
                         (int) settings.attemptLifetime().toSeconds()))
                 .cookie(attemptCleared(uri)).build();
@@ -132,13 +118,19 @@ class FederationPages {
      */
     Response error(int status, String message, FederationAttempts.Return back, UriInfo uri) {
         String again = back == null ? null : PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params());
-        String html = error.data("assets", PagePaths.assets(uri)).data("message", message).data("again", again).render();
-        return PageHeaders.page(status, html, null).build();
+        return PageView.of(error.data("message", message).data("again", again), uri).answer(status).build();
     }
 
     /** An error that ended the browser's attempt (its answer was taken): its cookie goes too. */
     Response attemptEnded(int status, String message, FederationAttempts.Return back, UriInfo uri) {
-        return Response.fromResponse(error(status, message, back, uri)).cookie(attemptCleared(uri)).build();
+        return PageHeaders.withCookie(error(status, message, back, uri), attemptCleared(uri));
+    }
+
+    /** What a conflict took (the username, the address, the identity), in words; for a taken address, the way on. */
+    static String taken(DirectoryClient.Conflict conflict) {
+        return conflict.detail() != null ? conflict.detail() + (conflict.detail().contains("email")
+                ? " If it is yours, sign in to that account to link this one." : "")
+                : "That username or address is taken.";
     }
 
     jakarta.ws.rs.core.NewCookie attemptCleared(UriInfo uri) {

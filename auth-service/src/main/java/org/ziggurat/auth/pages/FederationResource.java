@@ -3,24 +3,19 @@ package org.ziggurat.auth.pages;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
@@ -31,61 +26,46 @@ import org.ziggurat.auth.authorization.AuthorizationRequests;
 import org.ziggurat.auth.authorization.FederatedSignIns;
 import org.ziggurat.auth.authorization.FederationAttempts;
 import org.ziggurat.auth.authorization.LoginSessions;
-import org.ziggurat.auth.authorization.SignIns;
-import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.federation.Upstream;
 import org.ziggurat.auth.federation.UpstreamProviders;
-import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.problem.FailureKinds;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Signing in with another provider (an institution's proxy, ORCID, GitHub), in the browser: the
- * sign-in page's button starts an attempt and sends the browser to the provider; the provider
- * sends it back to a page that posts its answer here (a GET changes nothing); the answer, proven,
- * signs in the identity's account, or leads to the choice for an identity no account uses yet.
+ * Signing in with another provider (an institution's proxy, ORCID, GitHub), in the browser: a
+ * sign-in page's button starts an attempt and sends the browser to the provider (the account
+ * page's links one to a signed-in person); the provider sends it back to
+ * {@link FederationCallbackResource}; an identity no account uses leads to
+ * {@link FederationIdentityResource}'s choice. A new account whose address the provider did not
+ * verify waits for the link mailed to it, whose page is here too.
  */
 @Tag(name = "Account")
 @Path("/account/federation")
 public class FederationResource {
 
     static final String START = "/account/federation/start";
-    static final String CALLBACK = FederatedSignIns.CALLBACK_PATH;
-    static final String IDENTITY = "/account/federation/identity";
     static final String CONFIRMATION = "/account/federation/confirmation";
-    private static final java.util.regex.Pattern PROVIDER_ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
     private static final Set<String> ACCOUNT_PATHS = Set.of(ProfilePages.PATH, AccountPages.PATH);
-    private static final Response.Status SEE_OTHER = Response.Status.SEE_OTHER;
 
     private final FederatedSignIns federated;
     private final UpstreamProviders providers;
     private final FederationPages pages;
-    private final AuthorizePages authorizePages;
-    private final SecondFactorPages secondFactorPages;
-    private final SignInForm signInForm;
-    private final SignIns signIns;
-    private final LoginSessions sessions;
+    private final PageForms forms;
     private final AuthorizationRequests requests;
     private final AccountSecurity security;
 
-    FederationResource(FederatedSignIns federated, UpstreamProviders providers, FederationPages pages,
-            AuthorizePages authorizePages, SecondFactorPages secondFactorPages, SignInForm signInForm, SignIns signIns,
-            LoginSessions sessions, AuthorizationRequests requests, AccountSecurity security) {
-        this.security = security;
+    FederationResource(FederatedSignIns federated, UpstreamProviders providers, FederationPages pages, PageForms forms,
+            AuthorizationRequests requests, AccountSecurity security) {
         this.federated = federated;
         this.providers = providers;
         this.pages = pages;
-        this.authorizePages = authorizePages;
-        this.secondFactorPages = secondFactorPages;
-        this.signInForm = signInForm;
-        this.signIns = signIns;
-        this.sessions = sessions;
+        this.forms = forms;
         this.requests = requests;
+        this.security = security;
     }
 
     @Operation(operationId = "startFederatedSignIn", summary = "Sign in with another provider (the sign-in page's buttons)",
@@ -104,44 +84,26 @@ public class FederationResource {
     @POST
     @Path("/start")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> start(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        return authorizePages.withForm(contentType, body, form -> {
+    public Uni<Response> start(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        return forms.take(post, form -> {
             Upstream provider = providers.find(form.get("provider"));
             if (provider == null) {
-                return Uni.createFrom().item(pages.error(400, "There is no such way to sign in here.", null, uri));
+                return PageForms.page(pages.error(400, "There is no such way to sign in here.", null, uri));
             }
+            FederationAttempts.Return account = new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-");
+            SignInForm.Flow flow = SignInForm.Flow.signedInElsewhere("federation", uri,
+                    (message, login, status) -> pages.error(status, message, account, uri));
             if ("link".equals(form.get("intent"))) {
-                return sessions.find(sessionCookie).chain(session -> {
-                    if (session == null) {
-                        return Uni.createFrom().item(pages.error(401, "Your session ended. Sign in again.",
-                                new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-"), uri));
-                    }
-                    if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
-                        signIns.csrfRefused("account", "-", session);
-                        return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
-                    }
-                    // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
-                    FederationAttempts.Return back = new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-");
-                    return security.recentOrSudo(session, confirmation(form), CallerAddress.of(http))
-                            .chain(() -> toProvider(provider, back, session, uri))
-                            .onFailure(AccountSecurity.SudoRefused.class).recoverWithItem(e -> pages.error(
-                                    ((AccountSecurity.SudoRefused) e).throttled() ? 429 : 401,
-                                    ((AccountSecurity.SudoRefused) e).throttled()
-                                            ? "Too many attempts. Wait a few minutes and try again."
-                                            : "Confirm with your password to link another account: it was missing or not right. "
-                                                    + "Nothing was linked.", back, uri));
-                });
+                // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
+                return forms.signedIn(post, PageForms.token(form), flow, PageForms.Unsent.ACCOUNT, session -> Sudo.confirmed(
+                        security.recentOrSudo(session, Sudo.password(form), post.address())
+                                .chain(() -> toProvider(provider, account, session, uri)),
+                        Sudo.Words.LINK_ANOTHER, (message, status) -> PageForms.page(pages.error(status, message, account, uri))));
             }
-            if (!TokenCrypto.sameValue(form.get("csrf"), loginCsrfCookie)) {
-                signIns.csrfRefused("federation", "-", null);
-                return Uni.createFrom().item(authorizePages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
-            }
-            return back(form).chain(back -> back == null
-                    ? Uni.createFrom().item(pages.error(400, "This sign-in cannot go on. Start again from the application.", null, uri))
-                    : toProvider(provider, back, null, uri));
+            return forms.beforeSession(post, form, flow, PageForms.Unsent.SIGN_IN, () -> back(form).chain(back -> back == null
+                    ? PageForms.page(pages.error(400, "This sign-in cannot go on. Start again from the application.", null, uri))
+                    : toProvider(provider, back, null, uri)));
         });
     }
 
@@ -168,275 +130,6 @@ public class FederationResource {
             return Uni.createFrom().item(new FederationAttempts.Return(path, DeviceResource.codeOf(form), "-"));
         }
         return Uni.createFrom().item(ACCOUNT_PATHS.contains(path) ? new FederationAttempts.Return(path, Map.of(), "-") : null);
-    }
-
-    @Operation(operationId = "federatedSignInAnswer", summary = "The provider's answer (browser), at the redirect URI shared before",
-    description = "Where providers sent the browser back before each had its own redirect URI: it serves only the attempts "
-    + "begun then (10 minutes). A page whose form posts the answer here: nothing changes on a GET.")
-    @SecurityRequirementsSet
-    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
-    @Parameter(name = "code", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
-    @Parameter(name = "iss", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING), description = "RFC 9207.")
-    @Parameter(name = "error", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
-    @APIResponse(responseCode = "200", description = "The page that posts the answer.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", description = "No state, or a repeated parameter.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @GET
-    @Path("/callback")
-    public Uni<Response> answer(@Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
-            @Context UriInfo uri) {
-        return answerAt(browser, uri, CALLBACK);
-    }
-
-    @Operation(operationId = "federatedSignInProviderAnswer", summary = "The provider's answer (browser)",
-    description = "Where a provider sends the browser back: each provider its own redirect URI (register {issuer}"
-    + FederatedSignIns.CALLBACK_PATH + "/{provider} with it, the provider's id at the end), so that an answer is taken only "
-    + "for an attempt of that provider (RFC 9700 §4.4.2). A page whose form posts the answer there, which finishes the "
-    + "sign-in: nothing changes on a GET.")
-    @SecurityRequirementsSet
-    @Parameter(name = "provider", in = ParameterIn.PATH, description = "The provider's id.")
-    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
-    @Parameter(name = "code", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
-    @Parameter(name = "iss", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING), description = "RFC 9207.")
-    @Parameter(name = "error", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING))
-    @APIResponse(responseCode = "200", description = "The page that posts the answer.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", description = "No state, a repeated parameter, or no provider's id.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @GET
-    @Path("/callback/{provider}")
-    public Uni<Response> providerAnswer(@PathParam("provider") String provider,
-            @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser, @Context UriInfo uri) {
-        if (provider == null || !PROVIDER_ID.matcher(provider).matches()) {
-            return Uni.createFrom().item(pages.error(400, "This is not an answer of a sign-in that began here. Start again.", null, uri));
-        }
-        return answerAt(browser, uri, CALLBACK + "/" + provider);
-    }
-
-    private Uni<Response> answerAt(String browser, UriInfo uri, String callbackPath) {
-        QueryParameters.Read read = QueryParameters.read(uri, List.of("state", "code", "iss", "error"));
-        if (read.repeated() != null || read.values().get("state") == null) {
-            return Uni.createFrom().item(pages.error(400, "This is not an answer of a sign-in that began here. Start again.", null, uri));
-        }
-        // Read, not taken: the form's POST takes the attempt; its CSP must let the way on reach the client.
-        return federated.formTarget(read.values().get("state"), browser)
-                .onFailure(FailureKinds::dependencyUnavailable).recoverWithNull()
-                .map(target -> pages.continueForm(read.values(), target, uri, callbackPath));
-    }
-
-    @Operation(operationId = "finishFederatedSignInShared", summary = "Finish a sign-in with another provider, begun before each had its own redirect URI",
-    description = "As at a provider's own redirect URI, for the attempts begun before each provider had one (10 minutes): "
-    + "an attempt begun since is not taken here.")
-    @SecurityRequirementsSet
-    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
-    schema = @Schema(implementation = AuthorizeDocs.FederationAnswerForm.class)))
-    @APIResponse(responseCode = "200", description = "The second factor's form.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "303", description = "Signed in: back where the sign-in began; or on to the choice page.",
-    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", description = "No such sign-in in progress for this browser.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "401", description = "The answer proved nothing.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "409", description = "The identity is another account's.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "503", description = "The provider or the directory cannot be reached for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @POST
-    @Path("/callback")
-    @Consumes(MediaType.WILDCARD)
-    public Uni<Response> finishShared(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        return finishAt(null, body, contentType, browser, sessionCookie, uri, http);
-    }
-
-    @Operation(operationId = "finishFederatedSignIn", summary = "Finish a sign-in with another provider",
-    description = "The provider's answer, for the browser that began the sign-in (its cookie): the code exchanged, the ID "
-    + "token checked (issuer, audience, signature by the provider's keys, nonce), RFC 9207's iss, then the identity's account "
-    + "signed in, its own second factor asked for when due, or the choice page for an identity no account uses.")
-    @SecurityRequirementsSet
-    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
-    schema = @Schema(implementation = AuthorizeDocs.FederationAnswerForm.class)))
-    @APIResponse(responseCode = "200", description = "The second factor's form.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "303", description = "Signed in: back where the sign-in began; or on to the choice page.",
-    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", description = "No such sign-in in progress for this browser.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "401", description = "The answer proved nothing.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "409", description = "The identity is another account's.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "503", description = "The provider or the directory cannot be reached for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @Parameter(name = "provider", in = ParameterIn.PATH, description = "The provider's id: the attempt must be its.")
-    @POST
-    @Path("/callback/{provider}")
-    @Consumes(MediaType.WILDCARD)
-    public Uni<Response> finish(@PathParam("provider") String provider, String body,
-            @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(FederationAttempts.COOKIE) String browser,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        if (provider == null || !PROVIDER_ID.matcher(provider).matches()) {
-            return Uni.createFrom().item(pages.error(400,
-                    "This sign-in took too long, was finished already, or began in another browser. Start again.", null, uri));
-        }
-        return finishAt(provider, body, contentType, browser, sessionCookie, uri, http);
-    }
-
-    /** The answer that came to {@code provider}'s redirect URI (null: the shared one of old). */
-    private Uni<Response> finishAt(String provider, String body, String contentType, String browser, String sessionCookie,
-            UriInfo uri, HttpServerRequest http) {
-        var record = signInForm.signInRecorder();
-        String address = CallerAddress.of(http);
-        return authorizePages.withForm(contentType, body, form -> sessions.find(sessionCookie)
-                .chain(session -> federated.finish(form.get("state"), browser,
-                        new Upstream.Answer(form.get("code"), form.get("iss"), form.get("error")), session, address, provider))
-                .chain(outcome -> next(outcome, record, uri))
-                .onFailure(FederatedSignIns.AttemptGone.class).recoverWithItem(() -> pages.error(400,
-                        "This sign-in took too long, was finished already, or began in another browser. Start again.", null, uri))
-                .onFailure(FederatedSignIns.NotProven.class).recoverWithItem(e -> {
-                    FederatedSignIns.NotProven failed = (FederatedSignIns.NotProven) e;
-                    return pages.attemptEnded(401, failed.cancelled() ? "The sign-in was cancelled at the provider. Nobody was signed in."
-                            : "The provider's answer could not be verified, so nobody was signed in. Start again.",
-                            failed.back(), uri);
-                })
-                .onFailure(FederatedSignIns.LinkedElsewhere.class).recoverWithItem(() -> pages.attemptEnded(409,
-                        "That account at the provider is linked to another account here. Sign in to that one, or unlink it "
-                                + "there first.", new FederationAttempts.Return(ProfilePages.PATH, Map.of(), "-"), uri))
-                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
-                        "Signing in is not possible for a moment. Try again shortly.", null, uri)));
-    }
-
-    private Uni<Response> next(FederatedSignIns.Outcome outcome,
-            java.util.function.Function<LoginSessions.Created, Uni<Void>> record, UriInfo uri) {
-        if (outcome instanceof FederatedSignIns.SignedIn signedIn) {
-            return record.apply(signedIn.created()).map(done -> withCookie(authorizePages.backWithSession(
-                    signedIn.back().path(), signedIn.back().params(), uri, signedIn.created()), pages.attemptCleared(uri)));
-        }
-        if (outcome instanceof FederatedSignIns.SecondFactorDue due) {
-            return Uni.createFrom().item(withCookie(secondFactorPages.form(due.back().path(), due.back().params(),
-                    due.back().formTarget(), uri, null, 200, due.pendingSignIn(), due.personId()), pages.attemptCleared(uri)));
-        }
-        if (outcome instanceof FederatedSignIns.Unlinked unlinked) {
-            return Uni.createFrom().item(pages.toChoice(unlinked.held(), uri));
-        }
-        FederatedSignIns.Linked linked = (FederatedSignIns.Linked) outcome;
-        return Uni.createFrom().item(Response.status(SEE_OTHER).header("Location", PagePaths.apiPath(uri, linked.back().path()))
-                .header("Cache-Control", "no-store").cookie(pages.attemptCleared(uri)).build());
-    }
-
-    @Operation(operationId = "showFederatedIdentity", summary = "The choice for a new identity (browser)",
-    description = "After a provider vouched for an identity that no account uses: make an account with it, or sign in to "
-    + "yours and link it (never by a matching address).")
-    @SecurityRequirementsSet
-    @APIResponse(responseCode = "200", description = "The page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", description = "Nothing waits for this browser.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @GET
-    @Path("/identity")
-    public Uni<Response> identity(@Parameter(hidden = true) @CookieParam(FederationAttempts.PENDING_COOKIE) String held,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie, @Context UriInfo uri) {
-        return withHeld(held, uri, (found, provider) -> sessions.find(sessionCookie)
-                .map(session -> pages.identity(found, provider, session, null, 200, null, null, uri)));
-    }
-
-    @Operation(operationId = "chooseFederatedIdentity", summary = "Make an account with a new identity, or link it (the page's forms)",
-    description = "action = create (username, display_name, email: a new account with the identity; the address is confirmed "
-    + "only when the provider verified that very address), login, second_factor or passkey (signing in to an account, with "
-    + "the page's CSRF cookie), link (the session's csrf: the identity joins the signed-in person's account).")
-    @SecurityRequirementsSet
-    @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
-    schema = @Schema(implementation = AuthorizeDocs.FederationIdentityForm.class)))
-    @APIResponse(responseCode = "200", description = "The page again, or the second factor's form.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "303", description = "Signed in or linked: back where the sign-in began.",
-    headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "400", description = "Nothing waits for this browser, or an unknown action.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "401", description = "A wrong password, or no session to link to.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "403", description = "A form that this site did not send, or no new accounts through this provider.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "409", description = "The username, address or identity is taken.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "422", description = "A username or address the rules refuse.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "429", description = "Too many sign-in attempts.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @POST
-    @Path("/identity")
-    @Consumes(MediaType.WILDCARD)
-    public Uni<Response> choose(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(FederationAttempts.PENDING_COOKIE) String held,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String sessionCookie,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.LOGIN_CSRF_COOKIE) String loginCsrfCookie,
-            @Context UriInfo uri, @Context HttpServerRequest http) {
-        var record = signInForm.signInRecorder();
-        String address = CallerAddress.of(http);
-        return authorizePages.withForm(contentType, body, form -> withHeld(held, uri, (found, provider) -> {
-            SignInForm.Flow flow = new SignInForm.Flow("federation", found.back().clientId(), IDENTITY, Map.of(), uri,
-                    (message, login, status) -> pages.identity(found, provider, null, message, status, null, login, uri),
-                    created -> authorizePages.backWithSession(IDENTITY, Map.of(), uri, created), found.back().formTarget());
-            String action = form.get("action");
-            if (action == null) {
-                return Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
-            }
-            return switch (action) {
-                case "login" -> signInForm.submit(form, loginCsrfCookie, http, flow);
-                case "second_factor" -> signInForm.submitSecondFactor(form, loginCsrfCookie, http, flow);
-                case "passkey" -> signInForm.submitPasskey(form, loginCsrfCookie, flow);
-                case "create" -> create(form, held, loginCsrfCookie, found, provider, record, uri);
-                case "link" -> link(form, held, sessionCookie, found, provider, address, uri);
-                default -> Uni.createFrom().item(authorizePages.error(400, "Unknown action."));
-            };
-        }));
-    }
-
-    private Uni<Response> create(OAuthForm form, String held, String loginCsrfCookie, FederationAttempts.Held found,
-            Upstream provider, java.util.function.Function<LoginSessions.Created, Uni<Void>> record, UriInfo uri) {
-        if (!TokenCrypto.sameValue(form.get("csrf"), loginCsrfCookie)) {
-            signIns.csrfRefused("federation", found.back().clientId(), null);
-            return Uni.createFrom().item(authorizePages.error(403, "The form expired or was not sent by this site. Start again."));
-        }
-        String username = trimmed(form.get("username"));
-        String displayName = trimmed(form.get("display_name"));
-        String email = trimmed(form.get("email"));
-        String[] typed = {username == null ? "" : username, displayName == null ? "" : displayName, email == null ? "" : email};
-        return federated.createAccount(held, username, displayName, email)
-                .chain(outcome -> {
-                    if (outcome instanceof FederatedSignIns.ConfirmationMailed mailed) {
-                        // Nothing is made until the address's owner uses the link: nobody is signed in.
-                        return Uni.createFrom().item(withCookie(pages.confirmation(200, "mailed", provider.displayName(),
-                                mailed.email(), mailed.username(), null, null, uri), pages.heldCleared(uri)));
-                    }
-                    FederatedSignIns.SignedIn signedIn = (FederatedSignIns.SignedIn) outcome;
-                    return record.apply(signedIn.created()).map(done -> withCookie(authorizePages.backWithSession(
-                            signedIn.back().path(), signedIn.back().params(), uri, signedIn.created()), pages.heldCleared(uri)));
-                })
-                .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithItem(() -> pages.identity(found, provider, null,
-                        "That address received as many links as it may for now. Try again later, or use another address.",
-                        429, typed, null, uri))
-                .onFailure(FederatedSignIns.NewAccountsClosed.class).recoverWithItem(() -> pages.identity(found, provider, null,
-                        "Signing in with " + provider.displayName() + " makes no new accounts here. Sign in to yours to link it.",
-                        403, typed, null, uri))
-                .onFailure(DirectoryClient.Conflict.class).recoverWithItem(e -> pages.identity(found, provider, null,
-                        conflict((DirectoryClient.Conflict) e), 409, typed, null, uri))
-                .onFailure(DirectoryClient.Invalid.class).recoverWithItem(e -> pages.identity(found, provider, null,
-                        invalid(((DirectoryClient.Invalid) e).fields()), 422, typed, null, uri));
-    }
-
-    private Uni<Response> link(OAuthForm form, String held, String sessionCookie, FederationAttempts.Held found,
-            Upstream provider, String address, UriInfo uri) {
-        return sessions.find(sessionCookie).chain(session -> {
-            if (session == null) {
-                return Uni.createFrom().item(pages.identity(found, provider, null, "Your session ended. Sign in again.", 401, null,
-                        null, uri));
-            }
-            if (!TokenCrypto.sameValue(form.get("csrf"), session.csrfToken())) {
-                signIns.csrfRefused("federation", found.back().clientId(), session);
-                return Uni.createFrom().item(authorizePages.error(403, "The form was not sent by this site. Nothing was changed."));
-            }
-            // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
-            return security.recentOrSudo(session, confirmation(form), address)
-                    .chain(() -> federated.linkHeld(held, session, address))
-                    .map(back -> Response.status(SEE_OTHER).header("Location",
-                                    PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params()))
-                            .header("Cache-Control", "no-store").cookie(pages.heldCleared(uri)).build())
-                    .onFailure(FederatedSignIns.LinkedElsewhere.class).recoverWithItem(() -> pages.identity(found, provider,
-                            session, "That " + provider.displayName() + " account is linked to another account here.", 409,
-                            null, null, uri))
-                    .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> pages.identity(found, provider, session,
-                            "Your account links as many other accounts as it may. Unlink one on your account page first.",
-                            422, null, null, uri))
-                    .onFailure(AccountSecurity.SudoRefused.class).recoverWithItem(e -> pages.identity(found, provider, session,
-                            ((AccountSecurity.SudoRefused) e).throttled() ? "Too many attempts. Wait a few minutes and try again."
-                                    : "Confirm with your password to link it: it was missing or not right. Nothing was linked.",
-                            ((AccountSecurity.SudoRefused) e).throttled() ? 429 : 401, null, null, uri));
-        });
     }
 
     @Operation(operationId = "showFederatedAccountConfirmation", summary = "The page a link to make an account opens (browser)",
@@ -467,9 +160,9 @@ public class FederationResource {
     @POST
     @Path("/confirmation")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> confirm(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Context UriInfo uri) {
-        return authorizePages.withForm(contentType, body, form -> {
+    public Uni<Response> confirm(String body, @Context UriInfo uri, @Context HttpHeaders headers,
+            @Context HttpServerRequest http) {
+        return forms.take(new PagePost(body, uri, headers, http), form -> {
             String token = form.get("token");
             if (token == null || token.isBlank()) {
                 return Uni.createFrom().item(pages.confirmation(410, "gone", null, null, null, null, null, uri));
@@ -479,50 +172,9 @@ public class FederationResource {
                     .onFailure(DirectoryClient.LinkGone.class).recoverWithItem(() -> pages.confirmation(410, "gone", null, null,
                             null, null, null, uri))
                     .onFailure(DirectoryClient.Conflict.class).recoverWithItem(e -> pages.confirmation(409, "taken", null, null,
-                            null, null, conflict((DirectoryClient.Conflict) e), uri))
+                            null, null, FederationPages.taken((DirectoryClient.Conflict) e), uri))
                     .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
                             "Accounts cannot be made for a moment. Go back and press Confirm again in a minute.", null, uri));
         });
-    }
-
-    /** The held identity and its provider, or the page that says nothing waits. */
-    private Uni<Response> withHeld(String held, UriInfo uri,
-            java.util.function.BiFunction<FederationAttempts.Held, Upstream, Uni<Response>> then) {
-        return federated.held(held).chain(found -> {
-            Upstream provider = federated.provider(found);
-            return provider == null ? Uni.createFrom().failure(new FederatedSignIns.AttemptGone()) : then.apply(found, provider);
-        })
-                .onFailure(FederatedSignIns.AttemptGone.class).recoverWithItem(() -> pages.error(400,
-                        "Nothing waits here: that sign-in took too long or was finished already. Start again.", null, uri))
-                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
-                        "Signing in is not possible for a moment. Try again shortly.", null, uri));
-    }
-
-    private static AccountSecurity.Confirmation confirmation(OAuthForm form) {
-        return new AccountSecurity.Confirmation(form.get("password"), null);
-    }
-
-    private static String conflict(DirectoryClient.Conflict conflict) {
-        return conflict.detail() != null ? conflict.detail() + (conflict.detail().contains("email")
-                ? " If it is yours, sign in to that account to link this one." : "")
-                : "That username or address is taken.";
-    }
-
-    private static String invalid(List<String> fields) {
-        if (fields.contains("username")) {
-            return "A username is lower-case letters, digits and inner hyphens, at most 39, and not a reserved name.";
-        }
-        if (fields.contains("email")) {
-            return "Enter an email address.";
-        }
-        return "The name is too long, or holds characters that cannot be shown.";
-    }
-
-    private static String trimmed(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
-    }
-
-    private static Response withCookie(Response response, jakarta.ws.rs.core.NewCookie cookie) {
-        return Response.fromResponse(response).cookie(cookie).build();
     }
 }

@@ -4,10 +4,11 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -24,9 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.LogoutService;
-import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.OAuthException;
-import org.ziggurat.auth.oauth.OAuthForm;
 
 import java.util.Map;
 
@@ -42,12 +41,14 @@ public class LogoutResource {
 
     private final LogoutService logout;
     private final LoginSessions sessions;
-    private final AuthorizePages pages;
+    private final LogoutPages pages;
+    private final PageForms forms;
 
-    LogoutResource(LogoutService logout, LoginSessions sessions, AuthorizePages pages) {
+    LogoutResource(LogoutService logout, LoginSessions sessions, LogoutPages pages, PageForms forms) {
         this.logout = logout;
         this.sessions = sessions;
         this.pages = pages;
+        this.forms = forms;
     }
 
     @Operation(operationId = "logout", summary = "Sign out (OpenID Connect RP-initiated logout)",
@@ -72,7 +73,7 @@ public class LogoutResource {
     public Uni<Response> get(@Context UriInfo uri, @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie) {
         QueryParameters.Read read = QueryParameters.read(uri, LogoutService.Request.PARAMETERS);
         if (read.repeated() != null) {
-            return Uni.createFrom().item(pages.error(400, "The parameter '" + read.repeated() + "' is repeated."));
+            return PageForms.page(forms.error(400, "The parameter '" + read.repeated() + "' is repeated."));
         }
         return handle(read.values(), null, null, cookie, uri);
     }
@@ -93,18 +94,18 @@ public class LogoutResource {
     content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Parameter(hidden = true) @CookieParam(LoginSessions.COOKIE) String cookie, @Context UriInfo uri) {
-        OAuthForm form;
-        Map<String, String> params;
-        try {
-            form = OAuthForm.parse(contentType, body);
-            params = form.only(LogoutService.Request.PARAMETERS);
-        } catch (OAuthException e) {
-            // A browser's page, not an OAuth client's answer: the error page.
-            return Uni.createFrom().item(pages.error(400, e.getMessage()));
-        }
-        return handle(params, form.get("action"), form.get("csrf"), cookie, uri);
+    public Uni<Response> post(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        PagePost post = new PagePost(body, uri, headers, http);
+        return forms.take(post, form -> {
+            Map<String, String> params;
+            try {
+                params = form.only(LogoutService.Request.PARAMETERS);
+            } catch (OAuthException e) {
+                // A browser's page, not an OAuth client's answer: the error page.
+                return PageForms.page(forms.error(400, e.getMessage()));
+            }
+            return handle(params, form.get("action"), PageForms.token(form), post.sessionCookie(), uri);
+        });
     }
 
     private Uni<Response> handle(Map<String, String> params, String action, String csrf, String cookie, UriInfo uri) {
@@ -112,7 +113,7 @@ public class LogoutResource {
                 params.get("client_id"), params.get("state"));
         return logout.check(request).chain(checked -> {
             if (checked.problem() != null) {
-                return Uni.createFrom().item(pages.error(400, checked.problem()));
+                return PageForms.page(forms.error(400, checked.problem()));
             }
             return sessions.find(cookie).chain(session -> {
                 if (session == null) {
@@ -123,11 +124,11 @@ public class LogoutResource {
                             ? pages.signedOut(checked.returnTo(), uri)
                             : pages.signedOutWithChoice(checked.returnTo(), uri));
                 }
-                boolean confirmed = "logout".equals(action);
-                if (confirmed && !TokenCrypto.sameValue(csrf, session.csrfToken())) {
-                    return Uni.createFrom().item(pages.error(403, "The sign-out form was not sent by this site. You are still signed in."));
+                if ("logout".equals(action)) {
+                    return forms.withToken(csrf, session, "-", PageForms.Unsent.LOGOUT,
+                            () -> logout.end(cookie, session, checked).map(done -> pages.signedOut(checked.returnTo(), uri)));
                 }
-                if (confirmed || logout.endsWithoutAsking(checked, session)) {
+                if (logout.endsWithoutAsking(checked, session)) {
                     return logout.end(cookie, session, checked).map(done -> pages.signedOut(checked.returnTo(), uri));
                 }
                 return Uni.createFrom().item(pages.logoutConfirmation(session, params, checked.returnTo(), uri));

@@ -43,6 +43,11 @@ public final class PageHeaders {
         }
     }
 
+    /** {@code response} with one more cookie. */
+    static Response withCookie(Response response, NewCookie cookie) {
+        return Response.fromResponse(response).cookie(cookie).build();
+    }
+
     public static NewCookie cookie(String name, String value, boolean secure, int maxAgeSeconds) {
         return new NewCookie.Builder(name).value(value).path("/").httpOnly(true).secure(secure)
                 .sameSite(NewCookie.SameSite.LAX).maxAge(maxAgeSeconds).build();

@@ -1,5 +1,6 @@
 package org.ziggurat.auth.pages;
 
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.platform.rest.http.PublicUrls;
 
@@ -37,6 +38,11 @@ final class PagePaths {
      */
     static String apiPath(UriInfo uri, String path) {
         return URI.create(PublicUrls.of(uri).api(path)).getRawPath();
+    }
+
+    /** A 303 to {@code location} (a path of {@link #apiPath}, set as it is), never cached. */
+    static Response.ResponseBuilder seeOther(String location) {
+        return Response.status(303).header("Location", location).header("Cache-Control", "no-store");
     }
 
     static boolean secure(UriInfo uri) {

@@ -5,12 +5,12 @@ import io.quarkus.qute.Template;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -18,7 +18,6 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
@@ -39,12 +38,12 @@ public class PasswordRecoveryResource {
 
     private final PasswordRecovery recovery;
     private final Template page;
-    private final AuthorizePages pages;
+    private final PageForms forms;
 
-    PasswordRecoveryResource(PasswordRecovery recovery, @Location("password_recovery") Template page, AuthorizePages pages) {
+    PasswordRecoveryResource(PasswordRecovery recovery, @Location("password_recovery") Template page, PageForms forms) {
         this.recovery = recovery;
         this.page = page;
-        this.pages = pages;
+        this.forms = forms;
     }
 
     @Operation(operationId = "showPasswordRecovery", summary = "Forgot your password? (browser)",
@@ -70,9 +69,8 @@ public class PasswordRecoveryResource {
     @POST
     @Path("/recovery")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> asked(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Context HttpServerRequest http, @Context UriInfo uri) {
-        return pages.withForm(contentType, body, form -> ask(form.get("login"), http, uri));
+    public Uni<Response> asked(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        return forms.take(new PagePost(body, uri, headers, http), form -> ask(form.get("login"), http, uri));
     }
 
     private Uni<Response> ask(String login, HttpServerRequest http, UriInfo uri) {
@@ -84,7 +82,7 @@ public class PasswordRecoveryResource {
                 .onFailure(DirectoryClient.PasswordThrottled.class).recoverWithItem(e -> Response.fromResponse(
                         render("throttled", null, null, null, uri, 429))
                         .header("Retry-After", ((DirectoryClient.PasswordThrottled) e).retryAfter()).build())
-                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> forms.error(503,
                         "We cannot send links for a moment. Try again in a minute."));
     }
 
@@ -114,9 +112,8 @@ public class PasswordRecoveryResource {
     @POST
     @Path("/reset")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> reset(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
-            @Context HttpServerRequest http, @Context UriInfo uri) {
-        return pages.withForm(contentType, body,
+    public Uni<Response> reset(String body, @Context UriInfo uri, @Context HttpHeaders headers, @Context HttpServerRequest http) {
+        return forms.take(new PagePost(body, uri, headers, http),
                 form -> reset(form.get("token"), form.get("password"), form.get("password_again"), http, uri));
     }
 
@@ -132,16 +129,14 @@ public class PasswordRecoveryResource {
                 .onFailure(DirectoryClient.Invalid.class).recoverWithItem(() -> render("reset", token,
                         "Choose a password of 10 to 128 characters.", null, uri, 422))
                 .onFailure(DirectoryClient.LinkGone.class).recoverWithItem(() -> render("gone", null, null, null, uri, 410))
-                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
+                .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> forms.error(503,
                         "We cannot set passwords for a moment. Go back and try again in a minute."));
     }
 
     private Response render(String state, String token, String error, String username, UriInfo uri, int status) {
-        String html = page.data("assets", PagePaths.assets(uri)).data("state", state).data("token", token)
-                .data("error", error).data("username", username)
-                .data("action", PagePaths.apiPath(uri, state.equals("reset") ? "/account/password/reset" : "/account/password/recovery"))
+        return PageView.of(page.data("state", state).data("token", token).data("error", error).data("username", username)
                 .data("askAgain", PagePaths.apiPath(uri, "/account/password/recovery"))
-                .data("security", PagePaths.apiPath(uri, "/account/security")).render();
-        return PageHeaders.page(status, html, null).build();
+                .data("security", PagePaths.apiPath(uri, AccountPages.PATH)), uri)
+                .posting(state.equals("reset") ? "/account/password/reset" : "/account/password/recovery").answer(status).build();
     }
 }

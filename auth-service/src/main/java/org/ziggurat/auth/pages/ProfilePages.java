@@ -10,7 +10,6 @@ import org.ziggurat.auth.authorization.LinkedSignIns;
 import org.ziggurat.auth.federation.UpstreamProviders;
 import org.ziggurat.directory.client.DirectoryClient;
 
-import java.util.Map;
 
 /** The account page itself ({@code /account}): the profile and the sign-in address; security has its own page. */
 @ApplicationScoped
@@ -20,20 +19,12 @@ class ProfilePages {
 
     private final Template account;
     private final Template deleted;
-    private final AuthorizePages authorizePages;
-
     private final UpstreamProviders providers;
 
-    private final org.ziggurat.auth.authorization.RecentSignIns recentSignIns;
-
-    ProfilePages(@Location("account") Template account, @Location("account_deleted") Template deleted,
-            AuthorizePages authorizePages, UpstreamProviders providers,
-            org.ziggurat.auth.authorization.RecentSignIns recentSignIns) {
-        this.recentSignIns = recentSignIns;
+    ProfilePages(@Location("account") Template account, @Location("account_deleted") Template deleted, UpstreamProviders providers) {
         this.providers = providers;
         this.account = account;
         this.deleted = deleted;
-        this.authorizePages = authorizePages;
     }
 
     /** The account's export, as a file the browser keeps. */
@@ -45,24 +36,10 @@ class ProfilePages {
 
     /** The account is gone: this page, and the session's cookie with it. */
     Response deleted(DirectoryClient.DeletedAccount gone, UriInfo uri) {
-        String html = deleted.data("assets", PagePaths.assets(uri)).data("username", gone.username())
+        return PageView.of(deleted.data("username", gone.username())
                 .data("organizations", gone.organizationsDeleted() == null || gone.organizationsDeleted().isEmpty() ? null
-                        : String.join(", ", gone.organizationsDeleted())).render();
-        return PageHeaders.page(200, html, null)
+                        : String.join(", ", gone.organizationsDeleted())), uri).answer(200)
                 .cookie(PageHeaders.cookie(LoginSessions.COOKIE, "", PagePaths.secure(uri), 0)).build();
-    }
-
-    Response login(UriInfo uri, String message, String login, int status) {
-        return authorizePages.loginPage(PATH, null, null, Map.of(), null, uri, message, login, status);
-    }
-
-    Response signedIn(UriInfo uri, LoginSessions.Created created) {
-        return authorizePages.backWithSession(PATH, Map.of(), uri, created);
-    }
-
-    /** Post/redirect/get after a change. */
-    Response changed(UriInfo uri) {
-        return Response.status(303).header("Location", PagePaths.apiPath(uri, PATH)).header("Cache-Control", "no-store").build();
     }
 
     /** A linked identity as the page lists it. */
@@ -82,15 +59,14 @@ class ProfilePages {
         }).toList();
         java.util.List<AuthorizePages.ProviderButton> buttons = providers.all().stream()
                 .map(p -> new AuthorizePages.ProviderButton(p.id(), p.displayName())).toList();
-        String html = account.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, PATH))
-                .data("identities", identities).data("providers", buttons)
+        return PageView.of(account.data("identities", identities).data("providers", buttons)
                 .data("linkedSection", !identities.isEmpty() || !buttons.isEmpty())
                 .data("federationStart", PagePaths.apiPath(uri, FederationResource.START))
                 .data("secondFactorAfterUpstream", linked.secondFactorAfterUpstream())
-                .data("confirmNeeded", !recentSignIns.recent(session))
-                .data("security", PagePaths.apiPath(uri, AccountPages.PATH)).data("csrf", session.csrfToken())
+                .data("confirmNeeded", !session.recent())
+                .data("security", PagePaths.apiPath(uri, AccountPages.PATH))
                 .data("avatarAction", PagePaths.apiPath(uri, PATH + "/avatar"))
-                .data("profile", profile).data("error", error).data("notice", notice).render();
-        return PageHeaders.page(status, html, null).build();
+                .data("profile", profile).data("error", error).data("notice", notice), uri)
+                .posting(PATH).signedIn(session).answer(status).build();
     }
 }

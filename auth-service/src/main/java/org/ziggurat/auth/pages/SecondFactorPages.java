@@ -6,7 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.PendingSignIns;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.passkeys.PasskeyChallenges;
@@ -46,15 +45,11 @@ class SecondFactorPages {
      */
     Response form(String path, Map<String, String> params, String formTarget, UriInfo uri, String message, int status,
             String pendingValue, long personId) {
-        String csrf = crypto.newCsrfToken();
-        List<AuthorizePages.Param> hidden = new ArrayList<>();
-        params.forEach((name, value) -> hidden.add(new AuthorizePages.Param(name, value)));
-        String html = secondFactor.data("assets", PagePaths.assets(uri)).data("action", PagePaths.apiPath(uri, path))
-                .data("error", message).data("csrf", csrf).data("params", hidden)
-                .data("passkeyOptions", personId > 0 ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SECOND_FACTOR, personId) : null)
-                .render();
-        Response.ResponseBuilder page = PageHeaders.page(status, html, formTarget)
-                .cookie(PageHeaders.cookie(LoginSessions.LOGIN_CSRF_COOKIE, csrf, PagePaths.secure(uri), 3600));
+        Response.ResponseBuilder page = PageView.of(secondFactor.data("error", message)
+                        .data("params", AuthorizePages.Param.all(params))
+                        .data("passkeyOptions", personId > 0
+                                ? passkeys.signInOptions(PasskeyChallenges.Ceremony.SECOND_FACTOR, personId) : null), uri)
+                .posting(path).beforeSession(crypto.newCsrfToken()).leadingTo(formTarget).answer(status);
         if (pendingValue != null) {
             page.cookie(PageHeaders.cookie(PendingSignIns.COOKIE, pendingValue, PagePaths.secure(uri),
                     (int) PendingSignIns.LIFETIME.toSeconds()));
@@ -64,7 +59,7 @@ class SecondFactorPages {
 
     /** The page's way on after the second factor, the pending sign-in's cookie cleared. */
     Response clearPending(Response signedIn, UriInfo uri) {
-        return Response.fromResponse(signedIn).cookie(pendingCleared(uri)).build();
+        return PageHeaders.withCookie(signedIn, pendingCleared(uri));
     }
 
     /**
@@ -72,18 +67,16 @@ class SecondFactorPages {
      * (where the page would have gone), and the session's cookies.
      */
     Response recoveryCodeUsed(Response signedIn, long left, UriInfo uri) {
-        String html = recoveryUsed.data("assets", PagePaths.assets(uri)).data("left", left)
-                .data("next", signedIn.getHeaderString("Location")).render();
         List<NewCookie> cookies = new ArrayList<>(signedIn.getCookies().values());
         cookies.add(pendingCleared(uri));
-        return PageHeaders.page(200, html, null).cookie(cookies.toArray(NewCookie[]::new)).build();
+        return PageView.of(recoveryUsed.data("left", left).data("next", signedIn.getHeaderString("Location")), uri).answer(200)
+                .cookie(cookies.toArray(NewCookie[]::new)).build();
     }
 
     /** An application asks for two-factor authentication, which the person has not set up: where to. */
     Response required(String appName, UriInfo uri) {
-        String html = required.data("assets", PagePaths.assets(uri)).data("appName", appName)
-                .data("security", PagePaths.apiPath(uri, "/account/security")).render();
-        return PageHeaders.page(403, html, null).build();
+        return PageView.of(required.data("appName", appName).data("security", PagePaths.apiPath(uri, AccountPages.PATH)), uri)
+                .answer(403).build();
     }
 
     private static NewCookie pendingCleared(UriInfo uri) {

@@ -10,7 +10,6 @@ import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.SecurityLogEntries;
 import org.ziggurat.auth.authorization.PendingSignIns;
 import org.ziggurat.auth.authorization.SignIns;
-import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.http.CallerAddress;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.platform.rest.problem.FailureKinds;
@@ -19,9 +18,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The sign-in forms that the authorization, device and account pages share: the password, then
- * the second factor for a person who has one, each with its double-submit CSRF cookie; the
- * directory's answers, shown as the page that asked shows its forms.
+ * The sign-in forms that the authorization, device, account and federation pages share: the
+ * password, then the second factor for a person who has one, or a passkey; the directory's answers,
+ * shown as the page that asked shows its forms. {@link PageForms} hands each form over once its
+ * double-submit CSRF cookie is checked.
  */
 @ApplicationScoped
 class SignInForm {
@@ -40,29 +40,30 @@ class SignInForm {
      */
     record Flow(String pageName, String clientId, String path, Map<String, String> params, UriInfo uri,
             FormAgain formAgain, Function<LoginSessions.Created, Response> signedIn, String formTarget) {
+
+        /**
+         * A page that signs nobody in itself: its forms come from a signed-in page, and without a
+         * session {@code signInAgain} says where to sign in.
+         */
+        static Flow signedInElsewhere(String pageName, UriInfo uri, FormAgain signInAgain) {
+            return new Flow(pageName, "-", null, Map.of(), uri, signInAgain, null, null);
+        }
     }
 
     private final SignIns signIns;
-    private final AuthorizePages pages;
     private final SecondFactorPages secondFactorPages;
     private final LoginSessions sessions;
     private final SecurityLogEntries securityLog;
 
-    SignInForm(SignIns signIns, AuthorizePages pages, SecondFactorPages secondFactorPages, LoginSessions sessions,
-            SecurityLogEntries securityLog) {
+    SignInForm(SignIns signIns, SecondFactorPages secondFactorPages, LoginSessions sessions, SecurityLogEntries securityLog) {
         this.sessions = sessions;
         this.securityLog = securityLog;
         this.signIns = signIns;
-        this.pages = pages;
         this.secondFactorPages = secondFactorPages;
     }
 
     /** The password form ({@code action=login}). */
-    Uni<Response> submit(OAuthForm form, String csrfCookie, HttpServerRequest http, Flow flow) {
-        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
-            signIns.csrfRefused(flow.pageName(), flow.clientId(), null);
-            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
-        }
+    Uni<Response> submit(OAuthForm form, HttpServerRequest http, Flow flow) {
         String login = form.get("login");
         if (login == null || form.get("password") == null) {
             return Uni.createFrom().item(flow.formAgain().show("Enter your username or email and your password.", login, 400));
@@ -83,11 +84,7 @@ class SignInForm {
     }
 
     /** The second factor's form ({@code action=second_factor}), with the pending sign-in's cookie. */
-    Uni<Response> submitSecondFactor(OAuthForm form, String csrfCookie, HttpServerRequest http, Flow flow) {
-        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
-            signIns.csrfRefused(flow.pageName(), flow.clientId(), null);
-            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
-        }
+    Uni<Response> submitSecondFactor(OAuthForm form, HttpServerRequest http, Flow flow) {
         Cookie pending = http.getCookie(PendingSignIns.COOKIE);
         String pendingValue = pending == null ? null : pending.getValue();
         String code = form.get("code");
@@ -122,11 +119,7 @@ class SignInForm {
     }
 
     /** The sign-in form's passkey ({@code action=passkey}): a discoverable credential, without the password. */
-    Uni<Response> submitPasskey(OAuthForm form, String csrfCookie, Flow flow) {
-        if (!TokenCrypto.sameValue(form.get("csrf"), csrfCookie)) {
-            signIns.csrfRefused(flow.pageName(), flow.clientId(), null);
-            return Uni.createFrom().item(pages.error(403, "The sign-in form expired or was not sent by this site. Start again."));
-        }
+    Uni<Response> submitPasskey(OAuthForm form, Flow flow) {
         String credential = form.get("credential");
         if (credential == null || credential.isBlank()) {
             return Uni.createFrom().item(flow.formAgain().show("Choose a passkey to sign in with.", null, 400));

@@ -182,7 +182,7 @@ class AccountProfilePageTest {
     }
 
     /** As a browser sends the form: multipart/form-data with its length (the pages take no chunked bodies). */
-    private static Response upload(Browser browser, String csrf, byte[] image) throws java.io.IOException {
+    static Response upload(Browser browser, String csrf, byte[] image) throws java.io.IOException {
         String boundary = "----zigguratTestBoundary";
         java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
         body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n" + csrf + "\r\n--" + boundary
