@@ -107,7 +107,8 @@ public class AuthorizeResource {
     }
 
     @Operation(operationId = "approveAuthorization", summary = "Authorize a code (API form, or the pages' forms)",
-    description = "The spec's API form: the resource owner's access token (Authorization header) authorizes a code for the "
+    description = "An authorization request may be posted as a form (OpenID Connect Core 3.1.2.1): without action, "
+    + "username or a token, it is the same request as GET /oauth/authorize. The spec's API form: the resource owner's access token (Authorization header) authorizes a code for the "
     + "client, which the answer redirects to /oauth/authorize/{code}; the token may not hold more than the code "
     + "asks for, and must be the client's own or a first-party token with the scopes asked. The login and "
     + "consent pages post here too (action = login, approve or deny), with their CSRF fields.")
@@ -135,6 +136,9 @@ public class AuthorizeResource {
         PagePost post = new PagePost(body, uri, headers, http);
         OAuthForm form = OAuthForm.parse(post.contentType(), body);
         String action = form.get("action");
+        if (action == null && form.get("username") == null && BearerTokens.from(authorizationHeader) == null) {
+            return postedRequest(form, headers, uri);
+        }
         if (action == null) {
             return approveByApi(form, authorizationHeader, uri);
         }
@@ -149,6 +153,22 @@ public class AuthorizeResource {
                 default -> forms.unknownAction();
             });
         });
+    }
+
+    /**
+     * An authorization request posted (OpenID Connect Core §3.1.2.1: the server supports GET and
+     * POST) is the same request as the GET: no page action, no person named, no token. The API form
+     * is told apart by what it carries (username and the person's token).
+     */
+    private Uni<Response> postedRequest(OAuthForm form, HttpHeaders headers, UriInfo uri) {
+        Map<String, String> params;
+        try {
+            params = form.only(AuthorizationRequest.PARAMETERS);
+        } catch (OAuthException repeated) {
+            return PageForms.page(forms.error(400, repeated.getMessage()));
+        }
+        jakarta.ws.rs.core.Cookie session = headers.getCookies().get(LoginSessions.COOKIE);
+        return steps.checked(params, request -> steps.show(request, session == null ? null : session.getValue(), uri));
     }
 
     /**

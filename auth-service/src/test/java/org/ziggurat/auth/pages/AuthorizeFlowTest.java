@@ -517,6 +517,36 @@ class AuthorizeFlowTest {
         given().get("/oauth/authorize/zac_<script>").then().statusCode(404).body(not(containsString("<script>")));
     }
 
+    /**
+     * OpenID Connect Core §3.1.2.1: the authorization endpoint takes the request by POST as by GET.
+     * Posted (no action, no username, no token), it shows the same sign-in page, and the sign-in
+     * goes on to the code as from the GET; a repeated parameter is an error page, never a redirect.
+     */
+    @Test
+    void aPostedAuthorizationRequestIsTheSameRequestAsTheGet() {
+        App app = createApp(true, "public user");
+        String url = authorizeUrl(app, CALLBACK, "user", "posted-state", null);
+        Map<String, String> request = formDecode(URI.create(url).getRawQuery());
+        Browser browser = new Browser();
+        Response page = browser.post(request);
+        assertEquals(200, page.statusCode(), page.asString());
+        Map<String, String> form = hiddenFields(page.asString());
+        assertEquals(hiddenFields(new Browser().get(url).asString()).keySet(), form.keySet(), "the GET's sign-in form");
+        form.put("login", "alice");
+        form.put("password", "alice password 1");
+        Response afterLogin = browser.post(form);
+        assertEquals(303, afterLogin.statusCode(), afterLogin.asString());
+        Response consent = browser.get(relative(afterLogin.getHeader("Location")));
+        Map<String, String> approval = hiddenFields(consent.asString());
+        approval.put("action", "approve");
+        Response back = browser.post(approval);
+        assertEquals(303, back.statusCode(), back.asString());
+        assertEquals("posted-state", query(back.getHeader("Location")).get("state"));
+        given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .body(URI.create(url).getRawQuery() + "&state=again").post("/oauth/authorize").then().statusCode(400)
+                .header("Location", nullValue());
+    }
+
     @Test
     void theApiFormNeedsTheResourceOwnersToken() {
         App app = createApp(true, "public user", "urn:ietf:wg:oauth:2.0:oob");
