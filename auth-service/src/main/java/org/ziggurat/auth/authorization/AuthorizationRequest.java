@@ -66,7 +66,7 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
     /** The parameters of the authorization request, in the order the pages carry them. */
     public static final List<String> PARAMETERS = List.of("response_type", "client_id", "redirect_uri", "scope",
             "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age", "acr_values", "request_uri",
-            "resource", "dpop_jkt");
+            "resource", "dpop_jkt", "request");
 
     /** RFC 9126 §2.2: the prefix of the request_uri values this server makes. */
     public static final String REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";

@@ -33,10 +33,13 @@ public class AuthorizationRequests {
     private final Registrants registrants;
 
     private final ResourceServers resources;
+    private final RequestObjects requestObjects;
 
     AuthorizationRequests(ApplicationRepository applications, ConsentRepository consents, TokenCrypto crypto,
-            AuthConfig config, PushedRequestRepository pushed, Registrants registrants, ResourceServers resources) {
+            AuthConfig config, PushedRequestRepository pushed, Registrants registrants, ResourceServers resources,
+            RequestObjects requestObjects) {
         this.resources = resources;
+        this.requestObjects = requestObjects;
         this.applications = applications;
         this.consents = consents;
         this.crypto = crypto;
@@ -57,6 +60,13 @@ public class AuthorizationRequests {
         }
         return applications.byClientId(params.get("client_id")).chain(app -> {
             String requestUri = params.get("request_uri");
+            if (app != null && params.get("request") != null) {
+                if (requestUri != null) {
+                    return Uni.createFrom().failure(new RequestObjects.RequestObjectRefused(
+                            "invalid_request: request and request_uri together"));
+                }
+                return requestObjects.merged(app, params).map(merged -> AuthorizationRequest.of(app, merged));
+            }
             if (app == null || requestUri == null) {
                 return Uni.createFrom().item(AuthorizationRequest.of(app, params));
             }

@@ -1,31 +1,28 @@
 package org.ziggurat.auth.clients;
 
-import com.nimbusds.jose.jwk.JWKSet;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.oauth.OAuthException;
 
-import java.text.ParseException;
 import java.time.Instant;
 
 /**
  * A client that registered private_key_jwt proves itself with an assertion ({@link ClientAssertions})
- * signed by a key of its registered {@code jwks}, or of its {@code jwks_uri} (fetched again once when
- * the assertion names a key the cached set lacks: a rotation), good once on every replica.
+ * signed by one of its registered keys ({@link ClientKeys}), good once on every replica.
  */
 @ApplicationScoped
 public class ClientAssertionVerifier {
 
     private static final Logger LOG = Logger.getLogger("org.ziggurat.auth.security");
 
-    private final ClientKeySets keySets;
+    private final ClientKeys keys;
     private final ClientAssertionRepository used;
     private final String issuer;
 
-    ClientAssertionVerifier(ClientKeySets keySets, ClientAssertionRepository used, AuthConfig config) {
-        this.keySets = keySets;
+    ClientAssertionVerifier(ClientKeys keys, ClientAssertionRepository used, AuthConfig config) {
+        this.keys = keys;
         this.used = used;
         this.issuer = config.issuer();
     }
@@ -38,8 +35,8 @@ public class ClientAssertionVerifier {
                     + "(private_key_jwt): client_assertion_type and client_assertion."));
         }
         ClientMetadata.Keys registered = ClientMetadata.keysOf(app);
-        return keys(registered, assertion)
-                .map(keys -> ClientAssertions.check(assertion, app.clientId(), keys, registered.signingAlg(), issuer, Instant.now()))
+        return keys.forJwt(registered, assertion)
+                .map(set -> ClientAssertions.check(assertion, app.clientId(), set, registered.signingAlg(), issuer, Instant.now()))
                 .chain(checked -> used.firstUse(app.clientId(), checked.jti(), checked.expiresAt()))
                 .map(first -> {
                     if (!first) {
@@ -49,24 +46,5 @@ public class ClientAssertionVerifier {
                 })
                 .onFailure(OAuthException.class).invoke(e -> LOG.infof("event=client_authentication_failed client_id=%s "
                         + "reason=assertion detail=\"%s\"", app.clientId(), e.getMessage()));
-    }
-
-    private Uni<JWKSet> keys(ClientMetadata.Keys registered, String assertion) {
-        if (registered.jwks() != null) {
-            return Uni.createFrom().item(() -> parsed(registered.jwks()));
-        }
-        return keySets.fetch(registered.jwksUri(), false).map(ClientAssertionVerifier::parsed)
-                .chain(cached -> ClientAssertions.hasKeyFor(assertion, cached) ? Uni.createFrom().item(cached)
-                        : keySets.fetch(registered.jwksUri(), true).map(ClientAssertionVerifier::parsed))
-                .onFailure(e -> !(e instanceof OAuthException)).transform(e -> OAuthException.invalidClient(
-                        "The client's jwks_uri could not be read: " + e.getMessage()));
-    }
-
-    private static JWKSet parsed(String json) {
-        try {
-            return JWKSet.parse(json);
-        } catch (ParseException e) {
-            throw OAuthException.invalidClient("The client's key set is not a JWK set.");
-        }
     }
 }

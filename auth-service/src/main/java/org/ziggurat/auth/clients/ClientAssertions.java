@@ -109,7 +109,8 @@ public final class ClientAssertions {
         return new Checked(jti, exp.toInstant().plus(SKEW));
     }
 
-    private static boolean verified(SignedJWT jwt, JWKSet keys) {
+    /** Whether one of the keys (a public one the header may name) verifies the JWT's signature. */
+    public static boolean verified(SignedJWT jwt, JWKSet keys) {
         for (JWK key : candidates(jwt.getHeader(), keys)) {
             try {
                 Key publicKey = ((AsymmetricJWK) key).toPublicKey();

@@ -33,8 +33,7 @@ public final class ClientMetadata {
             "software_version");
     /** Metadata this server does not support: asking for it is refused rather than ignored. */
     static final List<String> UNSUPPORTED = List.of("request_uris", "sector_identifier_uri",
-            "initiate_login_uri", "software_statement", "userinfo_signed_response_alg", "request_object_signing_alg",
-            "id_token_encrypted_response_alg");
+            "initiate_login_uri", "software_statement", "userinfo_signed_response_alg", "id_token_encrypted_response_alg");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private ClientMetadata() {
@@ -109,6 +108,9 @@ public final class ClientMetadata {
         if (keys.signingAlg() != null) {
             kept.put("token_endpoint_auth_signing_alg", keys.signingAlg());
         }
+        if (keys.requestObjectAlg() != null) {
+            kept.put("request_object_signing_alg", keys.requestObjectAlg());
+        }
         ArrayNode grantArray = kept.putArray("grant_types");
         grants.forEach(grantArray::add);
         for (String name : DESCRIPTIVE) {
@@ -135,7 +137,7 @@ public final class ClientMetadata {
      * A client's public keys as it registered them (RFC 7591 §2: {@code jwks} or {@code jwks_uri},
      * never both), and whether it authenticates with them (private_key_jwt) and with which algorithm.
      */
-    public record Keys(String jwks, String jwksUri, String signingAlg, boolean authenticates) {
+    public record Keys(String jwks, String jwksUri, String signingAlg, boolean authenticates, String requestObjectAlg) {
     }
 
     private static Keys keys(JsonNode metadata, String method) {
@@ -160,11 +162,16 @@ public final class ClientMetadata {
         if (alg != null && !ClientAssertions.knownAlgorithm(alg)) {
             throw invalid("token_endpoint_auth_signing_alg must be one of " + String.join(", ", ClientAssertions.ALGORITHMS) + ".");
         }
+        String requestAlg = text(metadata, "request_object_signing_alg", null);
+        if (requestAlg != null && !ClientAssertions.knownAlgorithm(requestAlg)) {
+            // Never none: a request object is taken only signed with the client's own key.
+            throw invalid("request_object_signing_alg must be one of " + String.join(", ", ClientAssertions.ALGORITHMS) + ".");
+        }
         boolean authenticates = PRIVATE_KEY_JWT.equals(method);
         if (authenticates && set == null && jwksUri == null) {
             throw invalid("private_key_jwt needs the client's public keys: jwks or jwks_uri.");
         }
-        return new Keys(set, jwksUri, alg, authenticates);
+        return new Keys(set, jwksUri, alg, authenticates, requestAlg);
     }
 
     /** The keys an application registered (none for one made through /applications). */
@@ -184,7 +191,8 @@ public final class ClientMetadata {
     private static Keys keysOfKept(JsonNode kept) {
         return new Keys(kept.hasNonNull("jwks") ? kept.get("jwks").toString() : null, kept.path("jwks_uri").asText(null),
                 kept.path("token_endpoint_auth_signing_alg").asText(null),
-                PRIVATE_KEY_JWT.equals(kept.path("token_endpoint_auth_method").asText(null)));
+                PRIVATE_KEY_JWT.equals(kept.path("token_endpoint_auth_method").asText(null)),
+                kept.path("request_object_signing_alg").asText(null));
     }
 
     /**
@@ -265,7 +273,7 @@ public final class ClientMetadata {
         if (kept.hasNonNull("jwks")) {
             out.put("jwks", JSON.convertValue(kept.get("jwks"), Map.class));
         }
-        for (String name : List.of("jwks_uri", "token_endpoint_auth_signing_alg")) {
+        for (String name : List.of("jwks_uri", "token_endpoint_auth_signing_alg", "request_object_signing_alg")) {
             if (kept.hasNonNull(name)) {
                 out.put(name, kept.get(name).asText());
             }

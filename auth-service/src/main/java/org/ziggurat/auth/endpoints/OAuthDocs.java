@@ -141,6 +141,7 @@ public final class OAuthDocs {
             List<String> revocationEndpointAuthSigningAlgValuesSupported,
             List<String> introspectionEndpointAuthMethodsSupported,
             List<String> introspectionEndpointAuthSigningAlgValuesSupported,
+            List<String> requestObjectSigningAlgValuesSupported,
             List<String> codeChallengeMethodsSupported,
             Boolean authorizationResponseIssParameterSupported,
             @Schema(description = "OpenID Connect: public, the same sub for every client.") List<String> subjectTypesSupported,

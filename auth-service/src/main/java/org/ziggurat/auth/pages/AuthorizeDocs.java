@@ -26,6 +26,8 @@ final class AuthorizeDocs {
             @Schema(description = "OpenID Connect, on the pages' forms.") String maxAge,
             @Schema(description = "OpenID Connect, on the pages' forms: https://refeds.org/profile/mfa asks for a second factor.")
             String acrValues,
+            @Schema(description = "OpenID Connect Core 6.1: a signed request object (a posted authorization request).")
+            String request,
             @Schema(enumeration = {"login", "second_factor", "passkey", "approve", "deny"}, description = "Set by the pages' own forms only.") String action,
             @Schema(description = "action=second_factor: a code of the authenticator app, or a recovery code.") String code,
             @Schema(description = "action=passkey or second_factor: the browser's PublicKeyCredential, as its toJSON() gives it.")

@@ -93,6 +93,9 @@ public class AuthorizeResource {
     description = "OpenID Connect: the oldest sign-in, in seconds, that the client accepts.")
     @Parameter(name = "request_uri", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
     description = "RFC 9126: a pushed request's request_uri (with client_id); its parameters are the request's.")
+    @Parameter(name = "request", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
+    description = "OpenID Connect Core 6.1: a request object, a JWT signed with a key the application registered (jwks or "
+    + "jwks_uri; never alg none); its parameters take precedence over those beside it.")
     @APIResponse(responseCode = "200", description = "The login or consent page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "302", description = "To the redirect URI, with code, state and iss (RFC 9207), or an error.",
     headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))

@@ -8,6 +8,7 @@ import org.ziggurat.auth.authorization.AccountSecurity;
 import org.ziggurat.auth.authorization.AuthorizationCodes;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.authorization.AuthorizationRequests;
+import org.ziggurat.auth.authorization.RequestObjects;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.Scopes;
@@ -136,6 +137,8 @@ class AuthorizeSteps {
                             "This sign-in request was used already (its nonce). Start again from the application."));
         }).onFailure(AuthorizationRequests.PushedRequestRefused.class).recoverWithItem(() -> forms.error(400,
                 "invalid_request: The request_uri is unknown, another application's, used already or expired. "
-                        + "Start again from the application."));
+                        + "Start again from the application."))
+                .onFailure(RequestObjects.RequestObjectRefused.class).recoverWithItem(e -> forms.error(400,
+                        e.getMessage() + ". Start again from the application."));
     }
 }
