@@ -21,10 +21,10 @@ public class AccountDetails {
 
     private final DirectoryClient directory;
     private final AccountSecurity security;
-    private final org.ziggurat.auth.people.PersonData personData;
+    private final org.ziggurat.auth.people.AuthPersonData personData;
 
     AccountDetails(@RestClient DirectoryClient directory, AccountSecurity security,
-            org.ziggurat.auth.people.PersonData personData) {
+            org.ziggurat.auth.people.AuthPersonData personData) {
         this.directory = directory;
         this.security = security;
         this.personData = personData;

@@ -6,6 +6,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.platform.people.PersonErasure;
+import org.ziggurat.platform.rest.people.HeldPersonData;
 
 /**
  * What events-service holds about one person, read for their export and erased when their account
@@ -13,7 +16,9 @@ import jakarta.enterprise.context.ApplicationScoped;
  * the events they sent elsewhere stay, credited to no one ({@link #GHOST}).
  */
 @ApplicationScoped
-public class PersonDataRepository {
+public class PersonDataRepository implements HeldPersonData {
+
+    private static final Logger LOG = Logger.getLogger(PersonDataRepository.class);
 
     /** The name a deleted person's events elsewhere are credited to (reserved in directory-service). */
     public static final String GHOST = "ghost";
@@ -27,6 +32,7 @@ public class PersonDataRepository {
     }
 
     /** The data events the person sent, anywhere: what, where, when, and with which application. */
+    @Override
     public Uni<JsonObject> export(long personId) {
         return pool.preparedQuery("SELECT json_build_object('id', e.id, 'namespace', r.namespace, 'repository', r.name, "
                         + "'kind', e.kind, 'note', e.note, 'client_id', e.client_id, 'commits_count', e.commits_count, "
@@ -40,6 +46,14 @@ public class PersonDataRepository {
                     return new JsonObject().put("data_events", truncated ? new JsonArray(events.getList().subList(0, MOST)) : events)
                             .put("truncated", truncated);
                 });
+    }
+
+    /** Erases the person here ({@link #erase(long, String)}), and says so in the log. */
+    @Override
+    public Uni<Void> erase(PersonErasure erasure) {
+        return erase(erasure.personId(), erasure.username())
+                .invoke(changed -> LOG.infof("person erased: person_id=%d rows=%d", erasure.personId(), changed))
+                .replaceWithVoid();
     }
 
     /**

@@ -6,6 +6,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+import org.ziggurat.platform.people.PersonErasure;
+import org.ziggurat.platform.rest.people.HeldPersonData;
 
 /**
  * What vocab-service holds about one person, read for their export and erased when their account
@@ -13,7 +16,9 @@ import jakarta.enterprise.context.ApplicationScoped;
  * to no one ({@link #GHOST}).
  */
 @ApplicationScoped
-public class PersonDataRepository {
+public class PersonDataRepository implements HeldPersonData {
+
+    private static final Logger LOG = Logger.getLogger(PersonDataRepository.class);
 
     /** The name a deleted person's work elsewhere is credited to (reserved in directory-service). */
     public static final String GHOST = "ghost";
@@ -27,6 +32,7 @@ public class PersonDataRepository {
     }
 
     /** The schemes and concepts the person created, anywhere. */
+    @Override
     public Uni<JsonObject> export(long personId) {
         Uni<JsonArray> schemes = pool.preparedQuery("SELECT json_build_object('namespace', namespace, 'slug', slug, "
                         + "'abbr', abbr, 'title', title, 'definition', definition, 'created_at', created_at, "
@@ -44,6 +50,14 @@ public class PersonDataRepository {
             part.put("truncated", both.getItem1().size() > MOST || both.getItem2().size() > MOST);
             return part;
         });
+    }
+
+    /** Erases the person here ({@link #erase(long, String)}), and says so in the log. */
+    @Override
+    public Uni<Void> erase(PersonErasure erasure) {
+        return erase(erasure.personId(), erasure.username())
+                .invoke(changed -> LOG.infof("person erased: person_id=%d rows=%d", erasure.personId(), changed))
+                .replaceWithVoid();
     }
 
     /**

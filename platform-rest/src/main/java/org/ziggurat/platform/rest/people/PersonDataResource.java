@@ -1,5 +1,6 @@
-package org.ziggurat.events.people;
+package org.ziggurat.platform.rest.people;
 
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import jakarta.ws.rs.Consumes;
@@ -16,11 +17,17 @@ import org.ziggurat.platform.problem.ProblemException;
 
 /**
  * The internal API of a person's data (directory-service, for an account's export and deletion):
- * never routed by the gateway; service tokens only, checked in {@link PersonData}.
+ * never routed by the gateway; service tokens only, checked in {@link PersonData}. A service that
+ * holds a part of a person's data serves it by setting {@value #ENABLED} to {@code true} (a build
+ * setting) and providing its {@link HeldPersonData}.
  */
 @Path("/internal")
 @Produces(MediaType.APPLICATION_JSON)
+@IfBuildProperty(name = PersonDataResource.ENABLED, stringValue = "true")
 public class PersonDataResource {
+
+    /** The build setting that serves this API in a service. */
+    public static final String ENABLED = "ziggurat.person-data.internal-api";
 
     private final PersonData data;
 

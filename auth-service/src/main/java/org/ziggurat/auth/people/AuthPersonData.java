@@ -8,15 +8,17 @@ import org.jboss.logging.Logger;
 import org.ziggurat.auth.clients.ApplicationRepository;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.platform.people.PersonErasure;
+import org.ziggurat.platform.rest.people.HeldPersonData;
 import org.ziggurat.platform.token.Callers;
 
 /**
- * A person's data here, for directory-service only: their export's part, and their erasure when
- * their account is deleted (every token and sign-in ended, their applications deleted with
- * everything issued to them, the rest forgotten). Erasing twice does nothing more.
+ * What auth-service holds about a person (platform-rest's {@code PersonData} checks that
+ * directory-service asks): their export's part, and their erasure when their account is deleted
+ * (every token and sign-in ended, their applications deleted with everything issued to them, the
+ * rest forgotten). Erasing twice does nothing more. Also their sign-out everywhere, for directory-service alone.
  */
 @ApplicationScoped
-public class PersonData {
+public class AuthPersonData implements HeldPersonData {
 
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
@@ -25,19 +27,21 @@ public class PersonData {
     private final TokenRepository tokens;
     private final ApplicationRepository applications;
 
-    PersonData(Callers callers, PersonDataRepository repository, TokenRepository tokens, ApplicationRepository applications) {
+    AuthPersonData(Callers callers, PersonDataRepository repository, TokenRepository tokens, ApplicationRepository applications) {
         this.callers = callers;
         this.repository = repository;
         this.tokens = tokens;
         this.applications = applications;
     }
 
+    @Override
     public Uni<JsonObject> export(long personId) {
-        return PersonErasure.directoryOnly(callers).chain(service -> repository.export(personId));
+        return repository.export(personId);
     }
 
+    @Override
     public Uni<Void> erase(PersonErasure erasure) {
-        return PersonErasure.directoryOnly(callers).chain(service -> erased(erasure.personId()));
+        return erased(erasure.personId());
     }
 
     /** After a password changed through the API: every sign-in ends, and the client-less password grant's tokens. */
