@@ -17,20 +17,29 @@ import java.util.Locale;
  * the name, checks every address with {@link #refusal}, and connects to the address it checked
  * (never to a second resolution: DNS rebinding), following no redirect.
  *
- * <p>events-service's {@code TargetAddresses} holds webhooks to the same rules (and exact
- * host-and-port exceptions of its own); this is the copy other services share.
+ * <p>events-service's {@code TargetAddresses} holds webhooks to these rules, with exact
+ * host-and-port exceptions of its own.
  */
 public final class PublicAddresses {
 
     public static final int MAX_URL_LENGTH = 2048;
 
+    /** {@link #formFault}'s words for a URL with a user or password in it. */
+    public static final String CARRIES_CREDENTIALS = "must not carry credentials";
+
     /**
      * Not public: this host, private networks, link-local (cloud metadata), shared, reserved,
-     * multicast, documentation, benchmarking; and every IPv6 form that carries an IPv4 address.
+     * multicast, documentation, benchmarking; and every IPv6 form that carries an IPv4 address
+     * (refused whatever the address it carries: a translator or relay on the way would reach it).
      */
     static final List<Network> NOT_PUBLIC = Network.all("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8",
             "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16",
             "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+            // IPv6: unspecified and loopback; the forms that carry an IPv4 address: IPv4-compatible
+            // (::/96), IPv4-mapped (::ffff:0:0/96), IPv4-translated (SIIT, ::ffff:0:0:0/96), NAT64
+            // (64:ff9b::/96, and the local-use 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32,
+            // within the IETF protocol assignments 2001::/23, none of them a receiver's);
+            // discard-only, unique-local, link-local, site-local, multicast, documentation (both).
             "::/96", "::1/128", "::ffff:0:0/96", "::ffff:0:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48", "2001::/23",
             "2002::/16", "100::/64", "2001:db8::/32", "3fff::/20", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8");
 
@@ -63,7 +72,7 @@ public final class PublicAddresses {
             return "must name a host";
         }
         if (uri.getRawUserInfo() != null) {
-            return "must not carry credentials";
+            return CARRIES_CREDENTIALS;
         }
         if (uri.getRawFragment() != null) {
             return "must not have a fragment";
@@ -107,6 +116,14 @@ public final class PublicAddresses {
         return isPublic(address) || allowed.stream().anyMatch(n -> n.contains(address));
     }
 
+    /**
+     * An address literal's bytes (sixteen for every IPv6 form, an IPv4-mapped one too), as a
+     * network of that one address holds them; {@link IllegalArgumentException} if it is not one.
+     */
+    public static byte[] addressBytes(String literal) {
+        return Network.of(literal).prefix();
+    }
+
     /** A network in CIDR notation (a single address: all its bits). */
     record Network(byte[] prefix, int bits) {
 
@@ -136,7 +153,10 @@ public final class PublicAddresses {
             }
         }
 
-        /** An IPv6 literal's sixteen bytes: the JDK reads an IPv4-mapped one as the IPv4 address it carries. */
+        /**
+         * An IPv6 literal's sixteen bytes: the JDK reads an IPv4-mapped one ({@code ::ffff:0:0})
+         * as the IPv4 address it carries, but a DNS answer may hold the sixteen bytes themselves.
+         */
         static byte[] sixteenIfIpv6(String literal, byte[] bytes) {
             if (bytes.length == 16 || !literal.contains(":")) {
                 return bytes;
