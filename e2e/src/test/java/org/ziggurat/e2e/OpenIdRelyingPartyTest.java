@@ -38,14 +38,11 @@ import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ziggurat.e2e.Platform.as;
 
 /**
  * Signing in with Ziggurat as relying parties that nobody here wrote see it, through the gateway:

@@ -11,7 +11,6 @@ import org.ziggurat.auth.oauth.Scopes;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** What a token is, as RFC 7662 introspection and the spec's token info tell it. */

@@ -11,7 +11,6 @@ import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasItem;
 import static org.ziggurat.auth.OAuthTestSupport.introspect;
 import static org.ziggurat.auth.OAuthTestSupport.post;
 

@@ -3,7 +3,6 @@ package org.ziggurat.directory.people;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
-import org.ziggurat.directory.DirectoryTestSupport;
 import org.ziggurat.directory.DirectoryTestSupport.Person;
 import org.ziggurat.platform.testing.ServiceDatabase;
 

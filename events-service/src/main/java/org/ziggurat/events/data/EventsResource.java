@@ -15,12 +15,10 @@ import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 
-import jakarta.ws.rs.container.ContainerRequestContext;
 import org.ziggurat.platform.input.FieldChecks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -34,15 +32,11 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import jakarta.ws.rs.sse.OutboundSseEvent;
-import jakarta.ws.rs.sse.Sse;
 import org.ziggurat.events.EventsConfig;
-import org.ziggurat.directory.client.Namespace;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.rest.paging.PageLinks;
 import org.ziggurat.platform.paging.PageRequest;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.token.Caller;
 import org.ziggurat.platform.token.Callers;
 
 import java.net.URI;

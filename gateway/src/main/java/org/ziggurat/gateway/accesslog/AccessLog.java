@@ -1,7 +1,6 @@
 package org.ziggurat.gateway.accesslog;
 
 import org.ziggurat.gateway.identity.CallerAddress;
-import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.Map;

@@ -1,7 +1,5 @@
 package org.ziggurat.gateway.identity;
 
-import org.ziggurat.gateway.pipeline.GatewayProxy;
-
 import java.net.UnknownHostException;
 import io.netty.handler.ipfilter.IpFilterRuleType;
 import io.netty.handler.ipfilter.IpSubnetFilterRule;

@@ -1,7 +1,6 @@
 package org.ziggurat.gateway.identity;
 
 import org.ziggurat.gateway.GatewayConfig;
-import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import io.quarkus.security.AuthenticationFailedException;
 import io.netty.channel.ConnectTimeoutException;

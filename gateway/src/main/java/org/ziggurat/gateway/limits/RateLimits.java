@@ -1,8 +1,6 @@
 package org.ziggurat.gateway.limits;
 
 import org.ziggurat.gateway.GatewayConfig;
-import org.ziggurat.gateway.identity.Identities;
-import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

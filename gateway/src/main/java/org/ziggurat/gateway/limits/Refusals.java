@@ -1,7 +1,5 @@
 package org.ziggurat.gateway.limits;
 
-import org.ziggurat.gateway.pipeline.GatewayProxy;
-
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;

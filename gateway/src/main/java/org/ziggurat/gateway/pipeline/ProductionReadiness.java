@@ -1,7 +1,6 @@
 package org.ziggurat.gateway.pipeline;
 
 import org.ziggurat.gateway.GatewayConfig;
-import org.ziggurat.gateway.route.Cors;
 import org.ziggurat.gateway.route.PublicRoutes;
 
 import io.quarkus.runtime.LaunchMode;
@@ -18,7 +17,7 @@ import java.util.Optional;
  * packaged run): no client secret at auth-service of at least 32 characters (every token would
  * fail introspection). CORS allows any origin by default on purpose: the API takes bearer tokens,
  * never cookies, and answers without credentials mode, so another site's page cannot act as the
- * caller ({@link Cors}).
+ * caller ({@code Cors}).
  */
 final class ProductionReadiness {
 

@@ -2,7 +2,6 @@ package org.ziggurat.gateway.reference;
 
 import org.ziggurat.gateway.GatewayConfig;
 import org.ziggurat.gateway.limits.Refusals;
-import org.ziggurat.gateway.pipeline.GatewayProxy;
 import org.ziggurat.gateway.route.PublicRoutes;
 
 import java.io.IOException;

@@ -1,10 +1,6 @@
 package org.ziggurat.gateway.reference;
 
-import org.ziggurat.gateway.identity.AccessTokens;
-import org.ziggurat.gateway.identity.Identities;
-import org.ziggurat.gateway.limits.Refusals;
 import org.ziggurat.gateway.limits.TokenEndpointCallers;
-import org.ziggurat.gateway.route.UpstreamProxies;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -20,9 +16,9 @@ import java.util.Set;
 /**
  * What the gateway itself adds to every operation of the merged document, since it answers
  * before (or instead of) the service: the rate limit's headers on every answer and its 429
- * ({@link Refusals}), the 401 of a bad access token on the API's routes ({@link AccessTokens},
- * {@link Identities}), the 413 of a body past the route's limit on any request (BodyLimits), and
- * the 503 or 504 of a service it cannot reach ({@link UpstreamProxies}).
+ * ({@code Refusals}), the 401 of a bad access token on the API's routes ({@code AccessTokens},
+ * {@code Identities}), the 413 of a body past the route's limit on any request (BodyLimits), and
+ * the 503 or 504 of a service it cannot reach ({@code UpstreamProxies}).
  * Also the document's own framing: its servers (the version prefixes the gateway accepts), absolute
  * OAuth URLs, and nothing that only the services' build tools read.
  */

@@ -1,7 +1,6 @@
 package org.ziggurat.gateway.route;
 
 import org.ziggurat.gateway.GatewayConfig;
-import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;

@@ -1,7 +1,6 @@
 package org.ziggurat.gateway.route;
 
 import org.ziggurat.gateway.GatewayConfig;
-import org.ziggurat.gateway.pipeline.GatewayProxy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -5,7 +5,6 @@ import org.ziggurat.gateway.route.PublicRoutes;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
