@@ -27,7 +27,6 @@ import org.ziggurat.platform.token.PlatformTokenSigner;
 
 import java.net.ConnectException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +37,8 @@ import java.util.concurrent.TimeoutException;
  * From an access token to the platform token the services trust: RFC 7662 introspection at
  * auth-service through quarkus-oidc, then one RSA signature. The answer is kept per access token
  * in one bounded cache, so that a request with a known token costs a map read; the signed
- * platform token outlives it, and serves the answers of later introspections that say the same.
+ * platform token outlives it, and serves the answers of later introspections that say the same
+ * ({@link SignedPlatformTokens}).
  *
  * <p>quarkus-oidc's own token cache is off (application.properties): with it, every request
  * still went through quarkus-oidc's identity provider and got a new security identity, and its
@@ -65,34 +65,25 @@ public class Identities {
         }
     }
 
-    /** A platform token and when it expires. */
-    private record Signed(String token, long expiresAtEpochSecond) {
-    }
-
     /** Seconds a platform token must have left when a service receives it: clock skew and transit. */
     static final long PLATFORM_TOKEN_MARGIN_SECONDS = 5;
 
     private final IdentityProviderManager identities;
-    private final PlatformTokenSigner signer;
     private final AsyncCache<String, Resolved> resolved;
-    private final Cache<String, Signed> signed;
+    private final SignedPlatformTokens platformTokens;
     /** Tokens introspection called inactive, refused without asking again for a few seconds. */
     private final Cache<String, Boolean> inactive;
 
     @Inject
     public Identities(GatewayConfig config, PlatformTokenSigner signer, IdentityProviderManager identities) {
         this.identities = identities;
-        this.signer = signer;
         Duration ttl = config.tokenCacheTtl();
         Duration cap = Duration.ofSeconds(Math.max(1, signer.lifetimeSeconds() / 2));
         // Maintenance on the calling event loop: on the common pool, it woke a thread (a futex
         // call and a context switch) every few hundred requests.
         this.resolved = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
                 .expireAfter(new SpreadReuse(ttl.compareTo(cap) < 0 ? ttl : cap)).buildAsync();
-        // A platform token is handed to new answers during the first half of its life, so that
-        // each answer that carries it still has half of it, at least, to be used in.
-        this.signed = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
-                .expireAfterWrite(cap).build();
+        this.platformTokens = new SignedPlatformTokens(signer, cap, config.tokenCacheSize());
         this.inactive = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
                 .expireAfterWrite(config.inactiveTokenCacheTtl()).build();
     }
@@ -206,30 +197,11 @@ public class Identities {
         if (person == null) {
             return new Resolved(null, clientId, expiresAt, audience, jkt);
         }
-        Signed platform = platformToken(person, introspection.getUsername(),
+        SignedPlatformTokens.Signed platform = platformTokens.of(person, introspection.getUsername(),
                 introspection.getScopes() == null ? List.of() : List.copyOf(introspection.getScopes()), clientId,
                 introspection.getString("acr"));
         return new Resolved(platform.token(), clientId, IntrospectionAnswers.usableUntil(expiresAt,
                 platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS), audience, jkt);
-    }
-
-    /**
-     * The platform token stating these claims: signed once and reused by the answers of later
-     * introspections that say the same (STYLE: sign once, keep it for its lifetime). Signing at
-     * every re-introspection was a fifth of the gateway's CPU under GET /user with 1,000 tokens
-     * (RSA-2048, over a millisecond each). The claims name no access token, so tokens of one
-     * person, client, scopes and class of sign-in ({@code acr}, RFC 9470) share one.
-     */
-    private Signed platformToken(long userId, String username, List<String> scopes, String clientId, String acr) {
-        String claims = userId + "\n" + username + "\n" + String.join(" ", scopes) + "\n" + clientId + "\n" + acr;
-        Signed known = signed.getIfPresent(claims);
-        if (known != null) {
-            return known;
-        }
-        long now = Instant.now().getEpochSecond();
-        Signed fresh = new Signed(signer.signUser(userId, username, scopes, clientId, acr), now + signer.lifetimeSeconds());
-        signed.put(claims, fresh);
-        return fresh;
     }
 
     /**
