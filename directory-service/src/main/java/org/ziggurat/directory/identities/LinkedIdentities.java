@@ -4,11 +4,6 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
-import org.ziggurat.directory.mail.AccountMails;
-import org.ziggurat.directory.people.EmailTokens;
-import org.ziggurat.directory.people.PeopleRepository;
-import org.ziggurat.directory.people.PersonRow;
-import org.ziggurat.directory.people.ProfileRules;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.token.Caller;
@@ -21,18 +16,14 @@ import java.util.List;
 /**
  * Identities of other providers that people sign in with. The rule that guards accounts: an
  * identity joins an account only when auth-service has the account's owner signed in (the
- * account page, or the sign-in that follows the provider's), never because an address matches;
- * a new account made with one is made at once only with the address the provider verified, and
- * with any other only once the link mailed to that address is used: until then nothing exists,
- * so an address nobody proved takes no account and links no identity. Each may be removed, but
- * not the last way a person has to sign in.
+ * account page, or the sign-in that follows the provider's), never because an address matches
+ * (a new account made with one: {@link IdentitySignUps}). Each may be removed, but not the last
+ * way a person has to sign in.
  */
 @ApplicationScoped
 public class LinkedIdentities {
 
     public static final int MOST_PER_PERSON = 20;
-    /** Links to make an account that one address receives in an hour, at most (then 429). */
-    static final int MAILS_PER_ADDRESS = 5;
     private static final Logger LOG = Logger.getLogger(LinkedIdentities.class);
 
     /**
@@ -47,11 +38,6 @@ public class LinkedIdentities {
                 List<String> assurance, String orcid) {
             this(provider, subject, displayName, email, emailVerified, assurance, orcid, null);
         }
-    }
-
-    /** A new account made at a provider's sign-in: the username and name the person confirmed, and an address. */
-    @RegisterForReflection
-    public record NewAccount(String username, String displayName, String email, UpstreamIdentity identity) {
     }
 
     @RegisterForReflection
@@ -72,20 +58,12 @@ public class LinkedIdentities {
     public record Research(String orcid, List<String> assurance) {
     }
 
-    /** A new account's outcome: made (the person), or waiting for the mailed link (no person yet). */
-    public record SignUp(PersonRow person, boolean confirmationMailed) {
-    }
-
     private final Callers callers;
     private final LinkedIdentityRepository repository;
-    private final PeopleRepository people;
-    private final AccountMails mails;
 
-    LinkedIdentities(Callers callers, LinkedIdentityRepository repository, PeopleRepository people, AccountMails mails) {
+    LinkedIdentities(Callers callers, LinkedIdentityRepository repository) {
         this.callers = callers;
         this.repository = repository;
-        this.people = people;
-        this.mails = mails;
     }
 
     /** The person an identity signs in; 404 when it is linked to no one. */
@@ -112,81 +90,6 @@ public class LinkedIdentities {
                     + " identities");
             case NO_PERSON -> throw ProblemException.notFound("No such person.");
         });
-    }
-
-    /**
-     * A new account with the identity: made at once when the provider verified this very address;
-     * else kept for 24 hours while a link goes to the address, and made only when it is used
-     * ({@link #confirmSignUp}). 409 when the name, address or identity is taken, 429 past the
-     * per-address mail limit.
-     */
-    public Uni<SignUp> signUp(NewAccount account) {
-        if (account == null) {
-            throw ProblemException.badRequest("A JSON body is required.");
-        }
-        LinkedIdentityRepository.Upstream upstream = IdentityRules.checked(account.identity());
-        FieldChecks errors = new FieldChecks();
-        ProfileRules.username(account.username(), errors);
-        ProfileRules.email("email", account.email(), errors);
-        ProfileRules.displayName(account.displayName(), errors);
-        errors.throwIfFailed("The new account is not valid.");
-        String email = account.email().strip();
-        String displayName = account.displayName() == null ? account.username() : account.displayName().strip();
-        // Made at once only with the address the provider verified; any other is proven before the account exists.
-        boolean verified = upstream.emailVerified() && upstream.email() != null && upstream.email().equalsIgnoreCase(email);
-        if (verified) {
-            return callers.service().chain(service -> people.insert(
-                            new PeopleRepository.NewPerson(account.username(), displayName, email, null), null,
-                            (conn, row) -> LinkedIdentityRepository.insert(conn, row.id(), upstream)))
-                    .invoke(row -> LOG.infof("person signed up through a provider: id=%d provider=%s", row.id(), upstream.provider()))
-                    .map(row -> new SignUp(row, false));
-        }
-        LinkedIdentityRepository.PendingSignUp pending = new LinkedIdentityRepository.PendingSignUp(account.username(),
-                displayName, email, upstream);
-        return callers.service().chain(service -> repository.taken(account.username(), email, upstream)).chain(taken -> {
-            if (taken.name()) {
-                return Uni.createFrom().failure(ProblemException.conflict("This name is taken."));
-            }
-            if (taken.address()) {
-                return Uni.createFrom().failure(ProblemException.conflict("An account with this email address exists already."));
-            }
-            if (taken.identity()) {
-                return Uni.createFrom().failure(ProblemException.conflict("This identity is linked to another account already."));
-            }
-            String token = EmailTokens.newToken();
-            var mail = mails.identitySignUp(account.username(), email, upstream.provider(), upstream.displayName(), token);
-            return repository.holdSignUp(EmailTokens.hash(token), pending, mail.subject(), mail.body(), MAILS_PER_ADDRESS)
-                    .map(held -> {
-                        if (!held) {
-                            throw new ProblemException(429, "Too Many Requests", "This address received as many links to "
-                                    + "make an account as it may in an hour. Try again later.");
-                        }
-                        LOG.infof("sign-up through a provider waits for its address: provider=%s", upstream.provider());
-                        return new SignUp(null, true);
-                    });
-        });
-    }
-
-    /**
-     * The account a mailed link confirms, made now with its address confirmed and the identity
-     * linked, in one transaction that uses the link: 410 when the link is no good (used, expired,
-     * unknown), 409 when the name, address or identity was taken meanwhile.
-     */
-    public Uni<PersonRow> confirmSignUp(String token) {
-        Uni<PersonRow> gone = Uni.createFrom().failure(() -> new ProblemException(410, "Link Gone",
-                "This link was used already, has expired (links work for 24 hours), or is not one of ours. Sign in with "
-                        + "the provider again to make the account."));
-        if (!EmailTokens.wellFormed(token)) {
-            return callers.service().chain(service -> gone);
-        }
-        byte[] hash = EmailTokens.hash(token);
-        return callers.service().chain(service -> repository.pendingSignUp(hash)).chain(pending -> pending == null ? gone
-                : people.insert(new PeopleRepository.NewPerson(pending.username(), pending.displayName(), pending.email(), null),
-                                null, (conn, row) -> LinkedIdentityRepository.useSignUp(conn, hash).chain(used -> used
-                                        ? LinkedIdentityRepository.insert(conn, row.id(), pending.upstream())
-                                        : Uni.createFrom().failure(new ProblemException(410, "Link Gone", "This link was used already."))))
-                        .invoke(row -> LOG.infof("person signed up through a provider, address proven: id=%d provider=%s", row.id(),
-                                pending.upstream().provider())));
     }
 
     public Uni<List<IdentityView>> list(long personId) {

@@ -1,17 +1,12 @@
 package org.ziggurat.directory.internal;
 
-
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonObject;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -23,14 +18,11 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.directory.identities.Entitlements;
 import org.ziggurat.directory.identities.LinkedIdentities;
 import org.ziggurat.directory.identities.ResearchClaimsSettings;
-import org.ziggurat.directory.organizations.OrganizationViews;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.rest.http.PublicUrls;
-import org.ziggurat.platform.permissions.UserPermissions;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.input.EdgeInput;
 
 import java.util.Arrays;
 import java.time.Instant;
@@ -39,7 +31,9 @@ import java.util.Map;
 
 /**
  * The directory's API for the other services ({@code /internal/**}): only a platform token that
- * a service signed for itself is accepted, and the gateway never routes here.
+ * a service signed for itself is accepted, and the gateway never routes here. Here: passwords,
+ * people and their claims, namespaces; the rest has resources of its own beside this one
+ * ({@link ApplicationLinksResource}, {@link LinkedIdentitiesResource}, ...).
  */
 @Path("/internal")
 @Produces(MediaType.APPLICATION_JSON)
@@ -48,19 +42,17 @@ public class InternalResource {
     static final int MAX_IDS = 100;
 
     private final PersonLookups people;
-    private final ApplicationLinks links;
     private final NamespaceLookups namespaces;
     private final PasswordChecks passwords;
 
     private final LinkedIdentities identities;
     private final ResearchClaimsSettings researchSettings;
 
-    InternalResource(PersonLookups people, ApplicationLinks links, NamespaceLookups namespaces,
-            PasswordChecks passwords, LinkedIdentities identities, ResearchClaimsSettings researchSettings) {
+    InternalResource(PersonLookups people, NamespaceLookups namespaces, PasswordChecks passwords, LinkedIdentities identities,
+            ResearchClaimsSettings researchSettings) {
         this.identities = identities;
         this.researchSettings = researchSettings;
         this.people = people;
-        this.links = links;
         this.namespaces = namespaces;
         this.passwords = passwords;
     }
@@ -96,10 +88,6 @@ public class InternalResource {
     public record PersonSummary(long id, String username, String displayName,
             @JsonProperty("image_thumb_50") String imageThumb50, String url,
             String htmlUrl, @JsonInclude(JsonInclude.Include.ALWAYS) String email) {
-    }
-
-    @RegisterForReflection
-    public record LinkedOrganization(OrganizationViews.Organization organization, JsonObject permissions) {
     }
 
     /**
@@ -202,36 +190,6 @@ public class InternalResource {
             throw ProblemException.badRequest("second_factor_sign_in is true or false.");
         }
         return namespaces.rights(name, person, secondFactorSignIn == null || secondFactorSignIn.equals("true"));
-    }
-
-    /** Attaches an OAuth application to an organization with the user permissions its owner gave (201 new, 200 changed). */
-    @PUT
-    @Path("/organizations/{id}/applications/{clientId}")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> putLink(@PathParam("id") String id, @PathParam("clientId") String clientId, JsonNode body) {
-        long orgId = PathIds.parse(id, "organization");
-        EdgeInput<JsonObject> permissions = EdgeInput.read(
-                () -> UserPermissions.parse(body == null ? null : body.get("permissions"), "permissions").toJson());
-        return links.attach(orgId, clientId, permissions)
-                .map(created -> Response.status(created ? 201 : 200).entity(Map.of("organization_id", orgId,
-                        "client_id", clientId, "permissions", permissions.get().getMap())).build());
-    }
-
-    @DELETE
-    @Path("/organizations/{id}/applications/{clientId}")
-    public Uni<Response> deleteLink(@PathParam("id") String id, @PathParam("clientId") String clientId) {
-        long orgId = PathIds.parse(id, "organization");
-        return links.detach(orgId, clientId).map(detached -> Response.noContent().build());
-    }
-
-    /** The organizations an application is attached to, with the permissions given to each. */
-    @GET
-    @Path("/applications/{clientId}/organizations")
-    public Uni<List<LinkedOrganization>> linksOf(@PathParam("clientId") String clientId, @Context UriInfo uri) {
-        PublicUrls urls = PublicUrls.of(uri);
-        return links.of(clientId).map(linked -> linked.stream()
-                .map(l -> new LinkedOrganization(OrganizationViews.organization(l.organization(), urls), l.permissions()))
-                .toList());
     }
 
     static Long[] parseIds(String ids) {

@@ -13,6 +13,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.ziggurat.directory.identities.IdentitySignUps;
 import org.ziggurat.directory.identities.LinkedIdentities;
 import org.ziggurat.directory.identities.LinkedIdentityRepository;
 import org.ziggurat.platform.http.PathIds;
@@ -49,9 +50,11 @@ public class LinkedIdentitiesResource {
     }
 
     private final LinkedIdentities identities;
+    private final IdentitySignUps signUps;
 
-    LinkedIdentitiesResource(LinkedIdentities identities) {
+    LinkedIdentitiesResource(LinkedIdentities identities, IdentitySignUps signUps) {
         this.identities = identities;
+        this.signUps = signUps;
     }
 
     /** 200 with the person; 404 when the identity is linked to no one. */
@@ -70,8 +73,8 @@ public class LinkedIdentitiesResource {
     @POST
     @Path("/identity-sign-ups")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> signUp(LinkedIdentities.NewAccount account) {
-        return identities.signUp(account).map(outcome -> outcome.confirmationMailed()
+    public Uni<Response> signUp(IdentitySignUps.NewAccount account) {
+        return signUps.signUp(account).map(outcome -> outcome.confirmationMailed()
                 ? Response.status(202).entity(new NewAccountPerson(0, account.username(), false, true)).build()
                 : Response.status(201).entity(new NewAccountPerson(outcome.person().id(), outcome.person().username(),
                         outcome.person().emailVerified(), false)).build());
@@ -85,7 +88,7 @@ public class LinkedIdentitiesResource {
         if (token == null) {
             throw ProblemException.badRequest("A JSON body is required.");
         }
-        return identities.confirmSignUp(token.token()).map(row -> Response.status(201)
+        return signUps.confirmSignUp(token.token()).map(row -> Response.status(201)
                 .entity(new NewAccountPerson(row.id(), row.username(), row.emailVerified(), false)).build());
     }
 
