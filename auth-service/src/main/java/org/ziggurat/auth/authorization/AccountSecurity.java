@@ -44,12 +44,12 @@ public class AccountSecurity {
     private final GrantRepository grants;
 
     private final SecurityLogEntries securityLog;
-    private final org.ziggurat.auth.tokens.TokenRepository tokens;
+    private final org.ziggurat.auth.tokens.SignOutRepository signOuts;
 
     AccountSecurity(@RestClient DirectoryClient directory, Passkeys passkeys, LoginSessions sessions, GrantRepository grants,
-            SecurityLogEntries securityLog, org.ziggurat.auth.tokens.TokenRepository tokens) {
+            SecurityLogEntries securityLog, org.ziggurat.auth.tokens.SignOutRepository signOuts) {
         this.securityLog = securityLog;
-        this.tokens = tokens;
+        this.signOuts = signOuts;
         this.directory = directory;
         this.passkeys = passkeys;
         this.sessions = sessions;
@@ -155,7 +155,7 @@ public class AccountSecurity {
         return sudo(session, new Confirmation(current, null), clientAddress)
                 .chain(() -> directory.changePassword(session.personId(), new DirectoryClient.NewPassword(password, clientAddress)))
                 // Every other sign-in ends, pending ones (a password given, a code not yet) included.
-                .chain(() -> tokens.signOutOthersKeepingApplications(session.personId(), session.hash(), false))
+                .chain(() -> signOuts.signOutOthersKeepingApplications(session.personId(), session.hash(), false))
                 .invoke(revoked -> EVENTS.infof("event=password_changed person_id=%d tokens_revoked=%d", session.personId(),
                         revoked))
                 .replaceWithVoid();
@@ -166,7 +166,7 @@ public class AccountSecurity {
      * bound to them (none of them would be made now without the factor).
      */
     private Uni<Void> singleFactorSignInsEnded(LoginSessions.Session session) {
-        return tokens.signOutOthersKeepingApplications(session.personId(), session.hash(), true)
+        return signOuts.signOutOthersKeepingApplications(session.personId(), session.hash(), true)
                 .invoke(revoked -> EVENTS.infof("event=single_factor_sign_ins_ended person_id=%d tokens_revoked=%d",
                         session.personId(), revoked))
                 .replaceWithVoid();

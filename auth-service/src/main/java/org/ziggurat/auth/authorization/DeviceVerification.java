@@ -29,21 +29,21 @@ public class DeviceVerification {
     private final DeviceAuthorizationRepository devices;
     private final ApplicationRepository applications;
     private final ConsentRepository consents;
-    private final LoginSessions sessions;
+    private final UserCodeAttempts userCodes;
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final Registrants registrants;
     private final SecurityLogEntries securityLog;
 
     DeviceVerification(DeviceAuthorizationRepository devices, ApplicationRepository applications, ConsentRepository consents,
-            LoginSessions sessions, TokenCrypto crypto, AuthConfig config, Registrants registrants,
+            UserCodeAttempts userCodes, TokenCrypto crypto, AuthConfig config, Registrants registrants,
             SecurityLogEntries securityLog) {
         this.securityLog = securityLog;
         this.registrants = registrants;
         this.devices = devices;
         this.applications = applications;
         this.consents = consents;
-        this.sessions = sessions;
+        this.userCodes = userCodes;
         this.crypto = crypto;
         this.config = config;
     }
@@ -62,7 +62,7 @@ public class DeviceVerification {
 
     /** Until when the device form is locked for this session; null when it is not. */
     public Uni<Instant> lockedUntil(String sessionCookie) {
-        return sessions.userCodeLockedUntil(sessionCookie);
+        return userCodes.lockedUntil(sessionCookie);
     }
 
     /** Looks a typed code up for the form's POST, where a wrong one counts. */
@@ -77,7 +77,7 @@ public class DeviceVerification {
     }
 
     private Uni<Lookup> wrong(String sessionCookie, LoginSessions.Session session) {
-        return sessions.userCodeFailed(sessionCookie, config.userCodeAttempts(), config.userCodeLock()).map(lockedUntil -> {
+        return userCodes.failed(sessionCookie, config.userCodeAttempts(), config.userCodeLock()).map(lockedUntil -> {
             if (lockedUntil != null) {
                 EVENTS.warnf("event=user_code_attempts_exceeded person_id=%d locked_until=%s", session.personId(), lockedUntil);
             }

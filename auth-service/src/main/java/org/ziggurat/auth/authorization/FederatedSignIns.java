@@ -20,6 +20,8 @@ import java.util.Arrays;
  * have one and keep asking for it), or, for an identity no account uses, the person's choice: a new
  * account, or their account, which they sign in to before it is linked. An identity never joins
  * an account because an address matches. From the account page, a signed-in person links one.
+ * What the person does with an identity no account uses is {@link FederatedAccounts}' (the pages
+ * reach it through here).
  */
 @ApplicationScoped
 public class FederatedSignIns {
@@ -110,15 +112,17 @@ public class FederatedSignIns {
     private final DirectoryClient directory;
     private final LoginSessions sessions;
     private final PendingSignIns pending;
+    private final FederatedAccounts accounts;
     private final AuthConfig config;
 
     FederatedSignIns(FederationAttempts attempts, UpstreamProviders providers, @RestClient DirectoryClient directory,
-            LoginSessions sessions, PendingSignIns pending, AuthConfig config) {
+            LoginSessions sessions, PendingSignIns pending, FederatedAccounts accounts, AuthConfig config) {
         this.attempts = attempts;
         this.providers = providers;
         this.directory = directory;
         this.sessions = sessions;
         this.pending = pending;
+        this.accounts = accounts;
         this.config = config;
     }
 
@@ -179,11 +183,11 @@ public class FederatedSignIns {
             // The session that asked ended (or another one is in this browser now): link nothing.
             return Uni.createFrom().failure(new AttemptGone());
         }
-        return linkTo(session.personId(), identity, clientAddress).map(added -> new Linked(added, taken.back()));
+        return accounts.linkTo(session.personId(), identity, clientAddress).map(added -> new Linked(added, taken.back()));
     }
 
     private Uni<Outcome> signIn(UpstreamIdentity identity, FederationAttempts.Return back) {
-        return directory.identitySignIn(toDirectory(identity)).chain(holder -> {
+        return directory.identitySignIn(FederatedAccounts.toDirectory(identity)).chain(holder -> {
             if (holder.secondFactorDue()) {
                 return pending.create(holder.personId(), holder.username(), identity.amr(), identity.assurance()).map(value -> {
                     EVENTS.infof("event=upstream_passed provider=%s client_id=%s person_id=%d second_factor=due",
@@ -208,72 +212,26 @@ public class FederatedSignIns {
 
     /** The identity a browser's value holds; {@link AttemptGone} when none. */
     public Uni<FederationAttempts.Held> held(String value) {
-        return attempts.held(value).onItem().ifNull().failWith(AttemptGone::new);
+        return accounts.held(value);
     }
 
     /** The provider of a held identity (null when the operator removed it since). */
     public Upstream provider(FederationAttempts.Held held) {
-        return providers.find(held.identity().provider());
+        return accounts.provider(held);
     }
 
-    /**
-     * A new account with the held identity, signed in ({@link SignedIn}) when the provider verified
-     * its address; with any other address a link goes to it ({@link ConfirmationMailed}) and the
-     * account is made only when it is used (nobody is signed in now). {@link NewAccountsClosed}; the
-     * directory's {@code Conflict} (a name, address or the identity taken), {@code Invalid} (naming
-     * fields) and {@code PasswordThrottled} (too many links to the address).
-     */
+    /** A new account with the held identity: {@link FederatedAccounts#createAccount}. */
     public Uni<NewAccount> createAccount(String heldValue, String username, String displayName, String email) {
-        return held(heldValue).chain(held -> {
-            Upstream provider = provider(held);
-            if (provider == null) {
-                return Uni.createFrom().failure(new AttemptGone());
-            }
-            if (!provider.newAccounts()) {
-                return Uni.createFrom().failure(new NewAccountsClosed());
-            }
-            UpstreamIdentity identity = held.identity();
-            return directory.identitySignUp(new DirectoryClient.NewAccount(username, displayName, email, toDirectory(identity)))
-                    .chain(person -> person.confirmationMailed()
-                            ? attempts.release(heldValue).invoke(() -> EVENTS.infof("event=account_confirmation_mailed "
-                                    + "method=upstream provider=%s client_id=%s", identity.provider(),
-                                    LogValues.escaped(held.back().clientId())))
-                                    .replaceWith((NewAccount) new ConfirmationMailed(email, username, held.back()))
-                            : sessions.create(person.id(), person.username(), identity.amr(), false, identity.assurance())
-                                    .call(() -> attempts.release(heldValue))
-                                    .invoke(created -> EVENTS.infof("event=account_created method=upstream provider=%s "
-                                            + "client_id=%s person_id=%d", identity.provider(), held.back().clientId(), person.id()))
-                                    .map(created -> (NewAccount) new SignedIn(created, held.back())));
-        });
+        return accounts.createAccount(heldValue, username, displayName, email);
     }
 
     /** Links the held identity to the signed-in person, who chose to; where they go then. */
     public Uni<FederationAttempts.Return> linkHeld(String heldValue, LoginSessions.Session session, String clientAddress) {
-        return held(heldValue).chain(held -> linkTo(session.personId(), held.identity(), clientAddress)
-                .call(() -> attempts.release(heldValue))
-                .replaceWith(held.back()));
+        return accounts.linkHeld(heldValue, session, clientAddress);
     }
 
-    private Uni<Boolean> linkTo(long personId, UpstreamIdentity identity, String clientAddress) {
-        return directory.linkIdentity(personId, new DirectoryClient.IdentityLink(toDirectory(identity), clientAddress))
-                .map(response -> response.getStatus() == 201)
-                .invoke(added -> EVENTS.infof("event=identity_linked provider=%s person_id=%d new=%s", identity.provider(),
-                        personId, added))
-                .onFailure(DirectoryClient.Conflict.class).transform(e -> new LinkedElsewhere());
-    }
-
-    /**
-     * The account a mailed link makes (its address confirmed, the identity linked); nobody is signed
-     * in: the person signs in through the provider then. {@code LinkGone} for a link that is no
-     * good, {@code Conflict} when the name, address or identity was taken meanwhile.
-     */
+    /** The account a mailed link makes: {@link FederatedAccounts#confirmAccount}. */
     public Uni<DirectoryClient.NewAccountPerson> confirmAccount(String token) {
-        return directory.confirmIdentitySignUp(new DirectoryClient.SignUpToken(token))
-                .invoke(person -> EVENTS.infof("event=account_created method=upstream_confirmed person_id=%d", person.id()));
-    }
-
-    private static DirectoryClient.UpstreamIdentity toDirectory(UpstreamIdentity identity) {
-        return new DirectoryClient.UpstreamIdentity(identity.provider(), identity.subject(), identity.label(), identity.email(),
-                identity.emailVerified(), identity.assurance(), identity.orcid(), identity.issuer());
+        return accounts.confirmAccount(token);
     }
 }

@@ -4,7 +4,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
-import org.ziggurat.auth.tokens.TokenRepository;
+import org.ziggurat.auth.tokens.SignOutRepository;
 import org.ziggurat.directory.client.DirectoryClient;
 
 import java.time.Duration;
@@ -21,11 +21,11 @@ public class PasswordRecovery {
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
     private final DirectoryClient directory;
-    private final TokenRepository tokens;
+    private final SignOutRepository signOuts;
 
-    PasswordRecovery(@RestClient DirectoryClient directory, TokenRepository tokens) {
+    PasswordRecovery(@RestClient DirectoryClient directory, SignOutRepository signOuts) {
         this.directory = directory;
-        this.tokens = tokens;
+        this.signOuts = signOuts;
     }
 
     /** Asks for a link; {@link DirectoryClient.PasswordThrottled} when the address asked too often. */
@@ -41,7 +41,7 @@ public class PasswordRecovery {
      */
     public Uni<DirectoryClient.RecoveredPerson> reset(String token, String password, String clientAddress) {
         return directory.resetPassword(new DirectoryClient.PasswordReset(token, password, clientAddress))
-                .call(person -> tokens.signOutEverywhere(person.id())
+                .call(person -> signOuts.signOutEverywhere(person.id())
                         .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2)).atMost(5)
                         .invoke(revoked -> EVENTS.infof("event=password_reset person_id=%d revoked_tokens=%d", person.id(),
                                 revoked)));

@@ -16,6 +16,7 @@ import org.ziggurat.auth.tokens.ResourceServers;
 import org.ziggurat.auth.tokens.TokenRequest;
 import org.ziggurat.auth.tokens.TokenRow;
 import org.ziggurat.auth.oauth.OAuthError;
+import org.ziggurat.auth.tokens.RefreshRotationRepository;
 import org.ziggurat.auth.tokens.TokenRepository;
 import org.ziggurat.auth.tokens.TokenRules;
 
@@ -29,7 +30,7 @@ import java.util.Set;
 import static org.ziggurat.auth.tokens.TokenIssuer.clientIdOf;
 
 /**
- * refresh_token (RFC 6749 §6): rotation on every use, in one statement (TokenRepository#rotate). A
+ * refresh_token (RFC 6749 §6): rotation on every use, in one statement (RefreshRotationRepository#rotate). A
  * refresh token presented after it was rotated is taken as stolen: its whole family is revoked
  * (RFC 9700 §4.14.2). A refusal for another client or for wider scopes leaves it unused. Without
  * a client: a refresh token of the client-less password grant; a client's own needs that client.
@@ -40,15 +41,17 @@ public class RefreshTokenGrant implements TokenGrant {
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.auth.security");
 
     private final TokenRepository tokens;
+    private final RefreshRotationRepository rotations;
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final TokenIssuer issuer;
     private final ResourceServers resources;
 
-    RefreshTokenGrant(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, TokenIssuer issuer,
-            ResourceServers resources) {
+    RefreshTokenGrant(TokenRepository tokens, RefreshRotationRepository rotations, TokenCrypto crypto, AuthConfig config,
+            TokenIssuer issuer, ResourceServers resources) {
         this.resources = resources;
         this.tokens = tokens;
+        this.rotations = rotations;
         this.crypto = crypto;
         this.config = config;
         this.issuer = issuer;
@@ -82,11 +85,11 @@ public class RefreshTokenGrant implements TokenGrant {
         String access = crypto.newAccessToken();
         String refresh = crypto.newRefreshToken();
         Instant now = Instant.now();
-        TokenRepository.Rotation rotation = new TokenRepository.Rotation(hash, clientOrNull == null ? null : clientOrNull.id(),
+        RefreshRotationRepository.Rotation rotation = new RefreshRotationRepository.Rotation(hash, clientOrNull == null ? null : clientOrNull.id(),
                 requested.isEmpty() ? null : List.copyOf(requested), crypto.hash(access), crypto.encrypt(access),
                 OffsetDateTime.ofInstant(now.plus(config.accessTokenLifetime()), ZoneOffset.UTC), crypto.hash(refresh),
                 OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC));
-        return tokens.rotate(rotation)
+        return rotations.rotate(rotation)
                 .chain(rotated -> rotated == null ? tokens.byHash(hash).chain(row -> row != null
                                 && (row.audience() != null || row.jkt() != null)
                                 // A grant with resources or a key: its refresh is known in full only after reading it.
@@ -130,7 +133,7 @@ public class RefreshTokenGrant implements TokenGrant {
                 clientOrNull == null ? null : clientOrNull.clientId(), row.personId(), accessScopes, audience, now, expires,
                 row.authTime(), row.amr(), request.jkt(), null));
         String refresh = crypto.newRefreshToken();
-        return value.chain(access -> tokens.rotateBound(new TokenRepository.BoundRotation(hash, clientId,
+        return value.chain(access -> rotations.rotateBound(new RefreshRotationRepository.BoundRotation(hash, clientId,
                         Scopes.granted(narrowed), accessScopes, crypto.hash(access), crypto.encrypt(access),
                         OffsetDateTime.ofInstant(expires, ZoneOffset.UTC), crypto.hash(refresh),
                         OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC), audience,

@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.clients.ApplicationRepository;
-import org.ziggurat.auth.tokens.TokenRepository;
+import org.ziggurat.auth.tokens.SignOutRepository;
 import org.ziggurat.platform.people.PersonErasure;
 import org.ziggurat.platform.rest.people.HeldPersonData;
 import org.ziggurat.platform.token.Callers;
@@ -24,13 +24,13 @@ public class AuthPersonData implements HeldPersonData {
 
     private final Callers callers;
     private final PersonDataRepository repository;
-    private final TokenRepository tokens;
+    private final SignOutRepository signOuts;
     private final ApplicationRepository applications;
 
-    AuthPersonData(Callers callers, PersonDataRepository repository, TokenRepository tokens, ApplicationRepository applications) {
+    AuthPersonData(Callers callers, PersonDataRepository repository, SignOutRepository signOuts, ApplicationRepository applications) {
         this.callers = callers;
         this.repository = repository;
-        this.tokens = tokens;
+        this.signOuts = signOuts;
         this.applications = applications;
     }
 
@@ -46,14 +46,14 @@ public class AuthPersonData implements HeldPersonData {
 
     /** After a password changed through the API: every sign-in ends, and the client-less password grant's tokens. */
     public Uni<Void> signOut(long personId) {
-        return PersonErasure.directoryOnly(callers).chain(service -> tokens.signOutKeepingApplications(personId))
+        return PersonErasure.directoryOnly(callers).chain(service -> signOuts.signOutKeepingApplications(personId))
                 .invoke(revoked -> EVENTS.infof("event=signed_out_everywhere person_id=%d revoked_tokens=%d", personId, revoked))
                 .replaceWithVoid();
     }
 
     /** Also for the account page, at once, before the directory's erasure reaches every replica. */
     public Uni<Void> erased(long personId) {
-        return tokens.signOutEverywhere(personId)
+        return signOuts.signOutEverywhere(personId)
                 .chain(revoked -> applications.listOwnedBy(personId)
                         .chain(owned -> Multi.createFrom().iterable(owned).onItem()
                                 .transformToUniAndConcatenate(app -> applications.delete(app.id(), personId)).collect().asList())
