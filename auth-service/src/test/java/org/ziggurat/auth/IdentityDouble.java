@@ -35,7 +35,7 @@ public final class IdentityDouble {
     /** People who turned the second factor after a provider off. */
     static final Set<Long> NO_FACTOR_AFTER_UPSTREAM = ConcurrentHashMap.newKeySet();
     /** New accounts waiting for their address: the mailed link's token to the sign-up's body. */
-    static final Map<String, JsonObject> PENDING = new ConcurrentHashMap<>();
+    public static final Map<String, JsonObject> PENDING = new ConcurrentHashMap<>();
     private static final AtomicLong IDS = new AtomicLong(600);
     private static final AtomicLong LINK_IDS = new AtomicLong(1);
 
@@ -66,7 +66,7 @@ public final class IdentityDouble {
 
     static boolean handles(String path) {
         return path.equals("/internal/identity-sign-ins") || path.equals("/internal/identity-sign-ups")
-                || path.equals("/internal/identity-sign-up-confirmations")
+                || path.equals("/internal/identity-sign-up-confirmations") || path.equals("/internal/identity-sign-up-lookups")
                 || path.matches("/internal/people/\\d+/identities(/\\d+)?") || path.matches("/internal/people/\\d+/upstream-settings");
     }
 
@@ -99,6 +99,16 @@ public final class IdentityDouble {
                     .put("second_factor_due", factor && !NO_FACTOR_AFTER_UPSTREAM.contains(link.personId())));
         } else if (path.equals("/internal/identity-sign-ups") && method.equals("POST")) {
             signUp(request, body);
+        } else if (path.equals("/internal/identity-sign-up-lookups") && method.equals("POST")) {
+            JsonObject pending = body == null || body.getString("token") == null ? null : PENDING.get(body.getString("token"));
+            if (pending == null) {
+                json(request, 410, new JsonObject().put("status", 410));
+                return;
+            }
+            JsonObject identity = pending.getJsonObject("identity");
+            json(request, 200, new JsonObject().put("username", pending.getString("username"))
+                    .put("email", pending.getString("email")).put("provider", identity.getString("provider"))
+                    .put("issuer", identity.getString("issuer")));
         } else if (path.equals("/internal/identity-sign-up-confirmations") && method.equals("POST")) {
             JsonObject pending = body == null || body.getString("token") == null ? null : PENDING.remove(body.getString("token"));
             if (pending == null) {
@@ -192,7 +202,16 @@ public final class IdentityDouble {
             make(request, body, true);
             return;
         }
-        if (taken(request, body)) {
+        // As the real one: an account's address is answered as a free one (its owner is mailed instead);
+        // a taken name or identity is 409.
+        boolean addressTaken = addressTaken(email);
+        if (taken(request, addressTaken ? body.copy().put("email", "free-" + java.util.UUID.randomUUID() + "@double.example")
+                : body)) {
+            return;
+        }
+        if (addressTaken) {
+            json(request, 202, new JsonObject().put("id", 0).put("username", username).put("email_verified", false)
+                    .put("confirmation_mailed", true));
             return;
         }
         // Another address than the verified one: nothing is made until the mailed link is used.

@@ -102,8 +102,36 @@ public class FederatedAccounts {
      * good, {@code Conflict} when the name, address or identity was taken meanwhile.
      */
     public Uni<DirectoryClient.NewAccountPerson> confirmAccount(String token) {
-        return directory.confirmIdentitySignUp(new DirectoryClient.SignUpToken(token))
+        return pendingAccount(token).chain(pending -> directory.confirmIdentitySignUp(new DirectoryClient.SignUpToken(token)))
                 .invoke(person -> EVENTS.infof("event=account_created method=upstream_confirmed person_id=%d", person.id()));
+    }
+
+    /** What a mailed link would make, with the provider's name; the provider gone or changed is {@link ProviderChanged}. */
+    public record PendingAccount(String username, String email, String providerName) {
+    }
+
+    /**
+     * What a mailed link would make, while the provider that vouched for its identity is still the
+     * one configured under its id (its issuer the same): a provider removed or replaced since the
+     * sign-up links nobody ({@link ProviderChanged}). {@link DirectoryClient.LinkGone} for a link that is no good.
+     */
+    public Uni<PendingAccount> pendingAccount(String token) {
+        return directory.pendingIdentitySignUp(new DirectoryClient.SignUpToken(token)).map(pending -> {
+            Upstream provider = providers.find(pending.provider());
+            if (provider == null || (pending.issuer() != null && !pending.issuer().isEmpty()
+                    && !pending.issuer().equals(provider.issuer()))) {
+                EVENTS.infof("event=account_refused reason=provider_changed provider=%s", pending.provider());
+                throw new ProviderChanged();
+            }
+            return new PendingAccount(pending.username(), pending.email(), provider.displayName());
+        });
+    }
+
+    /** The provider a pending sign-up was made with is gone, or is another issuer now. */
+    public static final class ProviderChanged extends RuntimeException {
+        ProviderChanged() {
+            super("provider changed", null, false, false);
+        }
     }
 
     static DirectoryClient.UpstreamIdentity toDirectory(UpstreamIdentity identity) {

@@ -230,6 +230,11 @@ public class FederatedSignIns {
         return accounts.linkHeld(heldValue, session, clientAddress);
     }
 
+    /** What a mailed link would make: {@link FederatedAccounts#pendingAccount}. */
+    public Uni<FederatedAccounts.PendingAccount> pendingAccount(String token) {
+        return accounts.pendingAccount(token);
+    }
+
     /** The account a mailed link makes: {@link FederatedAccounts#confirmAccount}. */
     public Uni<DirectoryClient.NewAccountPerson> confirmAccount(String token) {
         return accounts.confirmAccount(token);

@@ -23,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.auth.authorization.AccountSecurity;
 import org.ziggurat.auth.authorization.AuthorizationRequest;
 import org.ziggurat.auth.authorization.AuthorizationRequests;
+import org.ziggurat.auth.authorization.FederatedAccounts;
 import org.ziggurat.auth.authorization.FederatedSignIns;
 import org.ziggurat.auth.authorization.FederationAttempts;
 import org.ziggurat.auth.authorization.LoginSessions;
@@ -137,12 +138,35 @@ public class FederationResource {
     + "to it opens this page: a Confirm button; nothing changes on a GET (mail scanners follow links).")
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "410", description = "A link without a token.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "410", description = "A link that is no good, or whose provider is gone or changed since.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "503", description = "The directory cannot be asked for a moment.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @GET
     @Path("/confirmation")
-    public Response showConfirmation(@QueryParam("token") String token, @Context UriInfo uri) {
-        boolean none = token == null || token.isBlank();
-        return pages.confirmation(none ? 410 : 200, none ? "gone" : "confirm", null, null, null, none ? null : token, null, uri);
+    public Uni<Response> showConfirmation(@QueryParam("token") String token, @Context UriInfo uri) {
+        if (token == null || token.isBlank()) {
+            return Uni.createFrom().item(pages.confirmation(410, "gone", null, null, null, null, null, uri));
+        }
+        // What the link makes, read and shown: the person sees which account and provider they confirm.
+        return federated.pendingAccount(token)
+                .map(pending -> pages.confirmation(200, "confirm", pending.providerName(), pending.email(), pending.username(),
+                        token, null, uri))
+                .onFailure().recoverWithItem(e -> confirmationRefused(e, uri));
+    }
+
+    private Response confirmationRefused(Throwable e, UriInfo uri) {
+        if (e instanceof DirectoryClient.LinkGone) {
+            return pages.confirmation(410, "gone", null, null, null, null, null, uri);
+        }
+        if (e instanceof FederatedAccounts.ProviderChanged) {
+            return pages.confirmation(410, "provider", null, null, null, null, null, uri);
+        }
+        if (e instanceof DirectoryClient.Conflict conflict) {
+            return pages.confirmation(409, "taken", null, null, null, null, FederationPages.taken(conflict), uri);
+        }
+        if (FailureKinds.dependencyUnavailable(e)) {
+            return pages.error(503, "Accounts cannot be made for a moment. Open the link again in a minute.", null, uri);
+        }
+        throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
     }
 
     @Operation(operationId = "confirmFederatedAccount", summary = "Make an account whose address a mailed link proves (the page's form)",
@@ -169,12 +193,7 @@ public class FederationResource {
             }
             return federated.confirmAccount(token)
                     .map(person -> pages.confirmation(201, "done", null, null, person.username(), null, null, uri))
-                    .onFailure(DirectoryClient.LinkGone.class).recoverWithItem(() -> pages.confirmation(410, "gone", null, null,
-                            null, null, null, uri))
-                    .onFailure(DirectoryClient.Conflict.class).recoverWithItem(e -> pages.confirmation(409, "taken", null, null,
-                            null, null, FederationPages.taken((DirectoryClient.Conflict) e), uri))
-                    .onFailure(FailureKinds::dependencyUnavailable).recoverWithItem(() -> pages.error(503,
-                            "Accounts cannot be made for a moment. Go back and press Confirm again in a minute.", null, uri));
+                    .onFailure().recoverWithItem(e -> confirmationRefused(e, uri));
         });
     }
 }

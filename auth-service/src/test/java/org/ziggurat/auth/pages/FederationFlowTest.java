@@ -138,6 +138,8 @@ class FederationFlowTest {
         Response page = mailbox.get("/account/federation/confirmation?token=" + token);
         assertEquals(200, page.statusCode(), page.asString());
         assertTrue(page.asString().contains("id=\"confirm\""), page.asString());
+        // It says what the link makes: the account, its address, the provider.
+        assertTrue(page.asString().contains("id=\"confirmation_details\"") && page.asString().contains(email), page.asString());
         assertFalse(org.ziggurat.auth.IdentityDouble.addressTaken(email), "a GET makes nothing");
         Response made = mailbox.post("/account/federation/confirmation", hiddenFields(page.asString()));
         assertEquals(201, made.statusCode(), made.asString());
@@ -472,6 +474,15 @@ class FederationFlowTest {
                 "username", "unverified-octo", "email", "unverified-octo@octo.example");
         assertEquals(200, fromGitHub.statusCode(), fromGitHub.asString());
         assertFalse(org.ziggurat.auth.IdentityDouble.addressTaken("unverified-octo@octo.example"));
+        // An account's address typed there is answered as a free one is (the page tells nobody it has an
+        // account); nothing waits for it.
+        AuthorizeFlowTest.Browser prober = new AuthorizeFlowTest.Browser();
+        signInThrough(prober, "github", "unverified-prober");
+        Response probed = press(prober, prober.get("/account/federation/identity").asString(), "create_account",
+                "username", "unverified-prober", "email", "bob@example.org");
+        assertEquals(fromGitHub.statusCode(), probed.statusCode(), probed.asString());
+        assertTrue(probed.asString().contains("id=\"confirmation_mailed\""), probed.asString());
+        assertEquals(null, org.ziggurat.auth.IdentityDouble.confirmationToken("bob@example.org"));
 
         // The address's owner follows the link (it was theirs to confirm): only then is the account made.
         confirmByMail("pre-victim@victim.example");
@@ -484,6 +495,16 @@ class FederationFlowTest {
         AuthorizeFlowTest.Browser mailbox = new AuthorizeFlowTest.Browser();
         assertEquals(410, mailbox.post("/account/federation/confirmation", Map.of("token", "zet_no-such-link")).statusCode());
         assertEquals(410, mailbox.get("/account/federation/confirmation").statusCode());
+        assertEquals(410, mailbox.get("/account/federation/confirmation?token=zet_no-such-link").statusCode());
+        // A link whose provider is gone (or is another issuer now) makes nothing.
+        org.ziggurat.auth.IdentityDouble.PENDING.put("zet_gone-provider", new io.vertx.core.json.JsonObject()
+                .put("username", "orphan").put("email", "orphan@victim.example").put("identity", new io.vertx.core.json.JsonObject()
+                        .put("provider", "removed-provider").put("subject", "s").put("issuer", "https://removed.example")));
+        Response gone = mailbox.get("/account/federation/confirmation?token=zet_gone-provider");
+        assertEquals(410, gone.statusCode());
+        assertTrue(gone.asString().contains("id=\"provider_changed\""), gone.asString());
+        assertEquals(410, mailbox.post("/account/federation/confirmation", Map.of("token", "zet_gone-provider")).statusCode());
+        assertFalse(org.ziggurat.auth.IdentityDouble.addressTaken("orphan@victim.example"));
     }
 
     @Test

@@ -65,6 +65,17 @@ public interface LinkedIdentitiesApi extends DirectoryFailures {
     record SignUpToken(String token) {
     }
 
+    /** What a mailed link would make: the account's name and address, and the identity's provider and issuer. */
+    @RegisterForReflection
+    record PendingIdentitySignUp(String username, String email, String provider, String issuer) {
+    }
+
+    /** What a mailed link would make, before anything is; {@link LinkGone} for a link that is no good. */
+    @POST
+    @Path("/identity-sign-up-lookups")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<PendingIdentitySignUp> pendingIdentitySignUp(SignUpToken token);
+
     /** The account a mailed link makes; {@link LinkGone} for a link that is no good; {@link Conflict} when taken meanwhile. */
     @POST
     @Path("/identity-sign-up-confirmations")

@@ -55,11 +55,13 @@ public class IdentitySignUpRepository {
                 .put("subject", u.subject()).put("display_name", u.displayName()).put("email", u.email())
                 .put("email_verified", u.emailVerified()).put("assurance", u.assurance()).put("orcid", u.orcid())
                 .put("issuer", u.issuer());
-        // The lock first, the count in a statement of its own: its snapshot sees what the lock's holder wrote.
-        return pool.withTransaction(conn -> conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtext('identity sign-up ' "
-                        + "|| lower($1)))").execute(Tuple.of(pending.email()))
-                .chain(() -> conn.preparedQuery("SELECT count(*) AS sent FROM identity_sign_up WHERE lower(email) = lower($1) "
-                        + "AND created_at > now() - interval '1 hour'").execute(Tuple.of(pending.email())))
+        // The locks first, the counts in a statement of its own: its snapshot sees what the locks' holders wrote.
+        // Per address (its owner is not flooded), and per identity at the provider (one identity mails few addresses).
+        return pool.withTransaction(conn -> locked(conn, pending.email(), u)
+                .chain(() -> conn.preparedQuery("SELECT greatest((SELECT count(*) FROM identity_sign_up WHERE lower(email) = "
+                        + "lower($1) AND created_at > now() - interval '1 hour'), (SELECT count(*) FROM identity_sign_up WHERE "
+                        + "identity->>'provider' = $2 AND identity->>'subject' = $3 AND created_at > now() - interval '1 hour'))"
+                        + " AS sent").execute(Tuple.of(pending.email(), u.provider(), u.subject())))
                 .chain(rows -> rows.iterator().next().getLong("sent") >= perHour ? Uni.createFrom().item(false)
                         : conn.preparedQuery("INSERT INTO identity_sign_up (token_hash, username, display_name, email, identity, "
                                         + "expires_at) VALUES ($1, $2, $3, $4, $5, now() + interval '24 hours')")
@@ -69,6 +71,30 @@ public class IdentitySignUpRepository {
                                                 + "VALUES (NULL, 'identity_sign_up', $1, $2, $3)")
                                         .execute(Tuple.of(pending.email(), subject, body)))
                                 .replaceWith(true)));
+    }
+
+    private static Uni<Void> locked(SqlConnection conn, String email, Upstream upstream) {
+        return conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtext('identity sign-up ' || lower($1))), "
+                        + "pg_advisory_xact_lock(hashtext('identity sign-up by ' || $2 || ' ' || $3))")
+                .execute(Tuple.of(email, upstream.provider(), upstream.subject())).replaceWithVoid();
+    }
+
+    /**
+     * Mails an account's address that a new account through a provider asked for it (nothing is
+     * made), within the same limits as {@link #holdSignUp}: false past them, as for a free address,
+     * so that the answer tells nobody whether the address has an account.
+     */
+    public Uni<Boolean> noticeTakenAddress(String email, Upstream upstream, String subject, String body, int perHour) {
+        return pool.withTransaction(conn -> locked(conn, email, upstream)
+                .chain(() -> conn.preparedQuery("SELECT greatest((SELECT count(*) FROM mail_outbox WHERE kind = "
+                        + "'identity_sign_up_taken' AND lower(recipient) = lower($1) AND created_at > now() - interval '1 hour'), "
+                        + "(SELECT count(*) FROM identity_sign_up WHERE identity->>'provider' = $2 AND identity->>'subject' = $3 "
+                        + "AND created_at > now() - interval '1 hour')) AS sent").execute(Tuple.of(email, upstream.provider(),
+                        upstream.subject())))
+                .chain(rows -> rows.iterator().next().getLong("sent") >= perHour ? Uni.createFrom().item(false)
+                        : conn.preparedQuery("INSERT INTO mail_outbox (person_id, kind, recipient, subject, body) "
+                                        + "SELECT id, 'identity_sign_up_taken', email, $2, $3 FROM person WHERE lower(email) = lower($1)")
+                                .execute(Tuple.of(email, subject, body)).replaceWith(true)));
     }
 
     /** The sign-up a live, unused token holds; null when none. */

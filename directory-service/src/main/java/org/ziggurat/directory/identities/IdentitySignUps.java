@@ -82,24 +82,48 @@ public class IdentitySignUps {
             if (taken.name()) {
                 return Uni.createFrom().failure(ProblemException.conflict("This name is taken."));
             }
-            if (taken.address()) {
-                return Uni.createFrom().failure(ProblemException.conflict("An account with this email address exists already."));
-            }
             if (taken.identity()) {
                 return Uni.createFrom().failure(ProblemException.conflict("This identity is linked to another account already."));
             }
+            if (taken.address()) {
+                // Answered as for a free address (a link went there): the answer tells nobody which
+                // addresses have accounts. Its owner is told, and may link the provider from their account.
+                var notice = mails.identitySignUpTaken(email, upstream.provider());
+                return signUps.noticeTakenAddress(email, upstream, notice.subject(), notice.body(), MAILS_PER_ADDRESS)
+                        .map(IdentitySignUps::mailedOrTooMany);
+            }
             String token = EmailTokens.newToken();
-            var mail = mails.identitySignUp(account.username(), email, upstream.provider(), upstream.displayName(), token);
+            var mail = mails.identitySignUp(account.username(), email, upstream.provider(), token);
             return signUps.holdSignUp(EmailTokens.hash(token), pending, mail.subject(), mail.body(), MAILS_PER_ADDRESS)
                     .map(held -> {
-                        if (!held) {
-                            throw new ProblemException(429, "Too Many Requests", "This address received as many links to "
-                                    + "make an account as it may in an hour. Try again later.");
-                        }
                         LOG.infof("sign-up through a provider waits for its address: provider=%s", upstream.provider());
-                        return new SignUp(null, true);
+                        return mailedOrTooMany(held);
                     });
         });
+    }
+
+    private static SignUp mailedOrTooMany(boolean mailed) {
+        if (!mailed) {
+            throw new ProblemException(429, "Too Many Requests", "This address, or this identity at the provider, was sent "
+                    + "as many links to make an account as it may in an hour. Try again later.");
+        }
+        return new SignUp(null, true);
+    }
+
+    /** What a mailed link would make: the account's name and address, and the identity's provider and issuer. */
+    @RegisterForReflection
+    public record Pending(String username, String email, String provider, String issuer) {
+    }
+
+    /** What the link's token holds, to show before anything is made; 410 when the link is no good. */
+    public Uni<Pending> pending(String token) {
+        Uni<Pending> gone = Uni.createFrom().failure(() -> new ProblemException(410, "Link Gone",
+                "This link was used already, has expired (links work for 24 hours), or is not one of ours."));
+        if (!EmailTokens.wellFormed(token)) {
+            return callers.service().chain(service -> gone);
+        }
+        return callers.service().chain(service -> signUps.pendingSignUp(EmailTokens.hash(token))).chain(p -> p == null ? gone
+                : Uni.createFrom().item(new Pending(p.username(), p.email(), p.upstream().provider(), p.upstream().issuer())));
     }
 
     /**

@@ -67,8 +67,10 @@ public class LinkedIdentitiesResource {
 
     /**
      * 201 with the new person (the provider verified its address); 202 when a link went to an
-     * address the provider did not verify, and nothing is made until it is used; 409 when the
-     * username, address or identity is taken; 422 for bad fields; 429 past the address's links.
+     * address the provider did not verify, and nothing is made until it is used (also when the
+     * address is an account's: its owner is told instead, and the answer says nothing of it); 409
+     * when the username or identity is taken; 422 for bad fields; 429 past the address's or the
+     * identity's links.
      */
     @POST
     @Path("/identity-sign-ups")
@@ -78,6 +80,17 @@ public class LinkedIdentitiesResource {
                 ? Response.status(202).entity(new NewAccountPerson(0, account.username(), false, true)).build()
                 : Response.status(201).entity(new NewAccountPerson(outcome.person().id(), outcome.person().username(),
                         outcome.person().emailVerified(), false)).build());
+    }
+
+    /** What a mailed link would make (the page shows it before anything is made); 410 for a link that is no good. */
+    @POST
+    @Path("/identity-sign-up-lookups")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<IdentitySignUps.Pending> pendingSignUp(SignUpToken token) {
+        if (token == null) {
+            throw ProblemException.badRequest("A JSON body is required.");
+        }
+        return signUps.pending(token.token());
     }
 
     /** 201 with the person the mailed link makes (its address confirmed); 410 for a link that is no good; 409 when taken meanwhile. */

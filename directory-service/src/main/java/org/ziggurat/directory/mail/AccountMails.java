@@ -76,17 +76,32 @@ public class AccountMails {
 
     /**
      * To the address a new account through a provider gave, which that provider did not verify:
-     * nothing is made until the link is used. {@code label}: the provider's name for the person.
+     * nothing is made until the link is used. It names the provider (the operators' name for it) and
+     * the username asked for, never words the provider or its user chose.
      */
-    public SecurityNotices.Notice identitySignUp(String username, String address, String provider, String label, String token) {
-        String who = label == null ? "" : " as " + label.replaceAll("[\\r\\n]", " ");
+    public SecurityNotices.Notice identitySignUp(String username, String address, String provider, String token) {
         return new SecurityNotices.Notice("Confirm your e-mail address to make your account",
                 "Hello,\n\n"
-                        + "Someone who signed in with " + provider + who + " asked to make the account " + username
+                        + "Someone who signed in with " + provider + " asked to make the account " + username
                         + " with this address (" + address + "). If it was you, open this link and press Confirm: the "
                         + "account is made then, and you sign in with " + provider + ".\n\n"
                         + identitySignUpLink(token) + "\n\n"
                         + "The link works once, for 24 hours. If it was not you, ignore this mail: no account is made, "
                         + "and this address stays free.\n");
+    }
+
+    /**
+     * To an account's address that a new account through a provider asked for: nothing is made (the
+     * address is this account's), and the page said the same as for a free address, so that it tells
+     * nobody which addresses have accounts here.
+     */
+    public SecurityNotices.Notice identitySignUpTaken(String address, String provider) {
+        return new SecurityNotices.Notice("Someone asked for a new account with your address",
+                "Hello,\n\n"
+                        + "Someone who signed in with " + provider + " asked to make a new account with this address ("
+                        + address + "), which is your account's already. Nothing was made.\n\n"
+                        + "If it was you and you want to sign in with " + provider + ", sign in to your account here and "
+                        + "link it on your account page (" + settings.accountUrl() + "). If it was not you, ignore this "
+                        + "mail.\n");
     }
 }

@@ -277,8 +277,23 @@ class LinkedIdentitiesTest {
                 .post("/people").then().statusCode(201);
         assertEquals(1, countText("SELECT count(*) FROM person WHERE lower(email) = lower($1) AND username = '" + victim + "'",
                 address));
+        // What the attacker's link would make can be read before anything is (the page shows it), and a
+        // link that is no good is 410.
+        String attackersLink = signUpToken(address);
+        asService("auth-service").contentType("application/json").body(Map.of("token", attackersLink))
+                .post("/internal/identity-sign-up-lookups").then().statusCode(200).body("email", equalTo(address))
+                .body("provider", equalTo("institution"));
+        asService("auth-service").contentType("application/json").body(Map.of("token", "not-a-token"))
+                .post("/internal/identity-sign-up-lookups").then().statusCode(410);
         // The attacker's link, used later, makes nothing: the address is an account's now.
-        confirm(signUpToken(address)).statusCode(409);
+        confirm(attackersLink).statusCode(409);
+        // Asked again for the account's address, the answer is as for a free one (it tells nobody the address
+        // has an account); nothing is held, and the owner is told instead.
+        newAccount(uniqueName("fed"), address, identity("institution", uniqueName("attacker"), null, false)).statusCode(202)
+                .body("confirmation_mailed", is(true));
+        assertEquals(1, countText("SELECT count(*) FROM identity_sign_up WHERE lower(email) = lower($1)", address));
+        assertEquals(1, countText("SELECT count(*) FROM mail_outbox WHERE kind = 'identity_sign_up_taken' "
+                + "AND lower(recipient) = lower($1)", address));
         signIn(identity("institution", subject, null, false)).statusCode(404);
         // Links to one address are limited (the attacker cannot flood it).
         String flooded = uniqueName("flood") + "@victim.example";
@@ -286,6 +301,16 @@ class LinkedIdentitiesTest {
             newAccount(uniqueName("fed"), flooded, identity("institution", uniqueName("s"), null, false)).statusCode(202);
         }
         newAccount(uniqueName("fed"), flooded, identity("institution", uniqueName("s"), null, false)).statusCode(429);
+        // And the links one identity at the provider sends, to whatever addresses; words the provider or its user
+        // chose (the identity's name there) are in none of them.
+        Map<String, Object> sender = identity("institution", uniqueName("sender"), null, false);
+        sender.put("display_name", "Your bank: call +1 555 0100 now");
+        for (int i = 0; i < 5; i++) {
+            newAccount(uniqueName("fed"), uniqueName("to") + "@victim.example", sender).statusCode(202);
+        }
+        newAccount(uniqueName("fed"), uniqueName("to") + "@victim.example", sender).statusCode(429);
+        assertEquals(0, countText("SELECT count(*) FROM mail_outbox WHERE kind = 'identity_sign_up' AND body LIKE $1",
+                "%Your bank%"));
     }
 
     @Test
