@@ -57,12 +57,8 @@ public class IdentitySignUpRepository {
                 .put("issuer", u.issuer());
         // The locks first, the counts in a statement of its own: its snapshot sees what the locks' holders wrote.
         // Per address (its owner is not flooded), and per identity at the provider (one identity mails few addresses).
-        return pool.withTransaction(conn -> locked(conn, pending.email(), u)
-                .chain(() -> conn.preparedQuery("SELECT greatest((SELECT count(*) FROM identity_sign_up WHERE lower(email) = "
-                        + "lower($1) AND created_at > now() - interval '1 hour'), (SELECT count(*) FROM identity_sign_up WHERE "
-                        + "identity->>'provider' = $2 AND identity->>'subject' = $3 AND created_at > now() - interval '1 hour'))"
-                        + " AS sent").execute(Tuple.of(pending.email(), u.provider(), u.subject())))
-                .chain(rows -> rows.iterator().next().getLong("sent") >= perHour ? Uni.createFrom().item(false)
+        return pool.withTransaction(conn -> sentWithinTheHour(conn, pending.email(), u)
+                .chain(sent -> sent >= perHour ? Uni.createFrom().item(false)
                         : conn.preparedQuery("INSERT INTO identity_sign_up (token_hash, username, display_name, email, identity, "
                                         + "expires_at) VALUES ($1, $2, $3, $4, $5, now() + interval '24 hours')")
                                 .execute(Tuple.of(io.vertx.core.buffer.Buffer.buffer(tokenHash), pending.username(),
@@ -73,10 +69,22 @@ public class IdentitySignUpRepository {
                                 .replaceWith(true)));
     }
 
-    private static Uni<Void> locked(SqlConnection conn, String email, Upstream upstream) {
+    /**
+     * The sign-ups asked within the hour for the address and by the identity, the larger count, under
+     * locks of both (so across replicas). Every sign-up that mails something is a row, whether it
+     * waits for its link or told an account's owner (then used at once): the counts, and the time
+     * they take, are the same for an address with an account and one without.
+     */
+    private static Uni<Long> sentWithinTheHour(SqlConnection conn, String email, Upstream upstream) {
+        // The locks first, the counts in a statement of their own: its snapshot sees what the locks' holders wrote.
         return conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtext('identity sign-up ' || lower($1))), "
                         + "pg_advisory_xact_lock(hashtext('identity sign-up by ' || $2 || ' ' || $3))")
-                .execute(Tuple.of(email, upstream.provider(), upstream.subject())).replaceWithVoid();
+                .execute(Tuple.of(email, upstream.provider(), upstream.subject()))
+                .chain(() -> conn.preparedQuery("SELECT greatest((SELECT count(*) FROM identity_sign_up WHERE lower(email) = "
+                        + "lower($1) AND created_at > now() - interval '1 hour'), (SELECT count(*) FROM identity_sign_up WHERE "
+                        + "identity->>'provider' = $2 AND identity->>'subject' = $3 AND created_at > now() - interval '1 hour'))"
+                        + " AS sent").execute(Tuple.of(email, upstream.provider(), upstream.subject())))
+                .map(rows -> rows.iterator().next().getLong("sent"));
     }
 
     /**
@@ -85,16 +93,20 @@ public class IdentitySignUpRepository {
      * so that the answer tells nobody whether the address has an account.
      */
     public Uni<Boolean> noticeTakenAddress(String email, Upstream upstream, String subject, String body, int perHour) {
-        return pool.withTransaction(conn -> locked(conn, email, upstream)
-                .chain(() -> conn.preparedQuery("SELECT greatest((SELECT count(*) FROM mail_outbox WHERE kind = "
-                        + "'identity_sign_up_taken' AND lower(recipient) = lower($1) AND created_at > now() - interval '1 hour'), "
-                        + "(SELECT count(*) FROM identity_sign_up WHERE identity->>'provider' = $2 AND identity->>'subject' = $3 "
-                        + "AND created_at > now() - interval '1 hour')) AS sent").execute(Tuple.of(email, upstream.provider(),
-                        upstream.subject())))
-                .chain(rows -> rows.iterator().next().getLong("sent") >= perHour ? Uni.createFrom().item(false)
-                        : conn.preparedQuery("INSERT INTO mail_outbox (person_id, kind, recipient, subject, body) "
+        io.vertx.core.json.JsonObject identity = new io.vertx.core.json.JsonObject().put("provider", upstream.provider())
+                .put("subject", upstream.subject()).put("issuer", upstream.issuer());
+        byte[] nothing = new byte[32];
+        new java.security.SecureRandom().nextBytes(nothing);
+        return pool.withTransaction(conn -> sentWithinTheHour(conn, email, upstream)
+                .chain(sent -> sent >= perHour ? Uni.createFrom().item(false)
+                        // Counted as a sign-up, used at once: no link makes anything of it.
+                        : conn.preparedQuery("INSERT INTO identity_sign_up (token_hash, username, display_name, email, identity, "
+                                        + "expires_at, used_at) VALUES ($1, '', '', $2, $3, now(), now())")
+                                .execute(Tuple.of(io.vertx.core.buffer.Buffer.buffer(nothing), email, identity))
+                                .chain(() -> conn.preparedQuery("INSERT INTO mail_outbox (person_id, kind, recipient, subject, body) "
                                         + "SELECT id, 'identity_sign_up_taken', email, $2, $3 FROM person WHERE lower(email) = lower($1)")
-                                .execute(Tuple.of(email, subject, body)).replaceWith(true)));
+                                        .execute(Tuple.of(email, subject, body)))
+                                .replaceWith(true)));
     }
 
     /** The sign-up a live, unused token holds; null when none. */

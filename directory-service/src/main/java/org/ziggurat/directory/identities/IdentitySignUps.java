@@ -70,7 +70,7 @@ public class IdentitySignUps {
         // Made at once only with the address the provider verified; any other is proven before the account exists.
         boolean verified = upstream.emailVerified() && upstream.email() != null && upstream.email().equalsIgnoreCase(email);
         if (verified) {
-            return callers.service().chain(service -> people.insert(
+            return authService().chain(service -> people.insert(
                             new PeopleRepository.NewPerson(account.username(), displayName, email, null), null,
                             (conn, row) -> LinkedIdentityRepository.insert(conn, row.id(), upstream)))
                     .invoke(row -> LOG.infof("person signed up through a provider: id=%d provider=%s", row.id(), upstream.provider()))
@@ -78,7 +78,7 @@ public class IdentitySignUps {
         }
         PendingSignUp pending = new PendingSignUp(account.username(),
                 displayName, email, upstream);
-        return callers.service().chain(service -> signUps.taken(account.username(), email, upstream)).chain(taken -> {
+        return authService().chain(service -> signUps.taken(account.username(), email, upstream)).chain(taken -> {
             if (taken.name()) {
                 return Uni.createFrom().failure(ProblemException.conflict("This name is taken."));
             }
@@ -110,6 +110,15 @@ public class IdentitySignUps {
         return new SignUp(null, true);
     }
 
+    /** auth-service, which alone signs people in through providers; 403 for any other caller. */
+    private Uni<String> authService() {
+        return callers.service().invoke(service -> {
+            if (!"auth-service".equals(service)) {
+                throw ProblemException.forbidden("Only auth-service makes accounts through providers.");
+            }
+        });
+    }
+
     /** What a mailed link would make: the account's name and address, and the identity's provider and issuer. */
     @RegisterForReflection
     public record Pending(String username, String email, String provider, String issuer) {
@@ -120,9 +129,9 @@ public class IdentitySignUps {
         Uni<Pending> gone = Uni.createFrom().failure(() -> new ProblemException(410, "Link Gone",
                 "This link was used already, has expired (links work for 24 hours), or is not one of ours."));
         if (!EmailTokens.wellFormed(token)) {
-            return callers.service().chain(service -> gone);
+            return authService().chain(service -> gone);
         }
-        return callers.service().chain(service -> signUps.pendingSignUp(EmailTokens.hash(token))).chain(p -> p == null ? gone
+        return authService().chain(service -> signUps.pendingSignUp(EmailTokens.hash(token))).chain(p -> p == null ? gone
                 : Uni.createFrom().item(new Pending(p.username(), p.email(), p.upstream().provider(), p.upstream().issuer())));
     }
 
@@ -136,10 +145,10 @@ public class IdentitySignUps {
                 "This link was used already, has expired (links work for 24 hours), or is not one of ours. Sign in with "
                         + "the provider again to make the account."));
         if (!EmailTokens.wellFormed(token)) {
-            return callers.service().chain(service -> gone);
+            return authService().chain(service -> gone);
         }
         byte[] hash = EmailTokens.hash(token);
-        return callers.service().chain(service -> signUps.pendingSignUp(hash)).chain(pending -> pending == null ? gone
+        return authService().chain(service -> signUps.pendingSignUp(hash)).chain(pending -> pending == null ? gone
                 : people.insert(new PeopleRepository.NewPerson(pending.username(), pending.displayName(), pending.email(), null),
                                 null, (conn, row) -> IdentitySignUpRepository.useSignUp(conn, hash).chain(used -> used
                                         ? LinkedIdentityRepository.insert(conn, row.id(), pending.upstream())

@@ -285,13 +285,16 @@ class LinkedIdentitiesTest {
                 .body("provider", equalTo("institution"));
         asService("auth-service").contentType("application/json").body(Map.of("token", "not-a-token"))
                 .post("/internal/identity-sign-up-lookups").then().statusCode(410);
+        asService("events-service").contentType("application/json").body(Map.of("token", attackersLink))
+                .post("/internal/identity-sign-up-lookups").then().statusCode(403);
         // The attacker's link, used later, makes nothing: the address is an account's now.
         confirm(attackersLink).statusCode(409);
         // Asked again for the account's address, the answer is as for a free one (it tells nobody the address
         // has an account); nothing is held, and the owner is told instead.
         newAccount(uniqueName("fed"), address, identity("institution", uniqueName("attacker"), null, false)).statusCode(202)
                 .body("confirmation_mailed", is(true));
-        assertEquals(1, countText("SELECT count(*) FROM identity_sign_up WHERE lower(email) = lower($1)", address));
+        assertEquals(1, countText("SELECT count(*) FROM identity_sign_up WHERE lower(email) = lower($1) AND used_at IS NULL",
+                address), "nothing waits for a link");
         assertEquals(1, countText("SELECT count(*) FROM mail_outbox WHERE kind = 'identity_sign_up_taken' "
                 + "AND lower(recipient) = lower($1)", address));
         signIn(identity("institution", subject, null, false)).statusCode(404);
@@ -309,6 +312,13 @@ class LinkedIdentitiesTest {
             newAccount(uniqueName("fed"), uniqueName("to") + "@victim.example", sender).statusCode(202);
         }
         newAccount(uniqueName("fed"), uniqueName("to") + "@victim.example", sender).statusCode(429);
+        // Counted alike for an account's address (the limit tells nothing of which addresses have accounts).
+        Map<String, Object> prober = identity("institution", uniqueName("prober"), null, false);
+        for (int i = 0; i < 4; i++) {
+            newAccount(uniqueName("fed"), uniqueName("to") + "@victim.example", prober).statusCode(202);
+        }
+        newAccount(uniqueName("fed"), address, prober).statusCode(202);
+        newAccount(uniqueName("fed"), uniqueName("to") + "@victim.example", prober).statusCode(429);
         assertEquals(0, countText("SELECT count(*) FROM mail_outbox WHERE kind = 'identity_sign_up' AND body LIKE $1",
                 "%Your bank%"));
     }

@@ -26,10 +26,15 @@ public class WebhookCreators {
     private final Operators operators;
     private final DirectoryClient directory;
     private final AsyncCache<String, Boolean> admins;
+    private final EndedAccessRepository ends;
+    private final WebhookSettings webhookSettings;
 
-    WebhookCreators(Operators operators, @RestClient DirectoryClient directory, NamespaceDirectory.Settings settings) {
+    WebhookCreators(Operators operators, @RestClient DirectoryClient directory, NamespaceDirectory.Settings settings,
+            EndedAccessRepository ends, WebhookSettings webhookSettings) {
         this.operators = operators;
         this.directory = directory;
+        this.ends = ends;
+        this.webhookSettings = webhookSettings;
         this.admins = Caffeine.newBuilder().maximumSize(20_000).expireAfterWrite(settings.cacheTtl()).buildAsync();
     }
 
@@ -52,9 +57,14 @@ public class WebhookCreators {
             return Uni.createFrom().nullItem();
         }
         String namespace = delivery.subscriptionNamespace();
-        return isAdmin(namespace, creator).map(admin -> admin ? null : "Its creator (person " + creator
+        return isAdmin(namespace, creator).chain(admin -> !admin ? Uni.createFrom().item("Its creator (person " + creator
                 + ") is no longer an admin of " + namespace + ". An admin makes it active again (PATCH its \"active\" to "
-                + "true), and answers for it from then on.");
+                + "true), and answers for it from then on.")
+                // An end told while a token from before took it on (WebhookRightsFollowUps stops what it sees then).
+                : ends.takenOnBeforeAnEnd(delivery.subscriptionId(), webhookSettings.endedAccessGrace())
+                        .map(ended -> ended ? "Its creator's (person " + creator + ") way to act ended (an application's "
+                                + "access revoked, or the account recovered) when it was made or taken on. An admin makes it "
+                                + "active again (PATCH its \"active\" to true), and answers for it from then on." : null));
     }
 
     private Uni<Boolean> isAdmin(String namespace, long person) {

@@ -4,18 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
-import org.ziggurat.directory.client.Namespace;
-import org.ziggurat.directory.client.NamespaceDirectory;
-import org.ziggurat.events.Operators;
 import org.ziggurat.events.audit.AuditService;
 import org.ziggurat.events.data.EventInput;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.platform.paging.PageRequest;
-import org.ziggurat.platform.permissions.NamespaceAccess;
 import org.ziggurat.platform.problem.ProblemException;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.token.Caller;
-import org.ziggurat.platform.token.ScopeNames;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -30,7 +25,7 @@ import java.util.Set;
  * A namespace's webhooks, and its repositories': made, read, changed and removed by the
  * namespace's admins only (with the {@code admin} scope), as its settings are; anyone else who may
  * read the namespace is refused (403), anyone who may not finds nothing (404). The audit stream's
- * are its operators' ({@link Operators}: their own token only). Each is a
+ * are its operators' (their own token only: {@link WebhookAdmins}). Each is a
  * {@link WebhookSubscription}, which records who answers for it (who made it, or last made it
  * active or changed its target, and with which client's token): its deliveries stop when that
  * person loses the rights ({@link WebhookCreators}). The deliveries and their log are
@@ -42,20 +37,17 @@ public class WebhookService {
     private static final Logger SECURITY = Logger.getLogger("org.ziggurat.events.security");
     static final int MAX_DESCRIPTION = 255;
 
-    private final NamespaceDirectory namespaces;
+    private final WebhookAdmins admins;
     private final TargetAddresses targets;
     private final WebhookSecrets secrets;
     private final WebhookDeliveryRepository deliveries;
     private final WebhookSubscriptionRepository subscriptions;
     private final WebhookSettings settings;
-    private final Operators operators;
 
-    WebhookService(NamespaceDirectory namespaces, TargetAddresses targets, WebhookSecrets secrets,
-            WebhookDeliveryRepository deliveries, WebhookSubscriptionRepository subscriptions, WebhookSettings settings,
-            Operators operators) {
+    WebhookService(WebhookAdmins admins, TargetAddresses targets, WebhookSecrets secrets,
+            WebhookDeliveryRepository deliveries, WebhookSubscriptionRepository subscriptions, WebhookSettings settings) {
         this.subscriptions = subscriptions;
-        this.operators = operators;
-        this.namespaces = namespaces;
+        this.admins = admins;
         this.targets = targets;
         this.secrets = secrets;
         this.deliveries = deliveries;
@@ -79,32 +71,6 @@ public class WebhookService {
         }
     }
 
-    /**
-     * The place's namespace as the directory names it (null for the audit stream), if the caller
-     * administers it: for a namespace, 404 for those who may not read it, 403 for the others; for
-     * the audit stream, its operators alone.
-     */
-    Uni<String> administered(Place place, Caller caller) {
-        if (place.audit()) {
-            operators.require(caller);
-            return Uni.createFrom().nullItem();
-        }
-        String namespace = place.namespace();
-        long person = caller.requireUserWithScope(ScopeNames.ADMIN);
-        return namespaces.lookup(namespace, caller).map(ns -> {
-            NamespaceAccess.requireRead(namespace, ns.read(), ns.withheld());
-            if (ns.withheld() != NamespaceAccess.Withheld.NOTHING) {
-                // A member whose rights wait for a second factor is told so, as for the namespace's data.
-                NamespaceAccess.requireWrite(ns.name(), false, ns.withheld());
-            }
-            if (!ns.admin()) {
-                SECURITY.infof("event=webhook_refused namespace=%s person_id=%d", ns.name(), person);
-                throw ProblemException.forbidden("Only the admins of '" + ns.name() + "' manage its webhooks.");
-            }
-            return ns.name();
-        });
-    }
-
     /** What a place's webhooks may take: data events' kinds, or the audit stream's categories. */
     static List<String> known(Place place) {
         return place.audit() ? AuditService.CATEGORIES : EventInput.KINDS;
@@ -118,7 +84,7 @@ public class WebhookService {
         Boolean active = body.has("active") ? errors.bool(body.get("active"), "active") : Boolean.TRUE;
         String description = errors.string(body.get("description"), "description", MAX_DESCRIPTION, false);
         errors.throwIfFailed("The webhook is not valid.");
-        return administered(place, caller).call(ns -> notEnded(caller)).chain(ns -> checkedUrl(url).chain(() -> {
+        return admins.administered(place, caller).call(ns -> admins.notEnded(caller)).chain(ns -> checkedUrl(url).chain(() -> {
             String secret = secrets.generate();
             OffsetDateTime now = now();
             WebhookSubscription made = new WebhookSubscription();
@@ -148,29 +114,13 @@ public class WebhookService {
         }));
     }
 
-    /**
-     * 403 while the caller's way to act ended elsewhere within the grace ({@link WebhookSettings#endedAccessGrace}):
-     * a token from before the end may still pass the gateway, and must not make or take on a webhook.
-     */
-    private Uni<Void> notEnded(Caller caller) {
-        return subscriptions.endedWithin(caller.requireUser(), caller.clientId().orElse(null), settings.endedAccessGrace())
-                .invoke(ended -> {
-                    if (ended) {
-                        SECURITY.infof("event=webhook_refused reason=access_ended person_id=%d client_id=%s",
-                                caller.requireUser(), caller.clientId().orElse("-"));
-                        throw ProblemException.forbidden("This way to act ended a moment ago (an application's access "
-                                + "revoked, or the account recovered): sign in again and try in a few minutes.");
-                    }
-                }).replaceWithVoid();
-    }
-
     public Uni<List<WebhookViews.Webhook>> list(Place place, Caller caller, PublicUrls urls) {
-        return administered(place, caller).chain(ns -> subscriptions.at(ns, place.repository()))
+        return admins.administered(place, caller).chain(ns -> subscriptions.at(ns, place.repository()))
                 .map(all -> all.stream().map(s -> WebhookViews.webhook(s, urls, null)).toList());
     }
 
     public Uni<WebhookViews.Webhook> get(Place place, long id, Caller caller, PublicUrls urls) {
-        return administered(place, caller)
+        return admins.administered(place, caller)
                 .chain(ns -> subscriptions.find(ns, place.repository(), id)).map(s -> WebhookViews.webhook(s, urls, null));
     }
 
@@ -185,7 +135,7 @@ public class WebhookService {
                 : null;
         errors.throwIfFailed("The webhook is not valid.");
         boolean takesItOn = url != null || Boolean.TRUE.equals(active);
-        return administered(place, caller).call(ns -> takesItOn ? notEnded(caller) : Uni.createFrom().voidItem())
+        return admins.administered(place, caller).call(ns -> takesItOn ? admins.notEnded(caller) : Uni.createFrom().voidItem())
                 .chain(ns -> (url == null ? Uni.createFrom().voidItem() : checkedUrl(url)).chain(() -> subscriptions.change(
                         ns, place.repository(), id, s -> {
                             if (url != null) {
@@ -217,7 +167,7 @@ public class WebhookService {
     }
 
     public Uni<Void> delete(Place place, long id, Caller caller) {
-        return administered(place, caller).chain(ns -> subscriptions.delete(ns, place.repository(), id, caller.requireUser()))
+        return admins.administered(place, caller).chain(ns -> subscriptions.delete(ns, place.repository(), id, caller.requireUser()))
                 .invoke(s -> SECURITY.infof("event=webhook_deleted webhook_id=%d namespace=%s person_id=%d", s.id,
                         s.namespace, caller.requireUser()))
                 .replaceWithVoid();
@@ -226,7 +176,7 @@ public class WebhookService {
     /** A new secret, shown once; the previous one signs beside it for {@link WebhookSettings#rotationOverlap}. */
     public Uni<WebhookViews.Webhook> rotateSecret(Place place, long id, Caller caller, PublicUrls urls) {
         String secret = secrets.generate();
-        return administered(place, caller).chain(ns -> subscriptions.change(ns, place.repository(), id, s -> {
+        return admins.administered(place, caller).chain(ns -> subscriptions.change(ns, place.repository(), id, s -> {
             s.previousSecretSealed = s.secretSealed;
             s.previousSecretUntil = now().plus(settings.rotationOverlap());
             s.secretSealed = secrets.seal(secret);
@@ -260,7 +210,7 @@ public class WebhookService {
     }
 
     private Uni<WebhookSubscription> subscription(Place place, long id, Caller caller) {
-        return administered(place, caller).chain(ns -> subscriptions.find(ns, place.repository(), id));
+        return admins.administered(place, caller).chain(ns -> subscriptions.find(ns, place.repository(), id));
     }
 
     private Uni<Void> checkedUrl(String url) {

@@ -113,22 +113,33 @@ public class WebhookSubscriptionRepository {
     /** The change applied and saved in one transaction, recorded as {@code type}; the subscription as saved. */
     public Uni<WebhookSubscription> change(String namespace, String repository, long id, Consumer<WebhookSubscription> change,
             String type, long actor) {
-        return Panache.withTransaction(() -> found(namespace, repository, id).invoke(change)
+        return Panache.withTransaction(() -> locked(namespace, repository, id).invoke(change)
                 .call(s -> audit(type, s, actor)));
     }
 
     /** With its deliveries and their log (ON DELETE CASCADE); the subscription as it was. */
     public Uni<WebhookSubscription> delete(String namespace, String repository, long id, long actor) {
-        return Panache.withTransaction(() -> found(namespace, repository, id).call(s -> s.delete())
+        return Panache.withTransaction(() -> locked(namespace, repository, id).call(s -> s.delete())
                 .call(s -> audit("webhook.deleted", s, actor)));
     }
 
+    /**
+     * As {@link #found}, its row locked until the change commits: a change read before a stop
+     * (disableMadeBy, the delivery worker's) would otherwise write the old state back after it.
+     */
+    private static Uni<WebhookSubscription> locked(String namespace, String repository, long id) {
+        return WebhookSubscription.<WebhookSubscription>findById(id, LockModeType.PESSIMISTIC_WRITE).map(s -> here(s,
+                namespace, repository));
+    }
+
     private static Uni<WebhookSubscription> found(String namespace, String repository, long id) {
-        return WebhookSubscription.<WebhookSubscription>findById(id).map(s -> {
-            if (s == null || !Objects.equals(s.namespace, namespace) || !Objects.equals(s.repository, repository)) {
-                throw new RowMissing("No such webhook.");
-            }
-            return s;
-        });
+        return WebhookSubscription.<WebhookSubscription>findById(id).map(s -> here(s, namespace, repository));
+    }
+
+    private static WebhookSubscription here(WebhookSubscription s, String namespace, String repository) {
+        if (s == null || !Objects.equals(s.namespace, namespace) || !Objects.equals(s.repository, repository)) {
+            throw new RowMissing("No such webhook.");
+        }
+        return s;
     }
 }

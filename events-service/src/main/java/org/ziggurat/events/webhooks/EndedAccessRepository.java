@@ -1,0 +1,31 @@
+package org.ziggurat.events.webhooks;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** The ends of people's ways to act told by other services (ended_access, V7), as deliveries ask them. */
+@ApplicationScoped
+public class EndedAccessRepository {
+
+    private final Pool pool;
+
+    EndedAccessRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Whether an end of its creator's way to act (ended_access) came after they took the
+     * subscription on, or within the grace before (a token from before may have taken it on while
+     * the end was being told): then it is stopped, whatever the follow-up of the end saw then.
+     */
+    public Uni<Boolean> takenOnBeforeAnEnd(long subscriptionId, java.time.Duration grace) {
+        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM webhook_subscription s JOIN ended_access e "
+                        + "ON (e.person_id IS NULL OR e.person_id = s.creator_id) AND (e.client_id IS NULL OR e.client_id = "
+                        + "s.creator_client_id) WHERE s.id = $1 AND s.creator_since <= e.ended_at + make_interval(secs => $2)) "
+                        + "AS ended")
+                .execute(Tuple.of(subscriptionId, (double) grace.toMillis() / 1000))
+                .map(rows -> rows.iterator().next().getBoolean("ended"));
+    }
+}
