@@ -11,6 +11,7 @@ import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.clients.ClientAssertions;
 import org.ziggurat.auth.clients.ClientKeys;
 import org.ziggurat.auth.clients.ClientMetadata;
+import org.ziggurat.auth.clients.RegisteredKeys;
 import org.ziggurat.auth.oauth.OAuthException;
 
 import java.text.ParseException;
@@ -60,7 +61,7 @@ public class RequestObjects {
         } catch (ParseException e) {
             return refused("the request parameter is not a JWT");
         }
-        ClientMetadata.Keys registered = ClientMetadata.keysOf(app);
+        RegisteredKeys registered = RegisteredKeys.of(app);
         String alg = jwt.getHeader().getAlgorithm().getName();
         if (!ClientAssertions.ALGORITHMS.contains(alg)
                 || (registered.requestObjectAlg() != null && !registered.requestObjectAlg().equals(alg))) {

@@ -82,7 +82,7 @@ public class ApplicationService {
         boolean confidential = f.confidential() == null || f.confidential();
         refusePrivateUseSchemes(confidential, f.redirectUris());
         // A client that proves itself with its keys (private_key_jwt) has no secret to leak.
-        String secret = confidential && (registration == null || !ClientMetadata.authenticatesWithKeys(registration.metadata()))
+        String secret = confidential && (registration == null || !RegisteredKeys.authenticatesWithKeys(registration.metadata()))
                 ? crypto.newClientSecret() : null;
         return applications.insert(new ApplicationRepository.NewApplication(owner, f.name(), crypto.newClientId(),
                         secret == null ? null : crypto.hash(secret), confidential, f.redirectUris(), f.scopes(),

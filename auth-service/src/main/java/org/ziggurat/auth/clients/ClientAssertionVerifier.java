@@ -34,7 +34,7 @@ public class ClientAssertionVerifier {
             return Uni.createFrom().failure(OAuthException.invalidClient("This client authenticates with a signed JWT "
                     + "(private_key_jwt): client_assertion_type and client_assertion."));
         }
-        ClientMetadata.Keys registered = ClientMetadata.keysOf(app);
+        RegisteredKeys registered = RegisteredKeys.of(app);
         return keys.forJwt(registered, assertion)
                 .map(set -> ClientAssertions.check(assertion, app.clientId(), set, registered.signingAlg(), issuer, Instant.now()))
                 .chain(checked -> used.firstUse(app.clientId(), checked.jti(), checked.expiresAt()))

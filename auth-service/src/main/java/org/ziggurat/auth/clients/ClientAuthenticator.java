@@ -32,7 +32,7 @@ public class ClientAuthenticator {
             return Uni.createFrom().failure(refused);
         }
         // A client registered with private_key_jwt proves itself that way only (its registered method).
-        return applications.byClientId(claimed.clientId()).chain(app -> app != null && ClientMetadata.keysOf(app).authenticates()
+        return applications.byClientId(claimed.clientId()).chain(app -> app != null && RegisteredKeys.of(app).authenticates()
                 ? assertions.verify(app, claimed.assertion())
                 : Uni.createFrom().item(() -> ClientCredentials.proven(claimed, app, crypto::matches)));
     }

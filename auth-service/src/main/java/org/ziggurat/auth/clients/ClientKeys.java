@@ -22,7 +22,7 @@ public class ClientKeys {
     }
 
     /** The keys to check {@code jwt} with; {@code invalid_client} when they cannot be had. */
-    public Uni<JWKSet> forJwt(ClientMetadata.Keys registered, String jwt) {
+    public Uni<JWKSet> forJwt(RegisteredKeys registered, String jwt) {
         if (registered.jwks() != null) {
             return Uni.createFrom().item(() -> parsed(registered.jwks()));
         }

@@ -8,14 +8,11 @@ import org.ziggurat.auth.oauth.GrantTypes;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.RedirectUris;
-import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.platform.problem.Problem;
 import org.ziggurat.platform.problem.ProblemException;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -64,7 +61,7 @@ public final class ClientMetadata {
             throw invalid("grant_types may hold " + String.join(", ", GrantTypes.SUPPORTED) + ".");
         }
         boolean confidential = !method.equals("none");
-        Keys keys = keys(metadata, method);
+        RegisteredKeys keys = RegisteredKeys.parse(metadata, method);
         if (!confidential && grants.contains("client_credentials")) {
             throw invalid("client_credentials needs a confidential client (a token_endpoint_auth_method other than none).");
         }
@@ -134,68 +131,6 @@ public final class ClientMetadata {
     }
 
     /**
-     * A client's public keys as it registered them (RFC 7591 §2: {@code jwks} or {@code jwks_uri},
-     * never both), and whether it authenticates with them (private_key_jwt) and with which algorithm.
-     */
-    public record Keys(String jwks, String jwksUri, String signingAlg, boolean authenticates, String requestObjectAlg) {
-    }
-
-    private static Keys keys(JsonNode metadata, String method) {
-        JsonNode jwks = metadata.get("jwks");
-        String jwksUri = text(metadata, "jwks_uri", null);
-        String alg = text(metadata, "token_endpoint_auth_signing_alg", null);
-        if (jwks != null && !jwks.isNull() && jwksUri != null) {
-            throw invalid("jwks and jwks_uri: one or the other, not both (RFC 7591 section 2).");
-        }
-        String set = null;
-        if (jwks != null && !jwks.isNull()) {
-            String problem = jwks.isObject() ? ClientAssertions.keySetProblem(jwks.toString()) : "must be a JWK set (an object)";
-            if (problem != null || jwks.toString().length() > 16384) {
-                throw invalid("jwks " + (problem != null ? problem : "must be at most 16384 characters") + ".");
-            }
-            set = jwks.toString();
-        }
-        if (jwksUri != null && (jwksUri.length() > 2000 || !(jwksUri.startsWith("https://") || jwksUri.startsWith("http://"))
-                || RedirectUris.problem(jwksUri) != null)) {
-            throw invalid("jwks_uri must be an absolute https URI of at most 2000 characters.");
-        }
-        if (alg != null && !ClientAssertions.knownAlgorithm(alg)) {
-            throw invalid("token_endpoint_auth_signing_alg must be one of " + String.join(", ", ClientAssertions.ALGORITHMS) + ".");
-        }
-        String requestAlg = text(metadata, "request_object_signing_alg", null);
-        if (requestAlg != null && !ClientAssertions.knownAlgorithm(requestAlg)) {
-            // Never none: a request object is taken only signed with the client's own key.
-            throw invalid("request_object_signing_alg must be one of " + String.join(", ", ClientAssertions.ALGORITHMS) + ".");
-        }
-        boolean authenticates = PRIVATE_KEY_JWT.equals(method);
-        if (authenticates && set == null && jwksUri == null) {
-            throw invalid("private_key_jwt needs the client's public keys: jwks or jwks_uri.");
-        }
-        return new Keys(set, jwksUri, alg, authenticates, requestAlg);
-    }
-
-    /** The keys an application registered (none for one made through /applications). */
-    public static Keys keysOf(ApplicationRow app) {
-        return keysOfKept(keptOf(app));
-    }
-
-    /** Whether a registration's kept metadata (JSON) says the client authenticates with its keys. */
-    public static boolean authenticatesWithKeys(String keptMetadata) {
-        try {
-            return keptMetadata != null && keysOfKept(JSON.readTree(keptMetadata)).authenticates();
-        } catch (java.io.IOException e) {
-            return false;
-        }
-    }
-
-    private static Keys keysOfKept(JsonNode kept) {
-        return new Keys(kept.hasNonNull("jwks") ? kept.get("jwks").toString() : null, kept.path("jwks_uri").asText(null),
-                kept.path("token_endpoint_auth_signing_alg").asText(null),
-                PRIVATE_KEY_JWT.equals(kept.path("token_endpoint_auth_method").asText(null)),
-                kept.path("request_object_signing_alg").asText(null));
-    }
-
-    /**
      * A confidential client never gets a private-use URI scheme (RFC 8252 §7.1 is for public native
      * apps: any app on the device may claim the scheme). Native tools that register a secret of their
      * own (oidc-agent) list one beside loopback addresses, so a registration is not refused for it:
@@ -245,48 +180,7 @@ public final class ClientMetadata {
         return false;
     }
 
-    /** The metadata an application registered (RFC 7591 §3.2.1), without secrets. */
-    public static Map<String, Object> describe(ApplicationRow app) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("client_id", app.clientId());
-        out.put("client_id_issued_at", app.createdAt().getEpochSecond());
-        out.put("client_name", app.name());
-        out.put("redirect_uris", app.redirectUris());
-        out.put("scope", String.join(" ", Scopes.granted(app.scopes())));
-        JsonNode kept = keptOf(app);
-        List<String> grants = new ArrayList<>();
-        kept.path("grant_types").forEach(g -> grants.add(g.asText()));
-        out.put("grant_types", grants);
-        out.put("response_types", grants.contains("authorization_code") ? List.of("code") : List.of());
-        out.put("token_endpoint_auth_method", kept.path("token_endpoint_auth_method").asText(
-                app.confidential() ? "client_secret_basic" : "none"));
-        out.put("post_logout_redirect_uris", app.postLogoutRedirectUris());
-        out.put("id_token_signed_response_alg", app.idTokenAlg());
-        out.put("require_pushed_authorization_requests", app.requirePushedRequests());
-        out.put("dpop_bound_access_tokens", app.dpopBoundAccessTokens());
-        out.put("access_token_format", app.accessTokenFormat());
-        for (String name : DESCRIPTIVE) {
-            if (kept.hasNonNull(name)) {
-                out.put(name, kept.get(name).asText());
-            }
-        }
-        if (kept.hasNonNull("jwks")) {
-            out.put("jwks", JSON.convertValue(kept.get("jwks"), Map.class));
-        }
-        for (String name : List.of("jwks_uri", "token_endpoint_auth_signing_alg", "request_object_signing_alg")) {
-            if (kept.hasNonNull(name)) {
-                out.put(name, kept.get(name).asText());
-            }
-        }
-        if (kept.has("contacts")) {
-            List<String> contacts = new ArrayList<>();
-            kept.get("contacts").forEach(c -> contacts.add(c.asText()));
-            out.put("contacts", contacts);
-        }
-        return out;
-    }
-
-    private static JsonNode keptOf(ApplicationRow app) {
+    static JsonNode keptOf(ApplicationRow app) {
         try {
             return app.registrationMetadata() == null ? JSON.createObjectNode() : JSON.readTree(app.registrationMetadata());
         } catch (java.io.IOException e) {
@@ -294,7 +188,7 @@ public final class ClientMetadata {
         }
     }
 
-    private static String text(JsonNode metadata, String name, String otherwise) {
+    static String text(JsonNode metadata, String name, String otherwise) {
         JsonNode value = metadata.get(name);
         if (value == null || value.isNull()) {
             return otherwise;
@@ -323,7 +217,7 @@ public final class ClientMetadata {
         return out;
     }
 
-    private static OAuthException invalid(String description) {
+    static OAuthException invalid(String description) {
         return new OAuthException(OAuthError.INVALID_CLIENT_METADATA, description);
     }
 }

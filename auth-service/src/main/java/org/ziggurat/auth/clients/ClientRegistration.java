@@ -74,7 +74,7 @@ public class ClientRegistration {
         ObjectNode changed = ((ObjectNode) metadata).deepCopy();
         ISSUED.forEach(changed::remove);
         ClientMetadata.Parsed parsed = ClientMetadata.parse(changed);
-        if (ClientMetadata.keysOf(app).authenticates() != ClientMetadata.authenticatesWithKeys(parsed.kept().toString())) {
+        if (RegisteredKeys.of(app).authenticates() != RegisteredKeys.authenticatesWithKeys(parsed.kept().toString())) {
             // A secret is issued only at registration; keys are only checked for private_key_jwt.
             throw new OAuthException(OAuthError.INVALID_CLIENT_METADATA, "token_endpoint_auth_method cannot change between "
                     + "a secret and private_key_jwt: register a new client.");

@@ -24,7 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.clients.ApplicationRow;
-import org.ziggurat.auth.clients.ClientMetadata;
+import org.ziggurat.auth.clients.ClientDescriptions;
 import org.ziggurat.auth.clients.ClientRegistration;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.BearerTokens;
@@ -70,9 +70,9 @@ public class RegistrationResource {
     + "invalid_client_metadata.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json",
-    schema = @Schema(implementation = OAuthDocs.ClientMetadataInput.class)))
+    schema = @Schema(implementation = RegistrationDocs.ClientMetadataInput.class)))
     @APIResponse(responseCode = "201", description = "Registered.", content = @Content(mediaType = "application/json",
-    schema = @Schema(implementation = OAuthDocs.ClientInformation.class)))
+    schema = @Schema(implementation = RegistrationDocs.ClientInformation.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.OAUTH_FORBIDDEN)
@@ -88,7 +88,7 @@ public class RegistrationResource {
                     + "access token, is required.");
         }
         return owner(bearer).chain(owner -> registration.register(owner, metadata)).map(registered -> {
-            Map<String, Object> answer = new LinkedHashMap<>(ClientMetadata.describe(registered.app()));
+            Map<String, Object> answer = new LinkedHashMap<>(ClientDescriptions.describe(registered.app()));
             if (registered.secret() != null) {
                 answer.put("client_secret", registered.secret());
                 answer.put("client_secret_expires_at", 0);
@@ -121,7 +121,7 @@ public class RegistrationResource {
     description = "With the registration access token: the metadata as registered, without the secret.")
     @SecurityRequirement(name = ApiContract.REGISTRATION_TOKEN)
     @APIResponse(responseCode = "200", description = "The registration.", content = @Content(mediaType = "application/json",
-    schema = @Schema(implementation = OAuthDocs.ClientInformation.class)))
+    schema = @Schema(implementation = RegistrationDocs.ClientInformation.class)))
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @GET
     @Path("/{clientId}")
@@ -136,9 +136,9 @@ public class RegistrationResource {
     + "sent, the current one). Whether the client is confidential cannot change.")
     @SecurityRequirement(name = ApiContract.REGISTRATION_TOKEN)
     @RequestBody(required = true, content = @Content(mediaType = "application/json",
-    schema = @Schema(implementation = OAuthDocs.ClientMetadataInput.class)))
+    schema = @Schema(implementation = RegistrationDocs.ClientMetadataInput.class)))
     @APIResponse(responseCode = "200", description = "The changed registration.", content = @Content(mediaType = "application/json",
-    schema = @Schema(implementation = OAuthDocs.ClientInformation.class)))
+    schema = @Schema(implementation = RegistrationDocs.ClientInformation.class)))
     @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @PUT
@@ -204,7 +204,7 @@ public class RegistrationResource {
     }
 
     private Map<String, Object> described(ApplicationRow app) {
-        Map<String, Object> answer = new LinkedHashMap<>(ClientMetadata.describe(app));
+        Map<String, Object> answer = new LinkedHashMap<>(ClientDescriptions.describe(app));
         answer.put("registration_client_uri", clientUri(app));
         return answer;
     }

@@ -70,7 +70,7 @@ public abstract class WebhookEndpoints {
             description = "By an admin of the namespace. Events of the kinds named are POSTed to the target URL as CloudEvents "
                     + "(structured JSON), signed per Standard Webhooks with the secret, which this answer alone shows.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = WebhookInput.class)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = WebhookViews.WebhookInput.class)))
     @APIResponse(responseCode = "201", description = "The webhook, with its secret.",
             headers = @Header(name = "Location", description = "The webhook's URL.", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = WebhookViews.Webhook.class)))
@@ -108,7 +108,7 @@ public abstract class WebhookEndpoints {
                     + "it, also after the platform disabled it. Whoever makes it active or changes its target answers for it "
                     + "from then on: it stops when they are no longer an admin of the namespace (of the audit stream's: an operator).")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = WebhookInput.class)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = WebhookViews.WebhookInput.class)))
     @APIResponse(responseCode = "200", description = "The webhook.", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = WebhookViews.Webhook.class)))
     @PATCH
@@ -196,7 +196,7 @@ public abstract class WebhookEndpoints {
     @Operation(operationId = "redeliverFailedWebhookDeliveryRepository", summary = "Redeliver the failed deliveries since a time",
             description = "Every failed delivery of the webhook queued since the instant, queued again in order.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
-    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = RedeliveryInput.class)))
+    @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = WebhookViews.RedeliveryInput.class)))
     @APIResponse(responseCode = "202", description = "How many were queued again.", content = @Content(
             mediaType = "application/json", schema = @Schema(implementation = WebhookViews.Redeliveries.class)))
     @POST
@@ -211,21 +211,6 @@ public abstract class WebhookEndpoints {
         OffsetDateTime after = FieldChecks.timestamp("since", since);
         return callers.current().chain(caller -> service.redeliverFailed(place(), webhook, after, caller))
                 .map(n -> Response.accepted(new WebhookViews.Redeliveries(n)).build());
-    }
-
-    /** A webhook as written to create or change one. */
-    @Schema(name = "WebhookInput")
-    public record WebhookInput(
-            @Schema(description = "https (plain http only to a loopback address the operator allowed); no private or "
-                    + "reserved address.", maxLength = TargetAddresses.MAX_URL_LENGTH) String url,
-            @Schema(description = "The kinds of event to send (FileUpload, API-Request, Fork); all of them when absent.")
-            List<String> events,
-            @Schema(description = "Whether it sends (default true).") Boolean active,
-            @Schema(maxLength = WebhookService.MAX_DESCRIPTION) String description) {
-    }
-
-    @Schema(name = "WebhookRedeliveryInput")
-    public record RedeliveryInput(@Schema(required = true, format = "date-time") String since) {
     }
 
     private String webhookUrl(UriInfo uri, long webhook) {

@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-/** Webhooks and their delivery log as the API shows them. */
+/** Webhooks and their delivery log as the API shows them, and what is written to make or change one. */
 public final class WebhookViews {
 
     private WebhookViews() {
@@ -79,5 +79,20 @@ public final class WebhookViews {
                 d.finishedAt() == null ? null : d.finishedAt().toInstant(),
                 d.attemptLog().stream().map(a -> new Attempt(a.attemptedAt().toInstant(), a.durationMs(), a.status(), a.error(),
                         a.answer())).toList());
+    }
+
+    /** A webhook as written to create or change one. */
+    @Schema(name = "WebhookInput")
+    public record WebhookInput(
+            @Schema(description = "https (plain http only to a loopback address the operator allowed); no private or "
+                    + "reserved address.", maxLength = TargetAddresses.MAX_URL_LENGTH) String url,
+            @Schema(description = "The kinds of event to send (FileUpload, API-Request, Fork); all of them when absent.")
+            List<String> events,
+            @Schema(description = "Whether it sends (default true).") Boolean active,
+            @Schema(maxLength = WebhookService.MAX_DESCRIPTION) String description) {
+    }
+
+    @Schema(name = "WebhookRedeliveryInput")
+    public record RedeliveryInput(@Schema(required = true, format = "date-time") String since) {
     }
 }
