@@ -123,4 +123,52 @@ class ClientCredentialsTest {
         assertEquals("?", ClientCredentials.safe("\uD83D\uDE00"));
         assertEquals("x".repeat(64), ClientCredentials.safe("x".repeat(65)));
     }
+
+    /** A JWT naming {@code sub}, signed by some key: what claimed() reads before any key is asked. */
+    static String assertionFor(String sub) {
+        try {
+            var jwt = new com.nimbusds.jwt.SignedJWT(new com.nimbusds.jose.JWSHeader(com.nimbusds.jose.JWSAlgorithm.ES256),
+                    new com.nimbusds.jwt.JWTClaimsSet.Builder().subject(sub).build());
+            jwt.sign(new com.nimbusds.jose.crypto.ECDSASigner(new com.nimbusds.jose.jwk.gen.ECKeyGenerator(
+                    com.nimbusds.jose.jwk.Curve.P_256).generate()));
+            return jwt.serialize();
+        } catch (com.nimbusds.jose.JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String enc(String s) {
+        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * RFC 7521 §4.2 with RFC 7523 §2.2: the client is the assertion's subject; the type must be
+     * jwt-bearer with an assertion; no secret or Basic beside it; a client_id beside it is its subject.
+     */
+    @Test
+    void aClientAssertionClaimsItsSubjectAndNothingElseBesideIt() {
+        String type = "client_assertion_type=" + enc(ClientAssertions.TYPE);
+        String assertion = assertionFor("Notebook000000000001");
+        ClientCredentials.Claimed claimed = ClientCredentials.claimed(null, form(type + "&client_assertion=" + assertion));
+        assertEquals(new ClientCredentials.Claimed("Notebook000000000001", null, false, assertion), claimed);
+        assertEquals(claimed, ClientCredentials.claimed(null, form(type + "&client_assertion=" + assertion
+                + "&client_id=Notebook000000000001")));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.claimed(null, form(type + "&client_assertion="
+                + assertion + "&client_id=Other00000000000001"))));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(null, form(type))));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(null, form("client_assertion_type=other"
+                + "&client_assertion=" + assertion))));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(null, form("client_assertion="
+                + assertion))));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(null, form(type + "&client_assertion="
+                + assertion + "&client_secret=s3cret"))));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(basic("Notebook000000000001:s3cret"),
+                form(type + "&client_assertion=" + assertion))));
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> ClientCredentials.claimed(null, form(type + "&client_assertion=+"))));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.claimed(null, form(type
+                + "&client_assertion=not-a-jwt"))));
+        // A client that registered a secret does not prove itself with an assertion.
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.proven(claimed, app(true), (a, b) -> true)));
+        assertEquals(OAuthError.INVALID_CLIENT, refusal(() -> ClientCredentials.proven(claimed, app(false), (a, b) -> true)));
+    }
 }
