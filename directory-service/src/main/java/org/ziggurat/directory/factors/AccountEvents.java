@@ -42,7 +42,7 @@ public final class AccountEvents {
      * The first recovery link of an account whose owner had never proven an address of it removed
      * every way in that predated it; detail: what went.
      */
-    public static final String UNPROVEN_ACCESS_REMOVED = org.ziggurat.directory.people.PeopleRepository.UNPROVEN_ACCESS_REMOVED;
+    public static final String UNPROVEN_ACCESS_REMOVED = org.ziggurat.directory.people.PasswordRepository.UNPROVEN_ACCESS_REMOVED;
 
     /** What other services may record (auth-service's pages); the rest the directory records itself. */
     public static final java.util.Set<String> RECORDED_BY_SERVICES = java.util.Set.of(SIGN_IN, APPLICATION_AUTHORIZED,

@@ -8,6 +8,7 @@ import org.ziggurat.directory.factors.AccountEvents;
 import org.ziggurat.directory.mail.AccountMails;
 import org.ziggurat.directory.mail.SecurityNotices;
 import org.ziggurat.directory.people.EmailTokens;
+import org.ziggurat.directory.people.PasswordRepository;
 import org.ziggurat.directory.people.PeopleRepository;
 import org.ziggurat.directory.people.ProfileRules;
 import org.ziggurat.directory.security.Hashing;
@@ -31,7 +32,7 @@ public class PasswordChanges {
     private static final Logger EVENTS = Logger.getLogger("org.ziggurat.directory.security");
 
     private final Callers callers;
-    private final PeopleRepository people;
+    private final PasswordRepository passwords;
     private final LoginThrottle throttle;
     private final AccountMails mails;
     private final SecurityNotices notices;
@@ -39,11 +40,11 @@ public class PasswordChanges {
     /** Asks from one address, and links to one account, within the window. */
     private final DirectoryConfig.RecoveryAsks limits;
 
-    PasswordChanges(Callers callers, PeopleRepository people, LoginThrottle throttle, AccountMails mails,
+    PasswordChanges(Callers callers, PasswordRepository passwords, LoginThrottle throttle, AccountMails mails,
             SecurityNotices notices, Hashing hashing, DirectoryConfig config) {
         this.limits = config.recoveryAsks();
         this.callers = callers;
-        this.people = people;
+        this.passwords = passwords;
         this.throttle = throttle;
         this.mails = mails;
         this.notices = notices;
@@ -58,7 +59,7 @@ public class PasswordChanges {
                         limits.perAddress(), limits.window()))
                 .chain(wait -> wait > 0 || login == null || login.isBlank() || login.length() > 320
                         ? Uni.createFrom().item(wait)
-                        : people.recoverable(login.strip()).chain(person -> person == null ? Uni.createFrom().item(0L)
+                        : passwords.recoverable(login.strip()).chain(person -> person == null ? Uni.createFrom().item(0L)
                                 : throttle.admit("recovery-account:" + person.id(), limits.perAccount(), limits.window())
                                         .chain(over -> over > 0 ? Uni.createFrom().item(0L) : send(person, address))));
     }
@@ -66,7 +67,7 @@ public class PasswordChanges {
     private Uni<Long> send(PeopleRepository.Recoverable person, String address) {
         String token = EmailTokens.newToken();
         SecurityNotices.Notice mail = mails.recovery(person.username(), address, token);
-        return people.insertRecovery(person, EmailTokens.hash(token), address, mail.subject(), mail.body())
+        return passwords.insertRecovery(person, EmailTokens.hash(token), address, mail.subject(), mail.body())
                 .invoke(() -> EVENTS.infof("event=password_recovery_mailed person_id=%d address=%s", person.id(), address))
                 .replaceWith(0L);
     }
@@ -82,7 +83,7 @@ public class PasswordChanges {
             if (!EmailTokens.wellFormed(token)) {
                 return Uni.createFrom().failure(linkGone());
             }
-            return hashing.hash(password).chain(hash -> people.resetPassword(EmailTokens.hash(token), hash, clientAddress,
+            return hashing.hash(password).chain(hash -> passwords.resetPassword(EmailTokens.hash(token), hash, clientAddress,
                             person -> notice(AccountEvents.PASSWORD_RESET, person, clientAddress),
                             (person, removed) -> notice(AccountEvents.UNPROVEN_ACCESS_REMOVED, person, clientAddress, removed)))
                     .onItem().ifNull().failWith(PasswordChanges::linkGone)
@@ -101,7 +102,7 @@ public class PasswordChanges {
             if (errors.failed()) {
                 return Uni.createFrom().failure(ProblemException.invalid("The new password is not valid.", errors.errors()));
             }
-            return hashing.hash(password).chain(hash -> people.changePassword(personId, hash, clientAddress,
+            return hashing.hash(password).chain(hash -> passwords.changePassword(personId, hash, clientAddress,
                             person -> notice(AccountEvents.PASSWORD_CHANGED, person, clientAddress)))
                     .onItem().ifNull().failWith(() -> ProblemException.notFound("No such person."))
                     .invoke(person -> EVENTS.infof("event=password_changed person_id=%d address=%s", person.id(), clientAddress));
@@ -120,7 +121,7 @@ public class PasswordChanges {
         if (errors.failed()) {
             return Uni.createFrom().failure(ProblemException.invalid("The new password is not valid.", errors.errors()));
         }
-        return hashing.hash(password).chain(hash -> people.changePassword(personId, hash, null,
+        return hashing.hash(password).chain(hash -> passwords.changePassword(personId, hash, null,
                         person -> notice(AccountEvents.PASSWORD_CHANGED, person, null), signOut))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("No such person."))
                 .invoke(person -> EVENTS.infof("event=password_changed person_id=%d via=api", person.id()));
