@@ -53,10 +53,10 @@ class GeneratedClientJourneyTest {
                 .email(username + "@example.org").displayName("Generated client"));
         assertEquals(username, person.getUsername());
 
-        // No DPoP proof, code, redirect URI or verifier; no refresh token or device code; no client (the
-        // client-less password grant); no resource, audience or exchange.
+        // No DPoP proof, code, redirect URI or verifier; no second factor's code; no refresh token or device
+        // code; no client (the client-less password grant) nor its assertion; no resource, audience or exchange.
         TokenResponse token = new OAuthApi(client).token("password", null, null, null, null, username, password, null, null,
-                "user write update admin", null, null, null, null, null, null, null);
+                null, "user write update admin", null, null, null, null, null, null, null, null, null);
         assertEquals(TokenResponse.TokenTypeEnum.BEARER, token.getTokenType());
         assertNotNull(token.getRefreshToken());
         client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + token.getAccessToken()));
