@@ -5,7 +5,10 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
-/** The ends of people's ways to act told by other services (ended_access, V7), as deliveries ask them. */
+/**
+ * The ends of people's ways to act told by other services (ended_access, V7), as the webhooks API and
+ * the deliveries ask them (WebhookSubscriptionRepository records them, with the stops they make).
+ */
 @ApplicationScoped
 public class EndedAccessRepository {
 
@@ -26,6 +29,14 @@ public class EndedAccessRepository {
                         + "s.creator_client_id) WHERE s.id = $1 AND s.creator_since <= e.ended_at + make_interval(secs => $2)) "
                         + "AS ended")
                 .execute(Tuple.of(subscriptionId, (double) grace.toMillis() / 1000))
+                .map(rows -> rows.iterator().next().getBoolean("ended"));
+    }
+
+    /** Whether an end naming this person and client (their own token: null) was told within the grace. */
+    public Uni<Boolean> endedWithin(long person, String clientId, java.time.Duration grace) {
+        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM ended_access WHERE ended_at > now() - make_interval(secs => $1) "
+                        + "AND (person_id IS NULL OR person_id = $2) AND (client_id IS NULL OR client_id = $3)) AS ended")
+                .execute(Tuple.of((double) grace.toMillis() / 1000, person, clientId))
                 .map(rows -> rows.iterator().next().getBoolean("ended"));
     }
 }

@@ -22,14 +22,14 @@ public class WebhookAdmins {
 
     private final NamespaceDirectory namespaces;
     private final Operators operators;
-    private final WebhookSubscriptionRepository subscriptions;
+    private final EndedAccessRepository ends;
     private final WebhookSettings settings;
 
-    WebhookAdmins(NamespaceDirectory namespaces, Operators operators, WebhookSubscriptionRepository subscriptions,
+    WebhookAdmins(NamespaceDirectory namespaces, Operators operators, EndedAccessRepository ends,
             WebhookSettings settings) {
         this.namespaces = namespaces;
         this.operators = operators;
-        this.subscriptions = subscriptions;
+        this.ends = ends;
         this.settings = settings;
     }
 
@@ -64,7 +64,7 @@ public class WebhookAdmins {
      * a token from before the end may still pass the gateway, and must not make or take on a webhook.
      */
     Uni<Void> notEnded(Caller caller) {
-        return subscriptions.endedWithin(caller.requireUser(), caller.clientId().orElse(null), settings.endedAccessGrace())
+        return ends.endedWithin(caller.requireUser(), caller.clientId().orElse(null), settings.endedAccessGrace())
                 .invoke(ended -> {
                     if (ended) {
                         SECURITY.infof("event=webhook_refused reason=access_ended person_id=%d client_id=%s",

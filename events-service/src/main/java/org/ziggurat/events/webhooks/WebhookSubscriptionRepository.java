@@ -76,16 +76,6 @@ public class WebhookSubscriptionRepository {
                 .map(found -> found.stream().map(s -> s.id).toList()));
     }
 
-    /** Whether an end naming this person and client (their own token: null) was told within the grace. */
-    public Uni<Boolean> endedWithin(long person, String clientId, Duration grace) {
-        return Panache.withSession(() -> Panache.getSession().chain(session -> session.createNativeQuery(
-                        "SELECT count(*) FROM ended_access WHERE ended_at > now() - make_interval(secs => ?1) "
-                                + "AND (person_id IS NULL OR person_id = ?2) AND (client_id IS NULL OR client_id = ?3)", Long.class)
-                .setParameter(1, (double) grace.toMillis() / 1000).setParameter(2, person).setParameter(3, clientId)
-                .getSingleResult()))
-                .map(count -> count > 0);
-    }
-
     /** The change in the audit stream, in the transaction of the change. */
     private static Uni<Void> audit(String type, WebhookSubscription s, long actor) {
         return AuditRepository.recordOwn(type, "webhook/" + s.id, actor, data(s));
