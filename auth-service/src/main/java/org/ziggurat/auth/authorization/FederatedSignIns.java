@@ -209,34 +209,4 @@ public class FederatedSignIns {
     public Uni<String> formTarget(String state, String browser) {
         return attempts.formTarget(state, browser);
     }
-
-    /** The identity a browser's value holds; {@link AttemptGone} when none. */
-    public Uni<FederationAttempts.Held> held(String value) {
-        return accounts.held(value);
-    }
-
-    /** The provider of a held identity (null when the operator removed it since). */
-    public Upstream provider(FederationAttempts.Held held) {
-        return accounts.provider(held);
-    }
-
-    /** A new account with the held identity: {@link FederatedAccounts#createAccount}. */
-    public Uni<NewAccount> createAccount(String heldValue, String username, String displayName, String email) {
-        return accounts.createAccount(heldValue, username, displayName, email);
-    }
-
-    /** Links the held identity to the signed-in person, who chose to; where they go then. */
-    public Uni<FederationAttempts.Return> linkHeld(String heldValue, LoginSessions.Session session, String clientAddress) {
-        return accounts.linkHeld(heldValue, session, clientAddress);
-    }
-
-    /** What a mailed link would make: {@link FederatedAccounts#pendingAccount}. */
-    public Uni<FederatedAccounts.PendingAccount> pendingAccount(String token) {
-        return accounts.pendingAccount(token);
-    }
-
-    /** The account a mailed link makes: {@link FederatedAccounts#confirmAccount}. */
-    public Uni<DirectoryClient.NewAccountPerson> confirmAccount(String token) {
-        return accounts.confirmAccount(token);
-    }
 }

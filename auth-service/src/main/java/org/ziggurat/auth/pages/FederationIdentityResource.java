@@ -23,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.ziggurat.auth.authorization.AccountSecurity;
+import org.ziggurat.auth.authorization.FederatedAccounts;
 import org.ziggurat.auth.authorization.FederatedSignIns;
 import org.ziggurat.auth.authorization.FederationAttempts;
 import org.ziggurat.auth.authorization.LoginSessions;
@@ -46,7 +47,7 @@ public class FederationIdentityResource {
 
     static final String PATH = "/account/federation/identity";
 
-    private final FederatedSignIns federated;
+    private final FederatedAccounts accounts;
     private final FederationPages pages;
     private final AuthorizePages authorizePages;
     private final SignInForm signInForm;
@@ -54,9 +55,9 @@ public class FederationIdentityResource {
     private final LoginSessions sessions;
     private final AccountSecurity security;
 
-    FederationIdentityResource(FederatedSignIns federated, FederationPages pages, AuthorizePages authorizePages,
+    FederationIdentityResource(FederatedAccounts accounts, FederationPages pages, AuthorizePages authorizePages,
             SignInForm signInForm, PageForms forms, LoginSessions sessions, AccountSecurity security) {
-        this.federated = federated;
+        this.accounts = accounts;
         this.pages = pages;
         this.authorizePages = authorizePages;
         this.signInForm = signInForm;
@@ -121,7 +122,7 @@ public class FederationIdentityResource {
         String displayName = trimmed(form.get("display_name"));
         String email = trimmed(form.get("email"));
         String[] typed = {username == null ? "" : username, displayName == null ? "" : displayName, email == null ? "" : email};
-        return federated.createAccount(held, username, displayName, email)
+        return accounts.createAccount(held, username, displayName, email)
                 .chain(outcome -> {
                     if (outcome instanceof FederatedSignIns.ConfirmationMailed mailed) {
                         // Nothing is made until the address's owner uses the link: nobody is signed in.
@@ -148,7 +149,7 @@ public class FederationIdentityResource {
             Upstream provider, String address, UriInfo uri) {
         // A new way into the account: a recent sign-in, or the password again (a session cookie alone adds none).
         return Sudo.confirmed(security.recentOrSudo(session, Sudo.password(form), address)
-                .chain(() -> federated.linkHeld(held, session, address))
+                .chain(() -> accounts.linkHeld(held, session, address))
                 .map(back -> PagePaths.seeOther(PagePaths.withQuery(PagePaths.apiPath(uri, back.path()), back.params()))
                         .cookie(pages.heldCleared(uri)).build())
                 .onFailure(FederatedSignIns.LinkedElsewhere.class).recoverWithItem(() -> pages.identity(found, provider,
@@ -164,8 +165,8 @@ public class FederationIdentityResource {
     /** The held identity and its provider, or the page that says nothing waits. */
     private Uni<Response> withHeld(String held, UriInfo uri,
             java.util.function.BiFunction<FederationAttempts.Held, Upstream, Uni<Response>> then) {
-        return federated.held(held).chain(found -> {
-            Upstream provider = federated.provider(found);
+        return accounts.held(held).chain(found -> {
+            Upstream provider = accounts.provider(found);
             return provider == null ? Uni.createFrom().failure(new FederatedSignIns.AttemptGone()) : then.apply(found, provider);
         })
                 .onFailure(FederatedSignIns.AttemptGone.class).recoverWithItem(() -> pages.error(400,

@@ -53,15 +53,17 @@ public class FederationResource {
     private static final Set<String> ACCOUNT_PATHS = Set.of(ProfilePages.PATH, AccountPages.PATH);
 
     private final FederatedSignIns federated;
+    private final FederatedAccounts accounts;
     private final UpstreamProviders providers;
     private final FederationPages pages;
     private final PageForms forms;
     private final AuthorizationRequests requests;
     private final AccountSecurity security;
 
-    FederationResource(FederatedSignIns federated, UpstreamProviders providers, FederationPages pages, PageForms forms,
+    FederationResource(FederatedSignIns federated, FederatedAccounts accounts, UpstreamProviders providers, FederationPages pages, PageForms forms,
             AuthorizationRequests requests, AccountSecurity security) {
         this.federated = federated;
+        this.accounts = accounts;
         this.providers = providers;
         this.pages = pages;
         this.forms = forms;
@@ -147,7 +149,7 @@ public class FederationResource {
             return Uni.createFrom().item(pages.confirmation(410, "gone", null, null, null, null, null, uri));
         }
         // What the link makes, read and shown: the person sees which account and provider they confirm.
-        return federated.pendingAccount(token)
+        return accounts.pendingAccount(token)
                 .map(pending -> pages.confirmation(200, "confirm", pending.providerName(), pending.email(), pending.username(),
                         token, null, uri))
                 .onFailure().recoverWithItem(e -> confirmationRefused(e, uri));
@@ -191,7 +193,7 @@ public class FederationResource {
             if (token == null || token.isBlank()) {
                 return Uni.createFrom().item(pages.confirmation(410, "gone", null, null, null, null, null, uri));
             }
-            return federated.confirmAccount(token)
+            return accounts.confirmAccount(token)
                     .map(person -> pages.confirmation(201, "done", null, null, person.username(), null, null, uri))
                     .onFailure().recoverWithItem(e -> confirmationRefused(e, uri));
         });
