@@ -192,7 +192,7 @@ public class AuthorizationCodes {
                         request.redirectUri(), List.copyOf(scopes), challenge, family != null ? family : UUID.randomUUID(),
                         OffsetDateTime.now(ZoneOffset.UTC).plus(config.codeLifetime()), false, request.nonce(), authTime,
                         signIn, request.resource() == null ? null : List.of(request.resource().split(" ")),
-                        request.dpopJkt(), authorizationEnds)))
+                        request.dpopJkt(), authorizationEnds, idTokenClaims(request))))
                 .invoke(inserted -> {
                     if (!inserted) {
                         EVENTS.warnf("event=nonce_replay client_id=%s person_id=%d", request.app().clientId(), personId);
@@ -202,6 +202,12 @@ public class AuthorizationCodes {
                 .replaceWith(value)
                 .invoke(() -> EVENTS.infof("event=code_issued client_id=%s person_id=%d pkce=%s", request.app().clientId(),
                         personId, challenge != null));
+    }
+
+    /** The names of the claims the request asks for its ID token; null when none. */
+    private static List<String> idTokenClaims(AuthorizationRequest request) {
+        List<String> asked = request.claims().idTokenPersonClaims();
+        return asked.isEmpty() ? null : asked;
     }
 
     /** A request whose nonce was used for a code already: refused, since its ID token could be replayed. */

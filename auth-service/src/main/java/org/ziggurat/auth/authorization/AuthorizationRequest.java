@@ -1,6 +1,7 @@
 package org.ziggurat.auth.authorization;
 
 import org.ziggurat.auth.oauth.AuthenticationMethods;
+import org.ziggurat.auth.oauth.ClaimsRequest;
 import org.ziggurat.auth.clients.ClientCredentials;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.oauth.RedirectUris;
@@ -66,7 +67,7 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
     /** The parameters of the authorization request, in the order the pages carry them. */
     public static final List<String> PARAMETERS = List.of("response_type", "client_id", "redirect_uri", "scope",
             "state", "code_challenge", "code_challenge_method", "nonce", "prompt", "max_age", "acr_values", "request_uri",
-            "resource", "dpop_jkt", "request");
+            "resource", "dpop_jkt", "request", "claims");
 
     /** RFC 9126 §2.2: the prefix of the request_uri values this server makes. */
     public static final String REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
@@ -118,9 +119,32 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
         return prompts.contains("login") || prompts.contains("select_account");
     }
 
-    /** OpenID Connect's acr_values: the classes of sign-in the client asks for, space-delimited; null when none. */
+    /**
+     * OpenID Connect's acr_values: the classes of sign-in the client asks for, space-delimited; null
+     * when none. The same asked as the ID token's acr claim (Core §5.5.1.1) counts when acr_values
+     * is absent.
+     */
     public String acrValues() {
-        return params.get("acr_values");
+        String acrValues = params.get("acr_values");
+        return acrValues != null ? acrValues : claims().acrValues();
+    }
+
+    /** The claims parameter (Core §5.5); {@link ClaimsRequest#NONE} when absent. Checked by {@link #openIdProblem()}. */
+    public ClaimsRequest claims() {
+        try {
+            return ClaimsRequest.parse(params.get("claims"));
+        } catch (IllegalArgumentException e) {
+            return ClaimsRequest.NONE;
+        }
+    }
+
+    /**
+     * Whether a session of {@code personId} cannot answer this request: the client asks for the ID
+     * token of another person (claims' sub value, Core §3.1.2.2), who must sign in instead.
+     */
+    public boolean asksForAnotherPerson(long personId) {
+        String subject = claims().subject();
+        return subject != null && !subject.equals(Long.toString(personId));
     }
 
     /**
@@ -160,6 +184,14 @@ public record AuthorizationRequest(ApplicationRow app, String redirectUri, Map<S
         String acrValues = params.get("acr_values");
         if (acrValues != null && acrValues.length() > 255) {
             return "acr_values is too long.";
+        }
+        try {
+            String claimed = ClaimsRequest.parse(params.get("claims")).acrValues();
+            if (claimed != null && claimed.length() > 255) {
+                return "claims.id_token.acr asks for too many values.";
+            }
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
         String maxAge = params.get("max_age");
         if (maxAge != null && !maxAge.matches("[0-9]{1,9}")) {

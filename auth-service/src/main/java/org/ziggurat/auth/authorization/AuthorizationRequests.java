@@ -86,12 +86,12 @@ public class AuthorizationRequests {
 
     /**
      * Whether the client may hear an answer without the person seeing a page (prompt=none): when an
-     * operator verified it, or the person consented to it before. Any other client's redirect URI
-     * could be anyone's address (RFC 9700 §4.11.2), and the answer itself would tell it whether the
-     * visitor is signed in.
+     * operator verified it or registered it (their own token, or the initial access token), or the
+     * person consented to it before. Any other client's redirect URI could be anyone's address
+     * (RFC 9700 §4.11.2), and the answer itself would tell it whether the visitor is signed in.
      */
     public Uni<Boolean> answersSilently(AuthorizationRequest request, LoginSessions.Session session) {
-        if (request.app().verified()) {
+        if (request.app().verified() || request.app().operatorRegistered()) {
             return Uni.createFrom().item(true);
         }
         return session == null ? Uni.createFrom().item(false) : consents.any(request.app().id(), session.personId());
@@ -149,11 +149,13 @@ public class AuthorizationRequests {
     /**
      * Whether the person must sign in (again) for this request: no session, prompt=login, a
      * session older than max_age, or one without the second factor that the client asks for
-     * (acr_values, RFC 9470's step-up) when the person has one.
+     * (acr_values, RFC 9470's step-up) when the person has one, or a session of another person than
+     * the one the client asks for (the claims parameter's sub value).
      */
     public boolean needsSignIn(AuthorizationRequest request, LoginSessions.Session session) {
         return session == null || (request.forcesLogin() || request.tooOld(session.authTime(), java.time.Instant.now()))
                 && !request.signedInSincePushed(session.signedInAt())
-                || session.secondFactor() && request.asksForSecondFactor(session.amr());
+                || session.secondFactor() && request.asksForSecondFactor(session.amr())
+                || request.asksForAnotherPerson(session.personId());
     }
 }

@@ -27,8 +27,11 @@ public class PushedRequests {
     private final TokenCrypto crypto;
     private final AuthConfig config;
     private final PushedRequestRepository pushed;
+    private final RequestObjects requestObjects;
 
-    PushedRequests(AuthorizationRequests requests, TokenCrypto crypto, AuthConfig config, PushedRequestRepository pushed) {
+    PushedRequests(AuthorizationRequests requests, TokenCrypto crypto, AuthConfig config, PushedRequestRepository pushed,
+            RequestObjects requestObjects) {
+        this.requestObjects = requestObjects;
         this.requests = requests;
         this.crypto = crypto;
         this.config = config;
@@ -52,6 +55,18 @@ public class PushedRequests {
         }
         Map<String, String> withClient = new LinkedHashMap<>(params);
         withClient.put("client_id", client.clientId());
+        if (withClient.get("request") == null) {
+            return checkedAndStored(client, withClient);
+        }
+        // RFC 9126 §3: a request object pushed is taken here, as the authorization endpoint takes one,
+        // so that what is stored is the request's own parameters.
+        return requestObjects.merged(client, withClient)
+                .onFailure(RequestObjects.RequestObjectRefused.class).transform(e -> new OAuthException(
+                        OAuthError.INVALID_REQUEST_OBJECT, e.getMessage().replaceFirst("^invalid_request_object: ", "")))
+                .chain(merged -> checkedAndStored(client, merged));
+    }
+
+    private Uni<Pushed> checkedAndStored(ApplicationRow client, Map<String, String> withClient) {
         AuthorizationRequest request = AuthorizationRequest.of(client, withClient);
         if (request == null) {
             throw OAuthException.invalidRequest(client.ownerId() == null ? "A platform client cannot act for a person."

@@ -102,7 +102,10 @@ public class RequestObjects {
             if (claim == null || name.equals("request_uri")) {
                 continue;
             }
-            String text = claim instanceof Collection<?> many ? many.stream().map(String::valueOf).collect(Collectors.joining(" "))
+            // A JSON object (the claims parameter, Core §5.5) stays JSON, as the parameter's value would be.
+            @SuppressWarnings("unchecked")
+            String text = claim instanceof Map<?, ?> object ? com.nimbusds.jose.util.JSONObjectUtils.toJSONString((Map<String, ?>) object)
+                    : claim instanceof Collection<?> many ? many.stream().map(String::valueOf).collect(Collectors.joining(" "))
                     : String.valueOf(claim);
             if ((name.equals("client_id") || name.equals("response_type")) && !text.equals(params.get(name))) {
                 throw new RequestObjectRefused("invalid_request_object: its " + name + " must be the request's own");

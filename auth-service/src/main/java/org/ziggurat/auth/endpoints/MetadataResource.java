@@ -127,9 +127,10 @@ public class MetadataResource {
         m.put("claims_supported", UserInfoClaims.SUPPORTED);
         m.put("acr_values_supported", List.of(AuthenticationMethods.ACR_SINGLE_FACTOR, AuthenticationMethods.ACR_MULTI_FACTOR));
         m.put("prompt_values_supported", List.of("none", "login", "consent", "select_account"));
-        m.put("claims_parameter_supported", false);
         // OpenID Connect Core §6.1: signed with a key the client registered; never alg none.
         m.put("request_parameter_supported", true);
+        // Core §5.5: individual claims for the ID token (and userinfo), within what the scopes grant.
+        m.put("claims_parameter_supported", true);
         m.put("request_object_signing_alg_values_supported", ClientAssertions.ALGORITHMS);
         // request_uri is for pushed requests only (RFC 9126), not OpenID Connect's request objects by reference.
         m.put("request_uri_parameter_supported", false);

@@ -17,17 +17,14 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.dpop.DpopProofs;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
-import org.ziggurat.auth.oauth.ResearchClaims;
-import org.ziggurat.auth.oauth.UserInfoClaims;
-import org.ziggurat.auth.tokens.ResearchPeople;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
+import org.ziggurat.auth.tokens.OpenIdClaims;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
@@ -42,18 +39,14 @@ import org.ziggurat.platform.rest.openapi.ApiErrors;
 public class UserInfoResource {
 
     private final LiveAccessTokens liveTokens;
-    private final DirectoryClient directory;
-
     private final DpopProofs proofs;
 
-    private final ResearchPeople researchPeople;
+    private final OpenIdClaims openIdClaims;
 
-    UserInfoResource(LiveAccessTokens liveTokens, @RestClient DirectoryClient directory, DpopProofs proofs,
-            ResearchPeople researchPeople) {
-        this.researchPeople = researchPeople;
+    UserInfoResource(LiveAccessTokens liveTokens, DpopProofs proofs, OpenIdClaims openIdClaims) {
+        this.openIdClaims = openIdClaims;
         this.proofs = proofs;
         this.liveTokens = liveTokens;
-        this.directory = directory;
     }
 
     @Operation(operationId = "getUserInfo", summary = "Get the signed-in person's claims",
@@ -129,14 +122,11 @@ public class UserInfoResource {
                 throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "The access token does not have the openid scope.");
             }
             // The research claims as they stand for the token's sign-in: its class, its provider's assurance.
-            return directory.claims(row.personId(), ResearchClaims.asked(row.scopes()), ResearchPeople.secondFactor(row.amr()))
-                    .chain(p -> researchPeople.assurance(row.scopes(), row.id(), null).map(assurance -> new UserInfoClaims.Person(
-                            p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(), p.email(), p.updatedAt(),
-                            p.emailVerified(), ResearchPeople.of(p.research(), assurance))))
+            return openIdClaims.of(row.personId(), row.scopes(), row.amr(), row.id(), null)
                     // The person was deleted after the token was issued.
                     .onFailure(DirectoryClient.NotFound.class).transform(e ->
                             new OAuthException(OAuthError.TOKEN_INVALID, "The access token's person no longer exists."))
-                    .map(person -> Response.ok(UserInfoClaims.of(person, row.scopes()), MediaType.APPLICATION_JSON)
+                    .map(claims -> Response.ok(claims, MediaType.APPLICATION_JSON)
                             .header("Cache-Control", "no-store").header("Pragma", "no-cache").build());
         });
     }

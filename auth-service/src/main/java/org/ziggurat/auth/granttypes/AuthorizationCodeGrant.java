@@ -80,7 +80,8 @@ public class AuthorizationCodeGrant implements TokenGrant {
                     inheriting(TokenIssuer.bounds(client, request, stored.resources()), stored))
                     // Inside the transaction: no tokens without the ID token the answer owes.
                     .chain(issued -> issuer.withIdToken(issued, stored.scopes(), client, stored.personId(), authTime, stored.nonce(),
-                            SignIn.amrOf(stored.signIn()), stored.signIn() == null ? null : stored.signIn().sessionHash()));
+                            SignIn.amrOf(stored.signIn()), stored.signIn() == null ? null : stored.signIn().sessionHash(),
+                            stored.idTokenClaims()));
         })).chain(issued -> issued != null ? Uni.createFrom().item(issued) : replayedOrUnknown(hash, client))
                 .invoke(issued -> EVENTS.infof("event=token_issued grant=authorization_code client_id=%s token_id=%d",
                         client.clientId(), issued.accessTokenId()));

@@ -67,6 +67,20 @@ public final class IdTokenClaims {
     }
 
     /**
+     * What an ID token carries of a person's {@code claims} (as their scopes give them): the research
+     * claims those scopes ask for, as always, and the claims the request named for it (Core §5.5).
+     */
+    public static java.util.Map<String, Object> chosen(java.util.Map<String, Object> claims, java.util.Collection<String> asked) {
+        java.util.Map<String, Object> chosen = new java.util.LinkedHashMap<>();
+        claims.forEach((name, value) -> {
+            if (ResearchClaims.SUPPORTED.contains(name) || asked.contains(name)) {
+                chosen.put(name, value);
+            }
+        });
+        return chosen;
+    }
+
+    /**
      * Core §3.1.3.6: the left half of the access token's SHA-256 (the hash of RS256 and ES256 alike),
      * base64url without padding.
      */

@@ -39,6 +39,8 @@ public enum OAuthError {
     INVALID_CLIENT_METADATA("invalid_client_metadata", 400, null),
     /** RFC 8707 §2: a resource that is not good, or that the grant does not allow. */
     INVALID_TARGET("invalid_target", 400, null),
+    /** OpenID Connect Core §6.4 / RFC 9101 §6.2: a request object that cannot be taken. */
+    INVALID_REQUEST_OBJECT("invalid_request_object", 400, null),
     /** RFC 9449 §5: the DPoP proof of a token request is missing where required, or not good. */
     INVALID_DPOP_PROOF("invalid_dpop_proof", 400, null),
     /** RFC 9449 §8: the proof must carry a nonce of this server's; the answer's DPoP-Nonce header has one. */

@@ -96,6 +96,10 @@ public class AuthorizeResource {
     @Parameter(name = "request", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING),
     description = "OpenID Connect Core 6.1: a request object, a JWT signed with a key the application registered (jwks or "
     + "jwks_uri; never alg none); its parameters take precedence over those beside it.")
+    @Parameter(name = "claims", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, maxLength = 4096),
+    description = "OpenID Connect Core 5.5: a JSON object naming claims for the ID token (id_token) and userinfo; those the "
+    + "granted scopes give are added to the ID token (userinfo answers all of them anyway); id_token.sub with a value "
+    + "answers only for that person; id_token.acr with values asks for that class of sign-in, as acr_values.")
     @APIResponse(responseCode = "200", description = "The login or consent page.", content = @Content(mediaType = "text/html", schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "302", description = "To the redirect URI, with code, state and iss (RFC 9207), or an error.",
     headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)))

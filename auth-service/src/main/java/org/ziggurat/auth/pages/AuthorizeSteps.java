@@ -112,6 +112,11 @@ class AuthorizeSteps {
 
     /** The consent form's answer, from the signed-in person whose session's token it carried. */
     Uni<Response> decide(AuthorizationRequest request, boolean approved, LoginSessions.Session session, UriInfo uri) {
+        if (request.asksForAnotherPerson(session.personId())) {
+            // Core §3.1.2.2: never a code for another person than the one the client asked for.
+            return PageForms.page(answers.redirectError(request, OAuthError.LOGIN_REQUIRED.code(),
+                    "The application asked for another person's sign-in."));
+        }
         if (!approved) {
             codes.denied(request, session);
             return PageForms.page(answers.redirectError(request, OAuthError.ACCESS_DENIED.code(), "The person denied the request."));

@@ -31,11 +31,13 @@ public class AuthorizationCodeRepository {
      * signed in; {@code signIn}: the login session the code was given in (null for the API form).
      * {@code resources}: what the request named (RFC 8707), null for none; {@code dpopJkt}: the DPoP
      * key the code is bound to (RFC 9449 §10), null for none; {@code authorizationEnds}: the latest
-     * end of the authorization it starts (the API form's: its token's), null for the usual one.
+     * end of the authorization it starts (the API form's: its token's), null for the usual one;
+     * {@code idTokenClaims}: the claims the request asked for its ID token (Core §5.5), null for none.
      */
     public record Code(Long applicationId, long personId, String username, String redirectUri, List<String> scopes,
             String codeChallenge, UUID family, OffsetDateTime expiresAt, boolean expired, String nonce,
-            Instant authTime, SignIn signIn, List<String> resources, String dpopJkt, Instant authorizationEnds) {
+            Instant authTime, SignIn signIn, List<String> resources, String dpopJkt, Instant authorizationEnds,
+            List<String> idTokenClaims) {
     }
 
     /**
@@ -45,7 +47,7 @@ public class AuthorizationCodeRepository {
     public Uni<Boolean> insert(byte[] hash, Code code) {
         return pool.preparedQuery("INSERT INTO authorization_code (code_hash, application_id, person_id, username, "
                 + "redirect_uri, scopes, code_challenge, family, expires_at, nonce, auth_time, session_hash, resources, dpop_jkt, "
-                + "authorization_ends) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) "
+                + "authorization_ends, id_token_claims) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) "
                 + "ON CONFLICT (application_id, nonce) WHERE nonce IS NOT NULL DO NOTHING")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(hash)).addValue(code.applicationId())
                         .addValue(code.personId()).addValue(code.username()).addValue(code.redirectUri())
@@ -56,7 +58,8 @@ public class AuthorizationCodeRepository {
                         .addValue(code.resources() == null ? null : code.resources().toArray(String[]::new))
                         .addValue(code.dpopJkt())
                         .addValue(code.authorizationEnds() == null ? null
-                                : OffsetDateTime.ofInstant(code.authorizationEnds(), java.time.ZoneOffset.UTC)))
+                                : OffsetDateTime.ofInstant(code.authorizationEnds(), java.time.ZoneOffset.UTC))
+                        .addValue(code.idTokenClaims() == null ? null : code.idTokenClaims().toArray(String[]::new)))
                 .map(rows -> rows.rowCount() == 1);
     }
 
@@ -67,7 +70,7 @@ public class AuthorizationCodeRepository {
     public Uni<Code> consume(SqlClient client, byte[] hash) {
         return client.preparedQuery("UPDATE authorization_code c SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL "
                 + "RETURNING application_id, person_id, username, redirect_uri, scopes, code_challenge, family, expires_at, "
-                + "expires_at <= now() AS expired, nonce, auth_time, session_hash, resources, dpop_jkt, authorization_ends, (SELECT s.expires_at FROM login_session s "
+                + "expires_at <= now() AS expired, nonce, auth_time, session_hash, resources, dpop_jkt, authorization_ends, id_token_claims, (SELECT s.expires_at FROM login_session s "
                 + "WHERE s.session_hash = c.session_hash AND s.expires_at > now()) AS session_expires_at, "
                 + "(SELECT s.amr FROM login_session s WHERE s.session_hash = c.session_hash) AS session_amr")
                 .execute(Tuple.of(Buffer.buffer(hash)))
@@ -81,7 +84,8 @@ public class AuthorizationCodeRepository {
                             r.getString("code_challenge"), r.getUUID("family"),
                             r.getOffsetDateTime("expires_at"), r.getBoolean("expired"), r.getString("nonce"),
                             TokenRow.instant(r, "auth_time"), SignIn.of(r), TokenRow.strings(r, "resources"),
-                            r.getString("dpop_jkt"), TokenRow.instant(r, "authorization_ends"));
+                            r.getString("dpop_jkt"), TokenRow.instant(r, "authorization_ends"),
+                            TokenRow.strings(r, "id_token_claims"));
                 });
     }
 

@@ -13,12 +13,14 @@ import org.ziggurat.auth.oauth.IdTokenClaims;
 import org.ziggurat.auth.oauth.IssuedTokens;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.Scopes;
+import org.ziggurat.directory.client.DirectoryClient;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -35,12 +37,14 @@ public class TokenIssuer {
     private final IdTokens idTokens;
 
     private final ResearchPeople researchPeople;
+    private final OpenIdClaims openIdClaims;
     private final ResourceServers resources;
     private final AccessTokenJwts jwts;
 
     TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens, ResearchPeople researchPeople,
-            ResourceServers resources, AccessTokenJwts jwts) {
+            OpenIdClaims openIdClaims, ResourceServers resources, AccessTokenJwts jwts) {
         this.researchPeople = researchPeople;
+        this.openIdClaims = openIdClaims;
         this.resources = resources;
         this.jwts = jwts;
         this.tokens = tokens;
@@ -178,13 +182,27 @@ public class TokenIssuer {
      */
     public Uni<IssuedTokens> withIdToken(IssuedTokens issued, List<String> grantScopes, ApplicationRow clientOrNull,
             Long personId, Instant authTime, String nonce, List<String> amr, byte[] sessionHash) {
+        return withIdToken(issued, grantScopes, clientOrNull, personId, authTime, nonce, amr, sessionHash, null);
+    }
+
+    /**
+     * The same with the claims the authorization request asked for its ID token ({@code askedClaims},
+     * OpenID Connect Core §5.5; null for none): those the granted scopes give are added.
+     */
+    public Uni<IssuedTokens> withIdToken(IssuedTokens issued, List<String> grantScopes, ApplicationRow clientOrNull,
+            Long personId, Instant authTime, String nonce, List<String> amr, byte[] sessionHash, List<String> askedClaims) {
         if (clientOrNull == null || personId == null || !grantScopes.contains(Scopes.OPENID)) {
             return Uni.createFrom().item(issued);
         }
         var subject = new IdTokenClaims.Subject(Issuer.of(config), personId, clientOrNull.clientId(), authTime, nonce, amr);
-        return researchPeople.claims(personId, grantScopes, amr, sessionHash == null ? issued.accessTokenId() : null, sessionHash)
-                .chain(research -> idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(),
-                        Instant.ofEpochSecond(issued.createdAt()), research))
+        Long tokenId = sessionHash == null ? issued.accessTokenId() : null;
+        Uni<Map<String, Object>> more = askedClaims == null || askedClaims.isEmpty()
+                ? researchPeople.claims(personId, grantScopes, amr, tokenId, sessionHash)
+                : openIdClaims.of(personId, grantScopes, amr, tokenId, sessionHash)
+                        .map(all -> IdTokenClaims.chosen(all, askedClaims))
+                        .onFailure(DirectoryClient.NotFound.class).recoverWithItem(Map.of());
+        return more.chain(claims -> idTokens.sign(subject, issued.accessToken(), clientOrNull.idTokenAlg(),
+                        Instant.ofEpochSecond(issued.createdAt()), claims))
                 .map(issued::withIdToken);
     }
 
