@@ -45,7 +45,8 @@ public class ApplicationRepository {
 
     public record NewApplication(Long ownerId, String name, String clientId, byte[] clientSecretHash,
             boolean confidential, List<String> redirectUris, List<String> scopes, boolean passwordGrant,
-            boolean introspection, OpenIdSettings openId, Registration registration, Integer refreshTokenAbsoluteLifetime) {
+            boolean introspection, OpenIdSettings openId, Registration registration, Integer refreshTokenAbsoluteLifetime,
+            boolean operatorRegistered) {
     }
 
     /** A client that registered itself (RFC 7591): its registration access token's hash, its other metadata (JSON). */
@@ -67,8 +68,9 @@ public class ApplicationRepository {
                 + "client_secret_hash, confidential, redirect_uris, "
                 + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
                 + "require_pushed_authorization_requests, registration_token_hash, registration_metadata, "
-                + "refresh_token_absolute_lifetime, access_token_format, dpop_bound_access_tokens, token_exchange) "
-                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb, $15, $16, $17, $18) "
+                + "refresh_token_absolute_lifetime, access_token_format, dpop_bound_access_tokens, token_exchange, "
+                + "operator_registered) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb, $15, $16, $17, $18, $19) "
                 + "RETURNING " + ApplicationRow.COLUMNS, Tuple.tuple()
                 .addValue(app.ownerId()).addValue(app.name()).addValue(app.clientId())
                 .addValue(app.clientSecretHash() == null ? null : Buffer.buffer(app.clientSecretHash()))
@@ -79,7 +81,8 @@ public class ApplicationRepository {
                 .addValue(app.registration() == null ? null : Buffer.buffer(app.registration().tokenHash()))
                 .addValue(app.registration() == null ? null : app.registration().metadata())
                 .addValue(app.refreshTokenAbsoluteLifetime()).addValue(app.openId().accessTokenFormat())
-                .addValue(app.openId().dpopBound()).addValue(app.openId().tokenExchange())));
+                .addValue(app.openId().dpopBound()).addValue(app.openId().tokenExchange())
+                .addValue(app.operatorRegistered())));
     }
 
     public Uni<ApplicationRow> byClientId(String clientId) {
@@ -139,7 +142,8 @@ public class ApplicationRepository {
             long actor) {
         // An operator verified what they saw: a new name or new addresses to send people to are unverified again.
         return written(actor, conn -> one(conn, "UPDATE application SET verified = verified AND name = $2 AND redirect_uris = $3 "
-                + "AND post_logout_redirect_uris = $6, name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
+                + "AND post_logout_redirect_uris = $6, "
+                + "operator_registered = operator_registered AND redirect_uris = $3 AND post_logout_redirect_uris = $6, name = $2, redirect_uris = $3, scopes = $4, password_grant = $5, "
                 + "post_logout_redirect_uris = $6, id_token_signed_response_alg = $7, "
                 + "require_pushed_authorization_requests = $8, "
                 + "registration_metadata = coalesce($9::text::jsonb, registration_metadata), "

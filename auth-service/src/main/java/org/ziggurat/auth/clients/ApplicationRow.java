@@ -13,7 +13,7 @@ public record ApplicationRow(long id, Long ownerId, String name, String clientId
         boolean introspection, List<String> postLogoutRedirectUris, String idTokenAlg, boolean requirePushedRequests,
         byte[] registrationTokenHash, String registrationMetadata, Instant createdAt, Instant updatedAt, boolean verified,
         Integer refreshTokenAbsoluteLifetime, String accessTokenFormat, boolean dpopBoundAccessTokens,
-        boolean tokenExchange) {
+        boolean tokenExchange, boolean operatorRegistered) {
 
     /** RFC 9068 JWT access tokens, rather than opaque ones. */
     public boolean jwtAccessTokens() {
@@ -23,7 +23,8 @@ public record ApplicationRow(long id, Long ownerId, String name, String clientId
     static final String COLUMNS = "id, owner_id, name, client_id, client_secret_hash, confidential, redirect_uris, "
             + "scopes, password_grant, introspection, post_logout_redirect_uris, id_token_signed_response_alg, "
             + "require_pushed_authorization_requests, registration_token_hash, registration_metadata::text, created_at, "
-            + "updated_at, verified, refresh_token_absolute_lifetime, access_token_format, dpop_bound_access_tokens, token_exchange";
+            + "updated_at, verified, refresh_token_absolute_lifetime, access_token_format, dpop_bound_access_tokens, token_exchange, "
+            + "operator_registered";
 
     public static ApplicationRow from(Row row) {
         Buffer secret = row.getBuffer("client_secret_hash");
@@ -38,6 +39,6 @@ public record ApplicationRow(long id, Long ownerId, String name, String clientId
                 row.getOffsetDateTime("created_at").toInstant(), row.getOffsetDateTime("updated_at").toInstant(),
                 row.getBoolean("verified"), row.getInteger("refresh_token_absolute_lifetime"),
                 row.getString("access_token_format"), row.getBoolean("dpop_bound_access_tokens"),
-                row.getBoolean("token_exchange"));
+                row.getBoolean("token_exchange"), row.getBoolean("operator_registered"));
     }
 }

@@ -63,7 +63,8 @@ public class ApplicationService {
 
     /** Through /applications: only an operator's own token ({@link Operators}) may give it the platform's name. */
     public Uni<Created> create(Caller caller, ApplicationFields body) {
-        return create(caller.requireUser(), body, null, operators.actsAsOperator(caller));
+        boolean operator = operators.actsAsOperator(caller);
+        return create(caller.requireUser(), body, null, operator, operator);
     }
 
     /**
@@ -71,12 +72,14 @@ public class ApplicationService {
      * brings. The token may be an operator's issued to any application that asked for admin; an
      * operator names an application after the platform through /applications, with their own token.
      */
-    public Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration) {
-        return create(owner, f, registration, false);
+    public Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration,
+            boolean operatorRegistered) {
+        return create(owner, f, registration, false, operatorRegistered);
     }
 
+    /** {@code operatorRegistered}: an operator (or the initial access token) registers it, trusted with prompt=none's answers. */
     private Uni<Created> create(long owner, ApplicationFields f, ApplicationRepository.Registration registration,
-            boolean mayTakeThePlatformsName) {
+            boolean mayTakeThePlatformsName, boolean operatorRegistered) {
         refuseThePlatformsName(mayTakeThePlatformsName, f.name());
         checkAuthorizationLifetime(f);
         boolean confidential = f.confidential() == null || f.confidential();
@@ -88,7 +91,7 @@ public class ApplicationService {
                         secret == null ? null : crypto.hash(secret), confidential, f.redirectUris(), f.scopes(),
                         // Opt-in (RFC 9700 §2.4): off unless the owner asks for it.
                         Boolean.TRUE.equals(f.passwordGrant()), false, f.openId(null), registration,
-                        f.refreshTokenAbsoluteLifetime()))
+                        f.refreshTokenAbsoluteLifetime(), operatorRegistered))
                 .map(app -> new Created(app, secret))
                 .invoke(c -> EVENTS.infof("event=application_created client_id=%s person_id=%d", c.application().clientId(), owner));
     }

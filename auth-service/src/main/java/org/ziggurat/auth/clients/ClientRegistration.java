@@ -40,12 +40,13 @@ public class ClientRegistration {
     public record Registered(ApplicationRow app, String secret, String registrationToken) {
     }
 
-    public Uni<Registered> register(long owner, JsonNode metadata) {
+    /** {@code byOperator}: the registering token is an operator's own, or the initial access token. */
+    public Uni<Registered> register(long owner, boolean byOperator, JsonNode metadata) {
         ClientMetadata.Parsed parsed = ClientMetadata.parse(metadata);
         String token = crypto.newRegistrationToken();
         // Deferred: the application's validation throws as it reads the fields.
         return Uni.createFrom().deferred(() -> applications.create(owner, ApplicationFields.parse(parsed.application(), true),
-                        new ApplicationRepository.Registration(crypto.hash(token), parsed.kept().toString())))
+                        new ApplicationRepository.Registration(crypto.hash(token), parsed.kept().toString()), byOperator))
                 .onFailure(ProblemException.class).transform(e -> ClientMetadata.refusal((ProblemException) e))
                 .map(created -> new Registered(created.application(), created.secret(), token))
                 .invoke(r -> EVENTS.infof("event=client_registered client_id=%s person_id=%d", r.app().clientId(), owner));

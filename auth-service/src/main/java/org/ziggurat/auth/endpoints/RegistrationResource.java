@@ -26,6 +26,7 @@ import org.ziggurat.auth.Issuer;
 import org.ziggurat.auth.clients.ApplicationRow;
 import org.ziggurat.auth.clients.ClientDescriptions;
 import org.ziggurat.auth.clients.ClientRegistration;
+import org.ziggurat.auth.clients.PlatformName;
 import org.ziggurat.auth.crypto.TokenCrypto;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.OAuthError;
@@ -57,7 +58,11 @@ public class RegistrationResource {
     private final LiveAccessTokens liveTokens;
     private final AuthConfig config;
 
-    RegistrationResource(ClientRegistration registration, LiveAccessTokens liveTokens, AuthConfig config) {
+    private final PlatformName platformName;
+
+    RegistrationResource(ClientRegistration registration, LiveAccessTokens liveTokens, AuthConfig config,
+            PlatformName platformName) {
+        this.platformName = platformName;
         this.registration = registration;
         this.liveTokens = liveTokens;
         this.config = config;
@@ -87,7 +92,7 @@ public class RegistrationResource {
             throw new OAuthException(OAuthError.TOKEN_MISSING, "An access token with the admin scope, or the initial "
                     + "access token, is required.");
         }
-        return owner(bearer).chain(owner -> registration.register(owner, metadata)).map(registered -> {
+        return owner(bearer).chain(who -> registration.register(who.owner(), who.operator(), metadata)).map(registered -> {
             Map<String, Object> answer = new LinkedHashMap<>(ClientDescriptions.describe(registered.app()));
             if (registered.secret() != null) {
                 answer.put("client_secret", registered.secret());
@@ -100,11 +105,15 @@ public class RegistrationResource {
         });
     }
 
-    /** Who owns what registers with this token: its person (admin scope), or the configured owner. */
-    private Uni<Long> owner(String bearer) {
+    /**
+     * Who owns what registers with this token: its person (admin scope), or the configured owner;
+     * and whether an operator registers it: the initial access token, which the deployment's
+     * operators hold, or an operator's own token (issued without a client, as {@code Operators} asks).
+     */
+    private Uni<Registrant> owner(String bearer) {
         var initial = config.registration().initialAccessToken();
         if (initial.isPresent() && TokenCrypto.sameValue(bearer, initial.get())) {
-            return Uni.createFrom().item(config.registration().owner().orElseThrow());
+            return Uni.createFrom().item(new Registrant(config.registration().owner().orElseThrow(), true));
         }
         return liveTokens.bearer(bearer).map(row -> {
             if (row == null || row.personId() == null) {
@@ -113,8 +122,11 @@ public class RegistrationResource {
             if (!row.scopes().contains(ScopeNames.ADMIN)) {
                 throw new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "Registering a client needs the admin scope.");
             }
-            return row.personId();
+            return new Registrant(row.personId(), row.applicationId() == null && platformName.isOperator(row.personId()));
         });
+    }
+
+    private record Registrant(long owner, boolean operator) {
     }
 
     @Operation(operationId = "getClientRegistration", summary = "Read a client's registration (RFC 7592)",

@@ -36,7 +36,7 @@ class ClientCredentialsTest {
     static ApplicationRow app(boolean confidential) {
         return new ApplicationRow(4, 9L, "Notebook", "Notebook000000000001", confidential ? STORED : null, confidential,
                 List.of("https://app.example.org/cb"), List.of("user"), true, false, List.of(), "RS256", false, null, null, Instant.EPOCH,
-                Instant.EPOCH, false, null, "opaque", false, false);
+                Instant.EPOCH, false, null, "opaque", false, false, false);
     }
 
     static OAuthError refusal(Runnable call) {

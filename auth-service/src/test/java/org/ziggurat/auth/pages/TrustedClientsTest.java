@@ -112,6 +112,50 @@ class TrustedClientsTest {
         assertEquals("consent_required", query(consentRequired.getHeader("Location")).get("error"));
     }
 
+    /**
+     * OpenID Connect Core §3.1.2.1: prompt=none shows nothing. An application an operator registered
+     * (with their own token, or the deployment's initial access token for registration) hears the
+     * answer as a verified one does; one a person registered gets our page, and so does the
+     * operator's once its owner changes where it sends people.
+     */
+    @Test
+    void anApplicationAnOperatorRegisteredHearsPromptNonesAnswerWithoutAPage() {
+        App byOperator = appOf(OPERATOR, "operator", "Operator's tool");
+        Response silent = new Browser().get(url(byOperator, "scope", "openid", "prompt", "none", "state", "q"));
+        assertEquals(303, silent.statusCode(), silent.asString());
+        assertEquals("login_required", query(silent.getHeader("Location")).get("error"));
+
+        var registered = given().header("Authorization", "Bearer test-initial-access-token-0123456789abcdef")
+                .contentType("application/json").body("{\"client_name\": \"Registered tool\", \"redirect_uris\": [\""
+                        + CALLBACK + "\"], \"scope\": \"openid\"}")
+                .post("/oauth/register").then().statusCode(201).extract();
+        String clientId = registered.path("client_id");
+        String registrationToken = registered.path("registration_access_token");
+        String silentUrl = "/oauth/authorize?response_type=code&client_id=" + clientId + "&redirect_uri="
+                + AuthorizeFlowTest.enc(CALLBACK) + "&scope=openid&prompt=none";
+        Response registeredAnswer = new Browser().get(silentUrl);
+        assertEquals(303, registeredAnswer.statusCode(), registeredAnswer.asString());
+        assertEquals("login_required", query(registeredAnswer.getHeader("Location")).get("error"));
+
+        // Its owner sends people elsewhere now (RFC 7592): the trust was the operator's, for what they registered.
+        String elsewhere = "https://elsewhere.example.org/cb";
+        given().header("Authorization", "Bearer " + registrationToken).contentType("application/json")
+                .body("{\"client_id\": \"" + clientId + "\", \"client_name\": \"Registered tool\", \"redirect_uris\": [\""
+                        + elsewhere + "\"], \"scope\": \"openid\"}")
+                .put("/oauth/register/" + clientId).then().statusCode(200);
+        Response afterChange = new Browser().get("/oauth/authorize?response_type=code&client_id=" + clientId
+                + "&redirect_uri=" + AuthorizeFlowTest.enc(elsewhere) + "&scope=openid&prompt=none");
+        afterChange.then().statusCode(200).header("Location", nullValue()).body(containsString("id=\"continue_link\""));
+
+        // A person's registration with their own admin token: our page.
+        String alices = org.ziggurat.auth.OAuthTestSupport.post("/oauth/token", null, "grant_type", "password", "username",
+                "alice", "password", "alice password 1", "scope", "admin").statusCode(200).extract().path("access_token");
+        String personsClient = given().header("Authorization", "Bearer " + alices).contentType("application/json")
+                .body("{\"client_name\": \"Alice's tool\", \"redirect_uris\": [\"" + CALLBACK + "\"], \"scope\": \"openid\"}")
+                .post("/oauth/register").then().statusCode(201).extract().path("client_id");
+        new Browser().get(silentUrl.replace(clientId, personsClient)).then().statusCode(200).header("Location", nullValue());
+    }
+
     /** The account scope (address, export, deletion): a third party cannot obtain it, even when it registered it. */
     @Test
     void onlyAVerifiedApplicationMayAskForTheAccountScope() {
