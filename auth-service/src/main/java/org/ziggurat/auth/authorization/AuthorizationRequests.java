@@ -67,6 +67,10 @@ public class AuthorizationRequests {
                 }
                 return requestObjects.merged(app, params).map(merged -> AuthorizationRequest.of(app, merged));
             }
+            if (app != null && requestUri != null && !requestUri.startsWith(AuthorizationRequest.REQUEST_URI_PREFIX)) {
+                // Not a pushed request's: a request object by reference (Core §6.2).
+                return requestObjects.byReference(app, params).map(merged -> AuthorizationRequest.of(app, merged));
+            }
             if (app == null || requestUri == null) {
                 return Uni.createFrom().item(AuthorizationRequest.of(app, params));
             }

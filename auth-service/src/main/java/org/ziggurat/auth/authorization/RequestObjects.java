@@ -12,6 +12,8 @@ import org.ziggurat.auth.clients.ClientAssertions;
 import org.ziggurat.auth.clients.ClientKeys;
 import org.ziggurat.auth.clients.ClientMetadata;
 import org.ziggurat.auth.clients.RegisteredKeys;
+import org.ziggurat.auth.clients.RelyingPartyMetadata;
+import org.ziggurat.auth.federation.ProviderHttp;
 import org.ziggurat.auth.oauth.OAuthException;
 
 import java.text.ParseException;
@@ -34,10 +36,43 @@ public class RequestObjects {
 
     private final ClientKeys keys;
     private final String issuer;
+    private final ProviderHttp http;
 
-    RequestObjects(ClientKeys keys, AuthConfig config) {
+    RequestObjects(ClientKeys keys, AuthConfig config, ProviderHttp http) {
         this.keys = keys;
         this.issuer = config.issuer();
+        this.http = http;
+    }
+
+    /**
+     * A request object by reference (Core §6.2): fetched from {@code request_uri}, which must be one
+     * the application registered (request_uris), under the rules of every address someone else chose
+     * ({@link ProviderHttp}: public, https, no redirects, 1 MiB at most), then taken as
+     * {@link #merged} takes one; the request_uri itself is not carried on.
+     */
+    public Uni<Map<String, String>> byReference(ApplicationRow app, Map<String, String> params) {
+        String requestUri = params.get("request_uri");
+        if (!RelyingPartyMetadata.of(app).registered(requestUri)) {
+            return Uni.createFrom().failure(new RequestObjectRefused("invalid_request_uri: the request_uri is not one the "
+                    + "application registered (request_uris)"));
+        }
+        return http.send("GET", RelyingPartyMetadata.withoutFragment(requestUri),
+                        Map.of("Accept", "application/oauth-authz-req+jwt, application/jwt"), null)
+                .onFailure().transform(e -> new RequestObjectRefused("invalid_request_uri: the request_uri cannot be read ("
+                        + e.getMessage() + ")"))
+                .chain(reply -> {
+                    if (reply.status() != 200 || reply.body() == null) {
+                        return refusedUri("the request_uri answered " + reply.status());
+                    }
+                    Map<String, String> byValue = new LinkedHashMap<>(params);
+                    byValue.remove("request_uri");
+                    byValue.put("request", reply.body().strip());
+                    return merged(app, byValue);
+                });
+    }
+
+    private static <T> Uni<T> refusedUri(String why) {
+        return Uni.createFrom().failure(new RequestObjectRefused("invalid_request_uri: " + why));
     }
 
     /** A request object that cannot be taken, and why (the error page's words). */

@@ -45,10 +45,15 @@ public final class ClientDescriptions {
         if (kept.hasNonNull("jwks")) {
             out.put("jwks", JSON.convertValue(kept.get("jwks"), Map.class));
         }
-        for (String name : List.of("jwks_uri", "token_endpoint_auth_signing_alg", "request_object_signing_alg")) {
+        for (String name : List.of("jwks_uri", "token_endpoint_auth_signing_alg", "request_object_signing_alg",
+                "userinfo_signed_response_alg")) {
             if (kept.hasNonNull(name)) {
                 out.put(name, kept.get(name).asText());
             }
+        }
+        RelyingPartyMetadata relyingParty = RelyingPartyMetadata.of(app);
+        if (!relyingParty.requestUris().isEmpty()) {
+            out.put("request_uris", relyingParty.requestUris());
         }
         if (kept.has("contacts")) {
             List<String> contacts = new ArrayList<>();

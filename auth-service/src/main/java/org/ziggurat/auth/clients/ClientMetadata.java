@@ -29,9 +29,12 @@ public final class ClientMetadata {
     static final List<String> DESCRIPTIVE = List.of("client_uri", "logo_uri", "tos_uri", "policy_uri", "software_id",
             "software_version");
     /** Metadata this server does not support: asking for it is refused rather than ignored. */
-    static final List<String> UNSUPPORTED = List.of("request_uris", "sector_identifier_uri",
-            "initiate_login_uri", "software_statement", "userinfo_signed_response_alg", "id_token_encrypted_response_alg");
+    static final List<String> UNSUPPORTED = List.of("sector_identifier_uri",
+            "initiate_login_uri", "software_statement", "id_token_encrypted_response_alg", "userinfo_encrypted_response_alg",
+            "request_object_encryption_alg");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The scopes of a code-flow registration that names none. */
+    static final String DEFAULT_OPENID_SCOPES = "openid profile email";
 
     private ClientMetadata() {
     }
@@ -62,6 +65,7 @@ public final class ClientMetadata {
         }
         boolean confidential = !method.equals("none");
         RegisteredKeys keys = RegisteredKeys.parse(metadata, method);
+        RelyingPartyMetadata relyingParty = RelyingPartyMetadata.parse(metadata);
         if (!confidential && grants.contains("client_credentials")) {
             throw invalid("client_credentials needs a confidential client (a token_endpoint_auth_method other than none).");
         }
@@ -82,7 +86,10 @@ public final class ClientMetadata {
             // A device-flow or client_credentials tool has no address to return to.
             application.set("redirect_uris", JSON.createArrayNode().add(RedirectUris.OUT_OF_BAND));
         }
-        application.put("scopes", text(metadata, "scope", ""));
+        // RFC 7591 §2 lets the server choose the scopes of a registration that names none: OpenID
+        // Connect's registration has no scope member, so a relying party gets the sign-in's own three
+        // (each still the person's consent to give), and any other client none.
+        application.put("scopes", text(metadata, "scope", grants.contains("authorization_code") ? DEFAULT_OPENID_SCOPES : ""));
         application.put("confidential", confidential);
         application.put("password_grant", grants.contains("password"));
         if (grants.contains(GrantTypes.TOKEN_EXCHANGE)) {
@@ -108,6 +115,7 @@ public final class ClientMetadata {
         if (keys.requestObjectAlg() != null) {
             kept.put("request_object_signing_alg", keys.requestObjectAlg());
         }
+        relyingParty.keep(kept);
         ArrayNode grantArray = kept.putArray("grant_types");
         grants.forEach(grantArray::add);
         for (String name : DESCRIPTIVE) {

@@ -132,8 +132,11 @@ public class MetadataResource {
         // Core §5.5: individual claims for the ID token (and userinfo), within what the scopes grant.
         m.put("claims_parameter_supported", true);
         m.put("request_object_signing_alg_values_supported", ClientAssertions.ALGORITHMS);
-        // request_uri is for pushed requests only (RFC 9126), not OpenID Connect's request objects by reference.
-        m.put("request_uri_parameter_supported", false);
+        // request_uri: a pushed request's (RFC 9126), or a request object by reference at an address the
+        // application registered (Core §6.2).
+        m.put("request_uri_parameter_supported", true);
+        m.put("require_request_uri_registration", true);
+        m.put("userinfo_signing_alg_values_supported", org.ziggurat.auth.clients.ApplicationFields.ID_TOKEN_ALGORITHMS);
         return java.util.Collections.unmodifiableMap(m);
     }
 }

@@ -153,6 +153,10 @@ public final class OAuthDocs {
             Boolean claimsParameterSupported,
             Boolean requestParameterSupported,
             Boolean requestUriParameterSupported,
+            @Schema(description = "OpenID Connect Core 6.2: a request_uri other than a pushed request's must be one the "
+                    + "application registered (request_uris).") Boolean requireRequestUriRegistration,
+            @Schema(description = "OpenID Connect Core 5.3.2: the algorithms of signed userinfo answers.")
+            List<String> userinfoSigningAlgValuesSupported,
             @Schema(description = "RFC 9449: the algorithms of DPoP proofs.") List<String> dpopSigningAlgValuesSupported,
             @Schema(description = "RFC 9701: the algorithms of signed introspection answers.")
             List<String> introspectionSigningAlgValuesSupported) {

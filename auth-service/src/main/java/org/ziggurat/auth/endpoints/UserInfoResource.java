@@ -17,6 +17,14 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jwt.JWTClaimsSet;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.Issuer;
+import org.ziggurat.auth.clients.ApplicationRepository;
+import org.ziggurat.auth.clients.ApplicationRow;
+import org.ziggurat.auth.clients.RelyingPartyMetadata;
+import org.ziggurat.auth.tokens.IdTokens;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.dpop.DpopProofs;
 import org.ziggurat.auth.oauth.OAuthError;
@@ -42,8 +50,15 @@ public class UserInfoResource {
     private final DpopProofs proofs;
 
     private final OpenIdClaims openIdClaims;
+    private final ApplicationRepository applications;
+    private final IdTokens idTokens;
+    private final AuthConfig config;
 
-    UserInfoResource(LiveAccessTokens liveTokens, DpopProofs proofs, OpenIdClaims openIdClaims) {
+    UserInfoResource(LiveAccessTokens liveTokens, DpopProofs proofs, OpenIdClaims openIdClaims,
+            ApplicationRepository applications, IdTokens idTokens, AuthConfig config) {
+        this.applications = applications;
+        this.idTokens = idTokens;
+        this.config = config;
         this.openIdClaims = openIdClaims;
         this.proofs = proofs;
         this.liveTokens = liveTokens;
@@ -53,12 +68,14 @@ public class UserInfoResource {
     description = "OpenID Connect userinfo: sub always; name, preferred_username, picture, profile and updated_at with the "
     + "profile scope; email and email_verified with the email scope. The access token must have the openid scope.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "openid")
-    @APIResponse(responseCode = "200", description = "The claims.",
-    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.UserInfo.class)))
+    @APIResponse(responseCode = "200", description = "The claims; signed (application/jwt) for a client that registered "
+    + "userinfo_signed_response_alg.",
+    content = {@Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.UserInfo.class)),
+        @Content(mediaType = "application/jwt", schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING))})
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.OAUTH_FORBIDDEN)
     @GET
-    @Produces(MediaType.APPLICATION_JSON)
+    @Produces({MediaType.APPLICATION_JSON, "application/jwt"})
     public Uni<Response> get(@Parameter(hidden = true) @HeaderParam("Authorization") String authorization,
             @Parameter(description = "With Authorization: DPoP, the call's DPoP proof (RFC 9449).") @HeaderParam("DPoP") String proof) {
         String bound = BearerTokens.dpopFrom(authorization);
@@ -70,14 +87,16 @@ public class UserInfoResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = "openid")
     @RequestBody(content = @Content(mediaType = "application/x-www-form-urlencoded",
     schema = @Schema(implementation = OAuthDocs.UserInfoRequest.class)))
-    @APIResponse(responseCode = "200", description = "The claims.",
-    content = @Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.UserInfo.class)))
+    @APIResponse(responseCode = "200", description = "The claims; signed (application/jwt) for a client that registered "
+    + "userinfo_signed_response_alg.",
+    content = {@Content(mediaType = "application/json", schema = @Schema(implementation = OAuthDocs.UserInfo.class)),
+        @Content(mediaType = "application/jwt", schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING))})
     @APIResponse(responseCode = "400", ref = ApiErrors.OAUTH_BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiErrors.OAUTH_UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiErrors.OAUTH_FORBIDDEN)
     @POST
     @Consumes(MediaType.WILDCARD)
-    @Produces(MediaType.APPLICATION_JSON)
+    @Produces({MediaType.APPLICATION_JSON, "application/jwt"})
     public Uni<Response> post(String body, @Parameter(hidden = true) @HeaderParam("Content-Type") String contentType,
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization,
             @Parameter(description = "With Authorization: DPoP, the call's DPoP proof (RFC 9449).") @HeaderParam("DPoP") String proof) {
@@ -113,6 +132,25 @@ public class UserInfoResource {
         });
     }
 
+    /**
+     * The claims as JSON, or signed (Core §5.3.2) when the token's client registered
+     * userinfo_signed_response_alg: a JWT from this issuer to that client, with the key of that
+     * algorithm that signs ID tokens.
+     */
+    private Uni<Response.ResponseBuilder> answer(org.ziggurat.auth.tokens.TokenRow row, java.util.Map<String, Object> claims) {
+        Uni<ApplicationRow> client = row.clientId() == null ? Uni.createFrom().nullItem() : applications.byClientId(row.clientId());
+        return client.chain(app -> {
+            String alg = app == null ? null : RelyingPartyMetadata.of(app).userinfoAlg();
+            if (alg == null) {
+                return Uni.createFrom().item(Response.ok(claims, MediaType.APPLICATION_JSON));
+            }
+            JWTClaimsSet.Builder signed = new JWTClaimsSet.Builder();
+            claims.forEach(signed::claim);
+            signed.issuer(Issuer.of(config)).audience(app.clientId());
+            return idTokens.sign(JOSEObjectType.JWT, alg, signed.build()).map(jwt -> Response.ok(jwt, "application/jwt"));
+        });
+    }
+
     private Uni<Response> claimsOf(org.ziggurat.auth.tokens.TokenRow row) {
         return Uni.createFrom().item(row).chain(ignored -> {
             if (row == null || row.personId() == null) {
@@ -126,8 +164,8 @@ public class UserInfoResource {
                     // The person was deleted after the token was issued.
                     .onFailure(DirectoryClient.NotFound.class).transform(e ->
                             new OAuthException(OAuthError.TOKEN_INVALID, "The access token's person no longer exists."))
-                    .map(claims -> Response.ok(claims, MediaType.APPLICATION_JSON)
-                            .header("Cache-Control", "no-store").header("Pragma", "no-cache").build());
+                    .chain(claims -> answer(row, claims))
+                    .map(answer -> answer.header("Cache-Control", "no-store").header("Pragma", "no-cache").build());
         });
     }
 }
