@@ -132,7 +132,8 @@ public class UserInfoResource {
             return directory.claims(row.personId(), ResearchClaims.asked(row.scopes()), ResearchPeople.secondFactor(row.amr()))
                     .chain(p -> researchPeople.assurance(row.scopes(), row.id(), null).map(assurance -> new UserInfoClaims.Person(
                             p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(), p.email(), p.updatedAt(),
-                            p.emailVerified(), ResearchPeople.of(p.research(), assurance))))
+                            p.emailVerified(), ResearchPeople.of(p.research(), assurance), p.givenName(), p.familyName(),
+                            p.website(), p.locale(), p.zoneinfo())))
                     // The person was deleted after the token was issued.
                     .onFailure(DirectoryClient.NotFound.class).transform(e ->
                             new OAuthException(OAuthError.TOKEN_INVALID, "The access token's person no longer exists."))

@@ -117,6 +117,13 @@ class ProfileClaimsTest {
                 .then().statusCode(403);
     }
 
+    /** The contract that auth-service's directory double keeps too (its DirectoryDoubleContractTest). */
+    @Test
+    void theInternalApiKeepsTheContract() throws Exception {
+        org.ziggurat.platform.testing.ProfileClaimsContract.assertProfileClaimsLikeTheDirectory(
+                java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port), signUp("dee").id());
+    }
+
     /** The account page's profile (auth-service) reads and changes them with the same rules. */
     @Test
     void theAccountPagesProfileCarriesThem() {
