@@ -249,6 +249,10 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
                                 .put("email", p != null ? ProfileDouble.email(p) : IdentityDouble.CREATED.get(id)[1])
                                 .put("updated_at", "2026-01-01T00:00:00Z")
                                 .put("email_verified", p != null && ProfileDouble.verified(p));
+                        if (p != null) {
+                            // As the real one: the standard profile claims the person gave, none that they did not.
+                            ProfileDouble.details(p).forEach(claims::put);
+                        }
                         if ("true".equals(research)) {
                             // As the real one: an organization that requires a second factor only for a sign-in with one.
                             boolean withFactor = "true".equals(request.getParam("second_factor_sign_in")) && id == STRICT_ADMIN;

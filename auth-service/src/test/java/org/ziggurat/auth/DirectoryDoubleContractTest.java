@@ -20,5 +20,7 @@ class DirectoryDoubleContractTest {
                 DirectoryDouble.LAB, false, 101, OAuthTestSupport.OWNER_ID, 103);
         InternalApiContract.assertPeopleLikeTheDirectory(URI.create(directory), world);
         InternalApiContract.assertApplicationLinksLikeTheDirectory(URI.create(directory), world, "ContractClient000000");
+        // The standard profile claims of the account page: the directory's rules (directory's ProfileClaimsTest too).
+        org.ziggurat.platform.testing.ProfileClaimsContract.assertProfileClaimsLikeTheDirectory(URI.create(directory), 101);
     }
 }

@@ -21,7 +21,12 @@ public final class ProfileDouble {
     public static final AtomicInteger RESENT = new AtomicInteger();
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s.]+(\\.[^@\\s.]+)+");
 
-    private record State(String displayName, String email, boolean verified, String publicEmail) {
+    /** {@code details}: the standard profile claims given (given_name … zoneinfo), by name. */
+    private record State(String displayName, String email, boolean verified, String publicEmail, Map<String, String> details) {
+
+        State(String displayName, String email, boolean verified, String publicEmail) {
+            this(displayName, email, verified, publicEmail, Map.of());
+        }
     }
 
     private static final Map<Long, State> STATES = new ConcurrentHashMap<>();
@@ -42,6 +47,11 @@ public final class ProfileDouble {
 
     static boolean verified(DirectoryDouble.Person p) {
         return state(p).verified();
+    }
+
+    /** The standard profile claims the person gave, as the claims answer for userinfo carries them. */
+    static Map<String, String> details(DirectoryDouble.Person p) {
+        return state(p).details();
     }
 
     static boolean handles(String path) {
@@ -68,7 +78,16 @@ public final class ProfileDouble {
                 answer(request, 422, new JsonObject().put("status", 422));
                 return;
             }
-            State changed = new State(name == null ? state.displayName() : name, state.email(), state.verified(), publicEmail);
+            Map<String, String> details = new java.util.HashMap<>(state.details());
+            java.util.List<String> refused = ProfileClaimsDouble.change(body, details);
+            if (!refused.isEmpty()) {
+                io.vertx.core.json.JsonArray errors = new io.vertx.core.json.JsonArray();
+                refused.forEach(field -> errors.add(new JsonObject().put("field", field).put("message", "refused")));
+                answer(request, 422, new JsonObject().put("status", 422).put("errors", errors));
+                return;
+            }
+            State changed = new State(name == null ? state.displayName() : name, state.email(), state.verified(), publicEmail,
+                    Map.copyOf(details));
             STATES.put(person.id(), changed);
             answer(request, 200, view(person, changed));
         } else if (path.endsWith("/email") && method.equals("PUT") && body != null) {
@@ -81,7 +100,7 @@ public final class ProfileDouble {
             } else {
                 boolean changed = !state.email().equalsIgnoreCase(email.strip());
                 if (changed) {
-                    STATES.put(person.id(), new State(state.displayName(), email.strip(), false, null));
+                    STATES.put(person.id(), new State(state.displayName(), email.strip(), false, null, state.details()));
                 }
                 answer(request, 200, new JsonObject().put("person_id", person.id()).put("username", person.username())
                         .put("email", email.strip()).put("changed", changed));
@@ -144,9 +163,11 @@ public final class ProfileDouble {
     }
 
     private static JsonObject view(DirectoryDouble.Person p, State s) {
-        return new JsonObject().put("id", p.id()).put("username", p.username()).put("display_name", s.displayName())
+        JsonObject view = new JsonObject().put("id", p.id()).put("username", p.username()).put("display_name", s.displayName())
                 .put("picture", "https://x.example/people/" + p.username() + "/avatar").put("email", s.email())
                 .put("email_verified", s.verified()).put("public_email", s.publicEmail());
+        ProfileClaimsDouble.FIELDS.forEach(field -> view.put(field, s.details().get(field)));
+        return view;
     }
 
     private static void answer(HttpServerRequest request, int status, JsonObject body) {

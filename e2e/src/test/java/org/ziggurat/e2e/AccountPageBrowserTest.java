@@ -18,6 +18,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import java.net.URI;
 import java.time.Duration;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.e2e.Platform.as;
 
@@ -118,9 +119,18 @@ class AccountPageBrowserTest {
             assertTrue(driver.findElements(By.id("show_email")).isEmpty(), "an unconfirmed address cannot be public");
             name.clear();
             name.sendKeys("Dr. Chromium");
+            // The standard profile claims on the same form; the website is public, the rest private.
+            driver.findElement(By.id("given_name")).sendKeys("Chromium");
+            driver.findElement(By.id("website")).sendKeys("https://chromium.example/");
+            driver.findElement(By.id("locale")).sendKeys("en-gb");
+            driver.findElement(By.id("zoneinfo")).sendKeys("Europe/Paris");
             driver.findElement(By.id("save_profile")).click();
             wait.until(ExpectedConditions.stalenessOf(name));
             wait.until(ExpectedConditions.attributeToBe(By.id("display_name"), "value", "Dr. Chromium"));
+            assertEquals("en-GB", driver.findElement(By.id("locale")).getAttribute("value"));
+            Platform.anonymous().get("/people/" + person.username()).then().statusCode(200)
+                    .body("website", org.hamcrest.Matchers.equalTo("https://chromium.example/"))
+                    .body("$", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("given_name")));
 
             java.nio.file.Path picture = java.nio.file.Files.createTempFile("avatar", ".png");
             javax.imageio.ImageIO.write(new java.awt.image.BufferedImage(24, 24, java.awt.image.BufferedImage.TYPE_INT_RGB), "png",
@@ -156,7 +166,9 @@ class AccountPageBrowserTest {
         }
         String token = Platform.accessToken(new Platform.Person(person.id(), person.username(), newPassword), "user");
         as(token).get("/user").then().statusCode(200).body("display_name", org.hamcrest.Matchers.equalTo("Dr. Chromium"))
-                .body("private_email", org.hamcrest.Matchers.equalTo(newAddress));
+                .body("private_email", org.hamcrest.Matchers.equalTo(newAddress))
+                .body("given_name", org.hamcrest.Matchers.equalTo("Chromium"))
+                .body("zoneinfo", org.hamcrest.Matchers.equalTo("Europe/Paris"));
         Platform.anonymous().formParams(java.util.Map.of("grant_type", "refresh_token", "refresh_token", refresh))
                 .post("/oauth/token").then().statusCode(400).body("error", org.hamcrest.Matchers.equalTo("invalid_grant"));
         Platform.anonymous().formParams(java.util.Map.of("grant_type", "password", "username", person.username(),

@@ -217,7 +217,17 @@ class OAuthJourneyTest {
 
         /** Follows the pages to the redirect back to the client, and returns that redirect. */
         URI authorize(URI start) throws Exception {
-            HttpResponse<String> page = get(start);
+            return signInAndApprove(get(start));
+        }
+
+        /** The same, for the authorization request posted as a form (OpenID Connect Core §3.1.2.1). */
+        URI authorizeByPost(String form) throws Exception {
+            return signInAndApprove(http.send(HttpRequest.newBuilder(URI.create(Platform.api() + "/oauth/authorize"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+
+        private URI signInAndApprove(HttpResponse<String> page) throws Exception {
             assertEquals(200, page.statusCode(), page.body());
             Map<String, String> login = hiddenInputs(page.body());
             login.put("login", person.username());

@@ -184,6 +184,67 @@ class OpenIdRelyingPartyTest {
         assertEquals("invalid_client", replay.toErrorResponse().getErrorObject().getCode());
     }
 
+    /**
+     * Nimbus as a relying party that signs its requests (OpenID Connect Core §6.1): registered with
+     * its keys, it posts the authorization request (§3.1.2.1) whose state, nonce and claims request
+     * (§5.5: the name for the ID token) are only inside a request object it signed; the ID token it
+     * validates carries that nonce and the name.
+     */
+    @Test
+    void nimbusPostsASignedRequestObjectWithAClaimsRequest() throws Exception {
+        OIDCProviderMetadata provider = OIDCProviderMetadata.resolve(new Issuer(Platform.api()));
+        assertTrue(provider.supportsClaimsParam() && provider.supportsRequestParam());
+        com.nimbusds.jose.jwk.RSAKey key = new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).keyID("ro-1").generate();
+        Platform.Person grace = Platform.signUp("signedrp");
+        OIDCClientMetadata metadata = new OIDCClientMetadata();
+        metadata.setName("Signed requests hub");
+        metadata.setRedirectionURI(URI.create("http://127.0.0.1:9/signed/callback"));
+        metadata.setScope(new Scope("openid", "profile"));
+        metadata.setGrantTypes(java.util.Set.of(GrantType.AUTHORIZATION_CODE));
+        metadata.setTokenEndpointAuthMethod(com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod.PRIVATE_KEY_JWT);
+        metadata.setTokenEndpointAuthJWSAlg(JWSAlgorithm.RS256);
+        metadata.setRequestObjectJWSAlg(JWSAlgorithm.RS256);
+        metadata.setJWKSet(new com.nimbusds.jose.jwk.JWKSet(key.toPublicJWK()));
+        metadata.applyDefaults();
+        var registered = OIDCClientRegistrationResponseParser.parse(new OIDCClientRegistrationRequest(
+                provider.getRegistrationEndpointURI(), metadata, new BearerAccessToken(Platform.accessToken(grace, "admin")))
+                .toHTTPRequest().send());
+        assertTrue(registered.indicatesSuccess(), () -> ((com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse)
+                registered).getErrorObject().toJSONObject().toString());
+        OIDCClientInformation info = ((OIDCClientInformationResponse) registered).getOIDCClientInformation();
+
+        CodeVerifier verifier = new CodeVerifier();
+        Nonce nonce = new Nonce();
+        State state = new State();
+        AuthenticationRequest inside = new AuthenticationRequest.Builder(new ResponseType(ResponseType.Value.CODE),
+                new Scope("openid", "profile"), info.getID(), metadata.getRedirectionURI()).state(state).nonce(nonce)
+                .claims(new com.nimbusds.openid.connect.sdk.OIDCClaimsRequest().withIDTokenClaimsRequest(
+                        new com.nimbusds.openid.connect.sdk.claims.ClaimsSetRequest().add("name")))
+                .codeChallenge(verifier, CodeChallengeMethod.S256).build();
+        com.nimbusds.jwt.SignedJWT requestObject = new com.nimbusds.jwt.SignedJWT(new com.nimbusds.jose.JWSHeader.Builder(
+                JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), new com.nimbusds.jwt.JWTClaimsSet.Builder(
+                inside.toJWTClaimsSet()).issuer(info.getID().getValue()).audience(provider.getIssuer().getValue()).build());
+        requestObject.sign(new com.nimbusds.jose.crypto.RSASSASigner(key));
+        // Beside the object only what OpenID Connect requires outside it.
+        String form = "response_type=code&scope=openid&client_id=" + info.getID().getValue() + "&request="
+                + requestObject.serialize();
+        AuthenticationResponse answer = AuthenticationResponseParser.parse(
+                new OAuthJourneyTest.BrowserlessUser(grace).authorizeByPost(form));
+        assertTrue(answer.indicatesSuccess(), answer.toString());
+        assertEquals(state, answer.getState(), "the state sent only inside the request object");
+        var assertion = new com.nimbusds.oauth2.sdk.auth.PrivateKeyJWT(info.getID(), provider.getTokenEndpointURI(),
+                JWSAlgorithm.RS256, key.toPrivateKey(), key.getKeyID(), null);
+        var tokens = OIDCTokenResponseParser.parse(new TokenRequest(provider.getTokenEndpointURI(), assertion,
+                new AuthorizationCodeGrant(answer.toSuccessResponse().getAuthorizationCode(), metadata.getRedirectionURI(),
+                        verifier)).toHTTPRequest().send());
+        assertTrue(tokens.indicatesSuccess(), () -> tokens.toErrorResponse().getErrorObject().toJSONObject().toString());
+        IDTokenClaimsSet claims = new IDTokenValidator(provider.getIssuer(), info.getID(), JWSAlgorithm.RS256,
+                provider.getJWKSetURI().toURL()).validate(((OIDCTokenResponse) tokens.toSuccessResponse()).getOIDCTokens()
+                .getIDToken(), nonce);
+        assertEquals(Long.toString(grace.id()), claims.getSubject().getValue());
+        assertEquals("signedrp", claims.getStringClaim("name"), "the claims request's name, in the ID token");
+    }
+
     static OIDCTokenResponse token(OIDCProviderMetadata provider, RelyingParty rp, AuthorizationGrant grant) throws Exception {
         var http = new TokenRequest(provider.getTokenEndpointURI(), new ClientSecretBasic(rp.id(), rp.secret()), grant)
                 .toHTTPRequest();

@@ -63,12 +63,14 @@ public class AccountDetails {
     }
 
     /**
-     * The display name, and the sign-in address made public or not ({@code showEmail}; only a
-     * verified one can be). {@link DirectoryClient.Invalid} when the rules refuse it.
+     * The display name, the sign-in address made public or not ({@code showEmail}; only a verified
+     * one can be), and the standard profile claims ({@code details}, by name; a null value removes
+     * one). {@link DirectoryClient.Invalid}, naming the fields, when the rules refuse them.
      */
-    public Uni<DirectoryClient.AccountProfile> change(LoginSessions.Session session, String displayName, boolean showEmail) {
+    public Uni<DirectoryClient.AccountProfile> change(LoginSessions.Session session, String displayName, boolean showEmail,
+            Map<String, String> details) {
         return profile(session).chain(profile -> {
-            Map<String, Object> change = new HashMap<>();
+            Map<String, Object> change = new HashMap<>(details);
             change.put("display_name", displayName);
             change.put("email", showEmail && profile.emailVerified() ? profile.email() : null);
             return directory.changeProfile(session.personId(), change);

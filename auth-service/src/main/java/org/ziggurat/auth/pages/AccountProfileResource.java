@@ -32,7 +32,7 @@ import org.ziggurat.platform.rest.problem.FailureKinds;
 
 /**
  * The account page ({@code /account}) in a browser, with the sign-in session's cookie: the name
- * shown, whether the confirmed address is public, the sign-in address. A GET shows; each change is
+ * shown, the standard profile claims, whether the confirmed address is public, the sign-in address. A GET shows; each change is
  * a POST with the session's CSRF token; a new address needs the password again.
  */
 @Tag(name = "Account")
@@ -70,7 +70,8 @@ public class AccountProfileResource {
 
     @Operation(operationId = "changeAccount", summary = "Change the account's profile (the page's forms)",
     description = "action = login, second_factor or passkey (signing in, with the sign-in form's CSRF cookie); with the "
-    + "session's csrf: profile (display_name; show_email=yes makes the confirmed sign-in address public), email_change "
+    + "session's csrf: profile (display_name; show_email=yes makes the confirmed sign-in address public; given_name, "
+    + "family_name, website, locale, zoneinfo, each removed when empty), email_change "
     + "(email, and password: the current one; the new address is mailed a link, the old one told), email_resend (a new "
     + "link for an address not yet confirmed), export (password: the person's data from every service, as a JSON file), "
     + "delete (confirm: the username typed again, and password: the account is deleted; see DELETE /user), unlink_identity "
@@ -144,10 +145,11 @@ public class AccountProfileResource {
     private Uni<Response> change(String action, OAuthForm form, LoginSessions.Session session, UriInfo uri, String address) {
         Sudo.Again again = (message, status) -> page(session, message, null, status, uri);
         return switch (action) {
-            case "profile" -> details.change(session, form.get("display_name"), "yes".equals(form.get("show_email")))
+            case "profile" -> details.change(session, form.get("display_name"), "yes".equals(form.get("show_email")),
+                            ProfilePages.details(form))
                     .map(done -> changed(uri))
-                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(() -> again.show(
-                            "Give a name of 1 to 255 characters. Nothing was changed.", 422));
+                    .onFailure(DirectoryClient.Invalid.class).recoverWithUni(e -> again.show(
+                            ProfilePages.refused(((DirectoryClient.Invalid) e).fields()), 422));
             case "email_change" -> Sudo.confirmed(details.changeEmail(session, form.get("email"), Sudo.given(form), address)
                     .chain(changed -> page(session, null, changed.changed()
                             ? "We mailed a link to " + changed.email() + ": open it to confirm the address. Your old address "

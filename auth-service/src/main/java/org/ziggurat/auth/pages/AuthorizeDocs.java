@@ -97,6 +97,14 @@ final class AuthorizeDocs {
             @Schema(description = "action=profile: the name shown, 1 to 255 characters.", maxLength = 255) String displayName,
             @Schema(description = "action=profile: yes makes the confirmed sign-in address public; left out, it is not.",
                     enumeration = "yes") String showEmail,
+            @Schema(description = "action=profile: given name(s), private; empty removes it.", maxLength = 255) String givenName,
+            @Schema(description = "action=profile: surname(s), private; empty removes it.", maxLength = 255) String familyName,
+            @Schema(description = "action=profile: a web page shown on the public profile, an absolute http(s) URL; empty "
+                    + "removes it.", maxLength = 2048) String website,
+            @Schema(description = "action=profile: a BCP 47 language tag (en-GB), private; empty removes it.", maxLength = 35)
+            String locale,
+            @Schema(description = "action=profile: a time zone of the tz database (Europe/Paris), private; empty removes it.")
+            String zoneinfo,
             @Schema(description = "action=email_change: the new sign-in address.", format = "email", maxLength = 254) String email,
             @Schema(format = "password", description = "action=login; email_change, export and delete: the current password.")
             String password,

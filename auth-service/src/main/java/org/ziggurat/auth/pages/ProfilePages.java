@@ -8,7 +8,12 @@ import jakarta.ws.rs.core.UriInfo;
 import org.ziggurat.auth.authorization.LoginSessions;
 import org.ziggurat.auth.authorization.LinkedSignIns;
 import org.ziggurat.auth.federation.UpstreamProviders;
+import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.directory.client.DirectoryClient;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 
 /** The account page itself ({@code /account}): the profile and the sign-in address; security has its own page. */
@@ -25,6 +30,32 @@ class ProfilePages {
         this.providers = providers;
         this.account = account;
         this.deleted = deleted;
+    }
+
+    /** The profile form's standard claims, by name: an empty field removes one (null). */
+    static Map<String, String> details(OAuthForm form) {
+        Map<String, String> details = new HashMap<>();
+        for (String field : List.of("given_name", "family_name", "website", "locale", "zoneinfo")) {
+            String value = form.get(field);
+            details.put(field, value == null || value.isBlank() ? null : value);
+        }
+        return details;
+    }
+
+    /** What the page asks for each field of the profile form, in the form's order. */
+    private static final List<Map.Entry<String, String>> ADVICE = List.of(
+            Map.entry("display_name", "Give a name of 1 to 255 characters."),
+            Map.entry("given_name", "Give a given name of 1 to 255 characters, or none."),
+            Map.entry("family_name", "Give a family name of 1 to 255 characters, or none."),
+            Map.entry("website", "Give a website address that starts with https:// or http://, or none."),
+            Map.entry("locale", "Give a language tag such as en-GB or fr, or none."),
+            Map.entry("zoneinfo", "Give a time zone such as Europe/Paris, or none."));
+
+    /** What to do about the fields the directory refused (the advice of each, when it named none of them). */
+    static String refused(List<String> fields) {
+        List<String> named = ADVICE.stream().filter(a -> fields.contains(a.getKey())).map(Map.Entry::getValue).toList();
+        List<String> advice = named.isEmpty() ? ADVICE.stream().map(Map.Entry::getValue).toList() : named;
+        return String.join(" ", advice) + " Nothing was changed.";
     }
 
     /** The account's export, as a file the browser keeps. */

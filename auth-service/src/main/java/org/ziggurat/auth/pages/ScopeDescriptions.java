@@ -21,7 +21,7 @@ public final class ScopeDescriptions {
             Map.entry("admin", "manage your applications and organizations"),
             Map.entry("account", "change your sign-in address, read your security log, export your data and delete your account"),
             Map.entry("openid", "sign you in with your Ziggurat account"),
-            Map.entry("profile", "see your name, username and picture"),
+            Map.entry("profile", "see your names, username, picture, website, language and time zone"),
             Map.entry("email", "see your email address"),
             Map.entry("offline_access", "keep this access while you are away, after you sign out, until you revoke it"),
             Map.entry("entitlements", "see the organizations you belong to and your roles in them"),

@@ -38,7 +38,8 @@ public class OpenIdClaims {
         return directory.claims(personId, ResearchClaims.asked(scopes), ResearchPeople.secondFactor(amr))
                 .chain(p -> researchPeople.assurance(scopes, tokenId, sessionHash).map(assurance -> new UserInfoClaims.Person(
                         p.id(), p.username(), p.displayName(), p.picture(), p.htmlUrl(), p.email(), p.updatedAt(),
-                        p.emailVerified(), ResearchPeople.of(p.research(), assurance))))
+                        p.emailVerified(), ResearchPeople.of(p.research(), assurance), p.givenName(), p.familyName(),
+                        p.website(), p.locale(), p.zoneinfo())))
                 .map(person -> UserInfoClaims.of(person, scopes));
     }
 }

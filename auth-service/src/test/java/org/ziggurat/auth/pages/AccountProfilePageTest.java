@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.ziggurat.auth.DirectoryDouble;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -86,6 +87,44 @@ class AccountProfilePageTest {
         assertEquals(200, carol.post("/account", form(moved, "email_resend")).statusCode());
         assertEquals(resent + 1, org.ziggurat.auth.ProfileDouble.RESENT.get());
         assertEquals(400, carol.post("/account", form(moved, "nonsense")).statusCode());
+    }
+
+    /**
+     * The standard profile claims on the same form as the name: shown back, refused with the
+     * directory's rules (the page names what to fix), removed when left empty.
+     */
+    @Test
+    void theProfileFormSetsAndRemovesTheStandardClaims() {
+        Browser carol = carolOnTheAccountPage();
+        String html = carol.get("/account").asString();
+        String name = html.replaceFirst("(?s).*id=\"display_name\" name=\"display_name\" value=\"([^\"]*)\".*", "$1");
+        for (String field : List.of("given_name", "family_name", "website", "locale", "zoneinfo")) {
+            assertTrue(html.contains("id=\"" + field + "\" name=\"" + field + "\""), field + ": " + html);
+        }
+        assertEquals(403, carol.post("/account", Map.of("action", "profile", "csrf", "forged", "display_name", name,
+                "given_name", "Mallory")).statusCode());
+        Response saved = carol.post("/account", form(html, "profile", "display_name", name, "given_name", "Caroline",
+                "family_name", "Day", "website", "https://carol.example/", "locale", "fr-ca", "zoneinfo", "America/Montreal"));
+        assertEquals(303, saved.statusCode(), saved.asString());
+        String after = carol.get("/account").asString();
+        for (String shown : List.of("value=\"Caroline\"", "value=\"Day\"", "value=\"https://carol.example/\"",
+                "value=\"fr-CA\"", "value=\"America/Montreal\"")) {
+            assertTrue(after.contains(shown), shown + ": " + after);
+        }
+
+        Response refused = carol.post("/account", form(after, "profile", "display_name", name, "given_name", "Caroline",
+                "website", "javascript:alert(1)", "zoneinfo", "Mars/Olympus"));
+        assertEquals(422, refused.statusCode(), refused.asString());
+        assertTrue(refused.asString().contains("https:// or http://") && refused.asString().contains("Europe/Paris")
+                && !refused.asString().contains("given name of"), "the page names what to fix: " + refused.asString());
+        assertTrue(carol.get("/account").asString().contains("value=\"America/Montreal\""), "nothing was changed");
+
+        // Left empty: removed.
+        assertEquals(303, carol.post("/account", form(after, "profile", "display_name", name, "given_name", "",
+                "family_name", "", "website", "", "locale", "", "zoneinfo", "")).statusCode());
+        String cleared = carol.get("/account").asString();
+        assertFalse(cleared.contains("value=\"Caroline\"") || cleared.contains("value=\"fr-CA\""), cleared);
+        assertTrue(cleared.contains("id=\"zoneinfo\" name=\"zoneinfo\" value=\"\""), cleared);
     }
 
     @Test

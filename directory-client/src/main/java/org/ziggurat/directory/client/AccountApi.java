@@ -74,17 +74,23 @@ public interface AccountApi extends DirectoryFailures {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<VerifiedEmail> verifyEmail(EmailToken token);
 
-    /** A person as their own account page shows them: {@code publicEmail} only ever the verified sign-in address. */
+    /**
+     * A person as their own account page shows them: {@code publicEmail} only ever the verified
+     * sign-in address; the standard profile claims they gave (given_name to zoneinfo), null when not given.
+     */
     @RegisterForReflection
     record AccountProfile(long id, String username, String displayName, String picture, String email, boolean emailVerified,
-            String publicEmail) {
+            String publicEmail, String givenName, String familyName, String website, String locale, String zoneinfo) {
     }
 
     @GET
     @Path("/people/{id}/profile")
     Uni<AccountProfile> accountProfile(@PathParam("id") long personId);
 
-    /** As PATCH /user: display_name, and email (the public address: the verified sign-in address, or null); {@link Invalid}. */
+    /**
+     * As PATCH /user: display_name, email (the public address: the verified sign-in address, or null),
+     * given_name, family_name, website, locale, zoneinfo (null removes each); {@link Invalid} naming the fields at fault.
+     */
     @PATCH
     @Path("/people/{id}/profile")
     @Consumes(MediaType.APPLICATION_JSON)

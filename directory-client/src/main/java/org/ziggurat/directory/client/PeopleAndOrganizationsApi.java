@@ -58,10 +58,14 @@ public interface PeopleAndOrganizationsApi extends DirectoryFailures {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<Response> noticeAdmins(@PathParam("name") String name, AdminNotice notice);
 
-    /** What a relying party may learn of a person (OpenID Connect's profile and email scopes). */
+    /**
+     * What a relying party may learn of a person (OpenID Connect's profile and email scopes); the
+     * standard profile claims the person gave (given_name to zoneinfo) are null when not given.
+     */
     @RegisterForReflection
     record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl, String email,
-            java.time.Instant updatedAt, boolean emailVerified, Research research) {
+            java.time.Instant updatedAt, boolean emailVerified, Research research, String givenName, String familyName,
+            String website, String locale, String zoneinfo) {
     }
 
     /**

@@ -25,6 +25,8 @@ public class AccountDataRepository {
         Uni<JsonObject> profile = pool.preparedQuery("SELECT json_build_object('id', id, 'username', username, "
                         + "'display_name', display_name, 'email', email, 'email_verified_at', email_verified_at, "
                         + "'public_email', public_email, 'two_factor_authentication', two_factor_enabled, "
+                        + "'given_name', given_name, 'family_name', family_name, 'website', website, 'locale', locale, "
+                        + "'zoneinfo', zoneinfo, "
                         + "'avatar_type', avatar_type, 'avatar_base64', encode(avatar, 'base64'), "
                         + "'password_changed_at', password_changed_at, 'created_at', created_at, 'updated_at', updated_at) AS row "
                         + "FROM person WHERE id = $1")

@@ -59,7 +59,8 @@ public class CurrentUserResource {
     }
 
     @Operation(operationId = "getCurrentUser", summary = "Get the authenticated person",
-    description = "The caller's own profile with its public email; with the user scope also the private fields.")
+    description = "The caller's own profile with its public email and website; with the user scope also the private "
+    + "fields: the sign-in address, two-factor state, and given_name, family_name, locale, zoneinfo when set.")
     @SecurityRequirement(name = ApiContract.OAUTH2)
     @APIResponse(responseCode = "200", description = "The caller.")
     @GET
@@ -69,7 +70,9 @@ public class CurrentUserResource {
     }
 
     @Operation(operationId = "updateCurrentUser", summary = "Change the authenticated person's profile",
-    description = "Changes the fields the body names: display_name, and email (the public address, which may only be the person's confirmed sign-in address; null removes it).")
+    description = "Changes the fields the body names: display_name; email (the public address, which may only be the "
+    + "person's confirmed sign-in address; null removes it); and the standard profile claims given_name, family_name, "
+    + "website (public), locale, zoneinfo (null removes each). 422 names each field at fault.")
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.USER)
     @RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProfileChange.class)))
     @APIResponse(responseCode = "200", description = "The changed profile.")
@@ -136,7 +139,12 @@ public class CurrentUserResource {
     /** The body of PATCH /user, for the API's description: the fields it may change. */
     @Schema(name = "ProfileChange", description = "The fields to change; those left out stay as they are.")
     record ProfileChange(@Schema(description = "The name shown for the person.", maxLength = 255) String displayName,
-            @Schema(description = "The public email address: the sign-in address, once confirmed with the link mailed to it (anything else is 422); null removes it.", nullable = true, format = "email") String email) {
+            @Schema(description = "The public email address: the sign-in address, once confirmed with the link mailed to it (anything else is 422); null removes it.", nullable = true, format = "email") String email,
+            @Schema(description = "Given name(s) or first name(s), shown only to the person and the applications they allow the profile scope; null removes it.", nullable = true, maxLength = 255) String givenName,
+            @Schema(description = "Surname(s) or last name(s), private as given_name; null removes it.", nullable = true, maxLength = 255) String familyName,
+            @Schema(description = "The person's web page or blog, shown on the public profile: an absolute http or https URL without credentials or fragment; null removes it.", nullable = true, format = "uri", maxLength = 2048) String website,
+            @Schema(description = "A BCP 47 language tag (en-GB, fr), private as given_name; null removes it.", nullable = true, maxLength = 35, example = "en-GB") String locale,
+            @Schema(description = "A time zone of the tz database (Europe/Paris), private as given_name; null removes it.", nullable = true, example = "Europe/Paris") String zoneinfo) {
     }
 
     /** The body of PATCH /user/memberships/organizations/{id}. */

@@ -42,7 +42,10 @@ public class AccountProfileResource {
         return profiles.profile(PathIds.parse(id, "person"), PublicUrls.of(uri));
     }
 
-    /** As PATCH /user: display_name, and email (the public address: the verified sign-in address, or null). */
+    /**
+     * As PATCH /user: display_name, email (the public address: the verified sign-in address, or null),
+     * and given_name, family_name, website, locale, zoneinfo (null removes each).
+     */
     @PATCH
     @Path("/people/{id}/profile")
     @Consumes(MediaType.APPLICATION_JSON)

@@ -8,21 +8,23 @@ import org.ziggurat.directory.people.PeopleService;
 import org.ziggurat.directory.people.PersonRow;
 import org.ziggurat.directory.people.PersonViews;
 import org.ziggurat.directory.people.ProfileChange;
+import org.ziggurat.directory.people.ProfileDetails;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.token.Callers;
 
 /**
  * The account page's profile, for auth-service: what the person sees of themselves, the changes
- * they make there (display name, public address, sign-in address), and a new link to prove the
+ * they make there (display name, public address, the standard profile claims, sign-in address), and a new link to prove the
  * address. For a calling service only, checked here first.
  */
 @ApplicationScoped
 public class AccountProfiles {
 
-    /** A person as their own account page shows them. */
+    /** A person as their own account page shows them, with the standard profile claims they gave (null: not given). */
     @RegisterForReflection
     public record AccountProfile(long id, String username, String displayName, String picture, String email,
-            boolean emailVerified, String publicEmail) {
+            boolean emailVerified, String publicEmail, String givenName, String familyName, String website, String locale,
+            String zoneinfo) {
     }
 
     private final Callers callers;
@@ -61,7 +63,8 @@ public class AccountProfiles {
     }
 
     private static AccountProfile view(PersonRow row, PublicUrls urls) {
+        ProfileDetails d = row.details();
         return new AccountProfile(row.id(), row.username(), row.displayName(), PersonViews.avatarUrl(row, urls), row.email(),
-                row.emailVerified(), row.publicEmail());
+                row.emailVerified(), row.publicEmail(), d.givenName(), d.familyName(), d.website(), d.locale(), d.zoneinfo());
     }
 }

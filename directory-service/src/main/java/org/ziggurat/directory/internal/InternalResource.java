@@ -20,6 +20,7 @@ import org.ziggurat.directory.identities.LinkedIdentities;
 import org.ziggurat.directory.identities.ResearchClaimsSettings;
 import org.ziggurat.platform.input.FieldChecks;
 import org.ziggurat.directory.people.PersonViews;
+import org.ziggurat.directory.people.ProfileDetails;
 import org.ziggurat.platform.http.PathIds;
 import org.ziggurat.platform.rest.http.PublicUrls;
 import org.ziggurat.platform.problem.ProblemException;
@@ -125,13 +126,15 @@ public class InternalResource {
 
     /**
      * What auth-service tells a relying party of a person who signed in with OpenID Connect (the
-     * profile and email scopes): the sign-in address too, which no public answer shows, and when
-     * the profile last changed.
+     * profile and email scopes): the sign-in address too, which no public answer shows, when the
+     * profile last changed, and the standard profile claims the person gave (ProfileDetails), the
+     * private ones too: the relying party the person allowed the profile scope may know them.
      */
     @RegisterForReflection
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record OpenIdPerson(long id, String username, String displayName, String picture, String htmlUrl,
-            String email, Instant updatedAt, boolean emailVerified, Research research) {
+            String email, Instant updatedAt, boolean emailVerified, Research research, String givenName,
+            String familyName, String website, String locale, String zoneinfo) {
     }
 
     /**
@@ -162,8 +165,10 @@ public class InternalResource {
                                     researchSettings.authority(), memberships),
                                     linked.orcid(), linked.assurance(),
                                     Entitlements.vopersonId(personId, researchSettings.authority()))));
+            ProfileDetails d = r.details();
             return researchClaims.map(claims -> new OpenIdPerson(p.id(), p.username(), p.displayName(), p.imageThumb50(),
-                    p.htmlUrl(), r.email(), r.updatedAt(), r.emailVerified(), claims));
+                    p.htmlUrl(), r.email(), r.updatedAt(), r.emailVerified(), claims, d.givenName(), d.familyName(),
+                    d.website(), d.locale(), d.zoneinfo()));
         });
     }
 

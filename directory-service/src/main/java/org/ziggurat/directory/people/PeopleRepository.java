@@ -129,7 +129,7 @@ public class PeopleRepository {
                     Row row = rows.iterator().next();
                     java.time.Instant at = row.getOffsetDateTime("at").toInstant();
                     return new PersonRow(row.getLong("id"), person.username(), person.displayName(), person.email(), null,
-                            false, false, at, at, false);
+                            false, false, at, at, false, ProfileDetails.NONE);
                 }));
     }
 
@@ -164,12 +164,21 @@ public class PeopleRepository {
                                         rows.iterator().next().getString("username"), rows.iterator().next().getString("email")))));
     }
 
-    /** Sets the given profile fields; a null list entry leaves that field as it is. */
-    public Uni<PersonRow> updateProfile(long id, String displayName, boolean setPublicEmail, String publicEmail) {
+    /** Each detail's column: set to the value when the change names it ($5, $7, …), as it is otherwise. */
+    private static final String SET_DETAILS = String.join("", java.util.stream.IntStream.range(0, ProfileDetails.FIELDS.size())
+            .mapToObj(i -> ProfileDetails.FIELDS.get(i) + " = CASE WHEN $" + (5 + 2 * i) + " THEN $" + (6 + 2 * i)
+                    + " ELSE " + ProfileDetails.FIELDS.get(i) + " END, ").toList());
+
+    /** Sets the fields the change names (a null display name leaves it as it is). */
+    public Uni<PersonRow> updateProfile(long id, ProfileChange change) {
+        Tuple args = Tuple.of(id, change.displayName(), change.setEmail(), change.email());
+        for (int i = 0; i < ProfileDetails.FIELDS.size(); i++) {
+            args.addBoolean(change.detailsNamed().contains(ProfileDetails.FIELDS.get(i)))
+                    .addString(change.details().values().get(i));
+        }
         return one("UPDATE person SET display_name = coalesce($2, display_name), "
-                + "public_email = CASE WHEN $3 THEN $4 ELSE public_email END, updated_at = now() "
-                + "WHERE id = $1 RETURNING " + PersonRow.COLUMNS,
-                Tuple.of(id, displayName, setPublicEmail, publicEmail));
+                + "public_email = CASE WHEN $3 THEN $4 ELSE public_email END, " + SET_DETAILS + "updated_at = now() "
+                + "WHERE id = $1 RETURNING " + PersonRow.COLUMNS, args);
     }
 
     public Uni<Avatar> avatar(String username) {

@@ -156,7 +156,7 @@ public class PeopleService {
                                 + "confirmed with the link mailed to it");
                     }
                 }).replaceWithVoid();
-        return allowed.chain(() -> people.updateProfile(id, change.displayName(), change.setEmail(), change.email()))
+        return allowed.chain(() -> people.updateProfile(id, change))
                 .onItem().ifNull().failWith(PeopleService::gone);
     }
 

@@ -6,17 +6,19 @@ import java.time.Instant;
 
 /**
  * One person as stored, minus the password hash and the avatar bytes. {@code emailVerified}: the
- * sign-in address is the one its owner proved theirs (the link mailed to it).
+ * sign-in address is the one its owner proved theirs (the link mailed to it); {@code details}: the
+ * optional standard profile claims.
  */
 public record PersonRow(long id, String username, String displayName, String email, String publicEmail,
-        boolean twoFactorEnabled, boolean hasAvatar, Instant createdAt, Instant updatedAt, boolean emailVerified) {
+        boolean twoFactorEnabled, boolean hasAvatar, Instant createdAt, Instant updatedAt, boolean emailVerified,
+        ProfileDetails details) {
 
     /** The columns {@link #from} reads, qualified by the alias the query gives the person table. */
     public static String columns(String alias) {
         return String.format("%1$s.id, %1$s.username, %1$s.display_name, %1$s.email, %1$s.public_email, "
                 + "%1$s.two_factor_enabled, %1$s.avatar IS NOT NULL AS has_avatar, %1$s.created_at, %1$s.updated_at, "
-                + "%1$s.email_verified_at IS NOT NULL AS email_verified",
-                alias);
+                + "%1$s.email_verified_at IS NOT NULL AS email_verified, ",
+                alias) + ProfileDetails.columns(alias);
     }
 
     /**
@@ -38,7 +40,7 @@ public record PersonRow(long id, String username, String displayName, String ema
         return new PersonRow(row.getLong("id"), row.getString("username"), row.getString("display_name"),
                 email, publicEmail(row.getString("public_email"), email, verified), row.getBoolean("two_factor_enabled"),
                 row.getBoolean("has_avatar"), row.getOffsetDateTime("created_at").toInstant(),
-                row.getOffsetDateTime("updated_at").toInstant(), verified);
+                row.getOffsetDateTime("updated_at").toInstant(), verified, ProfileDetails.from(row));
     }
 
     /**

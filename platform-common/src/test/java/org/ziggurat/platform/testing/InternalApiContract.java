@@ -234,7 +234,7 @@ public final class InternalApiContract {
         return send(base, "GET", path, null);
     }
 
-    private static HttpResponse<String> send(URI base, String method, String path, String json) throws Exception {
+    static HttpResponse<String> send(URI base, String method, String path, String json) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .header("X-Platform-Token", TestTokens.service("auth-service"))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
@@ -244,7 +244,7 @@ public final class InternalApiContract {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void assertStatus(int expected, HttpResponse<String> answer, String what) {
+    static void assertStatus(int expected, HttpResponse<String> answer, String what) {
         assertEquals(expected, answer.statusCode(), what + ": " + answer.request().method() + " " + answer.uri() + " answered "
                 + answer.body());
     }

@@ -46,7 +46,8 @@ public class ApiContract implements OASFilter {
             Map.entry("account", "The account itself: its sign-in address, security log, export and deletion. Only an "
                     + "application the platform's operators verified may ask for it."),
             Map.entry("openid", "OpenID Connect: an ID token beside the access token, and the person's subject at /oauth/userinfo."),
-            Map.entry("profile", "OpenID Connect: the person's name, username, picture and profile page at /oauth/userinfo."),
+            Map.entry("profile", "OpenID Connect: the person's name, username, picture and profile page at /oauth/userinfo, and "
+                    + "the given and family name, website, locale and time zone they gave."),
             Map.entry("email", "OpenID Connect: the person's email address at /oauth/userinfo."),
             Map.entry("offline_access", "OpenID Connect: a refresh token that outlives the person's session (after consent); "
                     + "without it, an OpenID Connect authorization ends when the person signs out."),
