@@ -17,14 +17,6 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jwt.JWTClaimsSet;
-import org.ziggurat.auth.AuthConfig;
-import org.ziggurat.auth.Issuer;
-import org.ziggurat.auth.clients.ApplicationRepository;
-import org.ziggurat.auth.clients.ApplicationRow;
-import org.ziggurat.auth.clients.RelyingPartyMetadata;
-import org.ziggurat.auth.tokens.IdTokens;
 import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.dpop.DpopProofs;
 import org.ziggurat.auth.oauth.OAuthError;
@@ -33,6 +25,7 @@ import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
 import org.ziggurat.auth.tokens.OpenIdClaims;
+import org.ziggurat.auth.tokens.SignedUserInfo;
 import org.ziggurat.directory.client.DirectoryClient;
 import org.ziggurat.platform.rest.openapi.ApiContract;
 import org.ziggurat.platform.rest.openapi.ApiErrors;
@@ -50,15 +43,11 @@ public class UserInfoResource {
     private final DpopProofs proofs;
 
     private final OpenIdClaims openIdClaims;
-    private final ApplicationRepository applications;
-    private final IdTokens idTokens;
-    private final AuthConfig config;
+    private final SignedUserInfo signedUserInfo;
 
     UserInfoResource(LiveAccessTokens liveTokens, DpopProofs proofs, OpenIdClaims openIdClaims,
-            ApplicationRepository applications, IdTokens idTokens, AuthConfig config) {
-        this.applications = applications;
-        this.idTokens = idTokens;
-        this.config = config;
+            SignedUserInfo signedUserInfo) {
+        this.signedUserInfo = signedUserInfo;
         this.openIdClaims = openIdClaims;
         this.proofs = proofs;
         this.liveTokens = liveTokens;
@@ -132,23 +121,10 @@ public class UserInfoResource {
         });
     }
 
-    /**
-     * The claims as JSON, or signed (Core §5.3.2) when the token's client registered
-     * userinfo_signed_response_alg: a JWT from this issuer to that client, with the key of that
-     * algorithm that signs ID tokens.
-     */
+    /** The claims as JSON, or signed for a client that registered an algorithm ({@link SignedUserInfo}). */
     private Uni<Response.ResponseBuilder> answer(org.ziggurat.auth.tokens.TokenRow row, java.util.Map<String, Object> claims) {
-        Uni<ApplicationRow> client = row.clientId() == null ? Uni.createFrom().nullItem() : applications.byClientId(row.clientId());
-        return client.chain(app -> {
-            String alg = app == null ? null : RelyingPartyMetadata.of(app).userinfoAlg();
-            if (alg == null) {
-                return Uni.createFrom().item(Response.ok(claims, MediaType.APPLICATION_JSON));
-            }
-            JWTClaimsSet.Builder signed = new JWTClaimsSet.Builder();
-            claims.forEach(signed::claim);
-            signed.issuer(Issuer.of(config)).audience(app.clientId());
-            return idTokens.sign(JOSEObjectType.JWT, alg, signed.build()).map(jwt -> Response.ok(jwt, "application/jwt"));
-        });
+        return signedUserInfo.forClient(row.clientId(), claims).map(jwt -> jwt == null
+                ? Response.ok(claims, MediaType.APPLICATION_JSON) : Response.ok(jwt, "application/jwt"));
     }
 
     private Uni<Response> claimsOf(org.ziggurat.auth.tokens.TokenRow row) {
