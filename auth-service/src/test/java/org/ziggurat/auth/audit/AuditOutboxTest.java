@@ -167,6 +167,26 @@ class AuditOutboxTest {
     }
 
     /**
+     * Attack review: operator_registered (V36) is trust (prompt=none's answers go straight to the
+     * application's redirect URI), given at registration and taken away by a change of redirect URIs,
+     * yet the audit stream, which tells "every setting of an application", says neither: a SIEM
+     * watching it cannot see which third-party registrations hold that trust, nor when they lose it.
+     */
+    @Test
+    void theAuditStreamTellsTheTrustAnOperatorsRegistrationGives() {
+        String clientId = given().header("Authorization", "Bearer test-initial-access-token-0123456789abcdef")
+                .contentType("application/json").body("{\"client_name\": \"Audited partner\", \"redirect_uris\": "
+                        + "[\"https://app.example.org/callback\"], \"scope\": \"openid\"}")
+                .post("/oauth/register").then().statusCode(201).extract().path("client_id");
+        await().atMost(Duration.ofSeconds(10)).until(() -> EventsDouble.AUDIT.stream().anyMatch(e ->
+                "application.created".equals(e.getString("type")) && e.getJsonObject("data") != null
+                        && clientId.equals(e.getJsonObject("data").getString("client_id"))));
+        JsonObject created = EventsDouble.AUDIT.stream().filter(e -> "application.created".equals(e.getString("type"))
+                && clientId.equals(e.getJsonObject("data").getString("client_id"))).findFirst().orElseThrow();
+        assertEquals(Boolean.TRUE, created.getJsonObject("data").getBoolean("operator_registered"), created.encode());
+    }
+
+    /**
      * Every change of an application names who made it (its owner; the operator who verified it),
      * and tells every setting: the verified mark, token exchange, the password grant, the access
      * token's format, and every other column of the application but its secrets.
