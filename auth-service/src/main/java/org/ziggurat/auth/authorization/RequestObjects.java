@@ -14,6 +14,10 @@ import org.ziggurat.auth.clients.ClientMetadata;
 import org.ziggurat.auth.clients.RegisteredKeys;
 import org.ziggurat.auth.clients.RelyingPartyMetadata;
 import org.ziggurat.auth.federation.ProviderHttp;
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.jboss.logging.Logger;
+import java.time.Duration;
 import org.ziggurat.auth.oauth.OAuthException;
 
 import java.text.ParseException;
@@ -34,6 +38,8 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class RequestObjects {
 
+    private static final Logger LOG = Logger.getLogger(RequestObjects.class);
+
     private final ClientKeys keys;
     private final String issuer;
     private final ProviderHttp http;
@@ -48,7 +54,10 @@ public class RequestObjects {
      * A request object by reference (Core §6.2): fetched from {@code request_uri}, which must be one
      * the application registered (request_uris), under the rules of every address someone else chose
      * ({@link ProviderHttp}: public, https, no redirects, 1 MiB at most), then taken as
-     * {@link #merged} takes one; the request_uri itself is not carried on.
+     * {@link #merged} takes one; the request_uri itself is not carried on. What was fetched is kept
+     * five minutes by the whole URI (a new fragment is new content, as §6.2 says), so that nobody
+     * makes this server call someone's address once per request; why a fetch failed is logged, never
+     * shown (the page would tell a stranger what this server's network answered).
      */
     public Uni<Map<String, String>> byReference(ApplicationRow app, Map<String, String> params) {
         String requestUri = params.get("request_uri");
@@ -56,24 +65,38 @@ public class RequestObjects {
             return Uni.createFrom().failure(new RequestObjectRefused("invalid_request_uri: the request_uri is not one the "
                     + "application registered (request_uris)"));
         }
-        return http.send("GET", RelyingPartyMetadata.withoutFragment(requestUri),
-                        Map.of("Accept", "application/oauth-authz-req+jwt, application/jwt"), null)
-                .onFailure().transform(e -> new RequestObjectRefused("invalid_request_uri: the request_uri cannot be read ("
-                        + e.getMessage() + ")"))
-                .chain(reply -> {
-                    if (reply.status() != 200 || reply.body() == null) {
-                        return refusedUri("the request_uri answered " + reply.status());
-                    }
+        if (fetched.getIfPresent(requestUri) == null && failedLately.getIfPresent(requestUri) != null) {
+            // An address that failed a moment ago is not asked again for every request.
+            return Uni.createFrom().failure(new RequestObjectRefused("invalid_request_uri: the request_uri could not be read"));
+        }
+        return Uni.createFrom().completionStage(() -> fetched.get(requestUri, (uri, executor) -> http.send("GET",
+                        RelyingPartyMetadata.withoutFragment(uri), Map.of("Accept", "application/oauth-authz-req+jwt, "
+                                + "application/jwt"), null)
+                        .map(reply -> {
+                            if (reply.status() != 200 || reply.body() == null) {
+                                throw new IllegalStateException("it answered " + reply.status());
+                            }
+                            return reply.body().strip();
+                        }).subscribeAsCompletionStage()).copy())
+                .onFailure().transform(e -> {
+                    failedLately.put(requestUri, Boolean.TRUE);
+                    LOG.infof("a request_uri of client %s could not be read: %s", app.clientId(), e.getMessage());
+                    return new RequestObjectRefused("invalid_request_uri: the request_uri could not be read");
+                })
+                .chain(body -> {
                     Map<String, String> byValue = new LinkedHashMap<>(params);
                     byValue.remove("request_uri");
-                    byValue.put("request", reply.body().strip());
+                    byValue.put("request", body);
                     return merged(app, byValue);
                 });
     }
 
-    private static <T> Uni<T> refusedUri(String why) {
-        return Uni.createFrom().failure(new RequestObjectRefused("invalid_request_uri: " + why));
-    }
+    /** Request objects fetched by reference, by their whole URI; a failed fetch is not kept. */
+    private final AsyncCache<String, String> fetched = Caffeine.newBuilder().maximumSize(10_000)
+            .expireAfterWrite(Duration.ofMinutes(5)).buildAsync();
+    /** Request URIs whose fetch failed in the last ten seconds. */
+    private final com.github.benmanes.caffeine.cache.Cache<String, Boolean> failedLately = Caffeine.newBuilder()
+            .maximumSize(10_000).expireAfterWrite(Duration.ofSeconds(10)).build();
 
     /** A request object that cannot be taken, and why (the error page's words). */
     public static final class RequestObjectRefused extends RuntimeException {

@@ -127,9 +127,14 @@ public class ApplicationRepository {
                 .execute(Tuple.of(ownerId)).map(ApplicationRepository::all);
     }
 
-    /** The {@code operator}'s mark (or its removal) on any application; null when there is no such application. */
+    /**
+     * The {@code operator}'s mark (or its removal) on any application; null when there is no such
+     * application. Taking the mark away also ends the trust an operator's registration gave it
+     * (operator_registered): an operator who distrusts an application has this one lever.
+     */
     public Uni<ApplicationRow> setVerified(long id, boolean verified, long operator) {
-        return written(operator, conn -> one(conn, "UPDATE application SET verified = $2, updated_at = now() WHERE id = $1 "
+        return written(operator, conn -> one(conn, "UPDATE application SET verified = $2, "
+                + "operator_registered = operator_registered AND $2, updated_at = now() WHERE id = $1 "
                 + "RETURNING " + ApplicationRow.COLUMNS, Tuple.of(id, verified))).invoke(row -> changed(id));
     }
 

@@ -64,6 +64,11 @@ public final class OAuthForm {
         return value.isEmpty() ? null : value;
     }
 
+    /** Whether the form carries the parameter at all, empty or not (a page's field left empty is sent empty). */
+    public boolean sent(String name) {
+        return parameters.containsKey(name);
+    }
+
     /** The named parameters that are present, in the order named; {@code invalid_request} when one is repeated. */
     public Map<String, String> only(List<String> names) {
         Map<String, String> present = new LinkedHashMap<>();

@@ -32,12 +32,17 @@ class ProfilePages {
         this.deleted = deleted;
     }
 
-    /** The profile form's standard claims, by name: an empty field removes one (null). */
+    /**
+     * The profile form's standard claims, by name: an empty field removes one (null); a field the
+     * form did not send (a page from before the field was there) leaves it as it is.
+     */
     static Map<String, String> details(OAuthForm form) {
         Map<String, String> details = new HashMap<>();
         for (String field : List.of("given_name", "family_name", "website", "locale", "zoneinfo")) {
-            String value = form.get(field);
-            details.put(field, value == null || value.isBlank() ? null : value);
+            if (form.sent(field)) {
+                String value = form.get(field);
+                details.put(field, value == null || value.isBlank() ? null : value);
+            }
         }
         return details;
     }

@@ -102,7 +102,8 @@ public class IdTokens {
                     return null;
                 }
                 JWTClaimsSet claims = jwt.getJWTClaimsSet();
-                return Issuer.of(config).equals(claims.getIssuer()) ? claims : null;
+                // Every ID token has an expiry; a signed userinfo answer (same keys, no exp) is no ID token.
+                return Issuer.of(config).equals(claims.getIssuer()) && claims.getExpirationTime() != null ? claims : null;
             } catch (JOSEException | ParseException e) {
                 return null;
             }

@@ -119,6 +119,10 @@ class AccountProfilePageTest {
                 && !refused.asString().contains("given name of"), "the page names what to fix: " + refused.asString());
         assertTrue(carol.get("/account").asString().contains("value=\"America/Montreal\""), "nothing was changed");
 
+        // A form without the fields (a page from before they were there) leaves them as they are.
+        String before = carol.get("/account").asString();
+        assertEquals(303, carol.post("/account", form(before, "profile", "display_name", name)).statusCode());
+        assertTrue(carol.get("/account").asString().contains("value=\"America/Montreal\""), "a field not sent is kept");
         // Left empty: removed.
         assertEquals(303, carol.post("/account", form(after, "profile", "display_name", name, "given_name", "",
                 "family_name", "", "website", "", "locale", "", "zoneinfo", "")).statusCode());

@@ -125,9 +125,10 @@ class RelyingPartyMetadataTest {
                 new Browser().get(url(clientId, "scope", "openid", "request_uri", refused)).then().statusCode(400)
                         .header("Location", nullValue());
             }
-            // Fetched, it is taken as a request object by value is: another key's signature is refused.
+            // Fetched, it is taken as a request object by value is: another key's signature is refused. New content
+            // has a new fragment (Core §6.2); under the old one, what was fetched is kept.
             published.set(RequestObjectTest.signed(RequestObjectTest.key(), RequestObjectTest.claims(clientId).build()));
-            new Browser().get(url(clientId, "scope", "openid", "request_uri", base + "/ro")).then().statusCode(400)
+            new Browser().get(url(clientId, "scope", "openid", "request_uri", base + "/ro#v3")).then().statusCode(400)
                     .header("Location", nullValue());
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
