@@ -143,21 +143,8 @@ class OpenIdRelyingPartyTest {
                 .PRIVATE_KEY_JWT));
         com.nimbusds.jose.jwk.RSAKey key = new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).keyID("rp-1").generate();
         Platform.Person ada = Platform.signUp("pkjwt");
-        OIDCClientMetadata metadata = new OIDCClientMetadata();
-        metadata.setName("Signed notebook hub");
-        metadata.setRedirectionURI(URI.create("http://127.0.0.1:9/pkjwt/callback"));
-        metadata.setScope(new Scope("openid", "profile"));
-        metadata.setGrantTypes(java.util.Set.of(GrantType.AUTHORIZATION_CODE));
-        metadata.setTokenEndpointAuthMethod(com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod.PRIVATE_KEY_JWT);
-        metadata.setTokenEndpointAuthJWSAlg(JWSAlgorithm.RS256);
-        metadata.setJWKSet(new com.nimbusds.jose.jwk.JWKSet(key.toPublicJWK()));
-        metadata.applyDefaults();
-        var registered = OIDCClientRegistrationResponseParser.parse(new OIDCClientRegistrationRequest(
-                provider.getRegistrationEndpointURI(), metadata, new BearerAccessToken(Platform.accessToken(ada, "admin")))
-                .toHTTPRequest().send());
-        assertTrue(registered.indicatesSuccess(), () -> ((com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse)
-                registered).getErrorObject().toJSONObject().toString());
-        OIDCClientInformation info = ((OIDCClientInformationResponse) registered).getOIDCClientInformation();
+        OIDCClientMetadata metadata = keyedMetadata("Signed notebook hub", "http://127.0.0.1:9/pkjwt/callback", key);
+        OIDCClientInformation info = registerKeyed(provider, ada, metadata);
         assertEquals(null, info.getSecret(), "no secret for a client that proves itself with its key");
 
         CodeVerifier verifier = new CodeVerifier();
@@ -196,22 +183,9 @@ class OpenIdRelyingPartyTest {
         assertTrue(provider.supportsClaimsParam() && provider.supportsRequestParam());
         com.nimbusds.jose.jwk.RSAKey key = new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).keyID("ro-1").generate();
         Platform.Person grace = Platform.signUp("signedrp");
-        OIDCClientMetadata metadata = new OIDCClientMetadata();
-        metadata.setName("Signed requests hub");
-        metadata.setRedirectionURI(URI.create("http://127.0.0.1:9/signed/callback"));
-        metadata.setScope(new Scope("openid", "profile"));
-        metadata.setGrantTypes(java.util.Set.of(GrantType.AUTHORIZATION_CODE));
-        metadata.setTokenEndpointAuthMethod(com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod.PRIVATE_KEY_JWT);
-        metadata.setTokenEndpointAuthJWSAlg(JWSAlgorithm.RS256);
+        OIDCClientMetadata metadata = keyedMetadata("Signed requests hub", "http://127.0.0.1:9/signed/callback", key);
         metadata.setRequestObjectJWSAlg(JWSAlgorithm.RS256);
-        metadata.setJWKSet(new com.nimbusds.jose.jwk.JWKSet(key.toPublicJWK()));
-        metadata.applyDefaults();
-        var registered = OIDCClientRegistrationResponseParser.parse(new OIDCClientRegistrationRequest(
-                provider.getRegistrationEndpointURI(), metadata, new BearerAccessToken(Platform.accessToken(grace, "admin")))
-                .toHTTPRequest().send());
-        assertTrue(registered.indicatesSuccess(), () -> ((com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse)
-                registered).getErrorObject().toJSONObject().toString());
-        OIDCClientInformation info = ((OIDCClientInformationResponse) registered).getOIDCClientInformation();
+        OIDCClientInformation info = registerKeyed(provider, grace, metadata);
 
         CodeVerifier verifier = new CodeVerifier();
         Nonce nonce = new Nonce();
@@ -243,6 +217,31 @@ class OpenIdRelyingPartyTest {
                 .getIDToken(), nonce);
         assertEquals(Long.toString(grace.id()), claims.getSubject().getValue());
         assertEquals("signedrp", claims.getStringClaim("name"), "the claims request's name, in the ID token");
+    }
+
+    /** A code-flow relying party that authenticates with its RSA key (private_key_jwt, RS256), its public key registered. */
+    static OIDCClientMetadata keyedMetadata(String name, String redirect, com.nimbusds.jose.jwk.RSAKey key) {
+        OIDCClientMetadata metadata = new OIDCClientMetadata();
+        metadata.setName(name);
+        metadata.setRedirectionURI(URI.create(redirect));
+        metadata.setScope(new Scope("openid", "profile"));
+        metadata.setGrantTypes(java.util.Set.of(GrantType.AUTHORIZATION_CODE));
+        metadata.setTokenEndpointAuthMethod(com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod.PRIVATE_KEY_JWT);
+        metadata.setTokenEndpointAuthJWSAlg(JWSAlgorithm.RS256);
+        metadata.setJWKSet(new com.nimbusds.jose.jwk.JWKSet(key.toPublicJWK()));
+        return metadata;
+    }
+
+    /** The library registers the metadata (RFC 7591) with the person's admin token. */
+    static OIDCClientInformation registerKeyed(OIDCProviderMetadata provider, Platform.Person who, OIDCClientMetadata metadata)
+            throws Exception {
+        metadata.applyDefaults();
+        var registered = OIDCClientRegistrationResponseParser.parse(new OIDCClientRegistrationRequest(
+                provider.getRegistrationEndpointURI(), metadata, new BearerAccessToken(Platform.accessToken(who, "admin")))
+                .toHTTPRequest().send());
+        assertTrue(registered.indicatesSuccess(), () -> ((com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse)
+                registered).getErrorObject().toJSONObject().toString());
+        return ((OIDCClientInformationResponse) registered).getOIDCClientInformation();
     }
 
     static OIDCTokenResponse token(OIDCProviderMetadata provider, RelyingParty rp, AuthorizationGrant grant) throws Exception {
