@@ -65,7 +65,7 @@ public class AuthorizePages {
     /** The sign-in page, with a fresh double-submit CSRF cookie. */
     public Response login(AuthorizationRequest request, UriInfo uri, String message, String loginName, int status) {
         return loginPage("/oauth/authorize", request.app().name(), request.registeredBy(), request.frontChannel(),
-                formTarget(request), uri, message, loginName, status);
+                formTarget(request), ApplicationLinks.of(request.app()), uri, message, loginName, status);
     }
 
     /**
@@ -85,13 +85,19 @@ public class AuthorizePages {
      */
     Response loginPage(String path, String appName, String unverified, Map<String, String> params, String formTarget,
             UriInfo uri, String message, String loginName, int status) {
+        return loginPage(path, appName, unverified, params, formTarget, null, uri, message, loginName, status);
+    }
+
+    /** {@code links}: what the application registered for the page to show of it (null: nothing). */
+    Response loginPage(String path, String appName, String unverified, Map<String, String> params, String formTarget,
+            ApplicationLinks links, UriInfo uri, String message, String loginName, int status) {
         return PageView.of(login.data("appName", appName).data("unverified", unverified).data("platform", platformName.name())
                 .data("error", message).data("login", loginName).data("params", Param.all(params))
                 .data("passkeyOptions", passkeys.signInOptions(PasskeyChallenges.Ceremony.SIGN_IN, 0))
                 .data("forgot", PagePaths.apiPath(uri, "/account/password/recovery"))
                 .data("providers", providers.all().stream().map(p -> new ProviderButton(p.id(), p.displayName())).toList())
                 .data("federationStart", PagePaths.apiPath(uri, FederationResource.START)).data("returnPath", path), uri)
-                .posting(path).beforeSession(crypto.newCsrfToken()).leadingTo(formTarget).answer(status).build();
+                .posting(path).beforeSession(crypto.newCsrfToken()).leadingTo(formTarget).showing(links).answer(status).build();
     }
 
     /** Post/redirect/get after signing in: back to the authorization request, now with a session. */
@@ -118,6 +124,7 @@ public class AuthorizePages {
                 .data("scopes", ScopeDescriptions.describe(scopes))
                 .data("redirectHost", target == null ? "this page" : target)
                 .data("params", Param.all(request.frontChannel())), uri)
-                .posting("/oauth/authorize").signedIn(session).leadingTo(target).answer(200).build();
+                .posting("/oauth/authorize").signedIn(session).leadingTo(target).showing(ApplicationLinks.of(request.app()))
+                .answer(200).build();
     }
 }

@@ -17,9 +17,15 @@ public final class PageHeaders {
 
     /** {@code formTarget}: an origin the page's form may lead to (the client's, after consent), or null. */
     public static Response.ResponseBuilder page(int status, String html, String formTarget) {
+        return page(status, html, formTarget, null);
+    }
+
+    /** {@code imageSource}: the one address besides this site an image may come from (an application's logo), or null. */
+    static Response.ResponseBuilder page(int status, String html, String formTarget, String imageSource) {
         String formAction = "'self'" + (formTarget == null ? "" : " " + formTarget);
+        String images = "'self'" + (imageSource == null ? "" : " " + imageSource);
         return Response.status(status).type("text/html; charset=UTF-8").entity(html)
-                .header("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                .header("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src " + images + "; "
                         + "form-action " + formAction + "; frame-ancestors 'none'; base-uri 'none'")
                 .header("X-Frame-Options", "DENY")
                 .header("X-Content-Type-Options", "nosniff")

@@ -21,6 +21,7 @@ final class PageView {
     private final UriInfo uri;
     private final List<NewCookie> cookies = new ArrayList<>();
     private String formTarget;
+    private String imageSource;
 
     private PageView(TemplateInstance template, UriInfo uri) {
         this.template = template.data("assets", PagePaths.assets(uri));
@@ -56,8 +57,15 @@ final class PageView {
         return this;
     }
 
+    /** What an application registered for the pages to show of it (its logo, its policy and terms), checked; null: none. */
+    PageView showing(ApplicationLinks links) {
+        template.data("links", links);
+        this.imageSource = links == null ? null : links.logo();
+        return this;
+    }
+
     Response.ResponseBuilder answer(int status) {
-        Response.ResponseBuilder page = PageHeaders.page(status, template.render(), formTarget);
+        Response.ResponseBuilder page = PageHeaders.page(status, template.render(), formTarget, imageSource);
         return cookies.isEmpty() ? page : page.cookie(cookies.toArray(NewCookie[]::new));
     }
 }

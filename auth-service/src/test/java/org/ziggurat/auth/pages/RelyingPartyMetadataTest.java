@@ -97,6 +97,39 @@ class RelyingPartyMetadataTest {
                 .statusCode(200).contentType("application/json").body("sub", equalTo("101"));
     }
 
+    /**
+     * Registration §2: the pages show the logo a client registered and link its policy and terms,
+     * as the application's; only https addresses, the logo the one image from elsewhere the page allows.
+     */
+    @Test
+    void theSignInAndConsentPagesShowTheApplicationsLogoPolicyAndTerms() {
+        Map<String, Object> registered = register(relyingParty("scope", "openid", "logo_uri", "https://rp.example.org/logo.png",
+                "policy_uri", "https://rp.example.org/privacy", "tos_uri", "https://rp.example.org/terms"));
+        // Only https addresses (http on a loopback host) are registered, so only those are ever shown.
+        RequestObjectTest.bearer(RequestObjectTest.aliceToken("admin")).body(relyingParty("tos_uri", "javascript:alert(1)"))
+                .post("/oauth/register").then().statusCode(400).body("error", equalTo("invalid_client_metadata"));
+        String clientId = (String) registered.get("client_id");
+        Browser browser = new Browser();
+        Response login = browser.get(url(clientId, "scope", "openid"));
+        login.then().statusCode(200);
+        String html = login.asString();
+        assertTrue(html.contains("<img src=\"https://rp.example.org/logo.png\""), html);
+        assertTrue(html.contains("<a href=\"https://rp.example.org/privacy\" id=\"app_policy\" rel=\"noreferrer\">"), html);
+        assertTrue(html.contains("<a href=\"https://rp.example.org/terms\" id=\"app_tos\" rel=\"noreferrer\">"), html);
+        assertTrue(login.getHeader("Content-Security-Policy").contains("img-src 'self' https://rp.example.org/logo.png;"),
+                login.getHeader("Content-Security-Policy"));
+        Map<String, String> form = AuthorizeFlowTest.hiddenFields(html);
+        form.put("login", "alice");
+        form.put("password", "alice password 1");
+        Response consent = browser.get(AuthorizeFlowTest.relative(browser.post(form).getHeader("Location")));
+        assertTrue(consent.asString().contains("id=\"approve\"") && consent.asString().contains("id=\"app_logo\""),
+                consent.asString());
+        // An application made through /applications registered none: the page allows no image from elsewhere.
+        App plain = OpenIdConnectTest.openIdApp(null);
+        Response other = new Browser().get(OpenIdConnectTest.url(plain, "scope", "openid"));
+        assertTrue(!other.asString().contains("app_links") && other.getHeader("Content-Security-Policy").contains("img-src 'self';"));
+    }
+
     @Test
     void aRequestObjectIsFetchedByReferenceOnlyFromAnAddressTheApplicationRegistered() throws Exception {
         AtomicReference<String> published = new AtomicReference<>("");
