@@ -88,8 +88,11 @@ public final class ClientMetadata {
         }
         // RFC 7591 §2 lets the server choose the scopes of a registration that names none: OpenID
         // Connect's registration has no scope member, so a relying party gets the sign-in's own three
-        // (each still the person's consent to give), and any other client none.
-        application.put("scopes", text(metadata, "scope", grants.contains("authorization_code") ? DEFAULT_OPENID_SCOPES : ""));
+        // (each still the person's consent to give), and offline_access when it registered the
+        // refresh_token grant (Core §11: the consent page says what it means); any other client none.
+        String defaultScopes = !grants.contains("authorization_code") ? ""
+                : grants.contains("refresh_token") ? DEFAULT_OPENID_SCOPES + " offline_access" : DEFAULT_OPENID_SCOPES;
+        application.put("scopes", text(metadata, "scope", defaultScopes));
         application.put("confidential", confidential);
         application.put("password_grant", grants.contains("password"));
         if (grants.contains(GrantTypes.TOKEN_EXCHANGE)) {

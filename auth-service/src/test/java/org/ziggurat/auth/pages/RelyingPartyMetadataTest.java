@@ -67,6 +67,9 @@ class RelyingPartyMetadataTest {
     void aRelyingPartyThatNamesNoScopeGetsOpenIdConnectsOwnAndSignedUserinfoWhenItAsks() throws Exception {
         Map<String, Object> registered = register(relyingParty("userinfo_signed_response_alg", "RS256"));
         assertEquals("openid profile email", registered.get("scope"));
+        // One that registers the refresh_token grant may ask for offline_access too (Core §11).
+        assertEquals("openid profile email offline_access", register(relyingParty("grant_types",
+                List.of("authorization_code", "refresh_token"))).get("scope"));
         assertEquals("RS256", registered.get("userinfo_signed_response_alg"));
         given().get("/.well-known/openid-configuration").then().body("userinfo_signing_alg_values_supported", hasItem("RS256"));
         App app = new App(0, (String) registered.get("client_id"), (String) registered.get("client_secret"));
