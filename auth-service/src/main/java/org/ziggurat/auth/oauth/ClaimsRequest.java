@@ -49,7 +49,13 @@ public record ClaimsRequest(Map<String, Requested> idToken, Map<String, Requeste
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("claims must be a JSON object (OpenID Connect Core §5.5).");
         }
-        return new ClaimsRequest(member(root, "id_token"), member(root, "userinfo"));
+        ClaimsRequest request = new ClaimsRequest(member(root, "id_token"), member(root, "userinfo"));
+        String acr = request.acrValues();
+        if (acr != null && acr.length() > 255) {
+            // As long as acr_values may be: they stand for it.
+            throw new IllegalArgumentException("claims.id_token.acr asks for too many values.");
+        }
+        return request;
     }
 
     private static Map<String, Requested> member(JsonNode root, String name) {
