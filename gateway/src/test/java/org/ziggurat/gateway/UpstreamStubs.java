@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Real HTTP servers standing in for the services behind the gateway: each answers with what it
  * received (service name, method, URI, headers, body length and SHA-256), or a large body at
- * {@code /.../big}. events-service points at a port where nothing listens.
+ * {@code /.../big}, or a 401 at {@code /.../needs-token}. events-service points at a port where
+ * nothing listens.
  */
 public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
 
@@ -86,6 +87,12 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                 long timer = vertx.setPeriodic(200, t -> request.response().write(": keep-alive\n\n"));
                 request.response().closeHandler(v -> vertx.cancelTimer(timer));
                 request.connection().closeHandler(v -> vertx.cancelTimer(timer));
+                return;
+            }
+            if (request.path().endsWith("/needs-token")) {
+                // A service's own 401 for a call without a token, challenge as platform-rest writes it.
+                request.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
+                        .putHeader("Content-Type", "application/problem+json").end("{\"status\":401}");
                 return;
             }
             if (request.path().endsWith("/big")) {

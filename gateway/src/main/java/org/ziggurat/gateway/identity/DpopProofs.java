@@ -27,7 +27,6 @@ import java.net.URI;
 import java.text.ParseException;
 import java.util.HashSet;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The DPoP proof of every call with a token bound to a key (RFC 9449 §7): checked here with the
@@ -45,9 +44,10 @@ public class DpopProofs {
     static final List<JWSAlgorithm> ALGORITHMS = List.of(JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.ES512,
             JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.PS384,
             JWSAlgorithm.PS512);
+    /** The algorithms by name, as the protected resource metadata lists them. */
+    public static final List<String> ALGORITHM_NAME_LIST = ALGORITHMS.stream().map(JWSAlgorithm::getName).toList();
     /** The algorithms as the DPoP challenge names them. */
-    public static final String ALGORITHM_NAMES = ALGORITHMS.stream().map(JWSAlgorithm::getName)
-            .collect(Collectors.joining(" "));
+    public static final String ALGORITHM_NAMES = String.join(" ", ALGORITHM_NAME_LIST);
 
     private final DPoPProtectedResourceRequestVerifier verifier;
     private final String origin;

@@ -3,18 +3,25 @@ package org.ziggurat.gateway.limits;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
+import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.ProtectedResource;
 import org.ziggurat.platform.problem.ProblemRoutes;
 
 import java.time.Instant;
 
-/** The gateway's own refusals, as problems: a spent rate limit (429), a missing or bad access token (401). */
+/**
+ * The gateway's own refusals, as problems: a spent rate limit (429), a missing or bad access token
+ * (401, its challenge naming the API's protected resource metadata).
+ */
 @Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class Refusals {
 
     private final ProblemRoutes problems;
+    private final ProtectedResource resource;
 
-    public Refusals(ProblemRoutes problems) {
+    public Refusals(ProblemRoutes problems, GatewayConfig config) {
         this.problems = problems;
+        this.resource = ProtectedResource.of(config);
     }
 
     /** Sets the rate-limit headers; answers 429 and returns true when the caller's window is spent. */
@@ -35,13 +42,15 @@ public class Refusals {
     }
 
     public void unauthorized(RoutingContext ctx, String error, String detail) {
-        ctx.response().headers().set("WWW-Authenticate", "Bearer realm=\"ziggurat\", error=\"" + error + "\"");
+        ctx.response().headers().set("WWW-Authenticate",
+                resource.withMetadata("Bearer realm=\"ziggurat\", error=\"" + error + "\""));
         problems.write(ctx, 401, detail);
     }
 
     /** A refused DPoP call (RFC 9449 §7.1): the DPoP challenge, with the algorithms proofs may use. */
     public void unauthorizedDpop(RoutingContext ctx, String error, String detail, String algorithms) {
-        ctx.response().headers().set("WWW-Authenticate", "DPoP algs=\"" + algorithms + "\", error=\"" + error + "\"");
+        ctx.response().headers().set("WWW-Authenticate",
+                resource.withMetadata("DPoP algs=\"" + algorithms + "\", error=\"" + error + "\""));
         problems.write(ctx, 401, detail);
     }
 

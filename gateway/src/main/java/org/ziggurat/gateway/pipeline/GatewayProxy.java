@@ -30,9 +30,10 @@ import java.util.Optional;
  * The public edge: every request of the public path space is streamed to the owning service
  * (bodies are never buffered here), with the version prefix removed, the forwarded headers set
  * from the public base URL, and a request id. What the caller says about forwarding or identity
- * is never passed on. {@link #route} is the pipeline: request id and caller, the API reference,
- * the route, CORS, then the token endpoint's limits ({@link OAuthForwarding}) or the access token
- * and the rate limit ({@link ApiForwarding}), and the service ({@link UpstreamProxies}).
+ * is never passed on. {@link #route} is the pipeline: request id and caller, the API reference and
+ * the protected resource metadata ({@link ProtectedResourceMetadata}), the route, CORS, then the
+ * token endpoint's limits ({@link OAuthForwarding}) or the access token and the rate limit
+ * ({@link ApiForwarding}), and the service ({@link UpstreamProxies}).
  */
 @ApplicationScoped
 public class GatewayProxy {
@@ -61,9 +62,10 @@ public class GatewayProxy {
     private final OAuthForwarding oauth;
     private final ApiForwarding api;
     private final ClientAddresses clientAddresses;
+    private final ProtectedResourceMetadata resourceMetadata;
 
     public GatewayProxy(GatewayConfig config, Refusals refusals, Cors cors, AccessLog accessLog, ApiReference reference,
-            UpstreamProxies upstreams, OAuthForwarding oauth, ApiForwarding api) {
+            UpstreamProxies upstreams, OAuthForwarding oauth, ApiForwarding api, ProtectedResourceMetadata resourceMetadata) {
         this.config = config;
         this.refusals = refusals;
         this.cors = cors;
@@ -72,6 +74,7 @@ public class GatewayProxy {
         this.upstreams = upstreams;
         this.oauth = oauth;
         this.api = api;
+        this.resourceMetadata = resourceMetadata;
         this.clientAddresses = new ClientAddresses(config.trustedProxies().orElse(List.of()));
     }
 
@@ -95,6 +98,12 @@ public class GatewayProxy {
         if (reference.handles(publicPath) && request.method() == HttpMethod.GET) {
             ContextLocals.put(METRICS_TEMPLATE, publicPath);
             reference.serve(ctx, publicPath);
+            return;
+        }
+        if (resourceMetadata.handles(publicPath)) {
+            // Before the routes: the rest of /.well-known/** is auth-service's.
+            ContextLocals.put(METRICS_TEMPLATE, ProtectedResourceMetadata.TEMPLATE);
+            resourceMetadata.serve(ctx, publicPath);
             return;
         }
         Optional<PublicRoutes.Route> found = PublicRoutes.resolve(ctx.normalizedPath());

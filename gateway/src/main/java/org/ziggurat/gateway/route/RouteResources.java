@@ -1,6 +1,7 @@
 package org.ziggurat.gateway.route;
 
 import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.ProtectedResource;
 
 import java.util.Map;
 
@@ -15,8 +16,7 @@ public final class RouteResources {
     private final Map<String, String> byService;
 
     public RouteResources(GatewayConfig config) {
-        String base = config.publicBaseUrl().toString();
-        this.platform = config.resource().orElse(base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
+        this.platform = ProtectedResource.of(config).identifier();
         this.byService = Map.copyOf(config.routeResources());
         for (String service : byService.keySet()) {
             if (!config.upstreams().containsKey(service)) {

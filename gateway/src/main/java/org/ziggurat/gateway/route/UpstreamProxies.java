@@ -1,6 +1,7 @@
 package org.ziggurat.gateway.route;
 
 import org.ziggurat.gateway.GatewayConfig;
+import org.ziggurat.gateway.ProtectedResource;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -64,12 +65,14 @@ public class UpstreamProxies {
     private final String forwardedProto;
     private final String forwardedHost;
     private final String forwardedPrefix;
+    private final ProtectedResource resource;
     private Vertx vertx;
 
     public UpstreamProxies(GatewayConfig config, ObjectMapper mapper, StreamWatch streams) {
         this.config = config;
         this.mapper = mapper;
         this.streams = streams;
+        this.resource = ProtectedResource.of(config);
         URI base = config.publicBaseUrl();
         forwardedProto = base.getScheme();
         forwardedHost = base.getPort() > 0 ? base.getHost() + ":" + base.getPort() : base.getHost();
@@ -195,6 +198,9 @@ public class UpstreamProxies {
         @Override
         public Future<Void> handleProxyResponse(ProxyContext context) {
             context.response().headers().set(RequestIds.HEADER, context.request().headers().get(RequestIds.HEADER));
+            if (context.response().getStatusCode() == 401 && ContextLocals.<Upstream>get(UPSTREAM).filter(u -> !u.passAuthorization()).isPresent()) {
+                resource.challengeIn(context.response().headers()); // a service's (no token, a step-up) too
+            }
             String type = context.response().headers().get(HttpHeaders.CONTENT_TYPE);
             if (type != null && type.startsWith("text/event-stream")) {
                 ContextLocals.<Upstream>get(UPSTREAM).filter(u -> u.accessToken() != null).ifPresent(upstream -> {

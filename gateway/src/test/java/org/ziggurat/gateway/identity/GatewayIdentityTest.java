@@ -25,10 +25,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Access tokens at the edge: introspection, the platform token, the cache, rate limits, CORS. */
 @QuarkusTest
-class GatewayIdentityTest {
+public class GatewayIdentityTest {
 
     /** A fresh token that the auth-service stand-in reports active for person 42 (alice). */
-    static String activeToken(String scope) {
+    public static String activeToken(String scope) {
         String token = "zat_" + UUID.randomUUID();
         long now = Instant.now().getEpochSecond();
         given().contentType("application/json").body(Map.of("active", true, "scope", scope, "client_id", "NotebookClient000001",
