@@ -37,7 +37,7 @@ def webhook_receiver_url():
 
 def webhook_outbox_emptied(env):
     """Each run starts with no delivery queued: what the last run queued would be sent meanwhile."""
-    sql("TRUNCATE events.webhook_attempt, events.webhook_delivery")
+    sql("TRUNCATE events.webhook_attempt, events.webhook_delivery, events.webhook_fanout")
 
 
 def webhook_subscriptions(env):

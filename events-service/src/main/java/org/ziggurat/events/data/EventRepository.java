@@ -69,14 +69,15 @@ public class EventRepository {
             + "RETURNING *";
 
     /**
-     * The webhook outbox (V4): a delivery for every subscription of the namespace or the repository
-     * that takes the event's kind, in the statement that records the event, so the two commit
-     * together; a subscription the platform disabled keeps them for when it is active again, one
-     * its admins paused gets none. With no subscription it is one look-up of an empty partial index.
+     * The webhook outbox (V9): one row for the event when any subscription of the namespace or the
+     * repository takes its kind, in the statement that records the event, so the two commit
+     * together; its deliveries, one per subscription, are queued after the commit by the fan-out
+     * (webhooks.WebhookFanout), which holds to the subscriptions as they were at the event. With
+     * no subscription it is one look-up of an empty partial index; with many, still one row.
      */
-    private static final String QUEUE_DELIVERIES = "queued AS (INSERT INTO webhook_delivery (subscription_id, lane, event_id) "
-            + "SELECT s.id, e.repository_id, e.id FROM e JOIN webhook_subscription s ON s.namespace = $1 "
-            + "AND (s.repository IS NULL OR s.repository = $2) AND s.state <> 'paused' AND $3::text = ANY (s.kinds))";
+    private static final String QUEUE_FANOUT = "queued AS (INSERT INTO webhook_fanout (id, repository_id) "
+            + "SELECT e.id, e.repository_id FROM e WHERE EXISTS (SELECT 1 FROM webhook_subscription s WHERE s.namespace = $1 "
+            + "AND (s.repository IS NULL OR s.repository = $2) AND s.state <> 'paused' AND $3::text = ANY (s.kinds)))";
 
     private static final String RETURNED_EVENT = "e.id, e.kind, e.note, e.creator_id, e.creator_username, e.client_id, "
             + "e.commits_count, e.created_at, e.repository_id";
@@ -87,11 +88,11 @@ public class EventRepository {
      * statements and then a read of the event: eight round trips per append, one of them a commit.
      */
     private static final String APPEND_ALONE = "WITH " + REPOSITORY_CTE + ", e AS (" + INSERT_EVENT + "), "
-            + QUEUE_DELIVERIES + ", notified AS (SELECT pg_notify($11, $12) FROM e) SELECT " + RETURNED_EVENT
+            + QUEUE_FANOUT + ", notified AS (SELECT pg_notify($11, $12) FROM e) SELECT " + RETURNED_EVENT
             + " FROM e, notified";
 
     private static final String APPEND_WITH_COMMITS = "WITH " + REPOSITORY_CTE + ", e AS (" + INSERT_EVENT + "), "
-            + QUEUE_DELIVERIES + " SELECT " + RETURNED_EVENT + " FROM e";
+            + QUEUE_FANOUT + " SELECT " + RETURNED_EVENT + " FROM e";
 
     /**
      * The event as stored. Two first events of a repository at once: the second's repository
