@@ -27,7 +27,8 @@ import static org.ziggurat.e2e.Platform.as;
  * PgBouncer) to receivers this test runs: every delivery verifies with the Standard Webhooks
  * check and parses with the CloudEvents SDK; each event reaches a receiver once across the
  * replicas; a receiver down for a minute gets every event afterwards, in order; one that fails
- * three times gets the event each time and then no more; one that sleeps 30 s delays no
+ * three times gets the event each time and then no more; events appended one after another arrive
+ * within 250 ms of their answers; one that sleeps 30 s delays no
  * recording; targets inside the platform's network are refused.
  */
 class WebhooksTest {
@@ -131,6 +132,44 @@ class WebhooksTest {
     private static long deliveredIn(String instance, String subscription) throws Exception {
         try (var lines = Files.lines(Stack.get().logsDirectory().resolve(instance + ".log"))) {
             return lines.filter(l -> l.contains("event=webhook_delivered") && l.contains(subscription)).count();
+        }
+    }
+
+    /**
+     * Events appended one after another reach a waiting receiver within 250 ms of each append's
+     * answer (p99), in order, each once: the outbox row's commit wakes a fan-out on either replica,
+     * whose commit wakes the delivery workers, none of it waiting for a poll.
+     */
+    @Test
+    void eventsAppendedOneAfterAnotherArriveWithinAQuarterSecondInOrderOnce() {
+        Owner owner = owner("prompt");
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            subscribe(owner, receiver.url("/prompt"));
+            // The first delivery opens what later ones reuse (the directory's answer on the creator's rights, connections).
+            long first = record(owner, "warming up");
+            await().atMost(Duration.ofSeconds(15)).until(() -> receiver.received("/prompt").size() == 1);
+            List<Long> ids = new ArrayList<>();
+            List<java.time.Instant> answered = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                ids.add(record(owner, "prompt " + i));
+                answered.add(java.time.Instant.now());
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> distinctIds(receiver).size() == ids.size() + 1);
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                    .until(() -> receiver.received("/prompt").size() == ids.size() + 1);
+            List<WebhookReceiver.Received> received = receiver.received("/prompt");
+            List<String> expected = new ArrayList<>(List.of(String.valueOf(first)));
+            ids.forEach(id -> expected.add(String.valueOf(id)));
+            assertEquals(expected, received.stream().map(r -> cloudEvent(r).getId()).toList(), "in order, each once");
+            List<Long> delays = new ArrayList<>();
+            for (int i = 0; i < ids.size(); i++) {
+                delays.add(Duration.between(answered.get(i), received.get(i + 1).at()).toMillis());
+            }
+            List<Long> sorted = delays.stream().sorted().toList();
+            long p50 = sorted.get((int) Math.ceil(0.50 * sorted.size()) - 1);
+            long p99 = sorted.get((int) Math.ceil(0.99 * sorted.size()) - 1);
+            System.out.printf("webhook delivery after the append's answer: p50 %d ms, p99 %d ms (each: %s)%n", p50, p99, delays);
+            assertTrue(p99 < 250, "p99 " + p99 + " ms, p50 " + p50 + " ms: " + delays);
         }
     }
 

@@ -1,6 +1,6 @@
 package org.ziggurat.events.webhooks;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +25,7 @@ public class WebhookCreators {
 
     private final Operators operators;
     private final DirectoryClient directory;
-    private final AsyncCache<String, Boolean> admins;
+    private final AsyncLoadingCache<String, Boolean> admins;
     private final EndedAccessRepository ends;
     private final WebhookSettings webhookSettings;
 
@@ -35,7 +35,13 @@ public class WebhookCreators {
         this.directory = directory;
         this.ends = ends;
         this.webhookSettings = webhookSettings;
-        this.admins = Caffeine.newBuilder().maximumSize(20_000).expireAfterWrite(settings.cacheTtl()).buildAsync();
+        // An answer is never used older than the TTL; one past half of it is asked again in the
+        // background at its next use, so a lane's deliveries do not each wait for the directory in turn.
+        this.admins = Caffeine.newBuilder().maximumSize(20_000).expireAfterWrite(settings.cacheTtl())
+                .refreshAfterWrite(settings.cacheTtl().dividedBy(2)).buildAsync((key, executor) -> {
+                    int bar = key.lastIndexOf('|');
+                    return admin(key.substring(0, bar), Long.parseLong(key.substring(bar + 1)));
+                });
     }
 
     /**
@@ -69,11 +75,14 @@ public class WebhookCreators {
 
     private Uni<Boolean> isAdmin(String namespace, long person) {
         // A copy of the shared look-up, as NamespaceDirectory's: cancelling one waiter fails no other.
-        return Uni.createFrom().completionStage(() -> admins.get(namespace.toLowerCase() + "|" + person, (key, executor) ->
-                directory.namespace(namespace, person, true).map(ns -> ns.admin())
-                        .onFailure(DirectoryClient.NotFound.class).recoverWithItem(false)
-                        .onFailure(NetworkFailures::is)
-                        .transform(e -> new DependencyUnavailable("directory-service is not reachable", e))
-                        .subscribeAsCompletionStage()).copy());
+        return Uni.createFrom().completionStage(() -> admins.get(namespace.toLowerCase() + "|" + person).copy());
+    }
+
+    private java.util.concurrent.CompletableFuture<Boolean> admin(String namespace, long person) {
+        return directory.namespace(namespace, person, true).map(ns -> ns.admin())
+                .onFailure(DirectoryClient.NotFound.class).recoverWithItem(false)
+                .onFailure(NetworkFailures::is)
+                .transform(e -> new DependencyUnavailable("directory-service is not reachable", e))
+                .subscribeAsCompletionStage();
     }
 }
