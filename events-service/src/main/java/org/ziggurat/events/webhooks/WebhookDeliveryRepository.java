@@ -17,8 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The delivery outbox in hand-written SQL (the hot path). Deliveries are queued by the statement
- * that records their event (EventRepository, AuditRepository). A lane is one subscription's
+ * The delivery outbox in hand-written SQL (the hot path). A data event's deliveries are queued by
+ * its fan-out after the event's commit ({@link WebhookFanoutRepository}), an audit event's by the
+ * statement that records it (AuditRepository). A lane is one subscription's
  * deliveries of one repository; the queue ({@link #DELIVERIES}) hands out only the oldest pending
  * delivery of a lane (its head), so a receiver gets a repository's events in order, and a head
  * that is being retried holds the rest back. How each attempt ended is recorded here, with the
