@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Delivers the outbox, on every replica: the queue claims the due heads of the lanes
- * ({@link WebhookDeliveryRepository#DELIVERIES}); each is sent, signed, to its receiver
+ * ({@link WebhookDeliveryRepository#deliveries}); each is sent, signed, to its receiver
  * ({@link WebhookSender}), and its attempt recorded. Deliveries run side by side up to
  * {@link WebhookSettings#concurrency}, without blocking a thread, so a slow receiver holds only its
  * own lane (and never the recording of events, which only writes the outbox). A delivery that ends
@@ -52,7 +52,7 @@ public class DeliveryWorker {
         this.creators = creators;
         this.sender = sender;
         // The lease: longer than any attempt can take, so that no other replica takes one that is under way.
-        this.worker = queues.worker(WebhookDeliveryRepository.DELIVERIES, new QueueSettings(settings.poll(),
+        this.worker = queues.worker(WebhookDeliveryRepository.deliveries(settings.endedAccessGrace()), new QueueSettings(settings.poll(),
                 settings.connectTimeout().plus(settings.timeout()).plusSeconds(30), settings.concurrency(), settings.concurrency(),
                 settings.firstRetry(), settings.longestRetry(), Optional.of(settings.keepLog())),
                 claimed -> attempt(WebhookDeliveryRepository.Claimed.from(claimed)));

@@ -20,16 +20,14 @@ public class EndedAccessRepository {
 
     /**
      * Whether an end of its creator's way to act (ended_access) came after they took the
-     * subscription on, or within the grace before (a token from before may have taken it on while
-     * the end was being told): then it is stopped, whatever the follow-up of the end saw then.
+     * subscription (the row {@code s}) on, or within the grace before (a token from before may have
+     * taken it on while the end was being told): then it is stopped, whatever the follow-up of the
+     * end saw then. An SQL condition, asked in each delivery's claim; the grace is a setting.
      */
-    public Uni<Boolean> takenOnBeforeAnEnd(long subscriptionId, java.time.Duration grace) {
-        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM webhook_subscription s JOIN ended_access e "
-                        + "ON (e.person_id IS NULL OR e.person_id = s.creator_id) AND (e.client_id IS NULL OR e.client_id = "
-                        + "s.creator_client_id) WHERE s.id = $1 AND s.creator_since <= e.ended_at + make_interval(secs => $2)) "
-                        + "AS ended")
-                .execute(Tuple.of(subscriptionId, (double) grace.toMillis() / 1000))
-                .map(rows -> rows.iterator().next().getBoolean("ended"));
+    static String endedSinceTakenOn(String s, java.time.Duration grace) {
+        return "EXISTS (SELECT 1 FROM ended_access x WHERE (x.person_id IS NULL OR x.person_id = " + s + ".creator_id) "
+                + "AND (x.client_id IS NULL OR x.client_id = " + s + ".creator_client_id) AND " + s + ".creator_since <= "
+                + "x.ended_at + make_interval(secs => " + grace.toMillis() / 1000.0 + "))";
     }
 
     /** Whether an end naming this person and client (their own token: null) was told within the grace. */

@@ -26,15 +26,10 @@ public class WebhookCreators {
     private final Operators operators;
     private final DirectoryClient directory;
     private final AsyncLoadingCache<String, Boolean> admins;
-    private final EndedAccessRepository ends;
-    private final WebhookSettings webhookSettings;
 
-    WebhookCreators(Operators operators, @RestClient DirectoryClient directory, NamespaceDirectory.Settings settings,
-            EndedAccessRepository ends, WebhookSettings webhookSettings) {
+    WebhookCreators(Operators operators, @RestClient DirectoryClient directory, NamespaceDirectory.Settings settings) {
         this.operators = operators;
         this.directory = directory;
-        this.ends = ends;
-        this.webhookSettings = webhookSettings;
         // An answer is never used older than the TTL; one past half of it is asked again in the
         // background at its next use, so a lane's deliveries do not each wait for the directory in turn.
         this.admins = Caffeine.newBuilder().maximumSize(20_000).expireAfterWrite(settings.cacheTtl())
@@ -67,10 +62,9 @@ public class WebhookCreators {
                 + ") is no longer an admin of " + namespace + ". An admin makes it active again (PATCH its \"active\" to "
                 + "true), and answers for it from then on.")
                 // An end told while a token from before took it on (WebhookRightsFollowUps stops what it sees then).
-                : ends.takenOnBeforeAnEnd(delivery.subscriptionId(), webhookSettings.endedAccessGrace())
-                        .map(ended -> ended ? "Its creator's (person " + creator + ") way to act ended (an application's "
-                                + "access revoked, or the account recovered) when it was made or taken on. An admin makes it "
-                                + "active again (PATCH its \"active\" to true), and answers for it from then on." : null));
+                : Uni.createFrom().item(!delivery.creatorAccessEnded() ? null : "Its creator's (person " + creator
+                        + ") way to act ended (an application's access revoked, or the account recovered) when it was made or "
+                        + "taken on. An admin makes it active again (PATCH its \"active\" to true), and answers for it from then on."));
     }
 
     private Uni<Boolean> isAdmin(String namespace, long person) {

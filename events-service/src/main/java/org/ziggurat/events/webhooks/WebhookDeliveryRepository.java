@@ -20,7 +20,7 @@ import java.util.List;
  * The delivery outbox in hand-written SQL (the hot path). A data event's deliveries are queued by
  * its fan-out after the event's commit ({@link WebhookFanoutRepository}), an audit event's by the
  * statement that records it (AuditRepository). A lane is one subscription's
- * deliveries of one repository; the queue ({@link #DELIVERIES}) hands out only the oldest pending
+ * deliveries of one repository; the queue ({@link #deliveries}) hands out only the oldest pending
  * delivery of a lane (its head), so a receiver gets a repository's events in order, and a head
  * that is being retried holds the rest back. How each attempt ended is recorded here, with the
  * attempt's log, in one statement that matches nothing once another replica has taken the
@@ -29,13 +29,18 @@ import java.util.List;
 @ApplicationScoped
 public class WebhookDeliveryRepository {
 
+    static final String QUEUE = "events_webhooks";
+
     /**
      * The deliveries as a queue: pending ones are owed, in lanes of a subscription and a repository,
      * claimed only while their subscription is active, each claim returned with its subscription and
-     * its event; finished ones stay as the log until they are purged, and so do those a disabled
-     * subscription queued that long ago (nobody made it active again).
+     * its event, and whether an end of its creator's way to act came after they took it on or within
+     * {@code endedAccessGrace} before (EndedAccessRepository's question, asked in the claim: one round
+     * trip less before each delivery of a lane); finished ones stay as the log until they are purged,
+     * and so do those a disabled subscription queued that long ago (nobody made it active again).
      */
-    static final QueueTable DELIVERIES = QueueTable.of("events_webhooks", "webhook_delivery", "q.state = 'pending'").error(null)
+    static QueueTable deliveries(Duration endedAccessGrace) {
+        return QueueTable.of(QUEUE, "webhook_delivery", "q.state = 'pending'").error(null)
             .lanes(List.of("subscription_id", "lane"), "id")
             .claimable("EXISTS (SELECT 1 FROM webhook_subscription s WHERE s.id = q.subscription_id AND s.state = 'active')")
             .onClaim("first_attempt_at = coalesce(q.first_attempt_at, now())")
@@ -43,10 +48,12 @@ public class WebhookDeliveryRepository {
                     + "(SELECT id FROM webhook_subscription WHERE state = 'disabled'))")
             .view("c.subscription_id, c.first_attempt_at, s.target_url, s.secret_sealed, s.previous_secret_sealed, "
                     + "s.previous_secret_until, s.api_base, s.creator_id, s.creator_client_id, s.namespace AS subscription_namespace, "
+                    + EndedAccessRepository.endedSinceTakenOn("s", endedAccessGrace) + " AS creator_access_ended, "
                     + "r.namespace, r.name AS repository, " + EventRepository.EventRow.COLUMNS + ", " + AuditRepository.AuditRow.COLUMNS
                     + " FROM claimed c JOIN webhook_subscription s ON s.id = c.subscription_id LEFT JOIN data_event e ON e.id = c.event_id "
                     + "LEFT JOIN repository r ON r.id = e.repository_id LEFT JOIN audit_event a ON a.id = c.audit_event_id")
             .build();
+    }
 
     /**
      * A delivery claimed for an attempt, with what its request is made of: a data event, or an audit
@@ -56,7 +63,7 @@ public class WebhookDeliveryRepository {
     public record Claimed(long id, long subscriptionId, int attempts, OffsetDateTime firstAttemptAt, String targetUrl,
             byte[] secretSealed, byte[] previousSecretSealed, OffsetDateTime previousSecretUntil, String apiBase,
             String namespace, String repository, EventRepository.EventRow event, AuditRepository.AuditRow audit,
-            long creatorId, String creatorClientId, String subscriptionNamespace) {
+            long creatorId, String creatorClientId, String subscriptionNamespace, boolean creatorAccessEnded) {
 
         static Claimed from(QueueRepository.Claimed claimed) {
             Row r = claimed.row();
@@ -65,7 +72,7 @@ public class WebhookDeliveryRepository {
                     r.getOffsetDateTime("previous_secret_until"), r.getString("api_base"), r.getString("namespace"),
                     r.getString("repository"), r.getLong("id") == null ? null : EventRepository.EventRow.from(r),
                     r.getLong("audit_id") == null ? null : AuditRepository.AuditRow.from(r), r.getLong("creator_id"),
-                    r.getString("creator_client_id"), r.getString("subscription_namespace"));
+                    r.getString("creator_client_id"), r.getString("subscription_namespace"), r.getBoolean("creator_access_ended"));
         }
     }
 

@@ -45,7 +45,7 @@ public class WebhookFanoutRepository {
             + "JOIN webhook_subscription_span p ON p.subscription_id = s.id AND p.after_event < e.id "
             + "AND (p.until_event IS NULL OR e.id <= p.until_event) AND e.kind = ANY (p.kinds) "
             + "ORDER BY e.id, s.id ON CONFLICT (event_id, subscription_id) DO NOTHING RETURNING 1), "
-            + "woken AS (SELECT pg_notify('" + WebhookDeliveryRepository.DELIVERIES.channel() + "', '') AS sent "
+            + "woken AS (SELECT pg_notify('" + QueueTable.of(WebhookDeliveryRepository.QUEUE, "webhook_delivery", "true").build().channel() + "', '') AS sent "
             + "WHERE EXISTS (SELECT 1 FROM queued)) "
             + "SELECT (SELECT count(*) FROM taken) AS events, (SELECT count(*) FROM queued) AS deliveries, "
             + "(SELECT count(*) FROM woken) AS woken";

@@ -143,4 +143,30 @@ class WebhookRightsFollowUpsTest {
             }
         }
     }
+
+    /**
+     * An end that its follow-up did not see stop a webhook (told while a token from before took it
+     * on): the webhook's next delivery asks, in its claim, and is not sent; the webhook stops.
+     */
+    @Test
+    void aDeliveryOfAWebhookTakenOnBeforeAnEndIsNotSent() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String notebook = client("notebook");
+            String repository = "ended-" + ThreadLocalRandom.current().nextInt(1_000_000);
+            long id = through(notebook).contentType("application/json").body(Map.of("url", receiver.url("/ended")))
+                    .post("/vault/repositories/" + repository + "/webhooks").then().statusCode(201).extract().jsonPath().getLong("id");
+            // The end as recorded, without the stop its follow-up makes.
+            try (java.sql.Connection c = org.ziggurat.platform.testing.ServiceDatabase.connect();
+                    java.sql.Statement s = c.createStatement()) {
+                s.execute("INSERT INTO events.ended_access (person_id, client_id, ended_at) VALUES (" + ADMIN + ", '" + notebook
+                        + "', now())");
+            }
+            through(null).contentType("application/json").body(Map.of("note", "after the end"))
+                    .post("/vault/repositories/" + repository + "/data/events").then().statusCode(201);
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> through(null)
+                    .get("/vault/repositories/" + repository + "/webhooks/" + id).then().statusCode(200)
+                    .body("state", equalTo("disabled")).body("disabled_reason", containsString("way to act ended")));
+            assertEquals(0, receiver.received().size(), "nothing sent");
+        }
+    }
 }
