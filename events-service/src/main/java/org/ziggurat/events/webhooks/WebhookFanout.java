@@ -2,6 +2,7 @@ package org.ziggurat.events.webhooks;
 
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.ziggurat.platform.rest.queue.QueueRepository;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * woken by the commit of each event that a subscription takes, it claims the oldest row of each
  * repository with one waiting, with a lease, and turns it and the rows behind it into their
  * deliveries in one statement, which wakes the delivery workers. A replica that dies holding a
- * claim leaves it to another once the lease has run out; nothing is fanned out twice.
+ * claim leaves it to another once the lease has run out; nothing is fanned out twice. A backlog is
+ * worked at most half the time (a pause as long as each full batch took), beside the appends.
  */
 @ApplicationScoped
 public class WebhookFanout {
@@ -30,10 +32,12 @@ public class WebhookFanout {
     private static final int CONCURRENCY = 4;
 
     private final WebhookFanoutRepository outbox;
+    private final Vertx vertx;
     private final QueueWorker worker;
 
-    WebhookFanout(Queues queues, WebhookFanoutRepository outbox, WebhookSettings settings) {
+    WebhookFanout(Queues queues, WebhookFanoutRepository outbox, WebhookSettings settings, Vertx vertx) {
         this.outbox = outbox;
+        this.vertx = vertx;
         this.worker = queues.worker(WebhookFanoutRepository.FANOUT, new QueueSettings(settings.poll(), LEASE, CONCURRENCY,
                 CONCURRENCY, settings.firstRetry(), settings.longestRetry(), Optional.empty()), this::fanOut);
     }
@@ -42,8 +46,18 @@ public class WebhookFanout {
         worker.start();
     }
 
+    /**
+     * A full batch leaves the rest of the repository's backlog paused as long as it took
+     * (WebhookFanoutRepository): this replica looks again when the pause ends, not at the next poll.
+     */
     Uni<QueueWorker.Outcome> fanOut(QueueRepository.Claimed head) {
-        return outbox.fanOut(head, EVENTS_PER_STATEMENT - 1).map(fanned -> QueueWorker.Outcome.recorded(fanned.events() > 0));
+        long started = System.nanoTime();
+        return outbox.fanOut(head, EVENTS_PER_STATEMENT - 1).map(fanned -> {
+            if (fanned.events() == EVENTS_PER_STATEMENT) {
+                vertx.setTimer(Math.max(1, (System.nanoTime() - started) / 1_000_000 + 1), t -> worker.wake());
+            }
+            return QueueWorker.Outcome.recorded(fanned.events() > 0);
+        });
     }
 
     /** This replica's worker (tests run rounds of it beside the started one, as another replica would). */

@@ -31,7 +31,7 @@ public class WebhookFanoutRepository {
      * when it was recorded (its span), inserted in event order; and the delivery workers woken once
      * when any was. One statement, so one commit: deliveries exist exactly when the rows are gone.
      * A claim taken over (its lease ran out) deletes no head and so does nothing; a delivery queued
-     * already is not queued again (webhook_delivery_once).
+     * already is not queued again (webhook_delivery_once). After a full batch the lane pauses (paced).
      */
     private static final String FAN_OUT = "WITH head AS (DELETE FROM webhook_fanout f WHERE f.id = $1 AND f.attempts = $2 "
             + "RETURNING f.id, f.repository_id), "
@@ -45,6 +45,11 @@ public class WebhookFanoutRepository {
             + "JOIN webhook_subscription_span p ON p.subscription_id = s.id AND p.after_event < e.id "
             + "AND (p.until_event IS NULL OR e.id <= p.until_event) AND e.kind = ANY (p.kinds) "
             + "ORDER BY e.id, s.id ON CONFLICT (event_id, subscription_id) DO NOTHING RETURNING 1), "
+            // A full batch: more wait (a backlog). The lane's next row waits as long as this statement took, so that a
+            // repository's backlog takes at most half of one connection's time, and the appends making it the rest.
+            + "paced AS (UPDATE webhook_fanout f SET next_attempt_at = now() + (clock_timestamp() - now()) "
+            + "WHERE (SELECT count(*) FROM taken) > $3 AND f.id = (SELECT min(n.id) FROM webhook_fanout n JOIN head h "
+            + "ON n.repository_id = h.repository_id WHERE n.id > (SELECT max(id) FROM taken))), "
             + "woken AS (SELECT pg_notify('" + QueueTable.of(WebhookDeliveryRepository.QUEUE, "webhook_delivery", "true").build().channel() + "', '') AS sent "
             + "WHERE EXISTS (SELECT 1 FROM queued)) "
             + "SELECT (SELECT count(*) FROM taken) AS events, (SELECT count(*) FROM queued) AS deliveries, "

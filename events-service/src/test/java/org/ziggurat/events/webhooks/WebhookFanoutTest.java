@@ -191,6 +191,40 @@ class WebhookFanoutTest {
     }
 
     /**
+     * A backlog goes out a full batch at a time, each followed by a pause as long as it took (the
+     * repository's next row is due only then), so that the fan-out leaves the appends that make the
+     * backlog most of the database's time; the rest follows after the pause, without a poll.
+     */
+    @Test
+    void aBacklogIsFannedOutInBatchesWithPausesBetween() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String repository = repo();
+            subscribe(repository, receiver.url("/backlog")).statusCode(201);
+            int events = WebhookFanout.EVENTS_PER_STATEMENT + 3;
+            List<Long> ids = new ArrayList<>();
+            withoutFanout(() -> {
+                IntStream.range(0, events).forEach(i -> ids.add(record(repository, "backlog " + i)));
+                long lane = repositoryId(repository);
+                long before = count("SELECT (extract(epoch FROM now()) * 1000000)::bigint");
+                for (QueueRepository.Claimed claimed : queues.repository(WebhookFanoutRepository.FANOUT)
+                        .claim(100, Duration.ofSeconds(30)).await().indefinitely()) {
+                    WebhookFanoutRepository.Fanned fanned = outbox.fanOut(claimed, WebhookFanout.EVENTS_PER_STATEMENT - 1)
+                            .await().indefinitely();
+                    if (claimed.row().getLong("repository_id") == lane) {
+                        assertEquals(WebhookFanout.EVENTS_PER_STATEMENT, fanned.events());
+                    }
+                }
+                long next = ids.get(WebhookFanout.EVENTS_PER_STATEMENT);
+                assertEquals(1, count("SELECT count(*) FROM events.webhook_fanout WHERE id = " + next
+                        + " AND (extract(epoch FROM next_attempt_at) * 1000000)::bigint > " + before), "the next row paused");
+            });
+            await().atMost(Duration.ofSeconds(30)).until(() -> receiver.received("/backlog").size() >= events);
+            assertEquals(ids.stream().map(String::valueOf).toList(), receiver.received("/backlog").stream()
+                    .map(r -> cloudEvent(r).getId()).toList(), "in event order, each once");
+        }
+    }
+
+    /**
      * A replica claims an event's fan-out and dies before it commits: another takes it once the
      * lease has run out, and the event is delivered once; the dead claim, were it to run late,
      * does nothing.
