@@ -194,7 +194,23 @@ public interface AuthConfig {
 
         /** How long its tokens live, when shorter than the platform's access-token lifetime. */
         Optional<Duration> accessTokenLifetime();
+
+        /** The access tokens it takes: jwt (RFC 9068) or opaque, whatever the client chose; unset: the client's choice. */
+        Optional<String> accessTokenFormat();
     }
+
+    /**
+     * The format of the platform API's access tokens: jwt or opaque for every client; unset, each
+     * application's choice (access_token_format, opaque by default).
+     */
+    Optional<String> platformAccessTokenFormat();
+
+    /**
+     * How often every replica reads the registered resource servers again while it does not hear
+     * their changes (its LISTEN connection down); it reads them at once when it hears one.
+     */
+    @WithDefault("5s")
+    Duration resourceServerRefreshEvery();
 
     /** The algorithm of JWT access tokens (RFC 9068), one of the signing key series. */
     @WithDefault("ES256")

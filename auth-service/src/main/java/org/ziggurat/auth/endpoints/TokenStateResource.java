@@ -27,6 +27,8 @@ import org.ziggurat.auth.oauth.BearerTokens;
 import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
+import org.ziggurat.auth.tokens.ResourceServerCredentials;
+import org.ziggurat.auth.tokens.ResourceServers;
 import org.ziggurat.auth.tokens.Revocation;
 import org.ziggurat.auth.tokens.TokenDescriptions;
 
@@ -44,8 +46,11 @@ public class TokenStateResource {
     private final ClientAuthenticator clients;
     private final Revocation revocation;
     private final TokenDescriptions descriptions;
+    private final ResourceServerCredentials resourceServers;
 
-    public TokenStateResource(ClientAuthenticator clients, Revocation revocation, TokenDescriptions descriptions) {
+    public TokenStateResource(ClientAuthenticator clients, Revocation revocation, TokenDescriptions descriptions,
+            ResourceServerCredentials resourceServers) {
+        this.resourceServers = resourceServers;
         this.clients = clients;
         this.revocation = revocation;
         this.descriptions = descriptions;
@@ -81,11 +86,13 @@ public class TokenStateResource {
 
     /**
      * RFC 7662, for confidential clients. The gateway (introspection right) may ask about any
-     * token; any other client only about its own, else the token is reported inactive.
+     * token; any other client only about its own, else the token is reported inactive. A
+     * registered resource server's credential asks about the tokens meant for it.
      */
     @Operation(operationId = "introspectToken", summary = "Introspect a token",
     description = "RFC 7662, for confidential clients: a client learns about its own tokens; a client with the "
-    + "introspection right (the gateway) about any.")
+    + "introspection right (the gateway) about any; a registered resource server, with its own credential, about the "
+    + "access tokens whose audience names it (RFC 7662 section 4), and no other.")
     @SecurityRequirement(name = ApiContract.CLIENT_BASIC)
     @SecurityRequirementsSet
     @RequestBody(required = true, content = @Content(mediaType = "application/x-www-form-urlencoded",
@@ -112,12 +119,22 @@ public class TokenStateResource {
             throw new OAuthException(OAuthError.INVALID_REQUEST, "token_type_hint must be access_token or refresh_token.");
         }
         boolean signed = accept != null && accept.toLowerCase().contains(TokenDescriptions.SIGNED_INTROSPECTION);
-        return clients.authenticateConfidential(ClientCredentials.claimed(authorization, form))
-                .chain(app -> descriptions.introspection(app, token).chain(answer -> !signed
-                        ? Uni.createFrom().item(OAuthResource.noStore(Response.ok(answer)))
-                        : descriptions.signedIntrospection(app, answer).map(jwt -> Response.ok(jwt)
-                                .type(TokenDescriptions.SIGNED_INTROSPECTION).header("Cache-Control", "no-store")
-                                .header("Pragma", "no-cache").build())));
+        ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
+        // A registered resource server's own credential learns about the tokens meant for it (RFC 7662 §4).
+        ResourceServers.Credential server = resourceServers.authenticate(claimed);
+        if (server != null) {
+            return descriptions.introspection(server, token).chain(answer -> answered(answer, server.clientId(), signed));
+        }
+        return clients.authenticateConfidential(claimed)
+                .chain(app -> descriptions.introspection(app, token).chain(answer -> answered(answer, app.clientId(), signed)));
+    }
+
+    /** The answer as JSON, or signed for the asking client (RFC 9701). */
+    private Uni<Response> answered(Map<String, Object> answer, String clientId, boolean signed) {
+        return !signed ? Uni.createFrom().item(OAuthResource.noStore(Response.ok(answer)))
+                : descriptions.signedIntrospection(clientId, answer).map(jwt -> Response.ok(jwt)
+                        .type(TokenDescriptions.SIGNED_INTROSPECTION).header("Cache-Control", "no-store")
+                        .header("Pragma", "no-cache").build());
     }
 
     /** The spec's token info: the bearer token's owner, scopes, lifetime left and application. */

@@ -11,6 +11,7 @@ import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.TokenIssuer;
+import org.ziggurat.auth.tokens.AccessTokenFormat;
 import org.ziggurat.auth.tokens.AccessTokenJwts;
 import org.ziggurat.auth.tokens.ResourceServers;
 import org.ziggurat.auth.tokens.TokenRequest;
@@ -46,10 +47,12 @@ public class RefreshTokenGrant implements TokenGrant {
     private final AuthConfig config;
     private final TokenIssuer issuer;
     private final ResourceServers resources;
+    private final AccessTokenFormat formats;
 
     RefreshTokenGrant(TokenRepository tokens, RefreshRotationRepository rotations, TokenCrypto crypto, AuthConfig config,
-            TokenIssuer issuer, ResourceServers resources) {
+            TokenIssuer issuer, ResourceServers resources, AccessTokenFormat formats) {
         this.resources = resources;
+        this.formats = formats;
         this.tokens = tokens;
         this.rotations = rotations;
         this.crypto = crypto;
@@ -76,10 +79,12 @@ public class RefreshTokenGrant implements TokenGrant {
 
     Uni<IssuedTokens> refresh(ApplicationRow clientOrNull, String refreshToken, Set<String> requested, TokenRequest request) {
         byte[] hash = crypto.hash(refreshToken);
-        // An unverified application's refresh is read first too: its grant's scopes are checked against
-        // what only a verified one may hold (its tokens with them were revoked when the mark went).
-        if (!request.resources().isEmpty() || request.jkt() != null
-                || clientOrNull != null && (clientOrNull.jwtAccessTokens() || !clientOrNull.verified())) {
+        // A platform token that is a JWT (the platform's or the client's format) is made from the row, so read
+        // first; a grant for a resource is found so when the rotation refuses it. An unverified application's
+        // refresh is read first too: its grant's scopes are checked against what only a verified one may hold
+        // (its tokens with them were revoked when the mark went).
+        if (!request.resources().isEmpty() || request.jkt() != null || formats.jwt(clientOrNull, null)
+                || clientOrNull != null && !clientOrNull.verified()) {
             return tokens.byHash(hash).chain(row -> bound(clientOrNull, hash, row, requested, request));
         }
         String access = crypto.newAccessToken();

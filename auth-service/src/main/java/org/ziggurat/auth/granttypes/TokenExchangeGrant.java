@@ -14,6 +14,7 @@ import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.AccessTokenJwts;
 import org.ziggurat.auth.tokens.LiveAccessTokens;
+import org.ziggurat.auth.tokens.AccessTokenFormat;
 import org.ziggurat.auth.tokens.ResourceServers;
 import org.ziggurat.auth.tokens.TokenBounds;
 import org.ziggurat.auth.tokens.TokenIssuer;
@@ -50,9 +51,11 @@ public class TokenExchangeGrant implements TokenGrant {
     private final org.ziggurat.auth.tokens.TokenRepository tokens;
     private final TokenIssuer issuer;
     private final ResourceServers resources;
+    private final AccessTokenFormat formats;
 
     TokenExchangeGrant(LiveAccessTokens liveTokens, TokenIssuer issuer, ResourceServers resources,
-            org.ziggurat.auth.tokens.TokenRepository tokens) {
+            org.ziggurat.auth.tokens.TokenRepository tokens, AccessTokenFormat formats) {
+        this.formats = formats;
         this.tokens = tokens;
         this.liveTokens = liveTokens;
         this.issuer = issuer;
@@ -90,10 +93,6 @@ public class TokenExchangeGrant implements TokenGrant {
             return Uni.createFrom().failure(new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
                     "This application may not exchange tokens (token_exchange is off)."));
         }
-        if (JWT_TOKEN_TYPE.equals(requestedType) && !client.jwtAccessTokens()) {
-            return Uni.createFrom().failure(OAuthException.invalidRequest(
-                    "This application's access tokens are opaque: requested_token_type jwt needs access_token_format jwt."));
-        }
         return liveTokens.find(subjectToken).map(subject -> {
             Instant now = Instant.now();
             if (!TokenRules.isBearer(subject, now) || subject.personId() == null) {
@@ -122,6 +121,13 @@ public class TokenExchangeGrant implements TokenGrant {
             Set<String> named = new LinkedHashSet<>(request.resources());
             named.addAll(audience);
             List<String> target = named.isEmpty() ? subject.audience() : List.copyOf(named);
+            // The format is the target resource's, else the application's (AccessTokenFormat).
+            boolean jwt = formats.jwt(client, target);
+            if (JWT_TOKEN_TYPE.equals(requestedType) && !jwt) {
+                return Uni.createFrom().failure(OAuthException.invalidRequest("The access tokens of this application for "
+                        + "that resource are opaque: requested_token_type jwt needs access_token_format jwt or a resource "
+                        + "that wants JWTs."));
+            }
             List<String> scopes = requested.isEmpty() ? subject.scopes() : List.copyOf(requested);
             // It ends with the subject's sign-in (signing out revokes it) and its authorization, and is for
             // no resource that authorization did not name, when it named any (RFC 8707).
@@ -140,7 +146,7 @@ public class TokenExchangeGrant implements TokenGrant {
                 return issuer.issue(client, subject.personId(), subject.username(), scopes, subject.family(), false,
                         subject.authTime(), null, subject.amr(), bounds);
             })
-                    .map(issued -> issued.exchanged(client.jwtAccessTokens() ? JWT_TOKEN_TYPE : ACCESS_TOKEN_TYPE))
+                    .map(issued -> issued.exchanged(jwt ? JWT_TOKEN_TYPE : ACCESS_TOKEN_TYPE))
                     .invoke(issued -> EVENTS.infof("event=token_exchanged client_id=%s person_id=%d subject_token_id=%d "
                             + "token_id=%d", client.clientId(), subject.personId(), subject.id(), issued.accessTokenId()));
         });

@@ -18,10 +18,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The resources a token may be meant for (RFC 8707): the platform's own API, and the resource
- * servers the operator registered ({@code ziggurat.auth.resource-servers.*}), each with the
- * platform scopes it understands. A token's audience is what its request named, and its scopes
- * only those the audience understands; a token that names none is the platform API's.
+ * The resources a token may be meant for (RFC 8707): the platform's own API, the resource servers
+ * the deployment configures ({@code ziggurat.auth.resource-servers.*}), and those operators
+ * register through the API, of which this holds the snapshot {@link ResourceServerRegistry} last
+ * read (a configured identifier wins). Each understands some of the platform's scopes. A token's
+ * audience is what its request named, and its scopes only those the audience understands; a token
+ * that names none is the platform API's.
  */
 @ApplicationScoped
 public class ResourceServers {
@@ -31,17 +33,30 @@ public class ResourceServers {
 
     /**
      * A resource server: its identifier, the scopes it understands, the client it exchanges tokens
-     * as (or null), how long its tokens live (null: the platform's lifetime).
+     * as (or null), how long its tokens live (null: the platform's lifetime), the format of access
+     * token it wants ({@code jwt}, {@code opaque}; null: the client's choice).
      */
-    public record Server(String identifier, Set<String> scopes, String clientId, java.time.Duration lifetime) {
+    public record Server(String identifier, Set<String> scopes, String clientId, java.time.Duration lifetime, String format) {
+
+        public Server(String identifier, Set<String> scopes, String clientId, java.time.Duration lifetime) {
+            this(identifier, scopes, clientId, lifetime, null);
+        }
 
         public Server(String identifier, Set<String> scopes, String clientId) {
-            this(identifier, scopes, clientId, null);
+            this(identifier, scopes, clientId, null, null);
         }
+    }
+
+    /** A registered resource server's own credential, with which it introspects the tokens meant for it. */
+    public record Credential(String clientId, byte[] secretHash, String identifier) {
+    }
+
+    private record Registered(Map<String, Server> byIdentifier, Map<String, Credential> byClientId) {
     }
 
     private final String platform;
     private final Map<String, Server> byIdentifier = new LinkedHashMap<>();
+    private volatile Registered registered = new Registered(Map.of(), Map.of());
 
     @jakarta.inject.Inject
     ResourceServers(AuthConfig config) {
@@ -63,6 +78,10 @@ public class ResourceServers {
                             + "' is not one of the platform's scopes " + Scopes.KNOWN);
                 }
             }
+            if (server.format() != null && !AccessTokenFormat.FORMATS.contains(server.format())) {
+                throw new IllegalStateException("resource server " + server.identifier() + ": access-token-format is "
+                        + AccessTokenFormat.FORMATS);
+            }
             if (byIdentifier.put(server.identifier(), server) != null) {
                 throw new IllegalStateException("resource server " + server.identifier() + " is named twice");
             }
@@ -72,7 +91,8 @@ public class ResourceServers {
     private static List<Server> servers(AuthConfig config) {
         List<Server> servers = new ArrayList<>();
         config.resourceServers().forEach((name, server) -> servers.add(new Server(server.identifier(),
-                Set.copyOf(server.scopes()), server.clientId().orElse(null), server.accessTokenLifetime().orElse(null))));
+                Set.copyOf(server.scopes()), server.clientId().orElse(null), server.accessTokenLifetime().orElse(null),
+                server.accessTokenFormat().orElse(null))));
         return servers;
     }
 
@@ -81,9 +101,30 @@ public class ResourceServers {
         return platform;
     }
 
-    /** The resource server known by this identifier; null for none. */
+    /** The resource server known by this identifier, configured or registered; null for none. */
     public Server byIdentifier(String identifier) {
-        return byIdentifier.get(identifier);
+        Server configured = byIdentifier.get(identifier);
+        return configured != null ? configured : registered.byIdentifier().get(identifier);
+    }
+
+    /** Whether the platform's API or the deployment's configuration has this identifier (the API may not take it). */
+    public boolean configured(String identifier) {
+        return byIdentifier.containsKey(identifier);
+    }
+
+    /** The registered resource server whose credential has this client_id; null for none. */
+    public Credential credential(String clientId) {
+        return clientId == null ? null : registered.byClientId().get(clientId);
+    }
+
+    /** The registered resource servers as last read (the registry's; configured identifiers are left out). */
+    void registered(Collection<Server> servers, Collection<Credential> credentials) {
+        Map<String, Server> next = new LinkedHashMap<>();
+        servers.stream().filter(server -> !byIdentifier.containsKey(server.identifier()))
+                .forEach(server -> next.put(server.identifier(), server));
+        Map<String, Credential> byClientId = new LinkedHashMap<>();
+        credentials.stream().filter(c -> next.containsKey(c.identifier())).forEach(c -> byClientId.put(c.clientId(), c));
+        registered = new Registered(Map.copyOf(next), Map.copyOf(byClientId));
     }
 
     /**
@@ -105,7 +146,7 @@ public class ResourceServers {
             if (problem != null) {
                 throw invalidTarget("The resource " + problem + ".");
             }
-            if (!byIdentifier.containsKey(resource)) {
+            if (byIdentifier(resource) == null) {
                 throw invalidTarget("The resource '" + clip(resource) + "' is not one this server issues tokens for.");
             }
             resources.add(resource);
@@ -152,7 +193,7 @@ public class ResourceServers {
         }
         Set<String> understood = new LinkedHashSet<>();
         for (String resource : audience) {
-            Server server = byIdentifier.get(resource);
+            Server server = byIdentifier(resource);
             if (server != null) {
                 understood.addAll(server.scopes());
             }
@@ -170,7 +211,7 @@ public class ResourceServers {
     public java.time.Duration lifetime(List<String> audience, java.time.Duration platform) {
         java.time.Duration shortest = platform;
         for (String resource : audience == null ? List.<String>of() : audience) {
-            Server server = byIdentifier.get(resource);
+            Server server = byIdentifier(resource);
             if (server != null && server.lifetime() != null && server.lifetime().compareTo(shortest) < 0) {
                 shortest = server.lifetime();
             }
@@ -179,7 +220,7 @@ public class ResourceServers {
     }
 
     /** What is wrong with a resource indicator; null when nothing is. */
-    static String problem(String resource) {
+    public static String problem(String resource) {
         if (resource == null || resource.length() > 2000) {
             return "must be an absolute URI of at most 2000 characters";
         }

@@ -38,8 +38,22 @@ public class TokenDescriptions {
      * the client may learn about it (its own, or any with the introspection right); else inactive.
      */
     public Uni<Map<String, Object>> introspection(ApplicationRow client, String token) {
+        return introspection(token, row -> TokenRules.activeFor(row, Instant.now(), client.id(), client.introspection()));
+    }
+
+    /**
+     * The answer to a registered resource server's credential (RFC 7662 §4): the token, when it is
+     * a live access token whose audience names that resource; else inactive, the platform API's
+     * tokens too.
+     */
+    public Uni<Map<String, Object>> introspection(ResourceServers.Credential server, String token) {
+        return introspection(token, row -> TokenRules.activeForResource(row, Instant.now(),
+                row == null ? null : resources.stated(row.audience()), server.identifier()));
+    }
+
+    private Uni<Map<String, Object>> introspection(String token, java.util.function.Predicate<TokenRow> active) {
         return liveTokens.find(token).chain(row -> {
-            Map<String, Object> answer = describe(client, row);
+            Map<String, Object> answer = active.test(row) ? describe(row) : Map.of("active", false);
             // A research infrastructure's service decides from the research claims the token's scopes carry.
             if (!Boolean.TRUE.equals(answer.get("active")) || row.personId() == null) {
                 return Uni.createFrom().item(answer);
@@ -51,10 +65,7 @@ public class TokenDescriptions {
         });
     }
 
-    private Map<String, Object> describe(ApplicationRow client, TokenRow row) {
-        if (!TokenRules.activeFor(row, Instant.now(), client.id(), client.introspection())) {
-            return Map.of("active", false);
-        }
+    private Map<String, Object> describe(TokenRow row) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("active", true);
         answer.put("scope", Scopes.display(row.scopes()));
@@ -99,11 +110,11 @@ public class TokenDescriptions {
 
     /**
      * RFC 9701: the introspection answer as a JWT signed with the provider's RS256 key, for the
-     * asking client ({@code aud}); its {@code token_introspection} claim is the answer.
+     * asking client or resource server ({@code aud}, its client_id); its {@code token_introspection} claim is the answer.
      */
-    public Uni<String> signedIntrospection(ApplicationRow client, Map<String, Object> answer) {
+    public Uni<String> signedIntrospection(String clientId, Map<String, Object> answer) {
         com.nimbusds.jwt.JWTClaimsSet claims = new com.nimbusds.jwt.JWTClaimsSet.Builder()
-                .issuer(org.ziggurat.auth.Issuer.of(config)).audience(client.clientId())
+                .issuer(org.ziggurat.auth.Issuer.of(config)).audience(clientId)
                 .issueTime(new java.util.Date()).claim("token_introspection", answer).build();
         return jwts.sign(new com.nimbusds.jose.JOSEObjectType("token-introspection+jwt"), "RS256", claims);
     }

@@ -40,9 +40,11 @@ public class TokenIssuer {
     private final OpenIdClaims openIdClaims;
     private final ResourceServers resources;
     private final AccessTokenJwts jwts;
+    private final AccessTokenFormat formats;
 
     TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens, ResearchPeople researchPeople,
-            OpenIdClaims openIdClaims, ResourceServers resources, AccessTokenJwts jwts) {
+            OpenIdClaims openIdClaims, ResourceServers resources, AccessTokenJwts jwts, AccessTokenFormat formats) {
+        this.formats = formats;
         this.researchPeople = researchPeople;
         this.openIdClaims = openIdClaims;
         this.resources = resources;
@@ -158,11 +160,11 @@ public class TokenIssuer {
     }
 
     /**
-     * A new access token's value: a JWT saying {@code claims} (RFC 9068) for a client that asked
-     * for them, else a random opaque one.
+     * A new access token's value: a JWT saying {@code claims} (RFC 9068) where its audience or else
+     * its client wants one ({@link AccessTokenFormat}), else a random opaque one.
      */
     public Uni<String> accessTokenValue(ApplicationRow clientOrNull, AccessTokenJwts.Claims claims) {
-        return clientOrNull != null && clientOrNull.jwtAccessTokens() ? jwts.sign(claims)
+        return formats.jwt(clientOrNull, claims.audience()) ? jwts.sign(claims)
                 : Uni.createFrom().item(crypto::newAccessToken);
     }
 

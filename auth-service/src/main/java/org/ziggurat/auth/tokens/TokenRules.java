@@ -4,6 +4,7 @@ import org.ziggurat.auth.oauth.Scopes;
 import org.ziggurat.auth.tokens.TokenRow;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -82,6 +83,14 @@ public final class TokenRules {
             return false;
         }
         return mayIntrospectAny || Objects.equals(row.applicationId(), askingApplicationId);
+    }
+
+    /**
+     * RFC 7662 §4 for a resource server's own credential: a live access token whose audience
+     * ({@code stated}: the platform API's when it names none) names {@code resource}; never a refresh token.
+     */
+    public static boolean activeForResource(TokenRow row, Instant now, List<String> stated, String resource) {
+        return row != null && row.isAccess() && row.isLive(now) && stated != null && stated.contains(resource);
     }
 
     /** RFC 7662's {@code token_type}: the gateway lets only {@code bearer} through. */

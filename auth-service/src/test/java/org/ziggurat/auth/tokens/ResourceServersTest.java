@@ -103,5 +103,31 @@ class ResourceServersTest {
                 List.of(new ResourceServers.Server("https://x.example.org", Set.of("everything"), null))));
         assertThrows(IllegalStateException.class, () -> new ResourceServers(PLATFORM,
                 List.of(new ResourceServers.Server(PLATFORM, Set.of("user"), null))));
+        assertThrows(IllegalStateException.class, () -> new ResourceServers(PLATFORM,
+                List.of(new ResourceServers.Server("https://x.example.org", Set.of("user"), null, null, "paseto"))));
+    }
+
+    /** The registered ones (the registry's snapshot) are resources as the configured are; a configured identifier wins. */
+    @Test
+    void registeredResourceServersJoinTheConfiguredOnes() {
+        ResourceServers servers = new ResourceServers(PLATFORM, List.of(new ResourceServers.Server(STORAGE, Set.of("user"), null)));
+        String registered = "https://registered.example.org";
+        assertEquals(OAuthError.INVALID_TARGET, refusal(() -> servers.parse(registered)));
+        servers.registered(List.of(new ResourceServers.Server(registered, Set.of("write"), null, java.time.Duration.ofSeconds(90), "jwt"),
+                        new ResourceServers.Server(STORAGE, Set.of("write", "admin"), "taken", null, "opaque")),
+                List.of(new ResourceServers.Credential("rs_a", new byte[] {1}, registered),
+                        new ResourceServers.Credential("rs_b", new byte[] {2}, STORAGE)));
+        assertEquals(List.of(registered), servers.parse(registered));
+        assertEquals(List.of("write"), servers.scopesFor(List.of(registered), List.of("user", "write")));
+        assertEquals(java.time.Duration.ofSeconds(90), servers.lifetime(List.of(registered), java.time.Duration.ofHours(2)));
+        assertEquals(Set.of("user"), servers.byIdentifier(STORAGE).scopes(), "the configured one wins");
+        assertTrue(servers.configured(STORAGE));
+        assertFalse(servers.configured(registered));
+        assertEquals(registered, servers.credential("rs_a").identifier());
+        assertNull(servers.credential("rs_b"), "no credential for an identifier the configuration has");
+        assertNull(servers.credential(null));
+        servers.registered(List.of(), List.of());
+        assertNull(servers.byIdentifier(registered));
+        assertNull(servers.credential("rs_a"));
     }
 }

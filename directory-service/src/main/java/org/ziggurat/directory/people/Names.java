@@ -19,7 +19,7 @@ public final class Names {
             "admin", "administrator", "root", "system", "support", "help", "about", "login", "logout",
             "signin", "signup", "register", "settings", "account", "docs", "openapi", "health", "metrics",
             "static", "assets", "public", "new", "null", "undefined", "anonymous", "ziggurat", "platform",
-            "identity-providers", "audit", "webhooks");
+            "identity-providers", "resource-servers", "audit", "webhooks");
 
     private Names() {
     }

@@ -68,7 +68,7 @@ public final class PublicRoutes {
             return Optional.empty();
         }
         String service = switch (first) {
-            case "oauth", ".well-known", "applications", "authorizations", "account", "identity-providers" -> AUTH;
+            case "oauth", ".well-known", "applications", "authorizations", "account", "identity-providers", "resource-servers" -> AUTH;
             case "user", "people", "organizations" -> DIRECTORY;
             case "audit" -> EVENTS;
             default -> namespaced(segments);

@@ -26,6 +26,7 @@ class PublicRoutesTest {
         routes("/authorizations", PublicRoutes.AUTH, "/authorizations");
         routes("/account/security", PublicRoutes.AUTH, "/account/security");
         routes("/identity-providers/orcid", PublicRoutes.AUTH, "/identity-providers/orcid");
+        routes("/resource-servers/7/metadata", PublicRoutes.AUTH, "/resource-servers/7/metadata");
         routes("/user", PublicRoutes.DIRECTORY, "/user");
         routes("/user/organizations", PublicRoutes.DIRECTORY, "/user/organizations");
         routes("/people/alice", PublicRoutes.DIRECTORY, "/people/alice");
