@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.auth.OAuthTestSupport.asPerson;
 
 /**
- * Changes to applications, grants and identity providers reach the audit stream: each written to
+ * Changes to applications, grants, identity providers and resource servers reach the audit stream: each written to
  * the outbox by the transaction that makes it (V25's and V30's triggers), with who made it and every
  * setting, relayed to events-service, a secret's rotation told without the secret, an update that
  * changes nothing not told; the events reach events-service in the order they were made (V30's
@@ -267,6 +267,45 @@ class AuditOutboxTest {
         untold.removeAll(Set.of("id", "client_secret_sealed", "created_at", "updated_at"));
         assertEquals(Set.of(), untold, "every field of a provider is told");
         assertEquals("audited-u", created.getJsonObject("data").getString("provider_id"));
+    }
+
+    /**
+     * The resource servers operators register join the stream with the operator who changed them,
+     * every field but the secret's hash; a new credential is told as secret_rotated, never shown.
+     */
+    @Test
+    void anOperatorsChangesOfResourceServersReachTheAuditStream() {
+        Map<String, Object> body = new HashMap<>(Map.of("identifier", "https://audited-" + UUID.randomUUID() + ".example.org",
+                "name", "Audited storage", "scopes", List.of("user"), "access_token_format", "opaque"));
+        var created = operator().contentType("application/json").body(body).post("/resource-servers").then().statusCode(201)
+                .extract();
+        String id = created.path("id");
+        String secret = created.path("client_secret");
+        operator().contentType("application/json").body(Map.of("name", "Audited storage, renamed", "access_token_lifetime", 600))
+                .patch("/resource-servers/" + id).then().statusCode(200);
+        String newSecret = operator().post("/resource-servers/" + id + "/secret").then().statusCode(200).extract()
+                .path("client_secret");
+        operator().delete("/resource-servers/" + id).then().statusCode(204);
+        String subject = "resource_server/" + id;
+        await().atMost(Duration.ofSeconds(10)).until(() -> !told("resource_server.deleted", subject).isEmpty());
+
+        JsonObject told = told("resource_server.created", subject).get(0);
+        assertEquals("Audited storage", told.getJsonObject("data").getString("name"));
+        assertEquals(created.path("client_id").toString(), told.getJsonObject("data").getString("client_id"));
+        JsonObject changed = told("resource_server.changed", subject).get(0).getJsonObject("data");
+        assertEquals("Audited storage, renamed", changed.getString("name"));
+        assertEquals(600, changed.getInteger("access_token_lifetime"));
+        assertEquals(1, told("resource_server.secret_rotated", subject).size());
+        for (String type : List.of("resource_server.created", "resource_server.changed", "resource_server.secret_rotated",
+                "resource_server.deleted")) {
+            assertEquals(OPERATOR, told(type, subject).get(0).getLong("actor_id"), type);
+            assertFalse(told(type, subject).get(0).encode().contains(secret), "no secret is told");
+            assertFalse(told(type, subject).get(0).encode().contains(newSecret), "no secret is told");
+        }
+        Set<String> untold = columns("resource_server");
+        untold.removeAll(told.getJsonObject("data").fieldNames());
+        untold.removeAll(Set.of("id", "client_secret_hash", "created_at", "updated_at"));
+        assertEquals(Set.of(), untold, "every field of a resource server is told");
     }
 
     /** An event events-service does not take holds back every later one: they follow it once it is recorded. */
