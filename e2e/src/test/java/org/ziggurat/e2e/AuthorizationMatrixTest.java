@@ -301,6 +301,8 @@ class AuthorizationMatrixTest {
         world.put("import", importLocation.substring(importLocation.lastIndexOf('/') + 1));
         world.put("event", Integer.toString(event));
         world.put("repo", "r");
+        // The resource server the stack's configuration names (Stack): its metadata is public.
+        world.put("resource-server", "storage");
         // The webhooks of the namespace and of the repository, both to a receiver that accepts:
         // their deliveries are real ones.
         webhookReceiver = new org.ziggurat.platform.testing.WebhookReceiver();

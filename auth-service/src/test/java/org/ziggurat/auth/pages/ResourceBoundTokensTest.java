@@ -16,6 +16,7 @@ import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import com.nimbusds.oauth2.sdk.dpop.DefaultDPoPProofFactory;
 import com.nimbusds.openid.connect.sdk.Nonce;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -239,6 +240,38 @@ class ResourceBoundTokensTest {
         String page = browser.get(OpenIdConnectTest.url(app, "scope", "user", "resource", "https://elsewhere.example.org"))
                 .asString();
         assertTrue(page.contains("invalid_target"), page);
+    }
+
+    /**
+     * The resource decides the format at the grants a person's browser takes part in too: a
+     * registered resource server that takes JWTs gets them from an application that chose opaque
+     * tokens, by the code and the device grants (the others: ResourceServerTokensTest).
+     */
+    @Test
+    void theResourceDecidesTheFormatAtTheCodeAndDeviceGrants() throws Exception {
+        String identifier = "https://flows-" + java.util.UUID.randomUUID() + ".example.org";
+        given().header("X-Platform-Token", org.ziggurat.platform.testing.TestTokens.userWithClient(990, "operator", null, "admin"))
+                .contentType("application/json").body(Map.of("identifier", identifier, "name", "Flows", "scopes",
+                        List.of("user"), "access_token_format", "jwt")).post("/resource-servers").then().statusCode(201);
+
+        App app = app(true, "openid user write", Map.of());
+        Map<String, String> answer = OpenIdConnectTest.authorize(new Browser(), OpenIdConnectTest.url(app, "scope",
+                "openid user", "resource", identifier));
+        Map<String, Object> tokens = post("/oauth/token", app, "grant_type", "authorization_code", "code", answer.get("code"),
+                "redirect_uri", AuthorizeFlowTest.CALLBACK).statusCode(200).extract().jsonPath().getMap("$");
+        assertEquals(List.of(identifier), verifiedAccessToken((String) tokens.get("access_token")).getAudience());
+        assertTrue(((String) alice(app, "scope", "user").get("access_token")).startsWith("zat_"), "the platform's: opaque");
+
+        App tool = DeviceFlowTest.tool("user");
+        Map<String, Object> started = DeviceFlowTest.start(tool, "user");
+        DeviceFlowTest.Person person = new DeviceFlowTest.Person();
+        Response confirmation = person.sendFilledIn(person.signIn("/oauth/device?user_code=" + started.get("user_code")));
+        person.answer(confirmation, "approve").then().statusCode(200);
+        String device = given().contentType("application/x-www-form-urlencoded").accept("application/json")
+                .formParam("grant_type", DeviceFlowTest.GRANT).formParam("client_id", tool.clientId())
+                .formParam("device_code", (String) started.get("device_code")).formParam("resource", identifier)
+                .post("/oauth/token").then().statusCode(200).extract().path("access_token");
+        assertEquals(List.of(identifier), verifiedAccessToken(device).getAudience());
     }
 
     @Test
