@@ -34,9 +34,7 @@ import org.ziggurat.platform.rest.openapi.ApiErrors;
 import org.ziggurat.platform.token.ScopeNames;
 
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The resource servers (RFC 8707) tokens may be meant for, for the platform's operators: the
@@ -64,6 +62,16 @@ public class ResourceServersResource {
             @Schema(nullable = true, maxLength = 64, description = "The client_id of the application that may exchange a "
                     + "person's token meant for it (RFC 8693), when that application allows exchange; null: none.")
             String exchangeClientId) {
+    }
+
+    @Schema(name = "ResourceServerMetadata", description = "Protected resource metadata (RFC 9728 section 2).")
+    public record Metadata(
+            @Schema(required = true, description = "The resource's identifier.") String resource,
+            String resourceName,
+            @Schema(required = true, description = "The issuer of its tokens.") List<String> authorizationServers,
+            List<String> scopesSupported,
+            List<String> bearerMethodsSupported,
+            List<String> dpopSigningAlgValuesSupported) {
     }
 
     private final ResourceServerAdministration administration;
@@ -179,20 +187,14 @@ public class ResourceServersResource {
     + "its identifier, this authorization server, the scopes it understands, how tokens are sent. Public.")
     @SecurityRequirementsSet
     @APIResponse(responseCode = "200", description = "The document.", content = @Content(mediaType = "application/json",
-    schema = @Schema(type = SchemaType.OBJECT, requiredProperties = {"resource", "authorization_servers"})))
+    schema = @Schema(implementation = Metadata.class)))
     @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @GET
     @Path("/{id}/metadata")
     public Uni<Response> metadata(@PathParam("id") String id) {
-        return administration.find(id).map(server -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("resource", server.identifier());
-            m.put("resource_name", server.name());
-            m.put("authorization_servers", List.of(Issuer.of(config)));
-            m.put("scopes_supported", server.scopes());
-            m.put("bearer_methods_supported", List.of("header"));
-            m.put("dpop_signing_alg_values_supported", DpopProofs.ALGORITHMS.stream().map(Object::toString).sorted().toList());
-            return Response.ok(m).header("Cache-Control", "public, max-age=300").build();
-        });
+        return administration.find(id).map(server -> Response.ok(new Metadata(server.identifier(), server.name(),
+                List.of(Issuer.of(config)), server.scopes(), List.of("header"),
+                DpopProofs.ALGORITHMS.stream().map(Object::toString).sorted().toList()))
+                .header("Cache-Control", "public, max-age=300").build());
     }
 }

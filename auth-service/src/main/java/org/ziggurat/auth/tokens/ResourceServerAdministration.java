@@ -6,6 +6,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jboss.logging.Logger;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.clients.Operators;
@@ -34,9 +35,15 @@ public class ResourceServerAdministration {
 
     /** A resource server as the API shows it; its secret only in the answer that made it. */
     @RegisterForReflection
-    public record View(String id, String identifier, String name, List<String> scopes, String accessTokenFormat,
-            Integer accessTokenLifetime, String exchangeClientId, String clientId,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String clientSecret, String source) {
+    @Schema(name = "ResourceServer", description = "A resource server tokens may be meant for (RFC 8707).")
+    public record View(String id, String identifier, String name, List<String> scopes,
+            @Schema(nullable = true, enumeration = {"jwt", "opaque"}, description = "null: the client's choice (a configured "
+                    + "one without a format).") String accessTokenFormat,
+            @Schema(nullable = true, description = "Seconds; null: the platform's access-token lifetime.") Integer accessTokenLifetime,
+            @Schema(nullable = true) String exchangeClientId,
+            @Schema(nullable = true, description = "Its credential's client_id; null for a configured one.") String clientId,
+            @Schema(description = "Only in the answer that made it.") @JsonInclude(JsonInclude.Include.NON_NULL) String clientSecret,
+            @Schema(enumeration = {"configuration", "api"}) String source) {
     }
 
     private final Callers callers;
