@@ -199,16 +199,10 @@ public interface AuthConfig {
         Optional<String> accessTokenFormat();
     }
 
-    /**
-     * The format of the platform API's access tokens: jwt or opaque for every client; unset, each
-     * application's choice (access_token_format, opaque by default).
-     */
+    /** The platform API's access tokens: jwt or opaque for every client; unset, each application's access_token_format. */
     Optional<String> platformAccessTokenFormat();
 
-    /**
-     * How often every replica reads the registered resource servers again while it does not hear
-     * their changes (its LISTEN connection down); it reads them at once when it hears one.
-     */
+    /** How often a replica reads the registered resource servers again while it does not hear their changes (LISTEN). */
     @WithDefault("5s")
     Duration resourceServerRefreshEvery();
 
