@@ -64,6 +64,7 @@ public class ResourceServersResource {
             String exchangeClientId) {
     }
 
+    @io.quarkus.runtime.annotations.RegisterForReflection
     @Schema(name = "ResourceServerMetadata", description = "Protected resource metadata (RFC 9728 section 2).")
     public record Metadata(
             @Schema(required = true, description = "The resource's identifier.") String resource,
