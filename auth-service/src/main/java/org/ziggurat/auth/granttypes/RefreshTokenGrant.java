@@ -123,6 +123,11 @@ public class RefreshTokenGrant implements TokenGrant {
             return refused(row, clientOrNull, requested, request.jkt());
         }
         List<String> audience = ResourceServers.audience(request.resources(), row.audience());
+        // A grant for a resource server an operator removed since gives no more tokens for it.
+        if (audience != null && audience.stream().anyMatch(resource -> resources.byIdentifier(resource) == null)) {
+            return Uni.createFrom().failure(new OAuthException(OAuthError.INVALID_TARGET,
+                    "The grant's resource is no longer one this server issues tokens for."));
+        }
         List<String> narrowed = requested.isEmpty() ? row.scopes() : List.copyOf(requested);
         if (clientOrNull != null) {
             try {

@@ -160,9 +160,13 @@ class ResourceServerTokensTest {
         introspectAs(rs.credential(), token).statusCode(401).body("error", equalTo("invalid_client"));
         App renewed = new App(0, rs.credential().clientId(), newSecret);
         introspectAs(renewed, token).statusCode(200).body("active", equalTo(true));
-        // Removed: its credential is nobody's.
+        // Removed: its credential is nobody's, and the grants for it give no more tokens.
         operator().delete("/resource-servers/" + rs.id()).then().statusCode(204);
         introspectAs(renewed, token).statusCode(401).body("error", equalTo("invalid_client"));
+        post("/oauth/token", app, "grant_type", "refresh_token", "refresh_token", (String) mine.get("refresh_token"))
+                .statusCode(400).body("error", equalTo("invalid_target"));
+        post("/oauth/token", app, "grant_type", "password", "username", "alice", "password", "alice password 1",
+                "resource", rs.identifier()).statusCode(400).body("error", equalTo("invalid_target"));
     }
 
     @Test
