@@ -78,6 +78,11 @@ public class LiveAccessTokens {
                 && resources.forPlatform(row.audience()) ? row : null);
     }
 
+    /** How the revocation feed names this token ({@link AccessTokenChanges#reference}). */
+    public String revocationReference(String token) {
+        return AccessTokenChanges.reference(crypto.hash(token));
+    }
+
     /** After a change made through this replica, before it is answered. */
     public void forget(Collection<byte[]> hashes) {
         memory.forget(hashes.stream().map(HEX::formatHex).toList());

@@ -38,7 +38,8 @@ public class TokenDescriptions {
      * the client may learn about it (its own, or any with the introspection right); else inactive.
      */
     public Uni<Map<String, Object>> introspection(ApplicationRow client, String token) {
-        return introspection(token, row -> TokenRules.activeFor(row, Instant.now(), client.id(), client.introspection()));
+        return introspection(token, client.introspection(),
+                row -> TokenRules.activeFor(row, Instant.now(), client.id(), client.introspection()));
     }
 
     /**
@@ -47,13 +48,18 @@ public class TokenDescriptions {
      * tokens too.
      */
     public Uni<Map<String, Object>> introspection(ResourceServers.Credential server, String token) {
-        return introspection(token, row -> TokenRules.activeForResource(row, Instant.now(),
+        return introspection(token, false, row -> TokenRules.activeForResource(row, Instant.now(),
                 row == null ? null : resources.stated(row.audience()), server.identifier()));
     }
 
-    private Uni<Map<String, Object>> introspection(String token, java.util.function.Predicate<TokenRow> active) {
+    /** {@code forGateway}: the caller has the introspection right (the gateway), which alone is told the feed's name of the token. */
+    private Uni<Map<String, Object>> introspection(String token, boolean forGateway, java.util.function.Predicate<TokenRow> active) {
         return liveTokens.find(token).chain(row -> {
             Map<String, Object> answer = active.test(row) ? describe(row) : Map.of("active", false);
+            if (forGateway && Boolean.TRUE.equals(answer.get("active")) && row.isAccess()) {
+                // The name the revocation feed gives this token (AccessTokenChanges), for the gateway alone.
+                answer.put(REVOCATION_REFERENCE, liveTokens.revocationReference(token));
+            }
             // A research infrastructure's service decides from the research claims the token's scopes carry.
             if (!Boolean.TRUE.equals(answer.get("active")) || row.personId() == null) {
                 return Uni.createFrom().item(answer);
@@ -104,6 +110,9 @@ public class TokenDescriptions {
         answer.put("iss", config.issuer());
         return answer;
     }
+
+    /** The introspection member that names the token as the revocation feed does. */
+    public static final String REVOCATION_REFERENCE = "revocation_ref";
 
     /** RFC 9701 §5: the media type of a signed introspection answer. */
     public static final String SIGNED_INTROSPECTION = "application/token-introspection+jwt";
