@@ -57,12 +57,32 @@ public interface GatewayConfig {
     Optional<String> clientSecret();
 
     /**
-     * How long an introspection answer, and the platform token signed from it, is reused: a
-     * revoked token works at most this long (each answer lives between half of it and all of it,
-     * and at most half the platform token's lifetime).
+     * How long an introspection answer is reused while the revocation feed is up (each answer lives
+     * between half of it and all of it, and at most half the platform token's lifetime): the feed
+     * makes a revoked token's answer forgotten within a second; without it, a revoked token would
+     * work this long.
      */
     @WithDefault("30s")
     Duration tokenCacheTtl();
+
+    /** The revocation feed from auth-service, which makes kept answers forget revoked tokens (RevocationFeed). */
+    Feed revocationFeed();
+
+    interface Feed {
+        /**
+         * How long the feed may stay silent (auth-service sends a heartbeat every second) before it
+         * counts as lost: everything kept is forgotten, and it is opened again.
+         */
+        @WithDefault("3s")
+        Duration silence();
+
+        /**
+         * How long an introspection answer is reused while the feed is lost (and just after it is
+         * back): a revocation is then honoured within this, at the cost of more introspections.
+         */
+        @WithDefault("1s")
+        Duration unprovenReuse();
+    }
 
     /** How many access tokens' answers are kept. */
     @WithDefault("100000")

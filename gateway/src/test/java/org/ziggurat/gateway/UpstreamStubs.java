@@ -57,6 +57,15 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
     /** The idle time after which a balancer of the stand-ins closes a connection ({@code /closes-when-idle/}). */
     public static final java.time.Duration BALANCER_KEEP_ALIVE = java.time.Duration.ofSeconds(3);
 
+    /** The open revocation feeds (auth-service's {@code /internal/revocation-feed}), and whether new ones are refused. */
+    private final java.util.Set<io.vertx.core.http.HttpServerResponse> feeds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean feedRefused;
+
+    /** How the stand-in's revocation feed names a token, as auth-service does: the start of a hash, in hex. */
+    public static String revocationReference(String token) {
+        return sha256(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)).substring(0, 16);
+    }
+
     @Override
     public Map<String, String> start() {
         vertx = Vertx.vertx();
@@ -186,6 +195,9 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
             request.response().end(Integer.toString(count == null ? 0 : count.get()));
             return true;
         }
+        if (feedControl(request)) {
+            return true;
+        }
         if (path.equals("/__stub/introspections")) {
             request.response().end(Integer.toString(introspections.get()));
             return true;
@@ -227,8 +239,62 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
                     request.response().setStatusCode(answer.getInteger("status")).end();
                     return;
                 }
+                if (answer.getBoolean("active", false) && !answer.containsKey("revocation_ref")) {
+                    answer = answer.copy().put("revocation_ref", revocationReference(token));
+                }
                 request.response().putHeader("Content-Type", "application/json").end(answer.encode());
             });
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * auth-service's revocation feed for the gateway's client: {@code ready}, then a heartbeat every
+     * 250 ms; the tests send events through {@code POST /__stub/feed/event?name=} (body: the data),
+     * cut every feed and refuse new ones with {@code POST /__stub/feed/refuse}, allow them again with
+     * {@code POST /__stub/feed/allow}, and count them at {@code GET /__stub/feed/followers}.
+     */
+    private boolean feedControl(io.vertx.core.http.HttpServerRequest request) {
+        String path = request.path();
+        if (path.equals("/internal/revocation-feed")) {
+            if (!GATEWAY_BASIC.equals(request.getHeader("Authorization"))) {
+                request.response().setStatusCode(401).end();
+            } else if (feedRefused) {
+                request.response().setStatusCode(503).end();
+            } else {
+                var response = request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+                feeds.add(response);
+                response.write("event: ready\ndata:\n\n");
+                long timer = vertx.setPeriodic(250, t -> response.write("event: heartbeat\ndata:\n\n"));
+                response.closeHandler(v -> {
+                    vertx.cancelTimer(timer);
+                    feeds.remove(response);
+                });
+            }
+            return true;
+        }
+        if (path.equals("/__stub/feed/event")) {
+            String name = request.getParam("name");
+            request.body().onSuccess(body -> {
+                feeds.forEach(feed -> feed.write("event: " + name + "\ndata: " + body + "\n\n"));
+                request.response().setStatusCode(204).end();
+            });
+            return true;
+        }
+        if (path.equals("/__stub/feed/refuse")) {
+            feedRefused = true;
+            feeds.forEach(feed -> feed.reset());
+            request.response().setStatusCode(204).end();
+            return true;
+        }
+        if (path.equals("/__stub/feed/allow")) {
+            feedRefused = false;
+            request.response().setStatusCode(204).end();
+            return true;
+        }
+        if (path.equals("/__stub/feed/followers")) {
+            request.response().end(Integer.toString(feeds.size()));
             return true;
         }
         return false;

@@ -9,7 +9,7 @@ import io.quarkus.oidc.common.runtime.OidcEndpointAccessException;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.TokenIntrospection;
 import io.quarkus.oidc.runtime.OidcUtils;
@@ -27,11 +27,14 @@ import org.ziggurat.platform.token.PlatformTokenSigner;
 
 import java.net.ConnectException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * From an access token to the platform token the services trust: RFC 7662 introspection at
@@ -42,10 +45,13 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>quarkus-oidc's own token cache is off (application.properties): with it, every request
  * still went through quarkus-oidc's identity provider and got a new security identity, and its
- * entries of one age all expired at once. Here an entry lives for a random time between half of {@code token-cache-ttl} and all
- * of it (never longer than the access token itself, nor than half the platform token's
- * lifetime), so a revoked token stops working within {@code token-cache-ttl}, and tokens first
- * seen together are checked again spread over time, not all at once.
+ * entries of one age all expired at once. Here an entry lives for a random time between half of
+ * {@code token-cache-ttl} and all of it (never longer than the access token itself, nor than half
+ * the platform token's lifetime), so that tokens first seen together are checked again spread over
+ * time, not all at once ({@link SpreadReuse}). A revoked token's answer goes sooner: the revocation
+ * feed ({@link RevocationFeed}) names it, by the reference its answer carries, within a second of
+ * the revocation; while the feed is lost, answers are reused for {@code unproven-reuse} only
+ * ({@link FeedState}).
  */
 @Singleton // called on every request: no client proxy in between (GatewayProxy)
 public class Identities {
@@ -55,13 +61,19 @@ public class Identities {
      * {@code expiresAtEpochSecond}: when this answer may no longer be used, the access token's
      * expiry or, sooner, its platform token's less a margin (0: neither says). {@code audience}: the
      * resources the token is for (RFC 8707; null: it names none, the platform's API); {@code jkt}: the
-     * thumbprint of the key it is bound to (RFC 9449), null for a bearer token.
+     * thumbprint of the key it is bound to (RFC 9449), null for a bearer token;
+     * {@code revocationReference}: how the revocation feed names the token (null: the answer did
+     * not say); {@code reuse}: how long the answer may be kept ({@link FeedState}).
      */
     public record Resolved(String platformToken, String clientId, long expiresAtEpochSecond, List<String> audience,
-            String jkt) {
+            String jkt, String revocationReference, FeedState.Reuse reuse) {
 
         public Resolved(String platformToken, String clientId, long expiresAtEpochSecond, List<String> audience) {
-            this(platformToken, clientId, expiresAtEpochSecond, audience, null);
+            this(platformToken, clientId, expiresAtEpochSecond, audience, null, null, FeedState.Reuse.FULL);
+        }
+
+        Resolved withReuse(FeedState.Reuse how) {
+            return new Resolved(platformToken, clientId, expiresAtEpochSecond, audience, jkt, revocationReference, how);
         }
     }
 
@@ -69,67 +81,35 @@ public class Identities {
     static final long PLATFORM_TOKEN_MARGIN_SECONDS = 5;
 
     private final IdentityProviderManager identities;
+    private final FeedState feed;
     private final AsyncCache<String, Resolved> resolved;
+    /** The token of each kept answer by its revocation reference, so that the feed's changes find it. */
+    private final Map<String, String> tokensByReference = new ConcurrentHashMap<>();
+    /** Told of each token the feed made forgotten (null: all). */
+    private final List<Consumer<String>> forgettingListeners = new CopyOnWriteArrayList<>();
     private final SignedPlatformTokens platformTokens;
     /** Tokens introspection called inactive, refused without asking again for a few seconds. */
     private final Cache<String, Boolean> inactive;
 
     @Inject
-    public Identities(GatewayConfig config, PlatformTokenSigner signer, IdentityProviderManager identities) {
+    public Identities(GatewayConfig config, PlatformTokenSigner signer, IdentityProviderManager identities, FeedState feed) {
         this.identities = identities;
+        this.feed = feed;
         Duration ttl = config.tokenCacheTtl();
         Duration cap = Duration.ofSeconds(Math.max(1, signer.lifetimeSeconds() / 2));
         // Maintenance on the calling event loop: on the common pool, it woke a thread (a futex
         // call and a context switch) every few hundred requests.
         this.resolved = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
-                .expireAfter(new SpreadReuse(ttl.compareTo(cap) < 0 ? ttl : cap)).buildAsync();
+                .expireAfter(new SpreadReuse(ttl.compareTo(cap) < 0 ? ttl : cap, config.revocationFeed().unprovenReuse()))
+                .removalListener((String token, Resolved answer, RemovalCause cause) -> {
+                    if (answer != null && answer.revocationReference() != null && cause != RemovalCause.REPLACED) {
+                        tokensByReference.remove(answer.revocationReference(), token);
+                    }
+                })
+                .buildAsync();
         this.platformTokens = new SignedPlatformTokens(signer, cap, config.tokenCacheSize());
         this.inactive = Caffeine.newBuilder().executor(Runnable::run).maximumSize(config.tokenCacheSize())
                 .expireAfterWrite(config.inactiveTokenCacheTtl()).build();
-    }
-
-    /**
-     * Each answer is reused for a random time between half of {@code reuse} and all of it, and
-     * never past the access token's expiry. With one fixed time, tokens first seen together
-     * (after a restart, or a client fleet starting) came due together: as many introspections
-     * and RSA signatures as tokens at once, a stall every period that every request behind it
-     * waited out. Spread, the same work is a steady trickle.
-     */
-    static final class SpreadReuse implements Expiry<String, Resolved> {
-
-        private final long reuseNanos;
-
-        SpreadReuse(Duration reuse) {
-            this.reuseNanos = reuse.toNanos();
-        }
-
-        long nanos() {
-            return reuseNanos / 2 + ThreadLocalRandom.current().nextLong(reuseNanos / 2 + 1);
-        }
-
-        long nanos(Resolved value) {
-            long spread = nanos();
-            if (value.expiresAtEpochSecond() <= 0) {
-                return spread;
-            }
-            long left = TimeUnit.MILLISECONDS.toNanos(value.expiresAtEpochSecond() * 1000 - System.currentTimeMillis());
-            return Math.max(0, Math.min(spread, left));
-        }
-
-        @Override
-        public long expireAfterCreate(String key, Resolved value, long currentTime) {
-            return nanos(value);
-        }
-
-        @Override
-        public long expireAfterUpdate(String key, Resolved value, long currentTime, long currentDuration) {
-            return nanos(value);
-        }
-
-        @Override
-        public long expireAfterRead(String key, Resolved value, long currentTime, long currentDuration) {
-            return currentDuration;
-        }
     }
 
     /**
@@ -171,10 +151,43 @@ public class Identities {
         return context == null ? uni : uni.emitOn(command -> context.runOnContext(v -> command.run()));
     }
 
+    /** The answer, kept no longer than a change the feed relayed while it was on its way, or just before, allows. */
     private Uni<Resolved> introspect(String accessToken, RoutingContext ctx) {
+        long startedAt = System.nanoTime();
         return identities.authenticate(HttpSecurityUtils.setRoutingContextAttribute(
                         new TokenAuthenticationRequest(new AccessTokenCredential(accessToken)), ctx))
-                .map(this::toPlatform);
+                .map(this::toPlatform)
+                .map(answer -> answer.withReuse(feed.reuse(answer.revocationReference(), startedAt)))
+                .invoke(answer -> {
+                    if (answer.revocationReference() != null) {
+                        tokensByReference.put(answer.revocationReference(), accessToken);
+                    }
+                });
+    }
+
+    /** Forgets the kept answers of the tokens the revocation feed named. */
+    void forget(Collection<String> references) {
+        feed.changed(references);
+        for (String reference : references) {
+            String token = tokensByReference.remove(reference);
+            if (token != null) {
+                resolved.synchronous().invalidate(token);
+                forgettingListeners.forEach(listener -> listener.accept(token));
+            }
+        }
+    }
+
+    /** Forgets every kept answer: the feed was lost or is back, or a change was too large to list. */
+    void forgetAll() {
+        feed.forgotAll();
+        resolved.synchronous().invalidateAll();
+        tokensByReference.clear();
+        forgettingListeners.forEach(listener -> listener.accept(null));
+    }
+
+    /** {@code listener} is told of each token whose answer the feed made forgotten, null for all (StreamWatch). */
+    public void onForgotten(Consumer<String> listener) {
+        forgettingListeners.add(listener);
     }
 
     private Resolved toPlatform(SecurityIdentity identity) {
@@ -194,14 +207,15 @@ public class Identities {
         if (jkt == null && !"bearer".equalsIgnoreCase(introspection.getString("token_type"))) {
             throw new AuthenticationFailedException("a DPoP token without its key");
         }
+        String reference = IntrospectionAnswers.revocationReference(introspection);
         if (person == null) {
-            return new Resolved(null, clientId, expiresAt, audience, jkt);
+            return new Resolved(null, clientId, expiresAt, audience, jkt, reference, FeedState.Reuse.FULL);
         }
         SignedPlatformTokens.Signed platform = platformTokens.of(person, introspection.getUsername(),
                 introspection.getScopes() == null ? List.of() : List.copyOf(introspection.getScopes()), clientId,
                 introspection.getString("acr"));
         return new Resolved(platform.token(), clientId, IntrospectionAnswers.usableUntil(expiresAt,
-                platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS), audience, jkt);
+                platform.expiresAtEpochSecond() - PLATFORM_TOKEN_MARGIN_SECONDS), audience, jkt, reference, FeedState.Reuse.FULL);
     }
 
     /**

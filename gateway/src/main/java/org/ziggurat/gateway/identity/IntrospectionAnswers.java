@@ -26,6 +26,16 @@ public final class IntrospectionAnswers {
         return cnf != null && cnf.get("jkt") instanceof jakarta.json.JsonString jkt ? jkt.getString() : null;
     }
 
+    /** The introspection member (auth-service's, for the gateway alone) that names the token as the revocation feed does. */
+    static final String REVOCATION_REFERENCE = "revocation_ref";
+
+    /** How the revocation feed names the token: a short hex string; null when the answer does not say. */
+    static String revocationReference(io.quarkus.oidc.TokenIntrospection introspection) {
+        Object reference = introspection.contains(REVOCATION_REFERENCE)
+                ? introspection.getJsonObject().get(REVOCATION_REFERENCE) : null;
+        return reference instanceof jakarta.json.JsonString s && s.getString().matches("[0-9a-f]{1,64}") ? s.getString() : null;
+    }
+
     /** The audience an introspection answer states (RFC 8707): a string or a list; null when it states none. */
     static java.util.List<String> audience(io.quarkus.oidc.TokenIntrospection introspection) {
         Object aud = introspection.contains("aud") ? introspection.getJsonObject().get("aud") : null;

@@ -13,7 +13,7 @@ class SpreadReuseTest {
 
     @Test
     void answersComeDueSpreadOverTheSecondHalfOfTheReuseTime() {
-        Identities.SpreadReuse reuse = new Identities.SpreadReuse(Duration.ofSeconds(30));
+        SpreadReuse reuse = new SpreadReuse(Duration.ofSeconds(30));
         long half = Duration.ofSeconds(15).toNanos();
         long whole = Duration.ofSeconds(30).toNanos();
         Set<Long> seconds = new HashSet<>();
@@ -35,7 +35,7 @@ class SpreadReuseTest {
 
     @Test
     void noAnswerOutlivesItsAccessToken() {
-        Identities.SpreadReuse reuse = new Identities.SpreadReuse(Duration.ofSeconds(30));
+        SpreadReuse reuse = new SpreadReuse(Duration.ofSeconds(30));
         long now = System.currentTimeMillis() / 1000;
         for (int i = 0; i < 100; i++) {
             long nanos = reuse.expireAfterCreate("t", new Identities.Resolved("jwt", "c", now + 3, null), 0);
