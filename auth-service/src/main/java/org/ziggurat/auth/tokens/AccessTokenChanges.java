@@ -53,6 +53,13 @@ public class AccessTokenChanges {
     private final ListenConnection connection;
     private final Set<MultiEmitter<? super Event>> followers = ConcurrentHashMap.newKeySet();
     private long heartbeatTimer = -1;
+    /**
+     * Ends the streams as soon as the process is told to stop (SIGTERM), before the shutdown's wait
+     * for requests in flight: an open stream would hold it for its whole timeout, and its gateway
+     * had better follow another replica at once.
+     */
+    private final Thread endOnStop = new Thread(this::closing, "revocation-feed-stop");
+    private volatile boolean closing;
 
     AccessTokenChanges(AuthConfig config, Vertx vertx) {
         this.vertx = vertx;
@@ -69,7 +76,7 @@ public class AccessTokenChanges {
 
     /** A follower's stream: {@link #READY}, then every change heard and a heartbeat, until the connection is lost. */
     public Multi<Event> follow() {
-        if (!connection.proven()) {
+        if (closing || !connection.proven()) {
             throw ProblemException.busy("The revocation feed is not listening yet; try again.");
         }
         return Multi.createFrom().<Event>emitter(follower -> {
@@ -98,6 +105,16 @@ public class AccessTokenChanges {
                 .map(hash -> hash.substring(0, REFERENCE_HEX_DIGITS)).collect(Collectors.joining(","));
     }
 
+    private synchronized void endAll() {
+        followers.forEach(MultiEmitter::complete);
+        followers.clear();
+    }
+
+    private void closing() {
+        closing = true;
+        endAll();
+    }
+
     private final class Relay implements ListenConnection.Listener {
 
         @Override
@@ -114,15 +131,13 @@ public class AccessTokenChanges {
 
         @Override
         public void lost() {
-            synchronized (AccessTokenChanges.this) {
-                followers.forEach(MultiEmitter::complete);
-                followers.clear();
-            }
+            endAll();
         }
     }
 
     void start(@Observes StartupEvent event) {
         connection.start(DatasourceSettings.current());
+        Runtime.getRuntime().addShutdownHook(endOnStop);
         heartbeatTimer = vertx.setPeriodic(heartbeatMillis, t -> {
             if (connection.proven()) {
                 relay(new Event(HEARTBEAT, ""));
@@ -131,6 +146,12 @@ public class AccessTokenChanges {
     }
 
     void stop(@Observes ShutdownEvent event) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(endOnStop);
+        } catch (IllegalStateException stopping) {
+            // the process is stopping: the hook ran
+        }
+        closing();
         if (heartbeatTimer >= 0) {
             vertx.cancelTimer(heartbeatTimer);
         }

@@ -41,6 +41,9 @@ import static org.ziggurat.auth.OAuthTestSupport.post;
 @QuarkusTest
 class RevocationFeedTest {
 
+    /** What {@link #follow} adds when the stream ends. */
+    private static final String ENDED = "(ended)";
+
     /** Generous: a busy machine must not decide the result; the events come in milliseconds. */
     private static final long WAIT_SECONDS = 30;
 
@@ -85,6 +88,26 @@ class RevocationFeedTest {
             heartbeat = events.poll(WAIT_SECONDS, TimeUnit.SECONDS);
             assertNotNull(heartbeat, "a heartbeat");
         } while (!heartbeat[0].equals("heartbeat"));
+    }
+
+    /**
+     * Notifications sent while this replica does not listen are lost: its followers must know, so
+     * their streams end, and a new one starts only once it listens again.
+     */
+    @Test
+    void theStreamsEndWhenTheServiceStopsListening() throws Exception {
+        BlockingQueue<String[]> events = follow(basic(GATEWAY_ID, GATEWAY_SECRET));
+        try (Connection c = ServiceDatabase.connect()) {
+            c.createStatement().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    + "WHERE application_name = 'auth-service-revocation-feed' AND datname = current_database()");
+        }
+        String[] event;
+        do {
+            event = events.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(event, "the stream ends");
+        } while (!event[0].equals(ENDED));
+        // It listens again by itself; then a new stream starts with ready (follow() asserts it).
+        follow(basic(GATEWAY_ID, GATEWAY_SECRET));
     }
 
     @Test
@@ -167,6 +190,7 @@ class RevocationFeedTest {
             } catch (RuntimeException closed) {
                 // the test ended and closed it
             }
+            events.add(new String[] {ENDED, ""});
         }));
         String[] first = events.poll(WAIT_SECONDS, TimeUnit.SECONDS);
         assertNotNull(first, "a first event");
