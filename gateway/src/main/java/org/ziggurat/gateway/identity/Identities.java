@@ -157,12 +157,13 @@ public class Identities {
         return identities.authenticate(HttpSecurityUtils.setRoutingContextAttribute(
                         new TokenAuthenticationRequest(new AccessTokenCredential(accessToken)), ctx))
                 .map(this::toPlatform)
-                .map(answer -> answer.withReuse(feed.reuse(answer.revocationReference(), startedAt)))
+                // Indexed before its reuse is decided: a change heard after that decision finds it.
                 .invoke(answer -> {
                     if (answer.revocationReference() != null) {
                         tokensByReference.put(answer.revocationReference(), accessToken);
                     }
-                });
+                })
+                .map(answer -> answer.withReuse(feed.reuse(answer.revocationReference(), startedAt)));
     }
 
     /** Forgets the kept answers of the tokens the revocation feed named. */

@@ -36,7 +36,8 @@ class RevocationFeedTest {
     public static class LongReuse implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("ziggurat.gateway.token-cache-ttl", "1h");
+            // Streams are checked again only when the feed makes their token's answer forgotten.
+            return Map.of("ziggurat.gateway.token-cache-ttl", "1h", "ziggurat.gateway.stream-token-recheck", "1h");
         }
     }
 
@@ -76,6 +77,29 @@ class RevocationFeedTest {
         int before = introspections();
         call(other, 200);
         assertEquals(before, introspections(), "a token the feed did not name is still answered from memory");
+    }
+
+    @Test
+    void anOpenStreamEndsAtOnceWhenTheFeedNamesItsToken() throws Exception {
+        String token = activeToken("public");
+        java.net.http.HttpResponse<java.util.stream.Stream<String>> stream = java.net.http.HttpClient.newHttpClient()
+                .sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                        + io.restassured.RestAssured.port + "/api/people/alice/sse")).header("Authorization", "Bearer " + token)
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofLines()).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(200, stream.statusCode());
+        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.CompletableFuture<Void> ended = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                stream.body().forEach(lines::add);
+            } catch (RuntimeException closed) {
+                // the connection was cut: ended as well
+            }
+        });
+        deactivate(token);
+        event("changed", UpstreamStubs.revocationReference(token));
+        // Without the feed's word the stream would stay open for an hour (stream-token-recheck).
+        ended.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        org.junit.jupiter.api.Assertions.assertTrue(lines.contains("event: stream_closed"), lines.toString());
     }
 
     @Test
