@@ -51,6 +51,7 @@ public class RevocationFeed {
     private final URI auth;
     private final String authorization;
     private final long silenceMillis;
+    private final java.time.Duration unprovenReuse;
     private HttpClient client;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
     private long watchdog = -1;
@@ -68,6 +69,7 @@ public class RevocationFeed {
         this.authorization = "Basic " + Base64.getEncoder().encodeToString(
                 (clientId + ":" + config.clientSecret().orElse("")).getBytes(StandardCharsets.UTF_8));
         this.silenceMillis = config.revocationFeed().silence().toMillis();
+        this.unprovenReuse = config.revocationFeed().unprovenReuse();
         Gauge.builder("ziggurat.gateway.revocation.feed.up", state, s -> s.up() ? 1 : 0)
                 .description("1 while the revocation feed from auth-service is open and heard from, else 0")
                 .register(metrics);
@@ -166,8 +168,8 @@ public class RevocationFeed {
             return;
         }
         if (!warned) {
-            LOG.warnf("the revocation feed is lost (%s): introspection answers are reused for %s at most until it is back",
-                    why, "revocation-feed.unproven-reuse");
+            LOG.warnf("the revocation feed is lost (%s): introspection answers are reused for %d ms at most until it is back",
+                    why, unprovenReuse.toMillis());
             warned = true;
         } else {
             LOG.debugf("the revocation feed is still lost (%s)", why);
