@@ -106,8 +106,10 @@ public class AccessTokenChanges {
     }
 
     private synchronized void endAll() {
-        followers.forEach(MultiEmitter::complete);
-        followers.clear();
+        if (!followers.isEmpty()) {
+            followers.forEach(MultiEmitter::complete);
+            followers.clear();
+        }
     }
 
     private void closing() {
@@ -141,6 +143,10 @@ public class AccessTokenChanges {
         heartbeatTimer = vertx.setPeriodic(heartbeatMillis, t -> {
             if (connection.proven()) {
                 relay(new Event(HEARTBEAT, ""));
+            } else {
+                // Silent past its proof, the connection may have missed notifications before it is
+                // closed as lost: the followers learn it now rather than from their own silence.
+                endAll();
             }
         });
     }
