@@ -273,6 +273,8 @@ class RegisteredResourceServersTest {
                         + bySql + "'");
             }
             await(() -> "jwt".equals(resources.byIdentifier(bySql).format()), "a change by SQL");
+            // The other reader's read of that change done too: one still under way would see the deletion below.
+            await(() -> "jwt".equals(elsewhere.byIdentifier(bySql).format()), "the other reader sees the change by SQL");
 
             // Not listening: the periodic read (every ziggurat.auth.resource-server-refresh-every) takes over.
             otherReplica.stop(null);

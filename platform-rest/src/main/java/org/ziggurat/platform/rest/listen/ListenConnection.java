@@ -106,7 +106,12 @@ public final class ListenConnection {
             synchronized (this) {
                 connection = conn;
             }
-            conn.notificationHandler(n -> listener.heard(n.getChannel(), n.getPayload()));
+            // Once stopped, nothing more is heard, though the closing connection may still deliver some.
+            conn.notificationHandler(n -> {
+                if (!stopped) {
+                    listener.heard(n.getChannel(), n.getPayload());
+                }
+            });
             conn.closeHandler(v -> {
                 LOG.warnf("the connection listening on %s closed: reconnecting", channels);
                 lost();
