@@ -52,7 +52,9 @@ public class DirectoryDouble implements QuarkusTestResourceLifecycleManager {
             // mia sends many codes at once after one password (SecondFactorSignInTest).
             Map.entry("mia", new Person(113, "mia", "mia password 13")),
             // nia's forms are forged and refused (PageFormsTest): nothing of hers changes.
-            Map.entry("nia", new Person(114, "nia", "nia password 14")));
+            Map.entry("nia", new Person(114, "nia", "nia password 14")),
+            // pia's account is erased by StatusListTest.
+            Map.entry("pia", new Person(115, "pia", "pia password 15")));
 
     /** The people for whom an authenticator app's enrolment was started ({@code POST /internal/people/:id/factors/totp}). */
     public static final java.util.Set<Long> TOTP_STARTED = java.util.concurrent.ConcurrentHashMap.newKeySet();

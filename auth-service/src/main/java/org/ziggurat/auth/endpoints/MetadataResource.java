@@ -137,6 +137,8 @@ public class MetadataResource {
         m.put("request_uri_parameter_supported", true);
         m.put("require_request_uri_registration", true);
         m.put("userinfo_signing_alg_values_supported", org.ziggurat.auth.clients.ApplicationFields.ID_TOKEN_ALGORITHMS);
+        // draft-ietf-oauth-status-list §9.1: where the token status lists of JWT access tokens are listed.
+        m.put("status_list_aggregation_endpoint", issuer + "/oauth/status-lists");
         return java.util.Collections.unmodifiableMap(m);
     }
 }

@@ -159,7 +159,14 @@ public final class OAuthDocs {
             List<String> userinfoSigningAlgValuesSupported,
             @Schema(description = "RFC 9449: the algorithms of DPoP proofs.") List<String> dpopSigningAlgValuesSupported,
             @Schema(description = "RFC 9701: the algorithms of signed introspection answers.")
-            List<String> introspectionSigningAlgValuesSupported) {
+            List<String> introspectionSigningAlgValuesSupported,
+            @Schema(description = "draft-ietf-oauth-status-list: the list of the token status lists of JWT access tokens.")
+            String statusListAggregationEndpoint) {
+    }
+
+    @Schema(name = "StatusListAggregation", description = "draft-ietf-oauth-status-list §9.3: every token status list.")
+    public record StatusListAggregation(@Schema(required = true, description = "The lists' addresses.")
+            List<String> statusLists) {
     }
 
     @Schema(name = "UserInfo", description = "OpenID Connect userinfo claims (Core section 5.1), by the token's scopes.")

@@ -139,18 +139,18 @@ public class RefreshTokenGrant implements TokenGrant {
         List<String> accessScopes = resources.scopesFor(audience, narrowed);
         java.time.Duration lifetime = resources.lifetime(audience, config.accessTokenLifetime());
         Instant expires = now.plus(lifetime);
-        Uni<String> value = issuer.accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(
+        Uni<TokenIssuer.AccessTokenValue> value = issuer.accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(
                 clientOrNull == null ? null : clientOrNull.clientId(), row.personId(), accessScopes, audience, now, expires,
                 row.authTime(), row.amr(), request.jkt(), null));
         String refresh = crypto.newRefreshToken();
         return value.chain(access -> rotations.rotateBound(new RefreshRotationRepository.BoundRotation(hash, clientId,
-                        Scopes.granted(narrowed), accessScopes, crypto.hash(access), crypto.encrypt(access),
+                        Scopes.granted(narrowed), accessScopes, crypto.hash(access.value()), crypto.encrypt(access.value()),
                         OffsetDateTime.ofInstant(expires, ZoneOffset.UTC), crypto.hash(refresh),
                         OffsetDateTime.ofInstant(now.plus(config.refreshTokenLifetime()), ZoneOffset.UTC), audience,
-                        request.jkt(), row.jkt()))
+                        request.jkt(), row.jkt(), access.status()))
                 .chain(rotated -> rotated == null ? tokens.byHash(hash).chain(again -> refused(again, clientOrNull, requested,
                                 request.jkt()))
-                        : issuer.withIdToken(new IssuedTokens(rotated.accessTokenId(), access, refresh,
+                        : issuer.withIdToken(new IssuedTokens(rotated.accessTokenId(), access.value(), refresh,
                                 lifetime.toSeconds(), rotated.scopes(), now.getEpochSecond())
                                 .boundTo(request.jkt()), narrowed, clientOrNull, rotated.personId(), rotated.authTime(), null,
                                 rotated.amr())));

@@ -49,9 +49,16 @@ public class AccessTokenJwts {
             Instant expiresAt, Instant authTime, List<String> amr, String jkt, String actor) {
     }
 
-    /** The signed token. */
-    public Uni<String> sign(Claims claims) {
-        return sign(TYPE, config.accessTokenAlg(), claimsSet(claims));
+    /**
+     * The signed token, with its entry in the Token Status List ({@code status}, null for none):
+     * where a resource server that only verifies signatures learns that it was revoked.
+     */
+    public Uni<String> sign(Claims claims, StatusIndex status) {
+        JWTClaimsSet set = claimsSet(claims);
+        if (status != null) {
+            set = new JWTClaimsSet.Builder(set).claim("status", status.claim(Issuer.of(config))).build();
+        }
+        return sign(TYPE, config.accessTokenAlg(), set);
     }
 
     /** A JWT of this type signed with the key of {@code alg} that signs now (RFC 9701 introspection answers too). */

@@ -108,7 +108,8 @@ public class RefreshRotationRepository {
      */
     public record BoundRotation(byte[] refreshHash, Long applicationId, List<String> required, List<String> accessScopes,
             byte[] accessHash, byte[] accessSealed, OffsetDateTime accessExpires, byte[] newRefreshHash,
-            OffsetDateTime refreshExpires, List<String> accessAudience, String accessJkt, String refreshJkt) {
+            OffsetDateTime refreshExpires, List<String> accessAudience, String accessJkt, String refreshJkt,
+            StatusIndex accessStatus) {
     }
 
     public Uni<Rotated> rotateBound(BoundRotation r) {
@@ -117,7 +118,9 @@ public class RefreshRotationRepository {
                         .addValue(r.accessScopes().toArray(String[]::new))
                         .addValue(Buffer.buffer(r.accessHash())).addValue(Buffer.buffer(r.accessSealed()))
                         .addValue(r.accessExpires()).addValue(Buffer.buffer(r.newRefreshHash())).addValue(r.refreshExpires())
-                        .addValue(r.accessAudience() == null ? null : r.accessAudience().toArray(String[]::new)).addValue(r.accessJkt()).addValue(r.refreshJkt()))
+                        .addValue(r.accessAudience() == null ? null : r.accessAudience().toArray(String[]::new)).addValue(r.accessJkt()).addValue(r.refreshJkt())
+                        .addValue(r.accessStatus() == null ? null : r.accessStatus().list())
+                        .addValue(r.accessStatus() == null ? null : r.accessStatus().idx()))
                 .map(RefreshRotationRepository::rotated);
     }
 
@@ -126,12 +129,13 @@ public class RefreshRotationRepository {
             + "AND application_id IS NOT DISTINCT FROM $2::bigint AND scopes @> $3::text[] AND jkt IS NOT DISTINCT FROM $12::text "
             + "RETURNING person_id, username, scopes, family, auth_time, authorization_expires_at, session_hash, amr, audience, jkt), "
             + "issued AS (INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, scopes, family, "
-            + "expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt) "
+            + "expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, status_list, status_idx) "
             + "SELECT n.kind, n.hash, n.encrypted, $2, u.person_id, u.username, "
             + "CASE WHEN n.kind = 'a' THEN $4::text[] ELSE u.scopes END, "
             + "u.family, CASE WHEN n.kind = 'r' THEN least(n.expires_at, u.authorization_expires_at) ELSE n.expires_at END, "
             + "u.auth_time, u.authorization_expires_at, u.session_hash, u.amr, "
-            + "CASE WHEN n.kind = 'a' THEN $10::text[] ELSE u.audience END, CASE WHEN n.kind = 'a' THEN $11::text ELSE u.jkt END "
+            + "CASE WHEN n.kind = 'a' THEN $10::text[] ELSE u.audience END, CASE WHEN n.kind = 'a' THEN $11::text ELSE u.jkt END, "
+            + "CASE WHEN n.kind = 'a' THEN $13::integer END, CASE WHEN n.kind = 'a' THEN $14::integer END "
             + "FROM used u, (VALUES ('a', $5::bytea, $6::bytea, $7::timestamptz), "
             + "('r', $8::bytea, NULL::bytea, $9::timestamptz)) AS n(kind, hash, encrypted, expires_at) "
             + "RETURNING id, kind, scopes, person_id, auth_time, amr) "

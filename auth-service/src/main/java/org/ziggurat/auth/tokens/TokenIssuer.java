@@ -41,10 +41,13 @@ public class TokenIssuer {
     private final ResourceServers resources;
     private final AccessTokenJwts jwts;
     private final AccessTokenFormat formats;
+    private final StatusIndices statusIndices;
 
     TokenIssuer(TokenRepository tokens, TokenCrypto crypto, AuthConfig config, IdTokens idTokens, ResearchPeople researchPeople,
-            OpenIdClaims openIdClaims, ResourceServers resources, AccessTokenJwts jwts, AccessTokenFormat formats) {
+            OpenIdClaims openIdClaims, ResourceServers resources, AccessTokenJwts jwts, AccessTokenFormat formats,
+            StatusIndices statusIndices) {
         this.formats = formats;
+        this.statusIndices = statusIndices;
         this.researchPeople = researchPeople;
         this.openIdClaims = openIdClaims;
         this.resources = resources;
@@ -120,16 +123,16 @@ public class TokenIssuer {
         OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);
         List<String> stored = resources.scopesFor(bounds.audience(), new ArrayList<>(scopes));
         List<String> amrKept = personId == null ? null : amr;
-        Uni<String> value = accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(clientOrNull == null ? null
+        Uni<AccessTokenValue> value = accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(clientOrNull == null ? null
                 : clientOrNull.clientId(), personId, stored, bounds.audience(), now, accessEnds, authTime, amrKept,
                 bounds.jkt(), bounds.actor()));
         return firstPartyOnlyVerified(clientOrNull, scopes).chain(() -> value).chain(access -> insert.apply(
-                new TokenRepository.Issue(crypto.hash(access), crypto.encrypt(access),
+                new TokenRepository.Issue(crypto.hash(access.value()), crypto.encrypt(access.value()),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
                         personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
-                        binding.sessionHash(), amrKept, bounds, List.copyOf(scopes)))
-                .map(id -> new IssuedTokens(id, access, refresh, accessEnds.getEpochSecond() - now.getEpochSecond(), stored,
-                        now.getEpochSecond()).boundTo(bounds.jkt())))
+                        binding.sessionHash(), amrKept, bounds, List.copyOf(scopes), access.status()))
+                .map(id -> new IssuedTokens(id, access.value(), refresh, accessEnds.getEpochSecond() - now.getEpochSecond(),
+                        stored, now.getEpochSecond()).boundTo(bounds.jkt())))
                 // The application was deleted meanwhile (through another replica, whose change this
                 // one's client cache has not seen yet): its tokens may not exist.
                 .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
@@ -159,13 +162,20 @@ public class TokenIssuer {
                 ends != null && ends.isBefore(binding.authorizationEnds()) ? ends : binding.authorizationEnds());
     }
 
+    /** A new access token's value, and its Token Status List entry (null: an opaque token has none). */
+    public record AccessTokenValue(String value, StatusIndex status) {
+    }
+
     /**
-     * A new access token's value: a JWT saying {@code claims} (RFC 9068) where its audience or else
-     * its client wants one ({@link AccessTokenFormat}), else a random opaque one.
+     * A new access token's value: a JWT saying {@code claims} (RFC 9068) and its own status list
+     * entry, which its row keeps, where its audience or else its client wants one
+     * ({@link AccessTokenFormat}); else a random opaque one.
      */
-    public Uni<String> accessTokenValue(ApplicationRow clientOrNull, AccessTokenJwts.Claims claims) {
-        return formats.jwt(clientOrNull, claims.audience()) ? jwts.sign(claims)
-                : Uni.createFrom().item(crypto::newAccessToken);
+    public Uni<AccessTokenValue> accessTokenValue(ApplicationRow clientOrNull, AccessTokenJwts.Claims claims) {
+        if (!formats.jwt(clientOrNull, claims.audience())) {
+            return Uni.createFrom().item(() -> new AccessTokenValue(crypto.newAccessToken(), null));
+        }
+        return statusIndices.next().chain(status -> jwts.sign(claims, status).map(jwt -> new AccessTokenValue(jwt, status)));
     }
 
     /**

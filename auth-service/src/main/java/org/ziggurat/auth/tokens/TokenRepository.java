@@ -45,7 +45,7 @@ public class TokenRepository {
     public record Issue(byte[] accessHash, byte[] accessSealed, byte[] refreshHash, Long applicationId, Long personId,
             String username, List<String> scopes, UUID family, OffsetDateTime accessExpires,
             OffsetDateTime refreshExpires, Instant authTime, OffsetDateTime authorizationExpires, byte[] sessionHash,
-            List<String> amr, TokenBounds bounds, List<String> refreshScopes) {
+            List<String> amr, TokenBounds bounds, List<String> refreshScopes, StatusIndex status) {
     }
 
     /**
@@ -65,21 +65,24 @@ public class TokenRepository {
         String[] scopes = issue.scopes().toArray(String[]::new);
         if (issue.refreshHash() == null) {
             return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor) "
-                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id")
+                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor, "
+                    + "status_list, status_idx) "
+                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id")
                     .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                             .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                             .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
                             .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
                             .addValue(buffer(issue.sessionHash())).addValue(amr(issue))
                             .addValue(array(issue.bounds().audience())).addValue(issue.bounds().jkt())
-                            .addValue(issue.bounds().actor()))
+                            .addValue(issue.bounds().actor()).addValue(statusList(issue)).addValue(statusIdx(issue)))
                     .map(rows -> rows.iterator().next().getLong("id"));
         }
         return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor) "
-                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $17, $19), "
-                + "('r', $9, NULL, $3, $4, $5, $16, $7, least($10, $12), $11, $12, $13, $14, $18, $20, NULL) RETURNING id, kind")
+                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor, "
+                + "status_list, status_idx) "
+                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $17, $19, $21, $22), "
+                + "('r', $9, NULL, $3, $4, $5, $16, $7, least($10, $12), $11, $12, $13, $14, $18, $20, NULL, NULL, NULL) "
+                + "RETURNING id, kind")
                 .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
                         .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
                         .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
@@ -89,7 +92,8 @@ public class TokenRepository {
                         .addValue(array(issue.bounds().audience())).addValue(issue.refreshScopes().toArray(String[]::new))
                         .addValue(issue.bounds().jkt()).addValue(array(issue.bounds().grantAudience()))
                         .addValue(issue.bounds().actor())
-                        .addValue(issue.bounds().refreshBound() ? issue.bounds().jkt() : null))
+                        .addValue(issue.bounds().refreshBound() ? issue.bounds().jkt() : null)
+                        .addValue(statusList(issue)).addValue(statusIdx(issue)))
                 .map(rows -> {
                     for (var row : rows) {
                         if ("a".equals(row.getString("kind"))) {
@@ -171,6 +175,14 @@ public class TokenRepository {
         revoked.forEach(row -> hashes.add(row.getBuffer("hash").getBytes()));
         live.forget(hashes);
         return hashes.size();
+    }
+
+    private static Integer statusList(Issue issue) {
+        return issue.status() == null ? null : issue.status().list();
+    }
+
+    private static Integer statusIdx(Issue issue) {
+        return issue.status() == null ? null : issue.status().idx();
     }
 
     private static String[] amr(Issue issue) {
