@@ -314,4 +314,23 @@ class GatewayProxyTest {
         given().get(managementReadiness).then().statusCode(200).body("status", equalTo("UP"))
                 .time(lessThan(5000L));
     }
+
+    /**
+     * auth-service's token status lists (draft-ietf-oauth-status-list) are public: a resource
+     * server fetches them without a token, from a browser too (CORS), with its Accept passed on
+     * for auth-service's content negotiation.
+     */
+    @Test
+    void tokenStatusListsArePublicWithCors() {
+        given().header("Origin", "https://rs.example.org").accept("application/statuslist+jwt")
+                .get("/api/oauth/status-lists/3").then().statusCode(200)
+                .header("Access-Control-Allow-Origin", "*")
+                .body("service", equalTo(PublicRoutes.AUTH)).body("uri", equalTo("/oauth/status-lists/3"))
+                .body("headers.accept", equalTo("application/statuslist+jwt"))
+                .body("headers.authorization", nullValue());
+        given().get("/api/oauth/status-lists").then().statusCode(200)
+                .body("service", equalTo(PublicRoutes.AUTH)).body("uri", equalTo("/oauth/status-lists"));
+        given().header("Origin", "https://rs.example.org").header("Access-Control-Request-Method", "GET")
+                .options("/api/oauth/status-lists/3").then().statusCode(204).header("Access-Control-Allow-Origin", "*");
+    }
 }

@@ -20,6 +20,7 @@ class PublicRoutesTest {
     void eachPrefixGoesToItsOwner() {
         routes("/oauth/token", PublicRoutes.AUTH, "/oauth/token");
         routes("/.well-known/oauth-authorization-server", PublicRoutes.AUTH, "/.well-known/oauth-authorization-server");
+        routes("/oauth/status-lists/0", PublicRoutes.AUTH, "/oauth/status-lists/0");
         // RFC 8414 §3 for the issuer http://host/api: at the host's root, the issuer's path after the well-known name.
         routes("/.well-known/oauth-authorization-server/api", PublicRoutes.AUTH, "/.well-known/oauth-authorization-server/api");
         routes("/applications/grants/3", PublicRoutes.AUTH, "/applications/grants/3");
@@ -82,5 +83,13 @@ class PublicRoutesTest {
                 "/alice/repositories/webhooks"}) {
             assertEquals(Optional.empty(), r(path), path);
         }
+    }
+
+    /** The token status lists go the OAuth way (no token asked for) and are no page: CORS applies. */
+    @Test
+    void tokenStatusListsAreOAuthAndNoPage() {
+        org.junit.jupiter.api.Assertions.assertTrue(PublicRoutes.isOAuth("/oauth/status-lists/0"));
+        org.junit.jupiter.api.Assertions.assertTrue(PublicRoutes.isOAuth("/oauth/status-lists"));
+        org.junit.jupiter.api.Assertions.assertFalse(PublicRoutes.isAuthorizationPage("/oauth/status-lists/0"));
     }
 }
