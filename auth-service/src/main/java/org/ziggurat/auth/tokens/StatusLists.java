@@ -3,6 +3,7 @@ package org.ziggurat.auth.tokens;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.ziggurat.auth.AuthConfig;
 import org.ziggurat.auth.Issuer;
@@ -44,6 +45,7 @@ public class StatusLists {
     private final AuthConfig config;
     private final StatusListSettings settings;
     private final Map<Integer, Built> built = new ConcurrentHashMap<>();
+    private final Map<Integer, Encoded> encoded = new ConcurrentHashMap<>();
     /** Lists known to exist: only ever grows, so only a higher number is asked of the database. */
     private volatile int known;
 
@@ -59,6 +61,10 @@ public class StatusLists {
     }
 
     private record Built(long startedNanos, Uni<String> jwt) {
+    }
+
+    /** A list's last bitmap and its compression, which a build without a change since takes again. */
+    private record Encoded(byte[] bitmap, String lst) {
     }
 
     /** Seconds a relying party may keep a list: its {@code ttl}. */
@@ -102,10 +108,11 @@ public class StatusLists {
     }
 
     private Uni<String> build(int k) {
-        return repository.invalid(k).chain(invalid -> {
+        // The bitmap and its compression take milliseconds of CPU: not on an event loop.
+        return repository.invalid(k).emitOn(Infrastructure.getDefaultWorkerPool())
+                .map(invalid -> lst(k, StatusListBits.bytes(SIZE, invalid))).chain(lst -> {
             Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
             String issuer = Issuer.of(config);
-            String lst = StatusListBits.lst(StatusListBits.bytes(SIZE, invalid));
             JWTClaimsSet claims = new JWTClaimsSet.Builder()
                     .issuer(issuer)
                     .subject(StatusIndex.uri(issuer, k))
@@ -117,5 +124,22 @@ public class StatusLists {
                     .build();
             return jwts.sign(TYPE, config.accessTokenAlg(), claims);
         });
+    }
+
+    /**
+     * The list's {@code lst}. Compression is most of a build's time (bench/README.md): done again
+     * only when a bit changed since the last build, which a comparison of 128 KiB tells.
+     */
+    private String lst(int k, byte[] bitmap) {
+        Encoded last = encoded.get(k);
+        if (last != null && java.util.Arrays.equals(last.bitmap(), bitmap)) {
+            return last.lst();
+        }
+        String lst = StatusListBits.lst(bitmap);
+        if (encoded.size() >= KEPT) {
+            encoded.clear();
+        }
+        encoded.put(k, new Encoded(bitmap, lst));
+        return lst;
     }
 }
