@@ -57,7 +57,7 @@ import static org.ziggurat.auth.OAuthTestSupport.post;
  * (SQL here), and stays 1 when the token's row goes before the token expires.
  */
 @QuarkusTest
-class StatusListTest {
+public class StatusListTest {
 
     static final String ISSUER = "http://localhost:8080/api";
     static final long ALICE = 101;
@@ -135,13 +135,14 @@ class StatusListTest {
         return bytes;
     }
 
-    static int bit(String access) throws Exception {
+    /** The token's bit in its list, as a resource server reads it. */
+    public static int bit(String access) throws Exception {
         Map<String, Object> entry = entry(access);
         return StatusListBits.status(list((String) entry.get("uri")), ((Number) entry.get("idx")).intValue());
     }
 
     /** Until the served list says INVALID: within a second, however long the busy machine takes to tell. */
-    static void becomesInvalid(String access) {
+    public static void becomesInvalid(String access) {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
                 .until(() -> bit(access) == StatusListBits.INVALID);
     }
