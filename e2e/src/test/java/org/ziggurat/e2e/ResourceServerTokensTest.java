@@ -47,8 +47,9 @@ import static org.ziggurat.e2e.Platform.as;
  * Tokens that resource servers check themselves, with clients nobody here wrote: quarkus-oidc as a
  * storage system's resource server checking JWT access tokens (RFC 9068) against the JWKS alone;
  * the Nimbus SDK's DPoP proofs (RFC 9449) through the gateway, both replicas; a service
- * exchanging a person's token for a narrower one (RFC 8693). The resource servers are the stack's
- * configuration ({@link Stack}).
+ * exchanging a person's token for a narrower one (RFC 8693); a JWT access token's token status list
+ * (draft-ietf-oauth-status-list), revoked through one replica and so on both. The resource servers
+ * are the stack's configuration ({@link Stack}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ResourceServerTokensTest {
@@ -262,5 +263,65 @@ class ResourceServerTokensTest {
                 .header("Authorization", "Bearer " + onBehalf).get("/user").statusCode() == 401);
         assertTrue(SignedJWT.parse(onBehalf).getJWTClaimsSet().getExpirationTime().getTime() > System.currentTimeMillis(),
                 "revoked, not expired: the gateway asked");
+    }
+
+    /** A token status list fetched as a resource server does (through the gateway or one replica), checked against the JWKS: its bytes. */
+    static byte[] statusList(String base, String path, String uri) throws Exception {
+        var answer = RestAssured.given().baseUri(base).header("Origin", "https://rs.example.org")
+                .accept("application/statuslist+jwt").get(path);
+        answer.then().statusCode(200).contentType("application/statuslist+jwt").header("Cache-Control", "public, max-age=60");
+        DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+        processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(new com.nimbusds.jose.JOSEObjectType("statuslist+jwt")));
+        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.ES256,
+                JWKSourceBuilder.create(Platform.metadata().getJWKSetURI().toURL()).build()));
+        JWTClaimsSet list = processor.process(answer.asString(), null);
+        assertEquals(uri, list.getSubject());
+        java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+        inflater.setInput(java.util.Base64.getUrlDecoder().decode((String) list.getJSONObjectClaim("status_list").get("lst")));
+        byte[] bytes = new byte[1 << 17];
+        int read = 0;
+        while (!inflater.finished() && read < bytes.length) {
+            read += inflater.inflate(bytes, read, bytes.length - read);
+        }
+        inflater.end();
+        assertEquals(1 << 17, read, "2^20 entries");
+        return bytes;
+    }
+
+    static int bit(byte[] list, int idx) {
+        return (list[idx >> 3] >> (idx & 7)) & 1;
+    }
+
+    /**
+     * A JWT access token names its bit in a token status list (draft-ietf-oauth-status-list),
+     * public through the gateway (CORS too) and signed with a key of the JWKS. Revoked through one
+     * replica, it is 1 in both replicas' lists, each asked directly.
+     */
+    @Test
+    void theStatusListTellsBothReplicasListsOfARevocation() throws Exception {
+        Platform.Person eve = Platform.signUp("status-user");
+        App client = app(eve, Map.of("access_token_format", "jwt"));
+        String access = (String) password(client, eve, "user").get("access_token");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> entry = (Map<String, Object>) SignedJWT.parse(access).getJWTClaimsSet()
+                .getJSONObjectClaim("status").get("status_list");
+        String uri = (String) entry.get("uri");
+        int idx = ((Number) entry.get("idx")).intValue();
+        assertTrue(uri.startsWith(Platform.api() + "/oauth/status-lists/"), uri);
+        String path = uri.substring(Platform.api().length());
+        assertEquals(Platform.api() + "/oauth/status-lists",
+                Platform.metadata().getCustomParameter("status_list_aggregation_endpoint"));
+        assertEquals(0, bit(statusList(Platform.api(), path, uri), idx));
+        RestAssured.given().baseUri(Platform.api()).header("Origin", "https://rs.example.org").get(path).then()
+                .header("Access-Control-Allow-Origin", org.hamcrest.Matchers.notNullValue());
+
+        Platform.offContract().auth().preemptive().basic(client.clientId(), client.secret())
+                .contentType("application/x-www-form-urlencoded").formParam("token", access)
+                .post("/oauth/revoke").then().statusCode(200);
+        for (String instance : List.of("auth-service", "auth-service-2")) {
+            String base = Stack.get().instanceUrl(instance);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> bit(statusList(base, path, uri), idx) == 1);
+        }
     }
 }
