@@ -85,7 +85,8 @@ final class ResourceServerFields {
             return null;
         }
         long below = platformLifetime.toSeconds();
-        if (!node.isIntegralNumber() || node.asLong() < MIN_LIFETIME || node.asLong() >= below) {
+        // canConvertToLong first: asLong() wraps a number past 2^63 (2^64 + 120 would be 120).
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < MIN_LIFETIME || node.asLong() >= below) {
             errors.add("access_token_lifetime", "must be whole seconds from " + MIN_LIFETIME + " to " + (below - 1)
                     + " (shorter than the platform's access-token lifetime)");
             return null;
