@@ -28,7 +28,6 @@ import org.ziggurat.auth.oauth.OAuthError;
 import org.ziggurat.auth.oauth.OAuthException;
 import org.ziggurat.auth.oauth.OAuthForm;
 import org.ziggurat.auth.tokens.ResourceServerCredentials;
-import org.ziggurat.auth.tokens.ResourceServers;
 import org.ziggurat.auth.tokens.Revocation;
 import org.ziggurat.auth.tokens.TokenDescriptions;
 
@@ -121,12 +120,10 @@ public class TokenStateResource {
         boolean signed = accept != null && accept.toLowerCase().contains(TokenDescriptions.SIGNED_INTROSPECTION);
         ClientCredentials.Claimed claimed = ClientCredentials.claimed(authorization, form);
         // A registered resource server's own credential learns about the tokens meant for it (RFC 7662 §4).
-        ResourceServers.Credential server = resourceServers.authenticate(claimed);
-        if (server != null) {
-            return descriptions.introspection(server, token).chain(answer -> answered(answer, server.clientId(), signed));
-        }
-        return clients.authenticateConfidential(claimed)
-                .chain(app -> descriptions.introspection(app, token).chain(answer -> answered(answer, app.clientId(), signed)));
+        return resourceServers.authenticate(claimed).chain(server -> server != null
+                ? descriptions.introspection(server, token).chain(answer -> answered(answer, server.clientId(), signed))
+                : clients.authenticateConfidential(claimed)
+                        .chain(app -> descriptions.introspection(app, token).chain(answer -> answered(answer, app.clientId(), signed))));
     }
 
     /** The answer as JSON, or signed for the asking client (RFC 9701). */

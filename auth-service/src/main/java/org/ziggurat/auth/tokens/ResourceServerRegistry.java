@@ -97,7 +97,7 @@ public class ResourceServerRegistry {
         reload().subscribe().with(done -> { }, e -> LOG.warnf("resource servers not read again: %s", e.getMessage()));
     }
 
-    /** Whether changes are heard now (tests). */
+    /** Whether changes are heard now: the snapshot is then as good as the table (ResourceServerCredentials). */
     boolean listening() {
         return connection.proven();
     }

@@ -53,6 +53,12 @@ public class ResourceServerRepository {
                 .map(ResourceServerRepository::first);
     }
 
+    /** The one whose credential has this client_id; null when there is none. */
+    public Uni<Stored> byClientId(String clientId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM resource_server WHERE client_id = $1").execute(Tuple.of(clientId))
+                .map(ResourceServerRepository::first);
+    }
+
     /** A new one with its credential; fails with PostgreSQL's unique violation (23505) for a taken identifier. */
     public Uni<Stored> create(Fields fields, String clientId, byte[] secretHash, long operator) {
         return written(operator, conn -> conn.preparedQuery("INSERT INTO resource_server (identifier, name, scopes, "

@@ -58,6 +58,9 @@ class RegisteredResourceServersTest {
     @Inject
     Vertx vertx;
 
+    @Inject
+    org.ziggurat.auth.crypto.TokenCrypto crypto;
+
     /** The operator with their own token: issued without a client. */
     static RequestSpecification operator() {
         return given().header("X-Platform-Token", TestTokens.userWithClient(OPERATOR, "operator", null, "admin"));
@@ -214,6 +217,70 @@ class RegisteredResourceServersTest {
         register(noFormat);
         operator().contentType("application/json").body(noFormat).post("/resource-servers").then().statusCode(409);
         assertEquals("jwt", resources.byIdentifier((String) noFormat.get("identifier")).format());
+    }
+
+    /**
+     * Attack: a replica that does not hear changes (its LISTEN connection down) kept a resource
+     * server's credential from its last read: a replaced secret, or a removed resource server's,
+     * still introspected there, seconds or, while its reads failed, for as long as they did. Such a
+     * replica checks a credential against the table.
+     */
+    @Test
+    void aReplicaThatDoesNotListenChecksACredentialAgainstTheTable() {
+        ResourceServers elsewhere = new ResourceServers("http://localhost:8080/api", List.of());
+        ResourceServerRegistry otherReplica = new ResourceServerRegistry(config, vertx, elsewhere, repository);
+        ResourceServerCredentials otherCredentials = new ResourceServerCredentials(elsewhere, crypto, otherReplica, repository);
+        String identifier = uniqueIdentifier();
+        ExtractableResponse<Response> created;
+        otherReplica.start(null);
+        try {
+            await(otherReplica::listening, "the other replica listens");
+            created = register(body(identifier, "opaque"));
+            String clientId = created.path("client_id");
+            await(() -> elsewhere.credential(clientId) != null, "the other replica knows the credential");
+            assertEquals(identifier, authenticate(otherCredentials, clientId, created.path("client_secret")).identifier());
+        } finally {
+            otherReplica.stop(null);
+        }
+        assertFalse(otherReplica.listening());
+        String id = created.path("id");
+        String clientId = created.path("client_id");
+        String oldSecret = created.path("client_secret");
+        String newSecret = operator().post("/resource-servers/" + id + "/secret").then().statusCode(200).extract()
+                .path("client_secret");
+        // Its snapshot, which nothing reads again outside Quarkus' scheduler, still has the old secret.
+        assertTrue(crypto.matches(oldSecret, elsewhere.credential(clientId).secretHash()));
+        var refused = org.junit.jupiter.api.Assertions.assertThrows(org.ziggurat.auth.oauth.OAuthException.class,
+                () -> authenticate(otherCredentials, clientId, oldSecret));
+        assertEquals("invalid_client", refused.error().code());
+        assertEquals(identifier, authenticate(otherCredentials, clientId, newSecret).identifier());
+
+        operator().delete("/resource-servers/" + id).then().statusCode(204);
+        assertNotNull(elsewhere.credential(clientId), "the snapshot still has the removed one");
+        assertNull(authenticate(otherCredentials, clientId, newSecret), "no resource server's credential: no application's either");
+    }
+
+    private static ResourceServers.Credential authenticate(ResourceServerCredentials credentials, String clientId, String secret) {
+        return credentials.authenticate(new org.ziggurat.auth.clients.ClientCredentials.Claimed(clientId, secret, true, null))
+                .await().indefinitely();
+    }
+
+    /** Attack: a lifetime past 2^63 once wrapped (2^64 + 120 was stored as 120 seconds); it is refused, as a creation and a change. */
+    @Test
+    void aLifetimeTooLargeForANumberIsRefusedNotWrapped() {
+        for (Object lifetime : List.of(new java.math.BigInteger("18446744073709551736"), new java.math.BigInteger(
+                "-18446744073709551496"), -120, 2147483768L)) {
+            Map<String, Object> body = body(uniqueIdentifier(), "jwt");
+            body.put("access_token_lifetime", lifetime);
+            operator().contentType("application/json").body(body).post("/resource-servers").then().statusCode(422)
+                    .body("errors.field", equalTo(List.of("access_token_lifetime")));
+            assertNull(resources.byIdentifier((String) body.get("identifier")), "nothing stored for " + lifetime);
+        }
+        String id = register(body(uniqueIdentifier(), "jwt")).path("id");
+        operator().contentType("application/json").body("{\"access_token_lifetime\": 18446744073709551736}")
+                .patch("/resource-servers/" + id).then().statusCode(422)
+                .body("errors.field", equalTo(List.of("access_token_lifetime")));
+        operator().get("/resource-servers/" + id).then().statusCode(200).body("access_token_lifetime", equalTo(null));
     }
 
     @Test
