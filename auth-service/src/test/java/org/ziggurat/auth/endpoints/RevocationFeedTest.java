@@ -24,10 +24,13 @@ import java.util.concurrent.TimeUnit;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ziggurat.auth.OAuthTestSupport.GATEWAY_ID;
 import static org.ziggurat.auth.OAuthTestSupport.GATEWAY_SECRET;
+import static org.ziggurat.auth.OAuthTestSupport.OWNER_ID;
+import static org.ziggurat.auth.OAuthTestSupport.asPerson;
 import static org.ziggurat.auth.OAuthTestSupport.aliceTokens;
 import static org.ziggurat.auth.OAuthTestSupport.createApp;
 import static org.ziggurat.auth.OAuthTestSupport.introspect;
@@ -118,6 +121,36 @@ class RevocationFeedTest {
         // A client that may introspect its own tokens only is no gateway.
         assertEquals(403, status(basic(confidential.clientId(), confidential.secret())));
         assertEquals(200, status(basic(GATEWAY_ID, GATEWAY_SECRET)));
+    }
+
+    /**
+     * Attack: an application owner made every gateway forget every answer it kept, at will: 101
+     * tokens, then the application deleted, was told as '*'. The tokens are named now (in parts).
+     */
+    @Test
+    void deletingAnApplicationOfManyTokensNamesThemRatherThanEverything() throws Exception {
+        BlockingQueue<String[]> events = follow(basic(GATEWAY_ID, GATEWAY_SECRET));
+        App app = createApp(true, "public user");
+        List<String> refs = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            String token = post("/oauth/token", app, "grant_type", "client_credentials", "scope", "public").statusCode(200)
+                    .extract().path("access_token");
+            if (i == 0 || i == 149) {
+                refs.add(introspect(token).body("active", equalTo(true)).extract().path("revocation_ref"));
+            }
+        }
+        asPerson(OWNER_ID, "owner", "admin").delete("/applications/" + app.id()).then().statusCode(204);
+        List<String> named = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (!named.containsAll(refs) && System.nanoTime() < deadline) {
+            String[] event = events.poll(1, TimeUnit.SECONDS);
+            if (event != null && event[0].equals("changed")) {
+                assertNotEquals("*", event[1], "a deletion of 150 tokens is no reason to forget everything");
+                named.addAll(List.of(event[1].split(",")));
+            }
+        }
+        assertTrue(named.containsAll(refs), "the first and the last token are named: " + refs);
+        assertTrue(named.size() >= 150, "every token is named: " + named.size());
     }
 
     /** Waits for a change that names {@code ref}; no change may name {@code untouched}. */
