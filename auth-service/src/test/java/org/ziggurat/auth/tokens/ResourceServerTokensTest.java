@@ -169,6 +169,42 @@ class ResourceServerTokensTest {
                 "resource", rs.identifier()).statusCode(400).body("error", equalTo("invalid_target"));
     }
 
+    /**
+     * Attacks with a resource server's credential, each finding nothing: the tokens of resources
+     * whose identifiers are near its own (a prefix, a longer path, another case, a trailing slash),
+     * other clients' tokens at the revocation endpoint, the gateway's revocation feed.
+     */
+    @Test
+    void itsCredentialOpensNoOtherDoor() throws Exception {
+        String base = "https://rs-" + java.util.UUID.randomUUID() + ".example.org";
+        Map<String, Registered> near = new java.util.LinkedHashMap<>();
+        for (String identifier : List.of(base + "/api", base + "/api/", base + "/api/v2", base + "/API",
+                base.toUpperCase().replace("HTTPS://", "https://") + "/api", base)) {
+            ExtractableResponse<Response> created = RegisteredResourceServersTest.register(body(identifier, "opaque"));
+            near.put(identifier, new Registered(created.path("id"), identifier, new App(0, created.path("client_id"),
+                    created.path("client_secret"))));
+        }
+        App app = app("opaque", false);
+        for (Registered holder : near.values()) {
+            String token = access(alice(app, "scope", "user", "resource", holder.identifier()));
+            for (Registered other : near.values()) {
+                introspectAs(other.credential(), token).statusCode(200).body("active", equalTo(other == holder));
+            }
+        }
+        Registered rs = near.get(base + "/api");
+        // Another client's token, revoked with the resource server's credential: invalid_client, and the token lives on.
+        String someone = access(alice(app, "scope", "user", "resource", rs.identifier()));
+        post("/oauth/revoke", rs.credential(), "token", someone).statusCode(401).body("error", equalTo("invalid_client"));
+        introspectAs(rs.credential(), someone).body("active", equalTo(true));
+        // Not the gateway: no revocation feed.
+        int feed = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                "http://localhost:" + io.restassured.RestAssured.port + "/internal/revocation-feed"))
+                .header("Accept", "text/event-stream").header("Authorization", "Basic " + java.util.Base64.getEncoder()
+                        .encodeToString((rs.credential().clientId() + ":" + rs.credential().secret()).getBytes()))
+                .build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        assertEquals(401, feed);
+    }
+
     @Test
     void theTokenEndpointRefusesItsCredential() {
         Registered rs = registered("jwt");
