@@ -205,6 +205,32 @@ class ResourceServerTokensTest {
         assertEquals(401, feed);
     }
 
+    /**
+     * Attack: a JWT access token, which anyone can check offline, chosen by its client for the
+     * platform's API or wanted by a resource, to outlive its revocation. Introspection (the
+     * gateway's, the resource's) and the platform's own endpoints refuse it once revoked.
+     */
+    @Test
+    void aRevokedJwtIsInactiveWhereverItIsIntrospected() throws Exception {
+        App jwtClient = app("jwt", false);
+        String platformJwt = access(alice(jwtClient, "scope", "user"));
+        verified(platformJwt);
+        introspect(platformJwt).body("active", equalTo(true)).body("revocation_ref", org.hamcrest.Matchers.notNullValue());
+        given().header("Authorization", "Bearer " + platformJwt).get("/oauth/token/info").then().statusCode(200);
+        post("/oauth/revoke", jwtClient, "token", platformJwt).statusCode(200);
+        introspect(platformJwt).body("active", equalTo(false));
+        given().header("Authorization", "Bearer " + platformJwt).get("/oauth/token/info").then().statusCode(401);
+
+        Registered rs = registered("jwt");
+        App opaqueClient = app("opaque", false);
+        String resourceJwt = access(alice(opaqueClient, "scope", "user", "resource", rs.identifier()));
+        verified(resourceJwt);
+        introspectAs(rs.credential(), resourceJwt).body("active", equalTo(true));
+        post("/oauth/revoke", opaqueClient, "token", resourceJwt).statusCode(200);
+        introspectAs(rs.credential(), resourceJwt).body("active", equalTo(false));
+        introspect(resourceJwt).body("active", equalTo(false));
+    }
+
     @Test
     void theTokenEndpointRefusesItsCredential() {
         Registered rs = registered("jwt");
