@@ -23,6 +23,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
@@ -191,6 +192,33 @@ class GatewayProxyTest {
                 "/q/health", "/api/q/metrics", "/alice/vocab/%2e%2e/%2e%2e/internal/x", "/alice/vocab/../../q/health"}) {
             given().urlEncodingEnabled(false).get(path).then().statusCode(404)
                     .contentType("application/problem+json");
+        }
+    }
+
+    /**
+     * Attack: auth-service's revocation feed through the public gateway, by version prefixes,
+     * encodings, dot segments, doubled slashes. Never routed; what an OAuth path forwards keeps
+     * its encoded slash (auth-service routes it nowhere) and no credential of the gateway's.
+     */
+    @Test
+    void theRevocationFeedIsNeverReachedThroughTheGateway() {
+        for (String path : new String[] {"/internal/revocation-feed", "/api/internal/revocation-feed",
+                "/api/v1/internal/revocation-feed", "/v1/internal/revocation-feed", "/%69nternal/revocation-feed",
+                "/api/%69nternal/revocation-feed", "//internal/revocation-feed", "/api//internal/revocation-feed",
+                "/oauth/../internal/revocation-feed", "/oauth/%2e%2e/internal/revocation-feed",
+                "/api/v1/oauth/%2E%2E/internal/revocation-feed", "/INTERNAL/revocation-feed"}) {
+            given().urlEncodingEnabled(false).accept("text/event-stream").get(path).then().statusCode(404)
+                    .contentType("application/problem+json");
+        }
+        for (String path : new String[] {"/oauth/..%2Finternal/revocation-feed", "/oauth%2F..%2Finternal/revocation-feed"}) {
+            var answer = given().urlEncodingEnabled(false).get(path).then().extract();
+            if (answer.statusCode() == 200) {
+                String uri = answer.path("uri");
+                assertFalse(uri.startsWith("/internal"), path + " reached " + uri);
+                assertNull(answer.path("headers.authorization"), "the gateway adds no credential of its own");
+            } else {
+                assertEquals(404, answer.statusCode(), path);
+            }
         }
     }
 
