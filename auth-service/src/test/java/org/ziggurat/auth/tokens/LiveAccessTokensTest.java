@@ -64,8 +64,8 @@ class LiveAccessTokensTest {
         try (Connection c = ServiceDatabase.connect()) {
             c.createStatement().execute("INSERT INTO auth.token (kind, hash, application_id, scopes, family, expires_at) "
                     + "SELECT 'a', sha256(('bulk' || g)::bytea), " + app.id() + ", '{}', gen_random_uuid(), "
-                    + "now() + interval '1 hour' FROM generate_series(1, 150) g");
-            // 151 live tokens in one statement: one notification, too many to list, so "forget all".
+                    + "now() + interval '1 hour' FROM generate_series(1, 5000) g");
+            // 5,001 live tokens in one statement: more than V39 names (in parts of 100), so "forget all".
             c.createStatement().execute("DELETE FROM auth.token WHERE application_id = " + app.id());
         }
         await(() -> live.size() == 0, "every kept token is forgotten");
