@@ -81,6 +81,20 @@ public final class NotifiedCache<V> {
         }
     }
 
+    /**
+     * Forgets the kept values {@code which} picks: a pass over what is kept (milliseconds for a
+     * full cache), for a change whose keys are unknown but whose values are recognizable.
+     */
+    public void forgetIf(Predicate<V> which) {
+        if (kept == null) {
+            return;
+        }
+        synchronized (this) {
+            generation++;
+            kept.asMap().values().removeIf(which);
+        }
+    }
+
     public void forgetAll() {
         if (kept == null) {
             return;

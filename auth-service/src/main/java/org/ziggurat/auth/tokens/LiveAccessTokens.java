@@ -93,9 +93,13 @@ public class LiveAccessTokens {
         memory.forgetAll();
     }
 
-    /** Its tokens go with a deleted application, unknown one by one. */
+    /**
+     * Its tokens go with a deleted application, unknown one by one: those kept are recognized by
+     * their application. Not everything: any application owner could otherwise empty this
+     * replica's memory at will, with an application created and deleted.
+     */
     void applicationDeleted(@Observes ApplicationDeleted deleted) {
-        forgetAll();
+        memory.forgetIf(row -> Long.valueOf(deleted.applicationId()).equals(row.applicationId()));
     }
 
     /** Whether memory is read and written now (tests). */

@@ -83,6 +83,29 @@ class LiveAccessTokensTest {
         introspect(token).body("active", equalTo(false));
     }
 
+    /**
+     * Attack: any application owner emptied this replica's memory at will, with an application
+     * created and deleted. Only the deleted application's tokens go from it now.
+     */
+    @Test
+    void aDeletedApplicationTakesOnlyItsOwnTokensFromMemory() throws Exception {
+        awaitListening();
+        App other = createApp(true, "public user");
+        String unrelated = (String) aliceTokens(other, "user").get("access_token");
+        long iat = ((Number) introspect(unrelated).body("active", equalTo(true)).extract().path("iat")).longValue();
+        App app = createApp(true, "public user");
+        String gone = (String) aliceTokens(app, "user").get("access_token");
+        introspect(gone).body("active", equalTo(true));
+        asPerson(OWNER_ID, "owner", "admin").delete("/applications/" + app.id()).then().statusCode(204);
+        introspect(gone).body("active", equalTo(false));
+        try (Connection c = ServiceDatabase.connect()) {
+            // A column no notification names: an answer with the old iat came from memory.
+            c.createStatement().execute("UPDATE auth.token SET created_at = '2001-01-01Z' WHERE application_id = "
+                    + other.id() + " AND kind = 'a'");
+        }
+        introspect(unrelated).body("active", equalTo(true)).body("iat", equalTo((int) iat));
+    }
+
     @Test
     void nothingIsKeptWhileNotificationsCannotArrive() throws Exception {
         awaitListening();
