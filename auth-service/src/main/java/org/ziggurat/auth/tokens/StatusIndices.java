@@ -10,6 +10,11 @@ import jakarta.enterprise.context.ApplicationScoped;
  * the database sequence and hands it out from memory: a round trip per 1,024 tokens rather than
  * one per token, and no two replicas ever hand out one index. Concurrent requests that find the
  * block used up wait for one new block together rather than each taking one.
+ *
+ * <p>A block is handed out in a random order, not in issuance order: the lists are public, and
+ * neighbouring indices would tell which tokens were issued together (a sign-in's tokens for
+ * several resources, whose bits then turn INVALID together at its sign-out), and how many tokens
+ * the platform issues (draft-ietf-oauth-status-list's privacy considerations on correlation).
  */
 @ApplicationScoped
 public class StatusIndices {
@@ -19,9 +24,11 @@ public class StatusIndices {
 
     private final StatusListRepository repository;
 
-    // Guarded by this.
-    private long next;
-    private long end;
+    private final java.security.SecureRandom random = new java.security.SecureRandom();
+    // Guarded by this: the block's first index, its offsets in the order handed out, how many are.
+    private long start;
+    private final int[] order = new int[BLOCK];
+    private int handedOut = BLOCK;
     private Uni<Void> refill;
 
     StatusIndices(StatusListRepository repository) {
@@ -32,16 +39,17 @@ public class StatusIndices {
     public Uni<StatusIndex> next() {
         Uni<Void> wait;
         synchronized (this) {
-            if (next < end) {
-                return Uni.createFrom().item(StatusIndex.of(next++));
+            if (handedOut < BLOCK) {
+                return Uni.createFrom().item(StatusIndex.of(start + order[handedOut++]));
             }
             if (refill == null) {
-                refill = repository.nextBlock().onItemOrFailure().invoke((start, failure) -> {
+                refill = repository.nextBlock().onItemOrFailure().invoke((first, failure) -> {
                     synchronized (this) {
                         refill = null;
-                        if (start != null) {
-                            next = start;
-                            end = start + BLOCK;
+                        if (first != null) {
+                            start = first;
+                            shuffle();
+                            handedOut = 0;
                         }
                     }
                 }).replaceWithVoid().memoize().indefinitely();
@@ -52,5 +60,18 @@ public class StatusIndices {
         Context caller = Vertx.currentContext();
         Uni<Void> resumed = caller == null ? wait : wait.emitOn(task -> caller.runOnContext(ignored -> task.run()));
         return resumed.chain(this::next);
+    }
+
+    /** The offsets 0 to BLOCK - 1 in a random order (Fisher-Yates). */
+    private void shuffle() {
+        for (int i = 0; i < BLOCK; i++) {
+            order[i] = i;
+        }
+        for (int i = BLOCK - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int swapped = order[i];
+            order[i] = order[j];
+            order[j] = swapped;
+        }
     }
 }

@@ -186,6 +186,25 @@ public class StatusListTest {
         assertEquals(0, tokenId("application_id", opaque.id() + " AND status_idx IS NOT NULL"));
     }
 
+    /**
+     * Attack: indices handed out in issuance order let anyone with two tokens, and the public
+     * lists, tell which tokens were issued together (and see their bits turn together at a
+     * sign-out), and count the platform's tokens. Each is still unique, in no guessable order.
+     */
+    @Test
+    void indicesAreUniqueAndInNoGuessableOrder() {
+        List<Long> drawn = new java.util.ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            StatusIndex entry = indices.next().await().indefinitely();
+            drawn.add((long) entry.list() * (1 << 20) + entry.idx());
+        }
+        assertEquals(64, new HashSet<>(drawn).size(), "no index twice: " + drawn);
+        long successors = java.util.stream.IntStream.range(1, drawn.size())
+                .filter(i -> drawn.get(i) == drawn.get(i - 1) + 1).count();
+        // In a random order of 1,024, about 63/1,024 of them; in issuance order, nearly all.
+        assertTrue(successors < 16, "consecutive indices follow each other " + successors + " times: " + drawn);
+    }
+
     @Test
     void revokingTheTokenOrItsRefreshTokenSetsItsBit() throws Exception {
         App app = jwtApp("user");
