@@ -43,6 +43,10 @@ public class ApiReference {
     private static final Logger LOG = Logger.getLogger(ApiReference.class);
     static final List<String> ORDER = List.of(PublicRoutes.AUTH, PublicRoutes.DIRECTORY, PublicRoutes.VOCAB,
             PublicRoutes.EVENTS);
+    /** The name of the gateway's own document among the services' (its operations, not routed anywhere). */
+    static final String GATEWAY = "gateway";
+    /** The gateway's own operations (RFC 9728 metadata): a resource, since no service describes them. */
+    static final String OWN_DOCUMENT = "/openapi/gateway.json";
     /** How often a document that was read is read again. */
     private static final long REFRESH_MILLIS = 60_000;
     private static final long FIRST_RETRY_MILLIS = 500;
@@ -69,6 +73,8 @@ public class ApiReference {
     /** The merged document as served; null until every service's document was read. */
     private volatile Buffer merged;
     private volatile boolean stopped;
+    /** The gateway's own document, read once (rebuild is synchronized). */
+    private JsonNode own;
 
     public void init(Vertx vertx) {
         this.vertx = vertx;
@@ -165,6 +171,8 @@ public class ApiReference {
             }
             all.put(service, doc);
         }
+        // Last: its tag comes after the services'.
+        all.put(GATEWAY, ownDocument());
         try {
             ObjectNode doc = OpenApiMerge.merge(all, config.publicBaseUrl().toString());
             GatewayContract.apply(doc, config.publicBaseUrl().toString(), config.rateLimit().enabled());
@@ -172,6 +180,17 @@ public class ApiReference {
         } catch (RuntimeException e) {
             LOG.error("The services' OpenAPI documents cannot be merged", e);
         }
+    }
+
+    private JsonNode ownDocument() {
+        if (own == null) {
+            try (var in = ApiReference.class.getResourceAsStream(OWN_DOCUMENT)) {
+                own = mapper.readTree(in);
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalStateException("the gateway's own OpenAPI document " + OWN_DOCUMENT + " cannot be read", e);
+            }
+        }
+        return own;
     }
 
     private Future<JsonNode> fetch(String service, long timeoutMillis) {

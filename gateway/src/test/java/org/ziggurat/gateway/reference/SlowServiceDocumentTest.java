@@ -26,6 +26,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
@@ -81,7 +82,12 @@ class SlowServiceDocumentTest {
                 .body("components.schemas.Vocab_Person.properties.name", notNullValue())
                 .body("paths.'/{namespace}/vocab/schemes'.get.responses.'200'.content.'application/json'.schema.'$ref'",
                         equalTo("#/components/schemas/Vocab_Person"))
-                .body("'x-unavailable-services'", nullValue());
+                .body("'x-unavailable-services'", nullValue())
+                // The gateway's own operation (RFC 9728), which no service describes.
+                .body("paths.'/.well-known/oauth-protected-resource'.get.responses.'200'.content.'application/json'.schema.'$ref'",
+                        equalTo("#/components/schemas/ProtectedResourceMetadata"))
+                .body("paths.'/.well-known/oauth-protected-resource'.get.responses.'401'", nullValue())
+                .body("components.schemas.ProtectedResourceMetadata.required", hasItem("authorization_servers"));
     }
 
     private static String eventsStub() {
