@@ -372,6 +372,10 @@ public final class Stack {
                 env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_STORAGE_ACCESS_TOKEN_LIFETIME", "20s");
                 env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_COMPUTE_IDENTIFIER", ResourceServerTokensTest.COMPUTE);
                 env.put("ZIGGURAT_AUTH_RESOURCE_SERVERS_COMPUTE_SCOPES", "user");
+                // The operator registers resource servers through the API (RegisteredResourceServerTest),
+                // whose status lists may be kept 2 s (60 in production), to see a revocation reach one.
+                env.put("ZIGGURAT_AUTH_OPERATORS", Long.toString(OPERATOR_ID));
+                env.put("ZIGGURAT_AUTH_STATUS_LIST_TTL", "2s");
             }
             case "directory-service" -> {
                 env.put("ZIGGURAT_DIRECTORY_SIGNUP_OPEN", "true");
