@@ -11,6 +11,7 @@ from .common import (API, DB, OWNER, PASSWORD, PEOPLE, ROOT, SERVER_DB, STATE, a
                      database_named, die, http, log, owner_token, parallel, password_grant, read_state, save_state, sql,
                      username, write_lines)
 from .events import seed_events
+from .resource_servers import seed_resource_server
 from .peers import seed_keycloak
 from .processes import stack_database
 from .vocab import seed_vocabulary
@@ -249,14 +250,20 @@ def ensure_server_settings():
 def seed(with_keycloak=True):
     check_stack_database(stack_must_run=False)  # a stack that runs already: before its server's settings
     ensure_server_settings()
-    subprocess.run([str(ROOT / "ziggurat"), "up"], check=True, stdout=subprocess.DEVNULL)
+    # The bench's owner is one of the platform's operators once its id is known (a resource server
+    # is registered by one): a stack that already runs keeps the operators it started with.
+    known = read_state().get("owner_id")
+    environment = {**os.environ, **({"ZIGGURAT_OPERATORS": str(known)} if known and "ZIGGURAT_OPERATORS" not in os.environ else {})}
+    subprocess.run([str(ROOT / "ziggurat"), "up"], check=True, stdout=subprocess.DEVNULL, env=environment)
     check_stack_database(stack_must_run=True)
     state = read_state()
     seed_people(state)
+    state["owner_id"] = int(sql(f"SELECT id FROM directory.person WHERE username = '{OWNER}'"))
     seed_applications(state)
     seed_tokens(state)
     seed_openid(state)
     seed_resource_clients(state)
+    seed_resource_server(state)
     seed_vocabulary(state)
     seed_events(state)
     if with_keycloak:

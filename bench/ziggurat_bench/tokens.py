@@ -16,7 +16,7 @@ def purge_run_tokens(state):
     autovacuum may be off (it is on this machine). The cut-off is the later of the two seedings:
     the relying parties' tokens are seeded after the others, and a purge from the first seeding
     deleted them, so every openid refresh of a full run failed (bench-20261126T035707Z)."""
-    seeded = max(state.get("tokens_at", 0), state.get("openid_tokens_at", 0))
+    seeded = max(state.get("tokens_at", 0), state.get("openid_tokens_at", 0), state.get("resource_tokens_at", 0))
     if not seeded:
         return
     # The owner's tokens stay: the events scenario's was issued when the scenarios were set up.
