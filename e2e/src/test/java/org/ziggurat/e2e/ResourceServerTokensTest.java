@@ -269,13 +269,16 @@ class ResourceServerTokensTest {
     static byte[] statusList(String base, String path, String uri) throws Exception {
         var answer = RestAssured.given().baseUri(base).header("Origin", "https://rs.example.org")
                 .accept("application/statuslist+jwt").get(path);
-        answer.then().statusCode(200).contentType("application/statuslist+jwt").header("Cache-Control", "public, max-age=60");
+        answer.then().statusCode(200).contentType("application/statuslist+jwt");
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
         processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(new com.nimbusds.jose.JOSEObjectType("statuslist+jwt")));
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.ES256,
                 JWKSourceBuilder.create(Platform.metadata().getJWKSetURI().toURL()).build()));
         JWTClaimsSet list = processor.process(answer.asString(), null);
         assertEquals(uri, list.getSubject());
+        // Caches keep it as long as its ttl says (2 s in this stack, Stack; a minute by default).
+        assertEquals(2L, list.getLongClaim("ttl"));
+        assertEquals("public, max-age=2", answer.header("Cache-Control"));
         java.util.zip.Inflater inflater = new java.util.zip.Inflater();
         inflater.setInput(java.util.Base64.getUrlDecoder().decode((String) list.getJSONObjectClaim("status_list").get("lst")));
         byte[] bytes = new byte[1 << 17];

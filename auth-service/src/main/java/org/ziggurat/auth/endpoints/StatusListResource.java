@@ -60,12 +60,18 @@ public class StatusListResource {
     @APIResponse(responseCode = "404", ref = ApiErrors.NOT_FOUND)
     @APIResponse(responseCode = "406", description = "The Accept header does not admit application/statuslist+jwt.",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = ApiErrors.PROBLEM_SCHEMA)))
+    @APIResponse(responseCode = "400", ref = ApiErrors.BAD_REQUEST)
     @APIResponse(responseCode = "501", description = "Historical resolution (time) is not offered.",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = ApiErrors.PROBLEM_SCHEMA)))
     public Uni<Response> list(@Parameter(description = "The list's number, from a token's status.status_list.uri.")
             @PathParam("list") String list,
-            @Parameter(description = "Historical resolution (§8.4): not offered, answered 501.") @QueryParam("time") String time) {
+            @Parameter(description = "Historical resolution (§8.4): not offered, answered 501.") @QueryParam("time") String time,
+            @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
         if (time != null) {
+            // A time that is no NumericDate is a bad request, not a question this server cannot answer.
+            if (!time.matches("[0-9]{1,12}") || uri.getQueryParameters().get("time").size() > 1) {
+                throw ProblemException.badRequest("time must be one NumericDate (seconds since 1970).");
+            }
             // §8.4: a server without historical resolution says so rather than serve today's list as another time's.
             throw new ProblemException(501, "Not Implemented", "Only the current status lists are served; omit time.");
         }

@@ -351,6 +351,11 @@ public class StatusListTest {
         }
         given().accept(StatusListResource.MEDIA_TYPE).get(path + "?time=1686925000").then().statusCode(501)
                 .contentType("application/problem+json");
+        // A time that is no NumericDate, or two of them, is bad input: 400, never a 5xx.
+        for (String query : List.of("?time=%00", "?time=1e309", "?time=99999999999999999999", "?time=1&time=2", "?time=")) {
+            given().accept(StatusListResource.MEDIA_TYPE).get(path + query).then().statusCode(400)
+                    .contentType("application/problem+json").body("status", equalTo(400));
+        }
     }
 
     @Test

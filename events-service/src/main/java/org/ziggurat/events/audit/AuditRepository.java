@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * The audit stream (V5). An event is recorded once per (source, source_id), and the statement that
  * records it queues its deliveries to the audit webhooks that take its category (the type's first
- * word: account, membership, application, authorization, webhook, identity_provider), as a data event's statement does.
+ * word: account, membership, application, authorization, webhook, identity_provider, resource_server), as a data event's statement does.
  */
 @ApplicationScoped
 public class AuditRepository {

@@ -55,7 +55,7 @@ public class AuditResource {
     @SecurityRequirement(name = ApiContract.OAUTH2, scopes = ScopeNames.ADMIN)
     @Parameter(name = "after", description = "Only events after this sequence.", schema = @Schema(type = SchemaType.INTEGER, minimum = "0"))
     @Parameter(name = "category", schema = @Schema(enumeration = {"account", "membership", "application", "authorization", "webhook",
-            "identity_provider"}))
+            "identity_provider", "resource_server"}))
     @Parameter(name = "since", description = "Only events recorded at or after this instant (ISO 8601).",
             schema = @Schema(type = SchemaType.STRING, format = "date-time"))
     @Parameter(name = "limit", schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000", defaultValue = "100"))

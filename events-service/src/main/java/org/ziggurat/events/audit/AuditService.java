@@ -23,9 +23,8 @@ public class AuditService {
     public static final Set<String> SOURCES = Set.of("auth-service", "directory-service");
     /** The categories an audit webhook may take: the first word of the types. */
     public static final List<String> CATEGORIES = List.of("account", "membership", "application", "authorization", "webhook",
-            "identity_provider");
-    static final Pattern TYPE = Pattern.compile("(account|membership|application|authorization|webhook|identity_provider)"
-            + "\\.[a-z_]{1,40}");
+            "identity_provider", "resource_server");
+    static final Pattern TYPE = Pattern.compile("(" + String.join("|", CATEGORIES) + ")\\.[a-z_]{1,40}");
     /** An application's every setting (20 redirect URIs of up to 2,000 characters) fits; the sources never send more. */
     static final int MAX_DATA_CHARS = 65536;
 

@@ -231,7 +231,7 @@ class AuditStreamTest {
     }
 
     /**
-     * auth-service tells of the identity providers operators manage (their own category), and of an
+     * auth-service tells of the identity providers and resource servers operators manage (their own categories), and of an
      * application with every setting: one with the most redirect URIs, each as long as allowed.
      */
     @Test
@@ -244,6 +244,15 @@ class AuditStreamTest {
         asOperator("admin").queryParam("category", "identity_provider").queryParam("limit", 1000).get("/audit/events").then()
                 .statusCode(200).body("subject", hasItem("identity_provider/campus-" + provider))
                 .body("type", hasItem("org.ziggurat.audit.identity_provider.created"));
+        // And of the resource servers they register (auth-service V37): refused, it held up the whole stream after it.
+        long server = sourceId();
+        asService("auth-service").contentType("application/json").body(Map.of("source_id", server,
+                        "type", "resource_server.created", "subject", "resource_server/" + server, "actor_id", OPERATOR,
+                        "time", Instant.now().toString(), "data", Map.of("identifier", "https://archive.example.org")))
+                .post("/internal/audit-events").then().statusCode(204);
+        asOperator("admin").queryParam("category", "resource_server").queryParam("limit", 1000).get("/audit/events").then()
+                .statusCode(200).body("subject", hasItem("resource_server/" + server))
+                .body("type", hasItem("org.ziggurat.audit.resource_server.created"));
 
         List<String> uris = new java.util.ArrayList<>();
         for (int i = 0; i < 10; i++) {
