@@ -67,9 +67,10 @@ public class StatusListResource {
             @PathParam("list") String list,
             @Parameter(description = "Historical resolution (§8.4): not offered, answered 501.") @QueryParam("time") String time,
             @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
-        if (time != null) {
-            // A time that is no NumericDate is a bad request, not a question this server cannot answer.
-            if (!time.matches("[0-9]{1,12}") || uri.getQueryParameters().get("time").size() > 1) {
+        java.util.List<String> times = uri.getQueryParameters().get("time");
+        if (times != null) {
+            // A time that is no NumericDate (an empty one too) is a bad request, not a question this server cannot answer.
+            if (times.size() != 1 || time == null || !time.matches("[0-9]{1,12}")) {
                 throw ProblemException.badRequest("time must be one NumericDate (seconds since 1970).");
             }
             // §8.4: a server without historical resolution says so rather than serve today's list as another time's.

@@ -54,10 +54,9 @@ public class AccessTokenJwts {
      * where a resource server that only verifies signatures learns that it was revoked.
      */
     public Uni<String> sign(Claims claims, StatusIndex status) {
-        JWTClaimsSet set = claimsSet(claims);
-        if (status != null) {
-            set = new JWTClaimsSet.Builder(set).claim("status", status.claim(Issuer.of(config))).build();
-        }
+        // Every JWT access token has its status list entry: one without could never be revoked for those who only read the list.
+        java.util.Objects.requireNonNull(status, "a JWT access token's status list entry");
+        JWTClaimsSet set = new JWTClaimsSet.Builder(claimsSet(claims)).claim("status", status.claim(Issuer.of(config))).build();
         return sign(TYPE, config.accessTokenAlg(), set);
     }
 
