@@ -187,17 +187,21 @@ class RevocationFeedTest {
     }
 
     /** The feed's answer; a 503 (the service's LISTEN connection not proven yet, just after start) is asked again. */
-    private static HttpResponse<java.util.stream.Stream<String>> connect(String authorization) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (true) {
-            HttpResponse<java.util.stream.Stream<String>> response = HttpClient.newHttpClient()
-                    .sendAsync(request(authorization), HttpResponse.BodyHandlers.ofLines()).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            if (response.statusCode() != 503 || System.nanoTime() > deadline) {
-                return response;
-            }
-            response.body().close();
-            Thread.sleep(100);
-        }
+    private static HttpResponse<java.util.stream.Stream<String>> connect(String authorization) {
+        java.util.concurrent.atomic.AtomicReference<HttpResponse<java.util.stream.Stream<String>>> answer =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        org.awaitility.Awaitility.await("the feed answers other than 503").atMost(java.time.Duration.ofSeconds(WAIT_SECONDS))
+                .pollInterval(java.time.Duration.ofMillis(100)).until(() -> {
+                    HttpResponse<java.util.stream.Stream<String>> response = HttpClient.newHttpClient()
+                            .sendAsync(request(authorization), HttpResponse.BodyHandlers.ofLines()).get(WAIT_SECONDS, TimeUnit.SECONDS);
+                    if (response.statusCode() == 503) {
+                        response.body().close();
+                        return false;
+                    }
+                    answer.set(response);
+                    return true;
+                });
+        return answer.get();
     }
 
     /** The feed's events as they come, each {name, data}; the first must be ready. */

@@ -47,6 +47,21 @@ class SpreadReuseTest {
         assertTrue(nanos >= Duration.ofSeconds(15).toNanos() && nanos <= Duration.ofSeconds(30).toNanos());
     }
 
+    /**
+     * An answer the revocation feed cannot vouch for is kept for the unproven reuse exactly (the
+     * feed lost, or everything forgotten just before), one about a token the feed just named not at
+     * all, and only a vouched-for one for the spread.
+     */
+    @Test
+    void howLongAnAnswerIsKeptFollowsWhatTheFeedVouchesFor() {
+        SpreadReuse reuse = new SpreadReuse(Duration.ofSeconds(30), Duration.ofSeconds(1));
+        assertEquals(Duration.ofSeconds(1).toNanos(), reuse.expireAfterCreate("t", FAR.withReuse(FeedState.Reuse.BRIEF), 0));
+        assertEquals(Duration.ofSeconds(1).toNanos(), reuse.expireAfterUpdate("t", FAR.withReuse(FeedState.Reuse.BRIEF), 0, 5));
+        assertEquals(0, reuse.expireAfterCreate("t", FAR.withReuse(FeedState.Reuse.NONE), 0));
+        long full = reuse.expireAfterCreate("t", FAR.withReuse(FeedState.Reuse.FULL), 0);
+        assertTrue(full >= Duration.ofSeconds(15).toNanos() && full <= Duration.ofSeconds(30).toNanos(), "kept " + full + " ns");
+    }
+
     private static final Identities.Resolved FAR = new Identities.Resolved("jwt", "client",
             System.currentTimeMillis() / 1000 + 3600, null);
 }
