@@ -203,8 +203,9 @@ class AuthorizationMatrixTest {
             }
             case "fresh-grant" -> {
                 App another = application(adminToken, "Granted");
-                exchange(another, authorizeByApi(adminToken, admin, another, EVERY_SCOPE));
-                yield Long.toString(grantOf(adminToken, another.clientId()));
+                Platform.tokenByApiForm(adminToken, admin, another.clientId(), another.secret(),
+                        REDIRECT, EVERY_SCOPE);
+                yield Long.toString(Platform.grantOf(adminToken, another.clientId()));
             }
             case "fresh-webhook" -> webhook(values.get("org-name"), "", false);
             case "fresh-repo-webhook" -> webhook(values.get("org-name"), "/repositories/r", false);
@@ -271,11 +272,13 @@ class AuthorizationMatrixTest {
         String orgName = as(adminToken).get("/organizations/" + org).then().statusCode(200).extract().path("name");
         join(org, member);
         app = application(adminToken, "Matrix");
-        exchange(app, authorizeByApi(adminToken, admin, app, "user write"));
+        Platform.tokenByApiForm(adminToken, admin, app.clientId(), app.secret(),
+                        REDIRECT, "user write");
         String authorization = Integer.toString(as(adminToken).get("/authorizations/clients/" + app.clientId()).then()
                 .statusCode(200).extract().<Integer>path("id"));
         App other = application(Platform.accessToken(developer, "admin"), "Someone else's");
-        String otherClientToken = exchange(other, authorizeByApi(adminToken, admin, other, EVERY_SCOPE));
+        String otherClientToken = Platform.tokenByApiForm(adminToken, admin, other.clientId(), other.secret(),
+                        REDIRECT, EVERY_SCOPE);
         String scheme = scheme(orgName, adminToken);
         String importScheme = scheme(orgName, adminToken);
         String importLocation = as(adminToken).contentType("text/turtle").body(TURTLE)
@@ -294,7 +297,7 @@ class AuthorizationMatrixTest {
         world.put("client-secret", app.secret());
         world.put("client-b", other.clientId());
         world.put("redirect", REDIRECT);
-        world.put("grant", Long.toString(grantOf(adminToken, other.clientId())));
+        world.put("grant", Long.toString(Platform.grantOf(adminToken, other.clientId())));
         world.put("authorization", authorization);
         world.put("scheme", scheme);
         world.put("concept", concept(orgName, scheme, adminToken));
@@ -354,30 +357,8 @@ class AuthorizationMatrixTest {
                 .patch("/user/memberships/organizations/" + org).then().statusCode(200);
     }
 
-    /** The API form of the authorization endpoint (spec 4.2): the person's own token stands for consent. */
-    private static String authorizeByApi(String token, Platform.Person who, App app, String scope) {
-        String location = as(token).redirects().follow(false).formParams(Map.of("response_type", "code",
-                        "client_id", app.clientId(), "client_secret", app.secret(), "redirect_uri", REDIRECT,
-                        "username", who.username(), "scope", scope))
-                .post("/oauth/authorize").then().statusCode(302).extract().header("Location");
-        Matcher code = Pattern.compile("[?&]code=([^&]+)").matcher(location);
-        assertTrue(code.find(), location);
-        return code.group(1);
-    }
 
-    private static String exchange(App app, String code) {
-        return anonymous().accept("application/json").formParams(Map.of("grant_type", "authorization_code", "code", code,
-                        "redirect_uri", REDIRECT, "client_id", app.clientId(), "client_secret", app.secret()))
-                .post("/oauth/token").then().statusCode(200).extract().path("access_token");
-    }
 
-    private static long grantOf(String token, String clientId) {
-        List<Map<String, Object>> grants = as(token).get("/applications/grants").then().statusCode(200).extract()
-                .jsonPath().getList("$");
-        return grants.stream().filter(g -> clientId.equals(((Map<?, ?>) g.get("app")).get("client_id")))
-                .map(g -> ((Number) g.get("id")).longValue()).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no grant for " + clientId + " in " + grants));
-    }
 
     private static String scheme(String namespace, String token) {
         String slug = "s" + unique();

@@ -89,6 +89,40 @@ public final class Platform {
         }
     }
 
+    /**
+     * An access token of the application's by the authorization endpoint's API form (spec 4.2): the
+     * person's own token stands for consent, and the code is exchanged with the client's secret.
+     */
+    public static String tokenByApiForm(String token, Person who, String clientId, String secret, String redirect,
+            String scope) {
+        return exchangeCode(clientId, secret, redirect, codeByApi(token, who, clientId, secret, redirect, scope));
+    }
+
+    private static String codeByApi(String token, Person who, String clientId, String secret, String redirect, String scope) {
+        String location = as(token).redirects().follow(false).formParams(Map.of("response_type", "code",
+                        "client_id", clientId, "client_secret", secret, "redirect_uri", redirect,
+                        "username", who.username(), "scope", scope))
+                .post("/oauth/authorize").then().statusCode(302).extract().header("Location");
+        java.util.regex.Matcher code = java.util.regex.Pattern.compile("[?&]code=([^&]+)").matcher(location);
+        assertTrue(code.find(), location);
+        return code.group(1);
+    }
+
+    private static String exchangeCode(String clientId, String secret, String redirect, String code) {
+        return anonymous().accept("application/json").formParams(Map.of("grant_type", "authorization_code", "code", code,
+                        "redirect_uri", redirect, "client_id", clientId, "client_secret", secret))
+                .post("/oauth/token").then().statusCode(200).extract().path("access_token");
+    }
+
+    /** The id of the person's grant to the application {@code clientId}, as their grants list it. */
+    public static long grantOf(String token, String clientId) {
+        java.util.List<Map<String, Object>> grants = as(token).get("/applications/grants").then().statusCode(200).extract()
+                .jsonPath().getList("$");
+        return grants.stream().filter(g -> clientId.equals(((Map<?, ?>) g.get("app")).get("client_id")))
+                .map(g -> ((Number) g.get("id")).longValue()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no grant for " + clientId + " in " + grants));
+    }
+
     public static String accessToken(Person who, String... scopes) {
         return passwordToken(who, scopes).getTokens().getAccessToken().getValue();
     }

@@ -16,8 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,14 +67,16 @@ class RevocationFeedTest {
                 Platform.Person who = person;
                 String owner = Platform.accessToken(who, "user");
                 if (i % 15 == 7 && i / 15 < BY_GRANT_REMOVAL) {
-                    token = exchange(app, authorizeByApi(owner, who, app));
-                    long grant = grantOf(owner, app.clientId());
+                    token = Platform.tokenByApiForm(owner, who, app.clientId(), app.secret(),
+                        REDIRECT, "user");
+                    long grant = Platform.grantOf(owner, app.clientId());
                     revoke = () -> {
                         as(owner).delete("/applications/grants/" + grant).then().statusCode(204);
                         return null;
                     };
                 } else if (i % 15 == 11 && i / 15 < BY_AUTHORIZATION) {
-                    String issued = exchange(app, authorizeByApi(owner, who, app));
+                    String issued = Platform.tokenByApiForm(owner, who, app.clientId(), app.secret(),
+                        REDIRECT, "user");
                     token = issued;
                     revoke = () -> {
                         anonymous().redirects().follow(false).formParams(Map.of("access_token", issued,
@@ -159,28 +159,6 @@ class RevocationFeedTest {
         return new App((String) created.get("client_id"), (String) created.get("client_secret"));
     }
 
-    /** A code by the spec's API form, with the person's own token. */
-    private static String authorizeByApi(String token, Platform.Person who, App app) {
-        String location = as(token).redirects().follow(false).formParams(Map.of("response_type", "code",
-                        "client_id", app.clientId(), "client_secret", app.secret(), "redirect_uri", REDIRECT,
-                        "username", who.username(), "scope", "user"))
-                .post("/oauth/authorize").then().statusCode(302).extract().header("Location");
-        Matcher code = Pattern.compile("[?&]code=([^&]+)").matcher(location);
-        assertTrue(code.find(), location);
-        return code.group(1);
-    }
 
-    private static String exchange(App app, String code) {
-        return anonymous().accept("application/json").formParams(Map.of("grant_type", "authorization_code", "code", code,
-                        "redirect_uri", REDIRECT, "client_id", app.clientId(), "client_secret", app.secret()))
-                .post("/oauth/token").then().statusCode(200).extract().path("access_token");
-    }
 
-    private static long grantOf(String token, String clientId) {
-        List<Map<String, Object>> grants = as(token).get("/applications/grants").then().statusCode(200).extract()
-                .jsonPath().getList("$");
-        return grants.stream().filter(g -> clientId.equals(((Map<?, ?>) g.get("app")).get("client_id")))
-                .map(g -> ((Number) g.get("id")).longValue()).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no grant for " + clientId + " in " + grants));
-    }
 }
