@@ -115,6 +115,36 @@ public interface GatewayConfig {
     /** The DNS name whose addresses are the gateway replicas (a headless Service), looked up every 10 s. */
     Optional<String> peers();
 
+    /** DPoP proofs' nonces (RFC 9449 §9) and the channel on which gateways ask a nonce's issuer (DpopNonces, DpopPeers). */
+    Dpop dpop();
+
+    interface Dpop {
+        /**
+         * How long a nonce is good from its issue: a proof's first use is remembered by the replica
+         * that issued its nonce for this long (plus a few seconds), not the proof's 60 s iat window.
+         */
+        @WithDefault("60s")
+        Duration nonceLifetime();
+
+        /**
+         * The port on which the other gateways ask this one about the proofs of its nonces: never
+         * routed publicly, only gateways may reach it (NetworkPolicy) and ask (a credential derived
+         * from {@link GatewayConfig#clientSecret()}). 0: any free port.
+         */
+        @WithDefault("8091")
+        int peerPort();
+
+        /**
+         * The address the other gateways reach this one at, which its nonces name (the pod's IP in
+         * the deploy); by default the HTTP host, or this machine's address when that is a wildcard.
+         */
+        Optional<String> peerHost();
+
+        /** How long a question to another gateway may take before its nonce is refused (the client retries with ours). */
+        @WithDefault("2s")
+        Duration peerTimeout();
+    }
+
     Cors cors();
 
     interface RateLimit {

@@ -45,7 +45,6 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
     private final Map<String, JsonObject> tokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicInteger introspections = new java.util.concurrent.atomic.AtomicInteger();
     /** The DPoP proofs the gateway recorded, as auth-service keeps them for every replica. */
-    private final java.util.Set<String> dpopProofs = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Requests that reached a closing path ({@link #closesConnection}), by path; read through {@code GET /__stub/attempts?path=}. */
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> attempts = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Set<io.vertx.core.http.HttpConnection> servedConnections =
@@ -200,22 +199,6 @@ public class UpstreamStubs implements QuarkusTestResourceLifecycleManager {
         }
         if (path.equals("/__stub/introspections")) {
             request.response().end(Integer.toString(introspections.get()));
-            return true;
-        }
-        if (path.equals("/internal/dpop-proofs") && request.method().name().equals("POST")) {
-            // As auth-service: the gateway's service token only; each proof's first use 201, again 409.
-            request.body().onSuccess(body -> {
-                String platformToken = request.getHeader("X-Platform-Token");
-                if (platformToken == null || !new JsonObject(new String(java.util.Base64.getUrlDecoder().decode(
-                        platformToken.split("\\.")[1]), java.nio.charset.StandardCharsets.UTF_8)).getString("sub", "")
-                        .equals("service:gateway")) {
-                    request.response().setStatusCode(401).end();
-                    return;
-                }
-                JsonObject proof = body.toJsonObject();
-                boolean first = dpopProofs.add(proof.getString("jkt") + " " + proof.getString("jti"));
-                request.response().setStatusCode(first ? 201 : 409).end();
-            });
             return true;
         }
         if (path.equals("/oauth/introspect") && request.method().name().equals("POST")) {

@@ -12,16 +12,9 @@ import com.nimbusds.oauth2.sdk.dpop.verifiers.DPoPProtectedResourceRequestVerifi
 import com.nimbusds.oauth2.sdk.dpop.verifiers.InvalidDPoPProofException;
 import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.token.DPoPAccessToken;
-import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
-import io.vertx.core.json.JsonObject;
+import com.nimbusds.openid.connect.sdk.Nonce;
 import jakarta.inject.Singleton;
 import org.ziggurat.gateway.GatewayConfig;
-import org.ziggurat.platform.token.PlatformTokenSigner;
 
 import java.net.URI;
 import java.text.ParseException;
@@ -32,8 +25,8 @@ import java.util.List;
  * The DPoP proof of every call with a token bound to a key (RFC 9449 §7): checked here with the
  * Nimbus SDK's resource-server verifier (the signature by the key the token is bound to, htm,
  * htu as the caller addressed the public API, iat within {@link #PROOF_WINDOW_SECONDS}, and ath,
- * the token's hash), then, being good, its first use asked of auth-service, which keeps the proofs
- * every gateway replica has seen (a replayed proof is refused by whichever replica it reaches).
+ * the token's hash). Its nonce, and whether it is used for the first time, are {@link DpopNonces}'
+ * and {@link DpopPeers}' (a replayed proof is refused by whichever replica it reaches).
  */
 @Singleton
 public class DpopProofs {
@@ -51,23 +44,16 @@ public class DpopProofs {
 
     private final DPoPProtectedResourceRequestVerifier verifier;
     private final String origin;
-    private final PlatformTokenSigner signer;
-    private final HttpClient authService;
-    private final URI authServiceUrl;
 
-    DpopProofs(GatewayConfig config, PlatformTokenSigner signer, Vertx vertx) {
+    DpopProofs(GatewayConfig config) {
         // The SDK narrows the set it is given to what it supports: a copy of its own.
         this.verifier = new DPoPProtectedResourceRequestVerifier(new HashSet<>(ALGORITHMS), PROOF_WINDOW_SECONDS, null);
         URI base = config.publicBaseUrl();
         this.origin = base.getScheme() + "://" + base.getRawAuthority();
-        this.signer = signer;
-        this.authServiceUrl = config.upstreams().get("auth-service");
-        this.authService = vertx.createHttpClient(new HttpClientOptions()
-                .setConnectTimeout((int) config.connectTimeout().toMillis()).setKeepAlive(true));
     }
 
-    /** A checked proof: its jti and iat; or why it is refused ({@code problem}, the rest null). */
-    public record Checked(String jti, Long iat, String problem) {
+    /** A checked proof: its jti and nonce (null when it has none); or why it is refused ({@code problem}, the rest null). */
+    public record Checked(String jti, String nonce, String problem) {
 
         static Checked refused(String problem) {
             return new Checked(null, null, problem);
@@ -88,10 +74,16 @@ public class DpopProofs {
         }
         try {
             SignedJWT jwt = SignedJWT.parse(proof);
-            verifier.verify(method, URI.create(origin + path), new DPoPIssuer(new ClientID(clientId == null ? "-" : clientId)),
-                    jwt, new DPoPAccessToken(token), new JWKThumbprintConfirmation(new Base64URL(jkt)), null);
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
-            return new Checked(claims.getJWTID(), claims.getIssueTime().toInstant().getEpochSecond(), null);
+            if (claims.getClaim("nonce") != null && !(claims.getClaim("nonce") instanceof String)) {
+                return Checked.refused("The DPoP proof's nonce must be a string.");
+            }
+            // The SDK refuses a nonce it was not told to expect; whether the nonce is good is DpopNonces'.
+            String nonce = (String) claims.getClaim("nonce");
+            verifier.verify(method, URI.create(origin + path), new DPoPIssuer(new ClientID(clientId == null ? "-" : clientId)),
+                    jwt, new DPoPAccessToken(token), new JWKThumbprintConfirmation(new Base64URL(jkt)),
+                    nonce == null ? null : new Nonce(nonce));
+            return new Checked(claims.getJWTID(), nonce, null);
         } catch (ParseException e) {
             return Checked.refused("The DPoP proof is not a signed JWT.");
         } catch (InvalidDPoPProofException e) {
@@ -101,24 +93,5 @@ public class DpopProofs {
         } catch (JOSEException | IllegalArgumentException e) {
             return Checked.refused("The DPoP proof cannot be checked.");
         }
-    }
-
-    /**
-     * Whether no gateway replica has used this proof before (auth-service keeps them): true for a
-     * first use, false for a replay; a failure when auth-service cannot say (the call answers 503).
-     */
-    public Uni<Boolean> firstUse(String jkt, Checked proof) {
-        String body = new JsonObject().put("jkt", jkt).put("jti", proof.jti()).put("iat", proof.iat()).encode();
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(authServiceUrl.getHost())
-                .setPort(authServiceUrl.getPort()).setURI("/internal/dpop-proofs").setTimeout(3000)
-                .putHeader("Content-Type", "application/json").putHeader("X-Platform-Token", signer.cachedServiceToken());
-        return Uni.createFrom().completionStage(() -> authService.request(options)
-                .compose(request -> request.send(body))
-                // The answer read to its end, so that the connection serves the next proof.
-                .compose(answer -> answer.body().map(ignored -> answer.statusCode())).map(status -> switch (status) {
-                    case 201 -> true;
-                    case 409 -> false;
-                    default -> throw new IllegalStateException("auth-service answered " + status + " to a DPoP proof");
-                }).toCompletionStage());
     }
 }

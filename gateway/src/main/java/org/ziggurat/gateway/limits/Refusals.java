@@ -47,10 +47,15 @@ public class Refusals {
         problems.write(ctx, 401, detail);
     }
 
-    /** A refused DPoP call (RFC 9449 §7.1): the DPoP challenge, with the algorithms proofs may use. */
-    public void unauthorizedDpop(RoutingContext ctx, String error, String detail, String algorithms) {
+    /**
+     * A refused DPoP call (RFC 9449 §7.1): the DPoP challenge, with the algorithms proofs may use,
+     * and a nonce for the next proof ({@code DPoP-Nonce}, §9; {@code error="use_dpop_nonce"} when
+     * the proof lacked a good one).
+     */
+    public void unauthorizedDpop(RoutingContext ctx, String error, String detail, String algorithms, String nonce) {
         ctx.response().headers().set("WWW-Authenticate",
-                resource.withMetadata("DPoP algs=\"" + algorithms + "\", error=\"" + error + "\""));
+                        resource.withMetadata("DPoP algs=\"" + algorithms + "\", error=\"" + error + "\""))
+                .set("DPoP-Nonce", nonce);
         problems.write(ctx, 401, detail);
     }
 

@@ -8,6 +8,8 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 import org.ziggurat.gateway.GatewayConfig;
 import org.ziggurat.gateway.identity.AccessTokens;
+import org.ziggurat.gateway.identity.DpopNonces;
+import org.ziggurat.gateway.identity.DpopPeers;
 import org.ziggurat.gateway.identity.DpopProofs;
 import org.ziggurat.gateway.identity.Identities;
 import org.ziggurat.gateway.identity.IntrospectionAnswers;
@@ -35,15 +37,19 @@ public class ApiForwarding {
     private final Refusals refusals;
     private final UpstreamProxies upstreams;
     private final DpopProofs dpop;
+    private final DpopNonces nonces;
+    private final DpopPeers peers;
     private final RouteResources resources;
 
     public ApiForwarding(GatewayConfig config, Identities identities, RateLimits limits, Refusals refusals,
-            UpstreamProxies upstreams, DpopProofs dpop) {
+            UpstreamProxies upstreams, DpopProofs dpop, DpopNonces nonces, DpopPeers peers) {
         this.identities = identities;
         this.limits = limits;
         this.refusals = refusals;
         this.upstreams = upstreams;
         this.dpop = dpop;
+        this.nonces = nonces;
+        this.peers = peers;
         this.resources = new RouteResources(config);
     }
 
@@ -91,40 +97,63 @@ public class ApiForwarding {
 
     /**
      * A call with a token bound to a key, or sent as DPoP (RFC 9449 §7): both, and the call's proof
-     * good and seen for the first time by any replica, or a 401 with the DPoP challenge. The request
-     * is paused; it is resumed when refused.
+     * good, made with a nonce a gateway issued (§9) and used for the first time, or a 401 with the
+     * DPoP challenge and a nonce. The replica that issued the nonce says whether the proof is new:
+     * this one from memory, another when asked ({@link DpopPeers}). The request is paused; it is
+     * resumed when refused.
      */
     private void withProof(RoutingContext ctx, PublicRoutes.Route route, String query, AccessTokens.Found token,
             Identities.Resolved resolved) {
         HttpServerRequest request = ctx.request();
         if (resolved.jkt() == null || !token.dpop()) {
-            request.resume();
-            refusals.unauthorizedDpop(ctx, "invalid_token", resolved.jkt() == null
+            refuseDpop(ctx, "invalid_token", resolved.jkt() == null
                     ? "This access token is not bound to a key: send it as a Bearer token."
-                    : "This access token is bound to a key: send it as 'DPoP <token>' with the call's DPoP proof.",
-                    DpopProofs.ALGORITHM_NAMES);
+                    : "This access token is bound to a key: send it as 'DPoP <token>' with the call's DPoP proof.");
             return;
         }
         DpopProofs.Checked proof = dpop.check(request.method().name(), request.path(), request.getHeader("DPoP"),
                 token.token(), resolved.jkt(), resolved.clientId());
         if (proof.problem() != null) {
-            request.resume();
-            refusals.unauthorizedDpop(ctx, "invalid_dpop_proof", proof.problem(), DpopProofs.ALGORITHM_NAMES);
+            refuseDpop(ctx, "invalid_dpop_proof", proof.problem());
             return;
         }
-        dpop.firstUse(resolved.jkt(), proof).subscribe().with(first -> {
-            if (!first) {
-                request.resume();
-                refusals.unauthorizedDpop(ctx, "invalid_dpop_proof", "The DPoP proof was used already: each call needs a "
-                        + "new one.", DpopProofs.ALGORITHM_NAMES);
-            } else if (!forwardAs(ctx, route, query, token.token(), resolved)) {
-                request.resume();
+        DpopNonces.Nonce nonce = nonces.read(proof.nonce());
+        if (nonce == null) {
+            refuseDpop(ctx, "use_dpop_nonce", proof.nonce() == null ? "The DPoP proof must carry a nonce: use DPoP-Nonce's."
+                    : "The DPoP proof's nonce is not one of ours or no longer good: use DPoP-Nonce's.");
+            return;
+        }
+        if (nonces.mine(nonce)) {
+            firstUse(ctx, route, query, token, resolved, nonces.firstUse(nonce.epoch(), nonce.issuedAt(), resolved.jkt(),
+                    proof.jti()));
+            return;
+        }
+        peers.firstUseAt(nonce, resolved.jkt(), proof.jti()).subscribe().with(
+                first -> firstUse(ctx, route, query, token, resolved, first), failure -> {
+                    LOG.debugf("DPoP nonce of %s not checked there: %s", nonce.issuer(), failure.toString());
+                    firstUse(ctx, route, query, token, resolved, null);
+                });
+    }
+
+    /** The proof's first use (true), a replay (false), or nothing known of it at its nonce's issuer (null). */
+    private void firstUse(RoutingContext ctx, PublicRoutes.Route route, String query, AccessTokens.Found token,
+            Identities.Resolved resolved, Boolean first) {
+        if (first == null) {
+            refuseDpop(ctx, "use_dpop_nonce", "The DPoP proof's nonce cannot be checked any more: use DPoP-Nonce's.");
+        } else if (!first) {
+            refuseDpop(ctx, "invalid_dpop_proof", "The DPoP proof was used already: each call needs a new one.");
+        } else {
+            // The client keeps a nonce that is good for a while yet (§8.2, as an authorization server would).
+            ctx.response().headers().set("DPoP-Nonce", nonces.current());
+            if (!forwardAs(ctx, route, query, token.token(), resolved)) {
+                ctx.request().resume();
             }
-        }, failure -> {
-            request.resume();
-            LOG.warnf("DPoP proof could not be recorded: %s", failure.toString());
-            refusals.problem(ctx, 503, "DPoP proofs cannot be checked right now. Try again shortly.");
-        });
+        }
+    }
+
+    private void refuseDpop(RoutingContext ctx, String error, String detail) {
+        ctx.request().resume();
+        refusals.unauthorizedDpop(ctx, error, detail, DpopProofs.ALGORITHM_NAMES, nonces.current());
     }
 
     /**

@@ -19,9 +19,9 @@ import java.util.List;
 public class Cors {
 
     static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, If-None-Match, If-Match, "
-            + "Idempotency-Key, X-Request-Id, Last-Event-ID";
+            + "Idempotency-Key, X-Request-Id, Last-Event-ID, DPoP";
     static final String EXPOSED_HEADERS = "Link, X-Total-Count, ETag, Location, Retry-After, X-Request-Id, "
-            + "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset";
+            + "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, DPoP-Nonce, WWW-Authenticate";
     static final String METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
     private final List<String> origins;
