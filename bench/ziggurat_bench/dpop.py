@@ -19,7 +19,8 @@ def scenarios(state):
     gw = GATEWAY + GATEWAY_PREFIX
 
     def dpop_proofs(env):
-        # A proof is good once and for a minute: a file of new ones before each run.
+        # A proof is good once, with the gateway's nonce it carries, for under a minute: a file of new
+        # ones (and a new nonce) before each run.
         out = STATE / "dpop-proofs.txt"
         subprocess.run([java_home_bin(), str(BENCH / "DpopProofs.java"), f"{API}/oauth/token",
                         state.get("dpop_client", {}).get("client_id", ""), OWNER, PASSWORD, f"{API}/user",
@@ -28,7 +29,8 @@ def scenarios(state):
 
     return {
         # RFC 9449 at the gateway: each call's proof checked (signature, htm, htu, iat, ath, the
-        # token's key) and its first use recorded for every replica, beside a bearer token.
+        # token's key, the gateway's nonce) and its first use remembered by the replica that issued
+        # the nonce, beside a bearer token.
         "dpop": {
             "title": "GET /user through the gateway: a DPoP token with a new proof on each call beside a bearer token",
             "connections": 32,
