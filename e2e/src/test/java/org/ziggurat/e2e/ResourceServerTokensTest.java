@@ -21,6 +21,8 @@ import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
 import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.token.DPoPAccessToken;
+import com.nimbusds.oauth2.sdk.token.DPoPTokenError;
+import com.nimbusds.openid.connect.sdk.Nonce;
 import com.nimbusds.jwt.SignedJWT;
 import io.restassured.RestAssured;
 import org.junit.jupiter.api.AfterAll;
@@ -46,7 +48,8 @@ import static org.ziggurat.e2e.Platform.as;
 /**
  * Tokens that resource servers check themselves, with clients nobody here wrote: quarkus-oidc as a
  * storage system's resource server checking JWT access tokens (RFC 9068) against the JWKS alone;
- * the Nimbus SDK's DPoP proofs (RFC 9449) through the gateway, both replicas; a service
+ * the Nimbus SDK's DPoP proofs (RFC 9449) through the gateway, both replicas, with each gateway's
+ * nonce (§9) as a client follows it (a first call refused with use_dpop_nonce); a service
  * exchanging a person's token for a narrower one (RFC 8693); a JWT access token's token status list
  * (draft-ietf-oauth-status-list), revoked through one replica and so on both. The resource servers
  * are the stack's configuration ({@link Stack}).
@@ -137,19 +140,36 @@ class ResourceServerTokensTest {
         await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofSeconds(2)).until(() -> atStorage(forStorage) == 401);
     }
 
-    /** A proof of the key for a call, as the Nimbus SDK makes it. */
-    static String proof(DefaultDPoPProofFactory key, String method, String url, String token) throws Exception {
-        return (token == null ? key.createDPoPJWT(method, URI.create(url))
-                : key.createDPoPJWT(method, URI.create(url), new DPoPAccessToken(token))).serialize();
+    /** A proof of the key for a call, as the Nimbus SDK makes it, with the gateway's nonce when given. */
+    static String proof(DefaultDPoPProofFactory key, String method, String url, String token, Nonce nonce) throws Exception {
+        return (token == null ? key.createDPoPJWT(method, URI.create(url), nonce)
+                : key.createDPoPJWT(method, URI.create(url), new DPoPAccessToken(token), nonce)).serialize();
     }
 
-    static int call(String base, String token, String proof) throws Exception {
+    static HTTPResponse send(String base, String token, String proof) throws Exception {
         HTTPRequest request = new HTTPRequest(HTTPRequest.Method.GET, URI.create(base + "/api/user"));
         request.setAuthorization("DPoP " + token);
         if (proof != null) {
             request.setHeader("DPoP", proof);
         }
-        return request.send().getStatusCode();
+        return request.send();
+    }
+
+    static int call(String base, String token, String proof) throws Exception {
+        return send(base, token, proof).getStatusCode();
+    }
+
+    /**
+     * A gateway's nonce, as a client learns it (RFC 9449 §9): its call without one refused with
+     * use_dpop_nonce, the nonce in DPoP-Nonce.
+     */
+    static Nonce nonceOf(String base, DefaultDPoPProofFactory key, String url, String token) throws Exception {
+        HTTPResponse refused = send(base, token, proof(key, "GET", url, token, null));
+        assertEquals(401, refused.getStatusCode());
+        assertEquals(DPoPTokenError.USE_DPOP_NONCE.getCode(),
+                DPoPTokenError.parse(refused.getHeaderValue("WWW-Authenticate")).getCode());
+        assertNotNull(refused.getDPoPNonce(), "the challenge gives a nonce");
+        return refused.getDPoPNonce();
     }
 
     @Test
@@ -173,23 +193,34 @@ class ResourceServerTokensTest {
         String token = access.getValue();
 
         String url = Platform.api() + "/user";
-        String first = proof(key, "GET", url, token);
         String gatewayOne = Stack.get().instanceUrl("gateway");
         String gatewayTwo = Stack.get().instanceUrl("gateway-2");
+        // Each gateway gives its own nonce; a proof needs one.
+        Nonce one = nonceOf(gatewayOne, key, url, token);
+        Nonce two = nonceOf(gatewayTwo, key, url, token);
+        String first = proof(key, "GET", url, token, one);
         assertEquals(200, call(gatewayOne, token, first));
-        // The same proof at the other replica: a replay, refused there too.
+        // The same proof at the other replica: a replay, refused there too (it asks the nonce's issuer).
         assertEquals(401, call(gatewayTwo, token, first));
+        assertEquals(401, call(gatewayOne, token, first));
+        // A proof with the second gateway's nonce, used first at the first gateway: refused at either after.
+        String second = proof(key, "GET", url, token, two);
+        assertEquals(200, call(gatewayOne, token, second));
+        assertEquals(401, call(gatewayTwo, token, second));
+        assertEquals(401, call(gatewayOne, token, second));
         assertEquals(401, call(gatewayOne, token, null), "without its proof");
         Platform.offContract().header("Authorization", "Bearer " + token).get("/user").then().statusCode(401);
         assertEquals(401, call(gatewayOne, token, proof(new DefaultDPoPProofFactory(new ECKeyGenerator(Curve.P_256).generate(),
-                JWSAlgorithm.ES256), "GET", url, token)), "another key's proof");
-        assertEquals(200, call(gatewayTwo, token, proof(key, "GET", url, token)));
+                JWSAlgorithm.ES256), "GET", url, token, one)), "another key's proof");
+        assertEquals(200, call(gatewayTwo, token, proof(key, "GET", url, token, one)));
+        // Through the balancer, as a client keeps the nonce the last answer gave.
         HTTPRequest user = new HTTPRequest(HTTPRequest.Method.GET, URI.create(url));
         user.setAuthorization(access.toAuthorizationHeader());
-        user.setDPoP(key.createDPoPJWT("GET", URI.create(url), access));
+        user.setDPoP(key.createDPoPJWT("GET", URI.create(url), access, two));
         HTTPResponse answer = user.send();
         assertEquals(200, answer.getStatusCode(), answer.getBody());
         assertEquals(bo.username(), answer.getBodyAsJSONObject().get("username"));
+        assertNotNull(answer.getDPoPNonce(), "a nonce for the next proof");
 
         // The refresh token of a public client is bound too: another key cannot use it.
         TokenRequest refresh = new TokenRequest(tokenEndpoint, new ClientID(publicClient.clientId()),

@@ -85,6 +85,8 @@ public final class Stack {
     private final String webhookKey = Base64.getEncoder().encodeToString(randomBytes(32));
     /** The gateways' management ports (their readiness), by instance. */
     final Map<String, Integer> managementPorts = new LinkedHashMap<>();
+    /** The gateways' peer ports, by instance: where the other gateway asks about the DPoP proofs of its nonces. */
+    final Map<String, Integer> peerPorts = new LinkedHashMap<>();
     /** The balancer's front for each module (the gateway's is the public one). */
     final Map<String, Integer> fronts = new LinkedHashMap<>();
     private int poolerPort;
@@ -114,6 +116,7 @@ public final class Stack {
         }
         for (String instance : instancesOf("gateway")) {
             managementPorts.put(instance, freePort());
+            peerPorts.put(instance, freePort());
         }
         poolerPort = freePort();
         smtpPort = freePort();
@@ -302,6 +305,8 @@ public final class Stack {
         String directory = "http://127.0.0.1:" + fronts.get("directory-service");
         if (module.equals("gateway")) {
             env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPorts.get(instance)));
+            env.put("ZIGGURAT_GATEWAY_DPOP_PEER_PORT", Integer.toString(peerPorts.get(instance)));
+            env.put("ZIGGURAT_GATEWAY_DPOP_PEER_HOST", "127.0.0.1");
             env.put("ZIGGURAT_GATEWAY_PUBLIC_BASE_URL", api);
             env.put("ZIGGURAT_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
             for (String m : SERVICES) {
