@@ -10,9 +10,10 @@ import jakarta.ws.rs.core.Response;
 import org.ziggurat.platform.problem.ProblemException;
 
 /**
- * The internal API of DPoP proofs of API calls: the gateway checks each proof itself and asks here
- * whether any of its replicas saw it before (201: first use; 409: a replay). Never routed by the
- * gateway; its service token only.
+ * The internal API of DPoP proofs of API calls: whether any gateway replica saw a proof before
+ * (201: first use; 409: a replay). Gateways now require their own nonces and ask the nonce's issuer
+ * instead (gateway README, "DPoP"); this stays for gateways of the version before, while a rolling
+ * upgrade runs both. Never routed by the gateway; its service token only.
  */
 @Path("/internal/dpop-proofs")
 public class DpopProofResource {
