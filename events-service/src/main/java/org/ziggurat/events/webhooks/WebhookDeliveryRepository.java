@@ -17,14 +17,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The delivery outbox in hand-written SQL (the hot path). A data event's deliveries are queued by
- * its fan-out after the event's commit ({@link WebhookFanoutRepository}), an audit event's by the
- * statement that records it (AuditRepository). A lane is one subscription's
- * deliveries of one repository; the queue ({@link #deliveries}) hands out only the oldest pending
- * delivery of a lane (its head), so a receiver gets a repository's events in order, and a head
- * that is being retried holds the rest back. How each attempt ended is recorded here, with the
- * attempt's log, in one statement that matches nothing once another replica has taken the
- * delivery over (its lease ran out).
+ * The delivery outbox in hand-written SQL (the hot path). A data event's deliveries are queued
+ * from its repository's log, a few per lane at a time ({@link WebhookFanoutRepository}), an audit
+ * event's by the statement that records it (AuditRepository). A lane is one subscription's
+ * deliveries of one repository; the queue ({@link #deliveries}) hands out only its oldest pending
+ * delivery (its head), so a receiver gets a repository's events in order, and a head being retried
+ * holds the rest back. Each attempt's end is recorded with its log, in one statement that matches
+ * nothing once another replica has taken the delivery over (its lease ran out).
  */
 @ApplicationScoped
 public class WebhookDeliveryRepository {
@@ -34,10 +33,9 @@ public class WebhookDeliveryRepository {
     /**
      * The deliveries as a queue: pending ones are owed, in lanes of a subscription and a repository,
      * claimed only while their subscription is active, each claim returned with its subscription and
-     * its event, and whether an end of its creator's way to act came after they took it on or within
-     * {@code endedAccessGrace} before (EndedAccessRepository's question, asked in the claim: one round
-     * trip less before each delivery of a lane); finished ones stay as the log until they are purged,
-     * and so do those a disabled subscription queued that long ago (nobody made it active again).
+     * event, and whether an end of its creator's way to act came after they took it on or within
+     * {@code endedAccessGrace} before (EndedAccessRepository's question, asked in the claim); finished
+     * ones stay as the log until purged, and so do those a disabled subscription queued that long ago.
      */
     static QueueTable deliveries(Duration endedAccessGrace) {
         return QueueTable.of(QUEUE, "webhook_delivery", "q.state = 'pending'").error(null)
@@ -101,9 +99,11 @@ public class WebhookDeliveryRepository {
         }
     }
 
-    /** Delivered: the lane's next delivery becomes its head. */
+    /** Delivered: the lane's next delivery becomes its head; the lane gets its next from the log in the same transaction. */
     public Uni<Boolean> delivered(Claimed delivery, Outcome outcome) {
-        return record(delivery, outcome, "delivered", Duration.ZERO);
+        return pool.withTransaction(conn -> conn.preparedQuery(RECORD_ATTEMPT).execute(attempt(delivery, outcome, "delivered",
+                Duration.ZERO)).chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : WebhookFanoutRepository.fillLaneOf(conn, delivery.id()).replaceWith(true)));
     }
 
     /** Failed this time: tried again after {@code retryIn}. */

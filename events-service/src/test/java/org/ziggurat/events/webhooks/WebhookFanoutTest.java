@@ -302,4 +302,41 @@ class WebhookFanoutTest {
             assertTrue(receiver.received("/before").size() == 2 && receiver.received("/paused-since").size() == 2);
         }
     }
+
+    /**
+     * A lane whose deliveries do not go out (its subscription disabled: its events wait for it) has
+     * only a few queued; the rest of its events wait in the repository's log, one row each whatever
+     * the number of subscriptions, while another lane of the repository gets every one. As the
+     * waiting lane's deliveries go out, each is followed by the next from the log: every event once,
+     * in event order, and the log emptied once every lane has passed it.
+     */
+    @Test
+    void aLaneWhoseDeliveriesWaitHasOnlyAFewQueuedAndTheRestFollow() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String repository = repo();
+            long held = subscribe(repository, receiver.url("/held")).statusCode(201).extract().jsonPath().getLong("id");
+            subscribe(repository, receiver.url("/free")).statusCode(201);
+            execute("UPDATE events.webhook_subscription SET state = 'disabled', disabled_cause = 'failing', "
+                    + "disabled_reason = 'held by the test' WHERE id = " + held);
+            int events = WebhookFanoutRepository.PENDING_PER_LANE * 3 + 2;
+            List<Long> ids = new ArrayList<>();
+            IntStream.range(0, events).forEach(i -> ids.add(record(repository, "held " + i)));
+            List<String> inOrder = ids.stream().map(String::valueOf).toList();
+            await().atMost(Duration.ofSeconds(30)).until(() -> receiver.received("/free").size() >= events);
+            assertEquals(inOrder, receiver.received("/free").stream().map(r -> cloudEvent(r).getId()).toList());
+            long lane = repositoryId(repository);
+            await().atMost(Duration.ofSeconds(15)).until(() -> count("SELECT count(*) FROM events.webhook_event_log "
+                    + "WHERE repository_id = " + lane) == events - WebhookFanoutRepository.PENDING_PER_LANE);
+            assertEquals(WebhookFanoutRepository.PENDING_PER_LANE, count("SELECT count(*) FROM events.webhook_delivery "
+                    + "WHERE subscription_id = " + held), "the waiting lane's first events queued, no more");
+            execute("UPDATE events.webhook_subscription SET state = 'active', disabled_cause = NULL, disabled_reason = NULL "
+                    + "WHERE id = " + held);
+            await().atMost(Duration.ofSeconds(60)).until(() -> receiver.received("/held").size() >= events);
+            assertEquals(inOrder, receiver.received("/held").stream().map(r -> cloudEvent(r).getId()).toList(),
+                    "each once, in event order");
+            assertEquals(events, count("SELECT count(*) FROM events.webhook_delivery WHERE subscription_id = " + held));
+            await().atMost(Duration.ofSeconds(15)).until(() -> count("SELECT count(*) FROM events.webhook_event_log "
+                    + "WHERE repository_id = " + lane) == 0);
+        }
+    }
 }
