@@ -36,8 +36,12 @@ def webhook_receiver_url():
 
 
 def webhook_outbox_emptied(env):
-    """Each run starts with no delivery queued: what the last run queued would be sent meanwhile."""
-    sql("TRUNCATE events.webhook_attempt, events.webhook_delivery, events.webhook_fanout")
+    """Each run starts with no delivery queued: what the last run queued would be sent meanwhile.
+    The events' log and the lanes' cursors (V10) go with them, or the last run's backlog would be
+    queued at the start of this one (a base build of an A/B may be older than V10)."""
+    lanes = ", events.webhook_event_log, events.webhook_event_log_end, events.webhook_lane_cursor" \
+        if sql("SELECT to_regclass('events.webhook_lane_cursor') IS NOT NULL") == "t" else ""
+    sql("TRUNCATE events.webhook_attempt, events.webhook_delivery, events.webhook_fanout" + lanes)
 
 
 def webhook_subscriptions(env):

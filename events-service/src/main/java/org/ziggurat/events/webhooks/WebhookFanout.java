@@ -16,8 +16,9 @@ import java.util.Optional;
 /**
  * Fans the webhook outbox out into deliveries, on every replica ({@link WebhookFanoutRepository}):
  * woken by the commit of each event that a subscription takes, it claims the oldest row of each
- * repository with one waiting, with a lease, and turns it and the rows behind it into their
- * deliveries in one statement, which wakes the delivery workers. A replica that dies holding a
+ * repository with one waiting, with a lease, and moves it and the rows behind it to the
+ * repository's log, from which the lanes with room get their next deliveries in the same
+ * transaction, which wakes the delivery workers. A replica that dies holding a
  * claim leaves it to another once the lease has run out; nothing is fanned out twice. A backlog is
  * worked at most half the time (a pause as long as each full batch took), beside the appends.
  */
