@@ -29,7 +29,10 @@ public class WebhookFanoutRepository {
     static final QueueTable FANOUT = QueueTable.of("events_fanout", "webhook_fanout", "true").error(null)
             .lanes(List.of("repository_id"), "id").build();
 
-    /** Deliveries a lane has pending at most: more are queued from the repository's log as these go out (V10). */
+    /**
+     * Deliveries a lane has pending at most: more are queued from the repository's log as these go
+     * out (V10, whose trigger filling the lanes of a webhook made active again says 10 too).
+     */
     static final int PENDING_PER_LANE = 10;
 
     /**

@@ -339,4 +339,30 @@ class WebhookFanoutTest {
                     + "WHERE repository_id = " + lane) == 0);
         }
     }
+
+    /**
+     * A webhook made active again with nothing pending (its last delivery given up) gets the events
+     * that waited for it in the log: no delivery of it is left to fill its lane, its activation does.
+     */
+    @Test
+    void aWebhookMadeActiveAgainGetsWhatWaitedInTheLog() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String repository = repo();
+            long held = subscribe(repository, receiver.url("/again")).statusCode(201).extract().jsonPath().getLong("id");
+            execute("UPDATE events.webhook_subscription SET state = 'disabled', disabled_cause = 'failing', "
+                    + "disabled_reason = 'held by the test' WHERE id = " + held);
+            int events = WebhookFanoutRepository.PENDING_PER_LANE + 2;
+            List<Long> ids = new ArrayList<>();
+            IntStream.range(0, events).forEach(i -> ids.add(record(repository, "waits " + i)));
+            await().atMost(Duration.ofSeconds(15)).until(() -> count("SELECT count(*) FROM events.webhook_delivery "
+                    + "WHERE subscription_id = " + held) == WebhookFanoutRepository.PENDING_PER_LANE);
+            // Those queued, given up (as after the retry period): nothing of the lane pending.
+            execute("UPDATE events.webhook_delivery SET state = 'failed', finished_at = now() WHERE subscription_id = " + held);
+            execute("UPDATE events.webhook_subscription SET state = 'active', disabled_cause = NULL, disabled_reason = NULL "
+                    + "WHERE id = " + held);
+            await().atMost(Duration.ofSeconds(30)).until(() -> receiver.received("/again").size() >= 2);
+            assertEquals(ids.subList(WebhookFanoutRepository.PENDING_PER_LANE, events).stream().map(String::valueOf).toList(),
+                    receiver.received("/again").stream().map(r -> cloudEvent(r).getId()).toList(), "the events that waited, in order");
+        }
+    }
 }
