@@ -31,7 +31,7 @@ public class WebhookFanoutRepository {
 
     /**
      * Deliveries a lane has pending at most: more are queued from the repository's log as these go
-     * out (V10, whose trigger filling the lanes of a webhook made active again says 10 too).
+     * out (V10; V11, whose trigger filling the lanes of a webhook made active again says 10 too).
      */
     static final int PENDING_PER_LANE = 10;
 
