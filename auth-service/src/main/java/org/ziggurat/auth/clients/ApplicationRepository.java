@@ -85,8 +85,13 @@ public class ApplicationRepository {
                 .addValue(app.operatorRegistered())));
     }
 
+    /** The client this replica keeps for {@code clientId} ({@link #byClientId}'s cache); null when it keeps none. */
+    public ApplicationRow kept(String clientId) {
+        return clients == null ? null : clients.getIfPresent(clientId);
+    }
+
     public Uni<ApplicationRow> byClientId(String clientId) {
-        ApplicationRow cached = clients == null ? null : clients.getIfPresent(clientId);
+        ApplicationRow cached = kept(clientId);
         if (cached != null) {
             return Uni.createFrom().item(cached);
         }

@@ -31,10 +31,20 @@ public class ClientAuthenticator {
         } catch (OAuthException refused) {
             return Uni.createFrom().failure(refused);
         }
-        // A client registered with private_key_jwt proves itself that way only (its registered method).
-        return applications.byClientId(claimed.clientId()).chain(app -> app != null && RegisteredKeys.of(app).authenticates()
+        // A client this replica keeps (most calls) and that proves itself with its secret is checked
+        // in one step: each Mutiny step captures and restores the request's context.
+        ApplicationRow kept = applications.kept(claimed.clientId());
+        if (kept != null && !RegisteredKeys.of(kept).authenticates()) {
+            return Uni.createFrom().item(() -> ClientCredentials.proven(claimed, kept, crypto::matches));
+        }
+        return applications.byClientId(claimed.clientId()).chain(app -> proven(claimed, app));
+    }
+
+    /** A client registered with private_key_jwt proves itself that way only (its registered method). */
+    private Uni<ApplicationRow> proven(ClientCredentials.Claimed claimed, ApplicationRow app) {
+        return app != null && RegisteredKeys.of(app).authenticates()
                 ? assertions.verify(app, claimed.assertion())
-                : Uni.createFrom().item(() -> ClientCredentials.proven(claimed, app, crypto::matches)));
+                : Uni.createFrom().item(() -> ClientCredentials.proven(claimed, app, crypto::matches));
     }
 
     /** Confidential clients only (introspection). */

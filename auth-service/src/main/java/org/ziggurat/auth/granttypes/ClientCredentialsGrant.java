@@ -49,9 +49,10 @@ public class ClientCredentialsGrant implements TokenGrant {
             return Uni.createFrom().failure(OAuthException.invalidScope(
                     "The openid scope needs a person: client_credentials has none."));
         }
-        return issuer.issue(client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null, null, null,
-                        TokenIssuer.bounds(client, request, null))
-                // DEBUG for the same reason as a refresh.
-                .invoke(issued -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
+        Uni<IssuedTokens> issued = issuer.issue(client, null, null, List.copyOf(scopes), UUID.randomUUID(), false, null,
+                null, null, TokenIssuer.bounds(client, request, null));
+        // DEBUG for the same reason as a refresh; the step only when it logs (each step captures the request's context).
+        return !EVENTS.isDebugEnabled() ? issued
+                : issued.invoke(done -> EVENTS.debugf("event=token_issued grant=client_credentials client_id=%s", client.clientId()));
     }
 }

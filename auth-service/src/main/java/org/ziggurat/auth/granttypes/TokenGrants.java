@@ -65,22 +65,34 @@ public class TokenGrants {
                 : String.join(" ", java.util.Objects.requireNonNullElse(form.get("resource"), ""),
                         java.util.Objects.requireNonNullElse(form.get("audience"), "")));
         Uni<ApplicationRow> client = claimed == null && grant.clientOptional() ? Uni.createFrom().nullItem()
-                : authenticatedFor(claimed, grantType);
-        return client.chain(app -> proofs.tokenRequest(dpopProof, app == null ? null : app.clientId()).chain(jkt -> {
-            if (jkt == null && app != null && app.dpopBoundAccessTokens()) {
-                throw new OAuthException(OAuthError.INVALID_DPOP_PROOF,
-                        "This application's tokens are bound to its key: send a DPoP proof (RFC 9449).");
-            }
-            return issuing.forClient(app, new TokenRequest(named, jkt));
-        }));
+                : clients.authenticate(claimed);
+        // Each Mutiny step captures and restores the request's context: a request without a DPoP
+        // proof (most) skips the proof's two steps, and the grant check is made in this step.
+        return client.chain(app -> {
+            requireGrantAllowed(app, grantType);
+            return dpopProof == null ? issuing(issuing, app, named, null)
+                    : proofs.tokenRequest(dpopProof, app == null ? null : app.clientId())
+                            .chain(jkt -> issuing(issuing, app, named, jkt));
+        });
+    }
+
+    private static Uni<IssuedTokens> issuing(TokenGrant.Issuing issuing, ApplicationRow app, List<String> named, String jkt) {
+        if (jkt == null && app != null && app.dpopBoundAccessTokens()) {
+            throw new OAuthException(OAuthError.INVALID_DPOP_PROOF,
+                    "This application's tokens are bound to its key: send a DPoP proof (RFC 9449).");
+        }
+        return issuing.forClient(app, new TokenRequest(named, jkt));
+    }
+
+    /** A registered client uses only the grants it registered (null: no client, the grant allows that). */
+    private static void requireGrantAllowed(ApplicationRow app, String grantType) {
+        if (app != null && !ClientMetadata.allowsGrant(app, grantType)) {
+            throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "This client did not register the grant " + grantType + ".");
+        }
     }
 
     /** The authenticated client, when it may use the grant (a registered client only those it registered). */
     public Uni<ApplicationRow> authenticatedFor(ClientCredentials.Claimed claimed, String grantType) {
-        return clients.authenticate(claimed).invoke(app -> {
-            if (!ClientMetadata.allowsGrant(app, grantType)) {
-                throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "This client did not register the grant " + grantType + ".");
-            }
-        });
+        return clients.authenticate(claimed).invoke(app -> requireGrantAllowed(app, grantType));
     }
 }

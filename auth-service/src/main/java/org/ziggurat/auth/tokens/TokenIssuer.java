@@ -123,16 +123,22 @@ public class TokenIssuer {
         OffsetDateTime authorizationExpires = OffsetDateTime.ofInstant(binding.authorizationEnds(), ZoneOffset.UTC);
         List<String> stored = resources.scopesFor(bounds.audience(), new ArrayList<>(scopes));
         List<String> amrKept = personId == null ? null : amr;
-        Uni<AccessTokenValue> value = accessTokenValue(clientOrNull, new AccessTokenJwts.Claims(clientOrNull == null ? null
-                : clientOrNull.clientId(), personId, stored, bounds.audience(), now, accessEnds, authTime, amrKept,
-                bounds.jkt(), bounds.actor()));
-        return firstPartyOnlyVerified(clientOrNull, scopes).chain(() -> value).chain(access -> insert.apply(
+        AccessTokenJwts.Claims claims = new AccessTokenJwts.Claims(clientOrNull == null ? null : clientOrNull.clientId(),
+                personId, stored, bounds.audience(), now, accessEnds, authTime, amrKept, bounds.jkt(), bounds.actor());
+        Function<AccessTokenValue, Uni<IssuedTokens>> stores = access -> insert.apply(
                 new TokenRepository.Issue(crypto.hash(access.value()), crypto.encrypt(access.value()),
                         refresh == null ? null : crypto.hash(refresh), clientOrNull == null ? null : clientOrNull.id(),
                         personId, username, stored, family, accessExpires, refreshExpires, authTime, authorizationExpires,
                         binding.sessionHash(), amrKept, bounds, List.copyOf(scopes), access.status()))
                 .map(id -> new IssuedTokens(id, access.value(), refresh, accessEnds.getEpochSecond() - now.getEpochSecond(),
-                        stored, now.getEpochSecond()).boundTo(bounds.jkt())))
+                        stored, now.getEpochSecond()).boundTo(bounds.jkt()));
+        // Each Mutiny step captures and restores the request's context: without a first-party scope
+        // to check, nothing is read before the value, and an opaque value is made here, stored at once.
+        Uni<IssuedTokens> issued = firstPartyOnly(clientOrNull, scopes) ? firstPartyOnlyVerified(clientOrNull, scopes)
+                .chain(() -> accessTokenValue(clientOrNull, claims)).chain(stores::apply)
+                : !formats.jwt(clientOrNull, claims.audience()) ? stores.apply(new AccessTokenValue(crypto.newAccessToken(), null))
+                : accessTokenValue(clientOrNull, claims).chain(stores::apply);
+        return issued
                 // The application was deleted meanwhile (through another replica, whose change this
                 // one's client cache has not seen yet): its tokens may not exist.
                 .onFailure(e -> e instanceof PgException pg && "23503".equals(pg.getSqlState()))
@@ -145,11 +151,13 @@ public class TokenIssuer {
      * mark went, or another replica's cached row, gives no such token after.
      */
     private Uni<Void> firstPartyOnlyVerified(ApplicationRow clientOrNull, List<String> scopes) {
-        if (clientOrNull == null || scopes.stream().noneMatch(org.ziggurat.platform.token.ScopeNames.FIRST_PARTY_ONLY::contains)) {
-            return Uni.createFrom().voidItem();
-        }
         return tokens.applicationVerified(clientOrNull.id()).invoke(verified ->
                 Scopes.requireFirstPartyOnlyVerified(scopes, verified)).replaceWithVoid();
+    }
+
+    /** Whether {@link #firstPartyOnlyVerified} has a mark to read: a client asking for a scope only a verified one holds. */
+    private static boolean firstPartyOnly(ApplicationRow clientOrNull, List<String> scopes) {
+        return clientOrNull != null && scopes.stream().anyMatch(org.ziggurat.platform.token.ScopeNames.FIRST_PARTY_ONLY::contains);
     }
 
     /** An exchanged token ends with its subject's sign-in and its authorization, never later. */
