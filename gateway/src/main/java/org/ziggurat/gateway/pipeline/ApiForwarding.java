@@ -123,6 +123,12 @@ public class ApiForwarding {
                     : "The DPoP proof's nonce is not one of ours or no longer good: use DPoP-Nonce's.");
             return;
         }
+        // Admitted (audience, rate limit) before the first use is remembered: a caller past its limit
+        // adds nothing to the issuer's replay set, which grows at most as fast as the limits allow.
+        if (!admitted(ctx, route, token.token(), resolved)) {
+            request.resume();
+            return;
+        }
         if (nonces.mine(nonce)) {
             firstUse(ctx, route, query, token, resolved, nonces.firstUse(nonce.epoch(), nonce.issuedAt(), resolved.jkt(),
                     proof.jti()));
@@ -145,9 +151,7 @@ public class ApiForwarding {
         } else {
             // The client keeps a nonce that is good for a while yet (§8.2, as an authorization server would).
             ctx.response().headers().set("DPoP-Nonce", nonces.current());
-            if (!forwardAs(ctx, route, query, token.token(), resolved)) {
-                ctx.request().resume();
-            }
+            send(ctx, route, query, resolved.platformToken(), token.token());
         }
     }
 
@@ -162,15 +166,20 @@ public class ApiForwarding {
      */
     private boolean forwardAs(RoutingContext ctx, PublicRoutes.Route route, String query, String token,
             Identities.Resolved resolved) {
-        if (!IntrospectionAnswers.meantFor(resolved.audience(), resources.of(route.service()), resources.platform())) {
-            refusals.unauthorized(ctx, "invalid_token", "The access token is meant for another resource (its audience).");
-            return false;
-        }
-        if (refusals.limited(ctx, limits.enabled() ? limits.takeForToken(token) : null)) {
+        if (!admitted(ctx, route, token, resolved)) {
             return false;
         }
         send(ctx, route, query, resolved.platformToken(), token);
         return true;
+    }
+
+    /** Whether the token may call the route now (its audience, the caller's rate limit); refused otherwise. */
+    private boolean admitted(RoutingContext ctx, PublicRoutes.Route route, String token, Identities.Resolved resolved) {
+        if (!IntrospectionAnswers.meantFor(resolved.audience(), resources.of(route.service()), resources.platform())) {
+            refusals.unauthorized(ctx, "invalid_token", "The access token is meant for another resource (its audience).");
+            return false;
+        }
+        return !refusals.limited(ctx, limits.enabled() ? limits.takeForToken(token) : null);
     }
 
     /** On to the service, the caller's Authorization header and access_token parameter left behind. */
