@@ -162,7 +162,31 @@ public class DpopNonces {
         }
         forgetExpired(now);
         return seen.computeIfAbsent(Math.floorDiv(issuedAt, STEP_SECONDS), step -> ConcurrentHashMap.newKeySet())
-                .add(jkt + ' ' + jti);
+                .add(proofKey(jkt, jti));
+    }
+
+    /**
+     * A proof's entry in the replay set: a digest of the key's thumbprint and the jti, each with its
+     * length, so that no two (jkt, jti) pairs share an entry (a jti may hold spaces) and an entry's
+     * size is fixed however long a jti the caller signs (a proof may be 4 KB).
+     */
+    static String proofKey(String jkt, String jti) {
+        try {
+            MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {jkt, jti}) {
+                byte[] bytes = String.valueOf(part).getBytes(StandardCharsets.UTF_8);
+                sha256.update(ByteBuffer.allocate(4).putInt(part == null ? -1 : bytes.length).array());
+                sha256.update(bytes);
+            }
+            return B64.encodeToString(sha256.digest());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is missing", e);
+        }
+    }
+
+    /** How many proofs' first uses are remembered now (the replay set's size, for tests). */
+    int remembered() {
+        return seen.values().stream().mapToInt(Set::size).sum();
     }
 
     /** The sets of steps whose nonces have all expired: nothing in them can be used again. */

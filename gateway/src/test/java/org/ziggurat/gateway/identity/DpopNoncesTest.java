@@ -103,6 +103,13 @@ class DpopNoncesTest {
         clock.advance(Duration.ofSeconds(1));
         assertNull(one.firstUse(nonce.epoch(), nonce.issuedAt(), "jkt", "jti-1"), "the nonce expired: nothing known");
 
+        // A space in a jti (the set's entries were 'jkt jti') neither merges two keys' proofs nor
+        // makes a replay new; however long the jti, an entry is a digest of one size.
+        assertEquals(true, one.firstUse(nonce.epoch(), clock.instant().getEpochSecond(), "A B", "C"));
+        assertEquals(true, one.firstUse(nonce.epoch(), clock.instant().getEpochSecond(), "A", "B C"), "another key's proof");
+        assertEquals(false, one.firstUse(nonce.epoch(), clock.instant().getEpochSecond(), "A", "B C"));
+        assertEquals(DpopNonces.proofKey("j", "x").length(), DpopNonces.proofKey("j", "x".repeat(4000)).length());
+
         // The same address after a restart: another run, whose nonces the old ones are not.
         DpopNonces restarted = replica(clock, "10.0.0.1:8091");
         DpopNonces.Nonce old = one.read(one.current());
