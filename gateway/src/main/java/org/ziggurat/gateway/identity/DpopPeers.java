@@ -35,6 +35,11 @@ public class DpopPeers {
 
     private static final Logger LOG = Logger.getLogger(DpopPeers.class);
     static final String PATH = "/dpop-proofs/first-use";
+    /**
+     * The longest question read: the epoch, the issue time, a thumbprint and a jti from a proof of
+     * {@link DpopProofs#MAX_PROOF} characters, each of whose characters JSON may write as six (a control character).
+     */
+    static final int MAX_QUESTION = 6 * DpopProofs.MAX_PROOF + 512;
 
     private final DpopNonces nonces;
     private final GatewayConfig.Dpop config;
@@ -55,8 +60,10 @@ public class DpopPeers {
         client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(16)
                 .setConnectTimeout((int) config.peerTimeout().toMillis()));
         server = vertx.createHttpServer().requestHandler(this::answer);
-        int port = server.listen(config.peerPort(), httpHost).toCompletionStage().toCompletableFuture()
-                .get(30, TimeUnit.SECONDS).actualPort();
+        // On the address the nonces name when it is set, not the public API's: with one replica the
+        // launcher's API host may be 0.0.0.0 (ZIGGURAT_GATEWAY_HOST), and the peer port stays on loopback.
+        int port = server.listen(config.peerPort(), config.peerHost().orElse(httpHost)).toCompletionStage()
+                .toCompletableFuture().get(30, TimeUnit.SECONDS).actualPort();
         String host = config.peerHost().orElseGet(this::defaultHost);
         nonces.issueAs(host + ":" + port);
         LOG.infof("DPoP nonces issued as %s:%d (the other gateways ask here)", host, port);
@@ -79,7 +86,10 @@ public class DpopPeers {
         }
     }
 
-    /** A question from another gateway: 201 first use, 409 a replay, 410 not a nonce of this run (or expired), 401 not a gateway. */
+    /**
+     * A question from another gateway: 201 first use, 409 a replay, 410 not a nonce of this run (or
+     * expired), 401 not a gateway, 400 not a question, 413 a body without a length or too long.
+     */
     private void answer(HttpServerRequest request) {
         String authorization = request.getHeader("Authorization");
         if (request.method() != HttpMethod.POST || !PATH.equals(request.path())) {
@@ -91,13 +101,28 @@ public class DpopPeers {
             request.response().setStatusCode(401).end();
             return;
         }
+        // A question is a few hundred bytes (a jti within a 4 KB proof): a body is read whole only when
+        // its announced length is within MAX_QUESTION, never for as long as the sender streams it.
+        String length = request.getHeader("Content-Length");
+        if (length == null || !length.matches("[0-9]{1,5}") || Integer.parseInt(length) > MAX_QUESTION) {
+            request.response().setStatusCode(413).end();
+            return;
+        }
         request.body().onSuccess(body -> {
             int status;
             try {
                 JsonObject question = body.toJsonObject();
-                Boolean first = nonces.firstUse(question.getLong("epoch"), question.getLong("issued_at"),
-                        question.getString("jkt"), question.getString("jti"));
-                status = first == null ? 410 : first ? 201 : 409;
+                Long epoch = question.getLong("epoch");
+                Long issuedAt = question.getLong("issued_at");
+                // getString would write an object or a number as a string: a question's strings are strings.
+                String jkt = question.getValue("jkt") instanceof String string ? string : null;
+                String jti = question.getValue("jti") instanceof String string ? string : null;
+                if (epoch == null || issuedAt == null || jkt == null || jti == null) {
+                    status = 400; // not a question (every part is read before any is used)
+                } else {
+                    Boolean first = nonces.firstUse(epoch, issuedAt, jkt, jti);
+                    status = first == null ? 410 : first ? 201 : 409;
+                }
             } catch (RuntimeException e) {
                 status = 400;
             }
