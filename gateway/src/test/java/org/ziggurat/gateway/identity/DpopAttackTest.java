@@ -111,6 +111,20 @@ class DpopAttackTest {
     }
 
     @Test
+    void aProofForOneTokenIsNothingWithAnotherTokenOfTheSameKey() throws Exception {
+        DefaultDPoPProofFactory key = key();
+        String jkt = key.getPublicJWK().computeThumbprint().toString();
+        String first = boundToken(jkt);
+        String second = boundToken(jkt);
+        String nonce = nonceOf(first, proof(key, "GET", ALICE, first, null));
+        // The proof's ath is the first token's hash: with the second it is refused, and not remembered.
+        String proofOfFirst = proofWithJti(key, "for-the-first", first, nonce);
+        given().header("Authorization", "DPoP " + second).header("DPoP", proofOfFirst).get("/api/people/alice").then()
+                .statusCode(401).header("WWW-Authenticate", containsString("invalid_dpop_proof"));
+        assertEquals(200, call(first, proofOfFirst));
+    }
+
+    @Test
     void aSlowOrSilentIssuerNeverLetsAProofPass() throws Exception {
         // A gateway that accepts the question and never answers: the proof is refused (its nonce
         // cannot be checked), never accepted unchecked, and the caller is given one of ours.
