@@ -123,6 +123,9 @@ public class ApiForwarding {
                     : "The DPoP proof's nonce is not one of ours or no longer good: use DPoP-Nonce's.");
             return;
         }
+        // The client keeps a nonce that is good for a while yet (§8.2, as an authorization server
+        // would), on every answer from here on, a 429 included.
+        ctx.response().headers().set("DPoP-Nonce", nonces.current());
         // Admitted (audience, rate limit) before the first use is remembered: a caller past its limit
         // adds nothing to the issuer's replay set, which grows at most as fast as the limits allow.
         if (!admitted(ctx, route, token.token(), resolved)) {
@@ -149,8 +152,6 @@ public class ApiForwarding {
         } else if (!first) {
             refuseDpop(ctx, "invalid_dpop_proof", "The DPoP proof was used already: each call needs a new one.");
         } else {
-            // The client keeps a nonce that is good for a while yet (§8.2, as an authorization server would).
-            ctx.response().headers().set("DPoP-Nonce", nonces.current());
             send(ctx, route, query, resolved.platformToken(), token.token());
         }
     }

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -82,7 +83,7 @@ class DpopAttackTest {
         // remembered (else every refused call would hold memory at the nonce's issuer for a minute).
         String jti = "past-the-limit";
         given().header("Authorization", "DPoP " + token).header("DPoP", proofWithJti(key, jti, token, nonce))
-                .get("/api/people/alice").then().statusCode(429);
+                .get("/api/people/alice").then().statusCode(429).header("DPoP-Nonce", notNullValue());
         DpopNonces.Nonce read = nonces.read(nonce);
         assertEquals(true, nonces.firstUse(read.epoch(), read.issuedAt(), jkt, jti), "not remembered when refused");
     }
