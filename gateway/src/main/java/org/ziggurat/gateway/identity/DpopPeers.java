@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
@@ -35,6 +36,8 @@ public class DpopPeers {
 
     private static final Logger LOG = Logger.getLogger(DpopPeers.class);
     static final String PATH = "/dpop-proofs/first-use";
+    /** How long an asking replica keeps an idle connection to another. */
+    static final int KEPT_SECONDS = 60;
     /**
      * The longest question read: the epoch, the issue time, a thumbprint and a jti from a proof of
      * {@link DpopProofs#MAX_PROOF} characters, each of whose characters JSON may write as six (a control character).
@@ -58,8 +61,11 @@ public class DpopPeers {
 
     void start(@Observes StartupEvent started, Vertx vertx) throws Exception {
         client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(16)
-                .setConnectTimeout((int) config.peerTimeout().toMillis()));
-        server = vertx.createHttpServer().requestHandler(this::answer);
+                .setKeepAliveTimeout(KEPT_SECONDS).setConnectTimeout((int) config.peerTimeout().toMillis()));
+        // Connections idle for longer than the askers keep theirs are closed: none is cut under a
+        // question, and no half-open or silent connection is held for ever.
+        server = vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(2 * KEPT_SECONDS)
+                .setIdleTimeoutUnit(TimeUnit.SECONDS)).requestHandler(this::answer);
         // On the address the nonces name when it is set, not the public API's: with one replica the
         // launcher's API host may be 0.0.0.0 (ZIGGURAT_GATEWAY_HOST), and the peer port stays on loopback.
         int port = server.listen(config.peerPort(), config.peerHost().orElse(httpHost)).toCompletionStage()

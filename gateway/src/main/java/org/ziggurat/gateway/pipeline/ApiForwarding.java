@@ -111,6 +111,11 @@ public class ApiForwarding {
                     : "This access token is bound to a key: send it as 'DPoP <token>' with the call's DPoP proof.");
             return;
         }
+        if (request.headers().getAll("DPoP").size() > 1) {
+            // RFC 9449 §4.3: one DPoP header; a second one is not read past, it is refused.
+            refuseDpop(ctx, "invalid_dpop_proof", "The call must carry one DPoP header.");
+            return;
+        }
         DpopProofs.Checked proof = dpop.check(request.method().name(), request.path(), request.getHeader("DPoP"),
                 token.token(), resolved.jkt(), resolved.clientId());
         if (proof.problem() != null) {

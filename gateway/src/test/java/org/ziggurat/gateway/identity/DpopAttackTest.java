@@ -126,6 +126,19 @@ class DpopAttackTest {
     }
 
     @Test
+    void aSecondDpopHeaderIsRefusedNotSkipped() throws Exception {
+        DefaultDPoPProofFactory key = key();
+        String token = boundToken(key.getPublicJWK().computeThumbprint().toString());
+        String nonce = nonceOf(token, proof(key, "GET", ALICE, token, null));
+        // Two good proofs, each alone accepted: together the call is refused (RFC 9449 §4.3).
+        given().header("Authorization", "DPoP " + token).header("DPoP", proof(key, "GET", ALICE, token, nonce))
+                .header("DPoP", proof(key, "GET", ALICE, token, nonce)).get("/api/people/alice").then().statusCode(401)
+                .header("WWW-Authenticate", containsString("invalid_dpop_proof"))
+                .body("detail", containsString("one DPoP header"));
+        assertEquals(200, call(token, proof(key, "GET", ALICE, token, nonce)));
+    }
+
+    @Test
     void aSlowOrSilentIssuerNeverLetsAProofPass() throws Exception {
         // A gateway that accepts the question and never answers: the proof is refused (its nonce
         // cannot be checked), never accepted unchecked, and the caller is given one of ours.
