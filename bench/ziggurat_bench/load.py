@@ -25,6 +25,7 @@ def wrk(target, duration):
     script = target.get("script", "rotate.lua")
     threads = 2
     env["BENCH_THREADS"] = str(threads)
+    env["BENCH_RUN_SECONDS"] = str(int(seconds(duration)))
     if callable(target.get("prepare")):
         target["prepare"](env)
     command = ["wrk", "-t", str(threads), "-c", str(target["connections"]), "-d", duration, "--latency",

@@ -1,8 +1,9 @@
 """Appends to a repository with 100 webhook subscriptions, whose receiver (in this process) holds
 each delivery 30 s, beside appends to one with none."""
+import subprocess
 import time
 
-from .common import API, APPEND_REPO, OWNER, die, http, owner_token, sql
+from .common import API, APPEND_REPO, DB, OWNER, die, http, owner_token, sql
 from .events import append_target
 
 
@@ -41,7 +42,19 @@ def webhook_outbox_emptied(env):
     queued at the start of this one (a base build of an A/B may be older than V10)."""
     lanes = ", events.webhook_event_log, events.webhook_event_log_end, events.webhook_lane_cursor" \
         if sql("SELECT to_regclass('events.webhook_lane_cursor') IS NOT NULL") == "t" else ""
-    sql("TRUNCATE events.webhook_attempt, events.webhook_delivery, events.webhook_fanout" + lanes)
+    statement = "TRUNCATE events.webhook_attempt, events.webhook_delivery, events.webhook_fanout" + lanes
+    # The TRUNCATE takes its tables' locks one after another while events-service's fan-out and
+    # deliveries (still busy with the last run's queue) take theirs in their own order: PostgreSQL
+    # may break the deadlock by failing the TRUNCATE, which then goes again (nothing was done).
+    for attempt in range(5):
+        out = subprocess.run(["psql", DB, "-X", "-q", "-tA", "-v", "ON_ERROR_STOP=1", "-c", statement],
+                             capture_output=True, text=True)
+        if out.returncode == 0:
+            return
+        if "deadlock detected" not in out.stderr:
+            break
+        time.sleep(0.5 * (attempt + 1))
+    die(f"SQL failed: {out.stderr.strip()}\n{statement[:200]}")
 
 
 def webhook_subscriptions(env):
