@@ -114,6 +114,8 @@ class UnsafeSettingsTest {
             env.put("ZIGGURAT_GATEWAY_UPSTREAMS_" + m.toUpperCase().replace('-', '_'), "http://127.0.0.1:" + freePort());
         }
         env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(freePort()));
+        // Not the default 8091, which a gateway already running on the machine may hold.
+        env.put("ZIGGURAT_GATEWAY_DPOP_PEER_PORT", Integer.toString(freePort()));
         return env;
     }
 
