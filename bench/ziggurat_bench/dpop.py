@@ -26,7 +26,7 @@ def scenarios(state):
         # nonce ran out during the run (its calls then refused: errors in the report).
         out = STATE / "dpop-proofs.txt"
         count = os.environ.get("BENCH_DPOP_PROOFS") or str(
-            int(env["BENCH_RUN_SECONDS"]) * int(os.environ.get("BENCH_DPOP_RATE", "8000")))
+            int(env["BENCH_RUN_SECONDS"]) * int(os.environ.get("BENCH_DPOP_RATE", "6000")))
         subprocess.run([java_home_bin(), str(BENCH / "DpopProofs.java"), f"{API}/oauth/token",
                         state.get("dpop_client", {}).get("client_id", ""), OWNER, PASSWORD, f"{API}/user",
                         count, str(out)], check=True)
