@@ -307,6 +307,8 @@ public final class Stack {
             env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPorts.get(instance)));
             env.put("ZIGGURAT_GATEWAY_DPOP_PEER_PORT", Integer.toString(peerPorts.get(instance)));
             env.put("ZIGGURAT_GATEWAY_DPOP_PEER_HOST", "127.0.0.1");
+            // A first use asked of the other gateway must not be refused because the machine is busy.
+            env.put("ZIGGURAT_GATEWAY_DPOP_PEER_TIMEOUT", "15s");
             env.put("ZIGGURAT_GATEWAY_PUBLIC_BASE_URL", api);
             env.put("ZIGGURAT_GATEWAY_CLIENT_SECRET", gatewayClientSecret);
             for (String m : SERVICES) {
