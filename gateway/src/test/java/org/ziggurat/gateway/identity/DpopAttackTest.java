@@ -96,10 +96,12 @@ class DpopAttackTest {
         assertEquals(200, call(token, proofWithJti(key, "a b", token, nonce)));
         // The same jti in a new proof whose nonce is spelt otherwise (padded base64 decodes the same):
         // the replay set is by key and jti, not by the nonce's string.
+        // (A nonce whose length needs no padding has no such spelling; the rest of the test runs either way.)
         String padded = nonce + "=".repeat((4 - nonce.length() % 4) % 4);
-        assumeTrue(!padded.equals(nonce), "this nonce's length needs no padding");
-        given().header("Authorization", "DPoP " + token).header("DPoP", proofWithJti(key, "a b", token, padded))
-                .get("/api/people/alice").then().statusCode(401).body("detail", containsString("used already"));
+        if (!padded.equals(nonce)) {
+            given().header("Authorization", "DPoP " + token).header("DPoP", proofWithJti(key, "a b", token, padded))
+                    .get("/api/people/alice").then().statusCode(401).body("detail", containsString("used already"));
+        }
         // Another case is another nonce, whose MAC does not hold.
         String recased = nonce.chars().anyMatch(Character::isLowerCase) ? nonce.toUpperCase() : nonce.toLowerCase();
         given().header("Authorization", "DPoP " + token).header("DPoP", proofWithJti(key, "a c", token, recased))
