@@ -124,8 +124,7 @@ class AccountPageBrowserTest {
             driver.findElement(By.id("website")).sendKeys("https://chromium.example/");
             driver.findElement(By.id("locale")).sendKeys("en-gb");
             driver.findElement(By.id("zoneinfo")).sendKeys("Europe/Paris");
-            driver.findElement(By.id("save_profile")).click();
-            wait.until(ExpectedConditions.stalenessOf(name));
+            BrowserTest.submitAndAwaitNextPage(driver, wait, driver.findElement(By.id("save_profile")));
             wait.until(ExpectedConditions.attributeToBe(By.id("display_name"), "value", "Dr. Chromium"));
             assertEquals("en-GB", driver.findElement(By.id("locale")).getAttribute("value"));
             Platform.anonymous().get("/people/" + person.username()).then().statusCode(200)
@@ -137,8 +136,7 @@ class AccountPageBrowserTest {
                     picture.toFile());
             var upload = driver.findElement(By.id("upload_avatar"));
             driver.findElement(By.id("avatar_file")).sendKeys(picture.toString());
-            upload.click();
-            wait.until(ExpectedConditions.stalenessOf(upload));
+            BrowserTest.submitAndAwaitNextPage(driver, wait, upload);
             wait.until(d -> ((org.openqa.selenium.JavascriptExecutor) d).executeScript(
                     "var i = document.getElementById('avatar'); return i && i.complete && i.naturalWidth;") instanceof Number n
                     && n.intValue() == 24);
@@ -157,8 +155,7 @@ class AccountPageBrowserTest {
             driver.findElement(By.id("new_password")).sendKeys(newPassword);
             driver.findElement(By.id("new_password_again")).sendKeys(newPassword);
             var change = driver.findElement(By.id("change_password"));
-            change.click();
-            wait.until(ExpectedConditions.stalenessOf(change));
+            BrowserTest.submitAndAwaitNextPage(driver, wait, change);
             String log = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("account_events"))).getText();
             assertTrue(log.contains("password changed") && log.contains("sign-in address changed to " + newAddress), log);
         } finally {

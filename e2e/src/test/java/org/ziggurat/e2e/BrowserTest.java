@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -93,6 +94,27 @@ class BrowserTest {
         WebDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
         return driver;
+    }
+
+    /**
+     * Clicks a form's button and waits for the page the form's answer loads. The old document is marked
+     * before the click and the wait ends when a complete document without the mark is there; while the
+     * browser swaps documents, chromedriver may answer any question about the page with an error (a
+     * stale element, or "Node with given id does not belong to the document", which a staleness wait
+     * does not expect), so such answers mean "not yet", and only the new document ends the wait.
+     */
+    static void submitAndAwaitNextPage(WebDriver driver, WebDriverWait wait, WebElement button) {
+        JavascriptExecutor js = (JavascriptExecutor) driver;
+        js.executeScript("window.zigguratPreviousPage = true;");
+        button.click();
+        wait.until(d -> {
+            try {
+                return Boolean.TRUE.equals(js.executeScript(
+                        "return document.readyState === 'complete' && window.zigguratPreviousPage !== true;"));
+            } catch (org.openqa.selenium.WebDriverException swapping) {
+                return false;
+            }
+        });
     }
 
     /**
