@@ -412,8 +412,10 @@ public final class Stack {
                 env.put("QUARKUS_REST_CLIENT_DIRECTORY_URL", directory);
                 // Import jobs are polled every second, and one whose replica stopped beating for
                 // 20 s is claimed again (2 minutes in production): ReplicasTest kills one mid-way.
-                // At 5 s a live replica beside a busy machine's other work missed two beats, its
-                // import was claimed away twice and failed after three runs, killed by nobody.
+                // At 5 s, with beats only between batches, a live replica beside a busy machine's
+                // other work missed two, its import was claimed away twice and failed after three
+                // runs, killed by nobody; beats now come on a timer (ImportWorker), and 20 s stays
+                // as the margin for a stalled machine.
                 env.put("ZIGGURAT_VOCAB_IMPORTS_POLL", "1s");
                 env.put("ZIGGURAT_VOCAB_IMPORTS_STALE_AFTER", "20s");
             }

@@ -3,7 +3,9 @@ package org.ziggurat.vocab.imports;
 import java.util.ArrayList;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -28,8 +30,10 @@ import java.util.Optional;
 /**
  * Carries out import jobs, one at a time per replica, oldest first, on a worker thread. The queue
  * ({@link ImportJobRepository#JOBS}) claims a job (so replicas never run the same one) with a
- * lease that the running import renews as it goes; a job whose replica stopped renewing is claimed
- * again, and since an import is one transaction, running it again is safe. A new job wakes the
+ * lease that the replica renews every third of it while the import runs, whatever its steps take
+ * (a batch that waits on a lock, a slow commit, the statistics at the end); a job whose replica
+ * stopped renewing (it is gone) is claimed again, and since an import is one transaction, running
+ * it again is safe. A new job wakes the
  * workers of every replica at once; polling picks up the rest.
  */
 @ApplicationScoped
@@ -73,6 +77,35 @@ public class ImportWorker {
 
     /** The job's run, recorded by the import itself (or left to its lease); whether it ended. */
     private QueueWorker.Outcome run(QueueRepository.Claimed claimed) {
+        Cancellable beats = beatWhileRunning(claimed);
+        try {
+            return runClaimed(claimed);
+        } finally {
+            beats.cancel();
+        }
+    }
+
+    /**
+     * The lease renewed on a timer, not between batches: beats that waited for the import's next
+     * batch made a live replica that was merely slow (a busy machine, a lock) lose its job to
+     * another claim, and three such losses failed the import. A renewal that fails (the database
+     * is away) is only logged: the next one tries again, and the lease decides if none gets through.
+     */
+    private Cancellable beatWhileRunning(QueueRepository.Claimed claimed) {
+        return Multi.createFrom().ticks().every(lease.dividedBy(3)).onOverflow().drop()
+                .onItem().transformToUniAndConcatenate(tick -> worker.queue().extend(claimed, lease)
+                        .onFailure().recoverWithItem(failure -> {
+                            LOG.warnf("Import %d: its lease was not renewed (%s); trying again", claimed.id(), failure.toString());
+                            return true;
+                        }))
+                .subscribe().with(held -> {
+                    if (!held) {
+                        LOG.warnf("Import %d: another claim has taken it over; this run's result will not be kept", claimed.id());
+                    }
+                });
+    }
+
+    private QueueWorker.Outcome runClaimed(QueueRepository.Claimed claimed) {
         ImportJobRepository.Claimed job = ImportJobRepository.Claimed.from(claimed);
         SkosDocument.Result parsed = null;
         try {
@@ -95,8 +128,7 @@ public class ImportWorker {
             jobs.progress(job.id(), job.attempts(), total, 0).await().atMost(Duration.ofSeconds(30));
             List<String> warnings = new ArrayList<>(parsed.warnings());
             ConceptImportRepository.Outcome outcome = importer.write(scheme, parsed.concepts(), job.requesterId(), job.requesterUsername(),
-                    done -> jobs.progress(job.id(), job.attempts(), total, done)
-                            .chain(() -> worker.queue().extend(claimed, lease)).replaceWithVoid(),
+                    done -> jobs.progress(job.id(), job.attempts(), total, done),
                     (conn, done) -> {
                         warnings.addAll(done.warnings());
                         // In the import's transaction, so the job reads as done only with them in place.

@@ -67,10 +67,18 @@ class SkosImportExportTest {
     }
 
     static Map<String, Object> importInto(String namespace, String slug, String mediaType, byte[] document) {
-        String location = asAlice("write", "update").contentType(mediaType).body(document)
+        return finished(startImport(namespace, slug, mediaType, document));
+    }
+
+    /** The job's address. */
+    static String startImport(String namespace, String slug, String mediaType, byte[] document) {
+        return asAlice("write", "update").contentType(mediaType).body(document)
                 .post("/" + namespace + "/vocab/schemes/" + slug + "/import").then().statusCode(202)
                 .body("state", org.hamcrest.Matchers.oneOf("queued", "running", "succeeded"))
                 .extract().header("Location");
+    }
+
+    static Map<String, Object> finished(String location) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         while (Instant.now().isBefore(deadline)) {
             Map<String, Object> job = asAlice("write").get(location).then().statusCode(200).extract().jsonPath().getMap("");
@@ -287,6 +295,66 @@ class SkosImportExportTest {
                         + "WHERE c.oid = 'vocab.concept'::regclass")) {
             assertTrue(rs.next());
             assertEquals(rs.getLong(2), rs.getLong(1), "the planner's row count of concept after the import");
+        }
+    }
+
+    /**
+     * A replica that is alive keeps its import however long a step takes: here the first batch waits
+     * on a lock the test holds for more than two leases (6 s in tests). The lease must move on while
+     * nothing of the import moves, and the job is never claimed again (one attempt) and succeeds
+     * once the lock goes. With beats only between batches, the lease ran out and another claim took
+     * the job from a live replica.
+     */
+    @Test
+    void aRunningImportKeepsItsLeaseWhileAStepWaits() throws Exception {
+        String slug = scheme("alice", asAlice("write"));
+        try (var lock = ServiceDatabase.connect(); var watch = ServiceDatabase.connect(); var s = watch.createStatement()) {
+            lock.setAutoCommit(false);
+            lock.createStatement().execute("LOCK TABLE vocab.concept IN SHARE MODE");
+            String location = startImport("alice", slug, "text/turtle", ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+                    + "<https://example.org/held/1> a skos:Concept ; skos:prefLabel \"held\"@en .\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            long id = Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
+            // Blocked on the lock: the import's write waits, and its job is running.
+            org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(2)).until(() -> waitingOnLock(s));
+            java.sql.Timestamp claimedUntil = leaseOf(s, id);
+            // Time passes beyond the lease the job had when it was seen waiting...
+            org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> now(s).after(claimedUntil));
+            // ... and the lease was renewed meanwhile, with the write still waiting and the first claim its only one.
+            assertTrue(waitingOnLock(s), "the import was still waiting on the lock");
+            assertTrue(leaseOf(s, id).after(claimedUntil), "the lease moved on while the import waited");
+            try (var rs = s.executeQuery("SELECT attempts, state FROM vocab.import_job WHERE id = " + id)) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getInt(1), "claimed once");
+                assertEquals("running", rs.getString(2));
+            }
+            lock.rollback();
+            Map<String, Object> job = finished(location);
+            assertEquals("succeeded", job.get("state"), job.toString());
+        }
+        given().get("/alice/vocab/schemes/" + slug + "/concepts").then().statusCode(200)
+                .body("concepts.size()", equalTo(1));
+    }
+
+    /** Whether a write to the concepts waits for the test's lock. */
+    private static boolean waitingOnLock(java.sql.Statement s) throws java.sql.SQLException {
+        try (var rs = s.executeQuery("SELECT count(*) FROM pg_locks WHERE relation = 'vocab.concept'::regclass AND NOT granted")) {
+            return rs.next() && rs.getInt(1) > 0;
+        }
+    }
+
+    private static java.sql.Timestamp leaseOf(java.sql.Statement s, long id) throws java.sql.SQLException {
+        try (var rs = s.executeQuery("SELECT next_attempt_at FROM vocab.import_job WHERE id = " + id)) {
+            assertTrue(rs.next());
+            return rs.getTimestamp(1);
+        }
+    }
+
+    private static java.sql.Timestamp now(java.sql.Statement s) throws java.sql.SQLException {
+        try (var rs = s.executeQuery("SELECT clock_timestamp()")) {
+            rs.next();
+            return rs.getTimestamp(1);
         }
     }
 }
