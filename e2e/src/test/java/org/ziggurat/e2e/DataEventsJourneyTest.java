@@ -68,9 +68,12 @@ class DataEventsJourneyTest {
     }
 
     /**
-     * Large changesets do not stall the service: while four events each replace an array of
-     * 24,000 numbers by another (zjsonpatch alone: seconds of one event loop each), pages of
-     * another repository keep answering at once. The times are logged for the record.
+     * Large changesets do not stall the service: four events that each replace an array of 24,000
+     * numbers by another (zjsonpatch alone: seconds of one event loop each) are computed on the
+     * changesets' own pool, never on an event loop, as both events-service replicas' pool metrics
+     * count, and pages of another repository are answered meanwhile. How long those pages took is
+     * logged for the record, not asserted: on a busy machine a page can take seconds for want of CPU
+     * alone (4.3 s at a load average of 30), which says nothing about where the changesets ran.
      */
     @Test
     void largeChangesetsDoNotDelayOtherRequests() throws Exception {
@@ -85,6 +88,7 @@ class DataEventsJourneyTest {
         for (int item = 0; item < items; item++) {
             as(token).contentType("application/json").body(rows("item-" + item, 0)).post(big).then().statusCode(201);
         }
+        double computedBefore = changesetsComputed();
         java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(items);
         java.util.List<java.util.concurrent.Future<Long>> writes = new java.util.ArrayList<>();
         long started = System.nanoTime();
@@ -110,7 +114,24 @@ class DataEventsJourneyTest {
         long slowestPage = pages.stream().mapToLong(Long::longValue).max().orElse(0);
         java.util.logging.Logger.getLogger(getClass().getName()).info("large changesets: writes " + writeTimes
                 + " ms; " + pages.size() + " pages meanwhile, slowest " + slowestPage + " ms");
-        assertTrue(slowestPage < 2_000, "a page of events waited " + slowestPage + " ms behind large changesets");
+        assertTrue(changesetsComputed() - computedBefore >= items, "the large changesets ran on the changesets' pool");
+        assertTrue(!pages.isEmpty(), "pages were answered while the changesets were computed");
+    }
+
+    /**
+     * How many tasks the changesets' worker pool has run, on both events-service replicas (Micrometer's
+     * Vert.x pool metrics, {@code pool_name="changesets"}).
+     */
+    static double changesetsComputed() throws Exception {
+        double sum = 0;
+        for (String instance : java.util.List.of("events-service", "events-service-2")) {
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    Stack.get().instanceUrl(instance) + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            sum += metrics.lines().filter(line -> line.contains("pool_name=\"changesets\"") && !line.startsWith("#")
+                    && line.substring(0, line.indexOf('{')).endsWith("_completed_total"))
+                    .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        }
+        return sum;
     }
 
     /** An event whose one commit sets an item's rows to 24,000 numbers from {@code from}. */
