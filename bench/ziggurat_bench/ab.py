@@ -76,7 +76,13 @@ def start_base_stack(rev):
             except OSError:
                 return False
 
-        await_condition(ready, 120, f"the base build's {module} did not get ready: see {log_file}")
+        try:
+            await_condition(ready, 120, f"the base build's {module} did not get ready: see {log_file}")
+        except SystemExit:
+            # Those already started would outlive the run, on the ports the next one needs.
+            for process in processes:
+                process.terminate()
+            raise
     log(f"   (the build of {rev} runs on ports {ab_port(8080)}-{ab_port(8084)})")
     return processes
 
