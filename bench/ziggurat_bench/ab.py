@@ -53,6 +53,9 @@ def start_base_stack(rev):
         env["QUARKUS_HTTP_PORT"] = str(ab_port(8080 if module == "gateway" else SERVICE_PORTS[module]))
         if module == "gateway":
             env["QUARKUS_MANAGEMENT_PORT"] = str(ab_port(8090))
+            # The launcher's gateway holds its DPoP peer port (the launcher sets it): the base's is beside it.
+            if "ZIGGURAT_GATEWAY_DPOP_PEER_PORT" in env:
+                env["ZIGGURAT_GATEWAY_DPOP_PEER_PORT"] = str(ab_port(int(env["ZIGGURAT_GATEWAY_DPOP_PEER_PORT"])))
             for service, port in SERVICE_PORTS.items():
                 env["ZIGGURAT_GATEWAY_UPSTREAMS_" + service.upper().replace("-", "_")] = f"http://127.0.0.1:{ab_port(port)}"
         else:
@@ -73,7 +76,13 @@ def start_base_stack(rev):
             except OSError:
                 return False
 
-        await_condition(ready, 120, f"the base build's {module} did not get ready: see {log_file}")
+        try:
+            await_condition(ready, 120, f"the base build's {module} did not get ready: see {log_file}")
+        except SystemExit:
+            # Those already started would outlive the run, on the ports the next one needs.
+            for process in processes:
+                process.terminate()
+            raise
     log(f"   (the build of {rev} runs on ports {ab_port(8080)}-{ab_port(8084)})")
     return processes
 

@@ -134,6 +134,14 @@ public interface AuthConfig {
     @WithDefault("32")
     int refreshCommitGroup();
 
+    /** The same for token issues outside a transaction (client_credentials, token exchange); 1 to 8. */
+    @WithDefault("2")
+    int issueCommitsInFlight();
+
+    /** The most token issues committed together. */
+    @WithDefault("32")
+    int issueCommitGroup();
+
     /**
      * The person ids of the platform's operators: they mark applications verified (PATCH
      * /applications/{id} {"verified": true}) and may give one the platform's own name.

@@ -52,7 +52,7 @@ public final class GroupCommit {
     }
 
     /** How many groups (batches of two or more executions) were sent. */
-    long groupsSent() {
+    public long groupsSent() {
         return groups.sum();
     }
 

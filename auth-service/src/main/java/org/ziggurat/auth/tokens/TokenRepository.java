@@ -9,6 +9,8 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.ziggurat.auth.AuthConfig;
+import org.ziggurat.auth.throughput.GroupCommit;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -20,18 +22,41 @@ import java.util.function.Function;
 
 /**
  * Tokens and codes by their keyed hashes. Issuing is one INSERT (the access token and, when
- * there is one, its refresh token); validating is one look-up on the unique hash index. A refresh's
+ * there is one, its refresh token), outside a transaction sharing its commit with concurrent
+ * issues ({@link GroupCommit}); validating is one look-up on the unique hash index. A refresh's
  * rotation: {@link RefreshRotationRepository}; the end of a person's sign-ins: {@link SignOutRepository}.
  */
 @ApplicationScoped
 public class TokenRepository {
 
+    private static final String COLUMNS = "INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
+            + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor, "
+            + "status_list, status_idx) ";
+    static final String ACCESS_ONLY = COLUMNS
+            + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id, kind";
+    static final String WITH_REFRESH = COLUMNS
+            + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $17, $19, $21, $22), "
+            + "('r', $9, NULL, $3, $4, $5, $16, $7, least($10, $12), $11, $12, $13, $14, $18, $20, NULL, NULL, NULL) "
+            + "RETURNING id, kind";
+
     private final Pool pool;
     private final LiveAccessTokens live;
+    private final GroupCommit accessOnly;
+    private final GroupCommit withRefresh;
 
-    TokenRepository(Pool pool, LiveAccessTokens live) {
+    TokenRepository(Pool pool, LiveAccessTokens live, AuthConfig config) {
         this.pool = pool;
         this.live = live;
+        // Issues outside a transaction share commits: one group commit per statement.
+        int inFlight = Math.max(1, Math.min(8, config.issueCommitsInFlight()));
+        int group = Math.max(1, config.issueCommitGroup());
+        accessOnly = new GroupCommit(pool, ACCESS_ONLY, inFlight, group);
+        withRefresh = new GroupCommit(pool, WITH_REFRESH, inFlight, group);
+    }
+
+    /** How many groups of two or more issues were committed together. */
+    long issueGroupsSent() {
+        return accessOnly.groupsSent() + withRefresh.groupsSent();
     }
 
     /**
@@ -56,52 +81,46 @@ public class TokenRepository {
         return pool.withTransaction(work);
     }
 
-    /** The access token (and its refresh token) in a statement of its own. */
+    /** The access token (and its refresh token) in a statement of its own, sharing its commit with concurrent ones. */
     public Uni<Long> issue(Issue issue) {
-        return issue(pool, issue);
+        GroupCommit statement = issue.refreshHash() == null ? accessOnly : withRefresh;
+        return statement.execute(parameters(issue)).map(TokenRepository::accessId);
     }
 
+    /** The same on a connection of the caller's, in its transaction (a code's or a device code's). */
     public Uni<Long> issue(SqlClient client, Issue issue) {
-        String[] scopes = issue.scopes().toArray(String[]::new);
-        if (issue.refreshHash() == null) {
-            return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                    + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor, "
-                    + "status_list, status_idx) "
-                    + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id")
-                    .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
-                            .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
-                            .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
-                            .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
-                            .addValue(buffer(issue.sessionHash())).addValue(amr(issue))
-                            .addValue(array(issue.bounds().audience())).addValue(issue.bounds().jkt())
-                            .addValue(issue.bounds().actor()).addValue(statusList(issue)).addValue(statusIdx(issue)))
-                    .map(rows -> rows.iterator().next().getLong("id"));
+        return client.preparedQuery(issue.refreshHash() == null ? ACCESS_ONLY : WITH_REFRESH).execute(parameters(issue))
+                .map(TokenRepository::accessId);
+    }
+
+    /** The statement's parameters: $1 to $8 alike, then the refresh token's where there is one. */
+    private static Tuple parameters(Issue issue) {
+        Tuple p = Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
+                .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
+                .addValue(issue.scopes().toArray(String[]::new)).addValue(issue.family()).addValue(issue.accessExpires());
+        if (issue.refreshHash() != null) {
+            p.addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires());
         }
-        return client.preparedQuery("INSERT INTO token (kind, hash, encrypted, application_id, person_id, username, "
-                + "scopes, family, expires_at, auth_time, authorization_expires_at, session_hash, amr, audience, jkt, actor, "
-                + "status_list, status_idx) "
-                + "VALUES ('a', $1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $17, $19, $21, $22), "
-                + "('r', $9, NULL, $3, $4, $5, $16, $7, least($10, $12), $11, $12, $13, $14, $18, $20, NULL, NULL, NULL) "
-                + "RETURNING id, kind")
-                .execute(Tuple.tuple().addValue(Buffer.buffer(issue.accessHash())).addValue(Buffer.buffer(issue.accessSealed()))
-                        .addValue(issue.applicationId()).addValue(issue.personId()).addValue(issue.username())
-                        .addValue(scopes).addValue(issue.family()).addValue(issue.accessExpires())
-                        .addValue(Buffer.buffer(issue.refreshHash())).addValue(issue.refreshExpires())
-                        .addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
-                        .addValue(buffer(issue.sessionHash())).addValue(amr(issue))
-                        .addValue(array(issue.bounds().audience())).addValue(issue.refreshScopes().toArray(String[]::new))
-                        .addValue(issue.bounds().jkt()).addValue(array(issue.bounds().grantAudience()))
-                        .addValue(issue.bounds().actor())
-                        .addValue(issue.bounds().refreshBound() ? issue.bounds().jkt() : null)
-                        .addValue(statusList(issue)).addValue(statusIdx(issue)))
-                .map(rows -> {
-                    for (var row : rows) {
-                        if ("a".equals(row.getString("kind"))) {
-                            return row.getLong("id");
-                        }
-                    }
-                    throw new IllegalStateException("no access token row");
-                });
+        p.addValue(TokenRow.utcSeconds(issue.authTime())).addValue(issue.authorizationExpires())
+                .addValue(buffer(issue.sessionHash())).addValue(amr(issue)).addValue(array(issue.bounds().audience()));
+        if (issue.refreshHash() == null) {
+            return p.addValue(issue.bounds().jkt()).addValue(issue.bounds().actor()).addValue(statusList(issue))
+                    .addValue(statusIdx(issue));
+        }
+        return p.addValue(issue.refreshScopes().toArray(String[]::new)).addValue(issue.bounds().jkt())
+                .addValue(array(issue.bounds().grantAudience())).addValue(issue.bounds().actor())
+                .addValue(issue.bounds().refreshBound() ? issue.bounds().jkt() : null)
+                .addValue(statusList(issue)).addValue(statusIdx(issue));
+    }
+
+    /** The access token's id among the rows an issue returned (its refresh token's is the other). */
+    private static long accessId(RowSet<Row> rows) {
+        for (Row row : rows) {
+            if ("a".equals(row.getString("kind"))) {
+                return row.getLong("id");
+            }
+        }
+        throw new IllegalStateException("no access token row");
     }
 
     /** Any token by hash, live or not. */
