@@ -8,7 +8,9 @@
 #   bench/keycloak.sh down
 #
 # Settings: KEYCLOAK_VERSION (26.4.5), KEYCLOAK_JAVA_HOME (the Temurin 25 under /usr/lib/jvm),
-# ZIGGURAT_DB_URL (admin URL of the PostgreSQL, default postgresql://postgres@127.0.0.1:5432/postgres).
+# ZIGGURAT_DB_URL (admin URL of the PostgreSQL; else the bench's BENCH_DB_URL, the server of the stack
+# under test, so that the launcher's private cluster serves Keycloak too; else
+# postgresql://postgres@127.0.0.1:5432/postgres).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=${KEYCLOAK_VERSION:-26.4.5}
@@ -17,7 +19,7 @@ PORT=${KEYCLOAK_PORT:-8180}
 JAVA_HOME=${KEYCLOAK_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)}
 [ -x "$JAVA_HOME/bin/java" ] || { echo "no Java 25 for Keycloak (set KEYCLOAK_JAVA_HOME)" >&2; exit 1; }
 export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
-PG=${ZIGGURAT_DB_URL:-postgresql://postgres@127.0.0.1:5432/postgres}
+PG=${ZIGGURAT_DB_URL:-${BENCH_DB_URL:-postgresql://postgres@127.0.0.1:5432/postgres}}
 home=$RUN/keycloak-$VERSION
 
 # A pid file whose process is gone (killed, a reboot) is no failure: there is nothing to stop.
