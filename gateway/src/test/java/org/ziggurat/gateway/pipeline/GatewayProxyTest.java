@@ -256,7 +256,12 @@ class GatewayProxyTest {
                 .header("Retry-After", notNullValue())
                 .body("status", equalTo(503))
                 .body("request_id", notNullValue());
-        assertEquals(true, (System.nanoTime() - start) / 1_000_000 < 3000, "answered within the connect timeout");
+        // A refused connection is answered at once (the gateway's own log: under 0.1 s), never left to the
+        // 30 s exchange timeout (that would be a 504). The bound is that timeout's half, not the 1 s
+        // connect timeout: at a load average of 25 the test's own client took 5 s to see an answer
+        // the gateway had sent in 86 ms.
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(millis < 15_000, "answered long before the exchange timeout, in " + millis + " ms");
         // The other services stay reachable.
         given().get("/people/alice").then().statusCode(200);
     }
