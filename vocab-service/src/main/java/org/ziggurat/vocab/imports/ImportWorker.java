@@ -98,11 +98,10 @@ public class ImportWorker {
                             LOG.warnf("Import %d: its lease was not renewed (%s); trying again", claimed.id(), failure.toString());
                             return true;
                         }))
-                .subscribe().with(held -> {
-                    if (!held) {
-                        LOG.warnf("Import %d: another claim has taken it over; this run's result will not be kept", claimed.id());
-                    }
-                });
+                // Once another claim holds the job, beating on would only repeat an UPDATE that matches nothing.
+                .select().where(held -> !held).select().first()
+                .subscribe().with(lost -> LOG.warnf("Import %d: another claim has taken it over; this run's result will not be kept",
+                        claimed.id()));
     }
 
     private QueueWorker.Outcome runClaimed(QueueRepository.Claimed claimed) {
