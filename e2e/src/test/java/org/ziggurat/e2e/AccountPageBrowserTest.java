@@ -74,7 +74,8 @@ class AccountPageBrowserTest {
             SecondFactorBrowserTest.signInWithPassword(driver, wait, person);
             String listed = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("sessions"))).getText();
             assertTrue(listed.contains("(this browser)") && listed.contains("Apache-HttpClient"), listed);
-            driver.findElement(By.id("end_other_sessions")).click();
+            // The same page comes back: wait for the new document, not for an element both have.
+            BrowserTest.submitAndAwaitNextPage(driver, wait, driver.findElement(By.id("end_other_sessions")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("this_session")));
             assertTrue(driver.findElements(By.id("end_other_sessions")).isEmpty(), "no other sign-in is left");
             // Both sign-ins are in the security log, each with its browser.
@@ -145,7 +146,7 @@ class AccountPageBrowserTest {
 
             driver.findElement(By.id("new_email")).sendKeys(newAddress);
             driver.findElement(By.id("email_password")).sendKeys(person.password());
-            driver.findElement(By.id("change_email")).click();
+            BrowserTest.submitAndAwaitNextPage(driver, wait, driver.findElement(By.id("change_email")));
             String notice = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("account_notice"))).getText();
             assertTrue(notice.contains(newAddress), notice);
             assertTrue(driver.findElement(By.id("email_state")).getText().contains("not confirmed yet"));

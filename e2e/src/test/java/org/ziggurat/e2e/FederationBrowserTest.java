@@ -188,7 +188,7 @@ class FederationBrowserTest {
             driver.findElement(By.id("sign_in")).click();
             wait.until(ExpectedConditions.elementToBeClickable(By.id("link_identity")));
             assertEquals(grace.username(), driver.findElement(By.id("signed_in_as")).getText());
-            driver.findElement(By.id("link_identity")).click();
+            BrowserTest.submitAndAwaitNextPage(driver, wait, driver.findElement(By.id("link_identity")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("linked_identities")));
             assertTrue(driver.findElement(By.id("linked_identities")).getText().contains("your institution"));
         } finally {

@@ -280,7 +280,7 @@ class SecondFactorBrowserTest {
             assertTrue(driver.findElement(By.id("account_events")).getText().contains("passkey added"));
 
             // Removing it asks who one is again: the passkey itself will do (with user verification).
-            driver.findElement(By.cssSelector("#passkeys button[id$=_with_passkey]")).click();
+            BrowserTest.submitAndAwaitNextPage(driver, wait, driver.findElement(By.cssSelector("#passkeys button[id$=_with_passkey]")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("add_passkey")));
             assertTrue(driver.findElements(By.id("passkeys")).isEmpty(), "no passkey left");
             assertTrue(driver.findElement(By.id("two_factor_state")).getText().startsWith("Off"));
