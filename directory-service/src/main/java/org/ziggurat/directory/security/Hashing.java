@@ -1,5 +1,6 @@
 package org.ziggurat.directory.security;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.ziggurat.platform.problem.ProblemException;
@@ -42,15 +43,33 @@ public class Hashing {
 
     /**
      * At most {@code hashing-queue} hashes running or waiting: past it, a 503 with Retry-After at
-     * once (nothing hashed), rather than a queue that makes everyone's sign-in time out.
+     * once (nothing hashed), rather than a queue that makes everyone's sign-in time out. A place is
+     * taken when the hash is asked for (subscribed) and given back when the hash has run, not when
+     * its caller goes away: the pool runs a hash handed to it all the same, so a place given back
+     * on a cancellation (a closed connection) let requests sent and closed at once queue hashes
+     * without bound. Given back also when the pool never takes the hash (it failed to).
      */
     private <T> Uni<T> bounded(Supplier<T> work) {
-        if (inFlight.incrementAndGet() > queue) {
-            inFlight.decrementAndGet();
-            return Uni.createFrom().failure(ProblemException.busy(
-                    "Too many passwords are being checked right now. Try again shortly."));
-        }
-        return executor.executeBlocking(Uni.createFrom().item(work), false).onTermination().invoke(inFlight::decrementAndGet);
+        return Uni.createFrom().deferred(() -> {
+            if (inFlight.incrementAndGet() > queue) {
+                inFlight.decrementAndGet();
+                return Uni.createFrom().failure(ProblemException.busy(
+                        "Too many passwords are being checked right now. Try again shortly."));
+            }
+            AtomicBoolean held = new AtomicBoolean(true);
+            Runnable giveBack = () -> {
+                if (held.compareAndSet(true, false)) {
+                    inFlight.decrementAndGet();
+                }
+            };
+            return executor.executeBlocking(Uni.createFrom().item(() -> {
+                try {
+                    return work.get();
+                } finally {
+                    giveBack.run();
+                }
+            }), false).onFailure().invoke(giveBack);
+        });
     }
 
     /**
