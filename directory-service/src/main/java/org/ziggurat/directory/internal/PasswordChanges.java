@@ -83,9 +83,13 @@ public class PasswordChanges {
             if (!EmailTokens.wellFormed(token)) {
                 return Uni.createFrom().failure(linkGone());
             }
-            return hashing.hash(password).chain(hash -> passwords.resetPassword(EmailTokens.hash(token), hash, clientAddress,
-                            person -> notice(AccountEvents.PASSWORD_RESET, person, clientAddress),
-                            (person, removed) -> notice(AccountEvents.UNPROVEN_ACCESS_REMOVED, person, clientAddress, removed)))
+            byte[] tokenHash = EmailTokens.hash(token);
+            // The link first, the hash after: a made-up token must cost no Argon2id work (anyone can post the form).
+            return passwords.recoveryLive(tokenHash).chain(live -> !live ? Uni.createFrom().<PeopleRepository.Recoverable>nullItem()
+                            : hashing.hash(password).chain(hash -> passwords.resetPassword(tokenHash, hash, clientAddress,
+                                    person -> notice(AccountEvents.PASSWORD_RESET, person, clientAddress),
+                                    (person, removed) -> notice(AccountEvents.UNPROVEN_ACCESS_REMOVED, person, clientAddress,
+                                            removed))))
                     .onItem().ifNull().failWith(PasswordChanges::linkGone)
                     .invoke(person -> EVENTS.infof("event=password_reset person_id=%d address=%s", person.id(), clientAddress));
         });

@@ -46,6 +46,16 @@ public class PasswordRepository {
     }
 
     /**
+     * Whether a recovery link's token is live and unused, asked before its new password is hashed,
+     * so that a link that is no good costs no hash ({@link #resetPassword} asks again in its transaction).
+     */
+    public Uni<Boolean> recoveryLive(byte[] tokenHash) {
+        return pool.preparedQuery("SELECT 1 FROM password_recovery WHERE token_hash = $1 AND used_at IS NULL "
+                        + "AND expires_at > now()")
+                .execute(Tuple.of(Buffer.buffer(tokenHash))).map(rows -> rows.rowCount() > 0);
+    }
+
+    /**
      * Sets the password with a recovery link's token, if it is live and unused: the token and every
      * other live one of the person are used, the change recorded and mailed, in one transaction.
      * The person (null when the token is no good).
