@@ -78,7 +78,7 @@ public class PasswordChecks {
     }
 
     /** {@code service}: who asks, for the log. */
-    private Uni<Outcome> verify(String service, InternalResource.PasswordCheck check) {
+    Uni<Outcome> verify(String service, InternalResource.PasswordCheck check) {
         if (check == null || check.login() == null || check.login().isBlank() || check.login().length() > 254
                 || check.password() == null) {
             throw ProblemException.invalidField("login", "login and password are required");
@@ -92,19 +92,24 @@ public class PasswordChecks {
             InternalRepository.Credential credential) {
         String address = address(check.clientAddress());
         String account = LoginThrottle.accountKey(credential == null ? null : credential.id(), login);
+        // A failure is logged within the check, which runs to its end even when its caller goes away:
+        // on the way to the answer, a guesser that closed each connection at once left no entry.
         return throttle.guard(account, address,
-                () -> hashing.verify(check.password(), credential == null ? null : credential.passwordHash()), ok -> ok)
+                () -> hashing.verify(check.password(), credential == null ? null : credential.passwordHash()).invoke(ok -> {
+                    if (!ok) {
+                        LOG.infof("password check failed: service=%s address=%s", service, address);
+                        if (credential != null) {
+                            log.recordLater(credential.id(), new SecurityLog.Entry(AccountEvents.SIGN_IN_FAILED, address,
+                                    check.userAgent(), null));
+                        }
+                    }
+                }), ok -> ok)
                 .map(guarded -> {
                     if (guarded.result() == null) {
                         LOG.infof("password check throttled: service=%s address=%s", service, address);
                         return new Outcome(null, guarded.retryAfter());
                     }
                     if (!guarded.result()) {
-                        LOG.infof("password check failed: service=%s address=%s", service, address);
-                        if (credential != null) {
-                            log.recordLater(credential.id(), new SecurityLog.Entry(AccountEvents.SIGN_IN_FAILED, address,
-                                    check.userAgent(), null));
-                        }
                         throw ProblemException.unauthorized("The login or password is not valid.");
                     }
                     return new Outcome(new InternalResource.VerifiedPerson(credential.id(), credential.username(),

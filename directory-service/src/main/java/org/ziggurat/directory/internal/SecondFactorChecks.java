@@ -57,24 +57,33 @@ public class SecondFactorChecks {
         if (check == null || check.personId() <= 0 || check.code() == null || check.code().length() > 30) {
             throw ProblemException.invalidField("code", "person_id and code are required");
         }
+        return callers.service().chain(service -> verify(service, check));
+    }
+
+    /** {@code service}: who asks, for the log. */
+    Uni<Outcome> verify(String service, InternalResource.SecondFactorCheck check) {
         String address = address(check.clientAddress());
         String account = accountKey(check.personId());
-        return callers.service().chain(service -> throttle.guard(account, address, config.secondFactorThrottle(),
-                        () -> factors.accept(check.personId(), check.code(), address).map(java.util.Optional::ofNullable),
+        // A failure is logged within the check, which runs to its end even when its caller goes away:
+        // on the way to the answer, a guesser that closed each connection at once left no entry.
+        return throttle.guard(account, address, config.secondFactorThrottle(),
+                        () -> factors.accept(check.personId(), check.code(), address).map(java.util.Optional::ofNullable)
+                                .invoke(accepted -> {
+                                    if (accepted.isEmpty()) {
+                                        LOG.infof("second factor check failed: service=%s address=%s", service, address);
+                                        log.recordLater(check.personId(), new SecurityLog.Entry(
+                                                AccountEvents.SECOND_FACTOR_FAILED, address, check.userAgent(), null));
+                                    }
+                                }),
                         java.util.Optional::isPresent)
                 .map(guarded -> {
                     if (guarded.result() == null) {
                         LOG.infof("second factor check throttled: service=%s address=%s", service, address);
                         return new Outcome(null, guarded.retryAfter());
                     }
-                    var accepted = guarded.result().orElseThrow(() -> {
-                        LOG.infof("second factor check failed: service=%s address=%s", service, address);
-                        log.recordLater(check.personId(), new SecurityLog.Entry(AccountEvents.SECOND_FACTOR_FAILED, address,
-                                check.userAgent(), null));
-                        return ProblemException.unauthorized("The code is not valid.");
-                    });
+                    var accepted = guarded.result().orElseThrow(() -> ProblemException.unauthorized("The code is not valid."));
                     return new Outcome(new InternalResource.AcceptedCode(accepted.method(), accepted.recoveryCodesLeft()), 0);
-                }));
+                });
     }
 
     public Uni<SecondFactors.FactorStatus> status(long personId) {
