@@ -72,13 +72,17 @@ public class LoginThrottle {
         String group = LoginRules.addressGroup(address);
         List<Limit> limits = limits(account, group, accountLimit);
         List<String> keys = limits.stream().map(Limit::key).toList();
+        String checksKey = "checks:" + callerKey(account, group);
+        // A check that was not made (the hashing queue full: a 503) gives back every count it took,
+        // its place among the caller's checks too: retries during someone else's flood use none up.
+        List<String> notMade = java.util.stream.Stream.concat(keys.stream(), java.util.stream.Stream.of(checksKey)).toList();
         Context context = Vertx.currentContext();
-        return runsToItsEnd(counts.admit(limits, "checks:" + callerKey(account, group), config.accountChecks())
+        return runsToItsEnd(counts.admit(limits, checksKey, config.accountChecks())
                 .chain(before -> {
                     // An account under attack answers slowly to the addresses that fail for it; it is never shut.
                     Duration wait = slowdown(account, before[before.length - 1], before[0]);
                     return waitOnContext(wait, context)
-                            .chain(() -> check.get().onFailure().call(() -> counts.giveBack(keys)))
+                            .chain(() -> check.get().onFailure().call(() -> counts.giveBack(notMade)))
                             .chain(result -> (passed.test(result) ? recordSuccess(keys)
                                     : recordFailure(account, address, limits)).replaceWith(new Guarded<>(result, 0)));
                 })
