@@ -20,10 +20,10 @@ from .targets import floor, get
 # Gateways the rate-limit scenario starts beside the launcher's, with its environment and these changes.
 EXTRA_GATEWAYS = {
     # ZIGGURAT_GATEWAY_REPLICAS=2 until the first lookup answers: the log then shows the lookup ran.
-    "peers": {"port": 9180, "management": 9190,
+    "peers": {"port": 9180, "management": 9190, "dpop_peer": 9181,
               "env": {"ZIGGURAT_GATEWAY_PEERS": "localhost", "ZIGGURAT_GATEWAY_REPLICAS": "2"},
               "proof": r"rate limits shared by \d+ gateway replicas \(localhost\)"},
-    "off": {"port": 9280, "management": 9290, "env": {"ZIGGURAT_GATEWAY_RATE_LIMIT_ENABLED": "false"}, "proof": None},
+    "off": {"port": 9280, "management": 9290, "dpop_peer": 9281, "env": {"ZIGGURAT_GATEWAY_RATE_LIMIT_ENABLED": "false"}, "proof": None},
 }
 
 
@@ -92,7 +92,10 @@ def start_extra_gateway(which):
     settings = EXTRA_GATEWAYS[which]
     env = running_env("gateway")
     env.update({"QUARKUS_HTTP_PORT": str(settings["port"]), "QUARKUS_HTTP_HOST": "127.0.0.1",
-                "QUARKUS_MANAGEMENT_PORT": str(settings["management"])}, **settings["env"])
+                "QUARKUS_MANAGEMENT_PORT": str(settings["management"]),
+                # Its own port for the other gateways' DPoP questions: the launcher's holds 8091 (or
+                # the port the launcher set), and a second bind of it stopped the gateway at start.
+                "ZIGGURAT_GATEWAY_DPOP_PEER_PORT": str(settings["dpop_peer"])}, **settings["env"])
     log_file = ROOT / ".run" / "logs" / f"gateway-bench-{which}.log"
     with open(log_file, "w") as out:
         process = subprocess.Popen(["java", "-Xmx384m", "-jar", str(ROOT / "gateway/target/quarkus-app/quarkus-run.jar")],

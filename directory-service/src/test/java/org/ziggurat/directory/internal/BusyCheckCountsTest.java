@@ -9,14 +9,13 @@ import org.ziggurat.directory.DirectoryTestSupport.Person;
 import org.ziggurat.directory.security.Hashing;
 import org.ziggurat.directory.security.HeldHashingPool;
 import org.ziggurat.platform.problem.ProblemException;
-import org.ziggurat.platform.testing.ServiceDatabase;
 
-import java.sql.SQLException;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.ziggurat.directory.DirectoryTestSupport.signUp;
+import static org.ziggurat.directory.internal.ThrottleCounts.count;
 
 /**
  * A check the hashing queue refused (a 503: nothing was hashed) costs its caller nothing: its
@@ -46,11 +45,8 @@ class BusyCheckCountsTest {
         Person person = signUp("busy-check");
         String address = "198.51.100." + (1 + (int) (Math.random() * 250));
         String caller = "person:" + person.id() + "|address:" + address;
-        int queue = Math.max(HeldHashingPool.THREADS, config.hashingQueue());
         try (HeldHashingPool held = HeldHashingPool.hold(vertx)) {
-            for (int i = 0; i < queue; i++) {
-                hashing.hash("filling the queue " + i).subscribe().with(hash -> { }, failure -> { });
-            }
+            held.fill(hashing, config);
             for (int i = 0; i < 3; i++) {
                 ProblemException busy = assertThrows(ProblemException.class, () -> passwords.verify("auth-service",
                         new InternalResource.PasswordCheck(person.username(), "correct horse battery", address))
@@ -62,15 +58,5 @@ class BusyCheckCountsTest {
         assertEquals(0, count("address:" + address), "the address");
         assertEquals(0, count("checks:" + caller), "the account's checks from this address");
         HeldHashingPool.awaitRoom(hashing);
-    }
-
-    private static int count(String key) throws SQLException {
-        try (var c = ServiceDatabase.connect();
-                var s = c.prepareStatement("SELECT failures FROM directory.login_throttle WHERE key = ?")) {
-            s.setString(1, key);
-            try (var rs = s.executeQuery()) {
-                return rs.next() ? rs.getInt(1) : 0;
-            }
-        }
     }
 }

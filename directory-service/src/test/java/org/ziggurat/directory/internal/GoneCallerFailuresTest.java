@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ziggurat.directory.DirectoryTestSupport.asService;
 import static org.ziggurat.directory.DirectoryTestSupport.signUp;
+import static org.ziggurat.directory.internal.ThrottleCounts.count;
 
 /**
  * A wrong password or code whose caller went away mid-check (closed its connection: the request's
@@ -103,15 +104,6 @@ class GoneCallerFailuresTest {
         assertEquals(1, count(caller), "the wrong code stays counted");
     }
 
-    private static int count(String key) throws SQLException {
-        try (var c = ServiceDatabase.connect();
-                var s = c.prepareStatement("SELECT failures FROM directory.login_throttle WHERE key = ?")) {
-            s.setString(1, key);
-            try (var rs = s.executeQuery()) {
-                return rs.next() ? rs.getInt(1) : 0;
-            }
-        }
-    }
 
     private static int events(long personId, String kind) throws SQLException {
         try (var c = ServiceDatabase.connect();

@@ -7,14 +7,13 @@ import io.smallrye.mutiny.subscription.UniEmitter;
 import jakarta.inject.Inject;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.ziggurat.platform.testing.ServiceDatabase;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.ziggurat.directory.internal.ThrottleCounts.count;
 
 /**
  * A password check whose caller goes away mid-check (its connection closed) is still recorded: the
@@ -46,15 +45,5 @@ class LoginThrottleCancelTest {
         check.get().complete(true);
         Awaitility.await().atMost(WAIT).until(() -> count("address:" + address) == before);
         assertEquals(0, count(account + "|address:" + address), "the account from this address: cleared by the success");
-    }
-
-    private static int count(String key) throws SQLException {
-        try (var c = ServiceDatabase.connect();
-                var s = c.prepareStatement("SELECT failures FROM directory.login_throttle WHERE key = ?")) {
-            s.setString(1, key);
-            try (var rs = s.executeQuery()) {
-                return rs.next() ? rs.getInt(1) : 0;
-            }
-        }
     }
 }

@@ -45,6 +45,14 @@ public final class HeldHashingPool implements AutoCloseable {
         return held;
     }
 
+    /** As many hashes as the queue takes, queued behind the held threads: the next one asked for is a 503. */
+    public void fill(Hashing hashing, org.ziggurat.directory.DirectoryConfig config) {
+        int queue = Math.max(THREADS, config.hashingQueue());
+        for (int i = 0; i < queue; i++) {
+            hashing.hash("filling the queue " + i).subscribe().with(hash -> { }, failure -> { });
+        }
+    }
+
     /**
      * Waits until the queue has room again (what a test queued has run), so that the next test's
      * hashes are not refused.
